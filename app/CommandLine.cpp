@@ -1,0 +1,73 @@
+#include "app/CommandLine.h"
+
+#include "core/http/HttpDate.h"
+#include "core/time/Clock.h"
+
+#include <QDateTime>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace cooldown::cli {
+
+int usageError(const QString &command, const QString &message)
+{
+    QTextStream err(stderr);
+    err << "cooldown " << command << ": " << message << '\n';
+    return ExitUsage;
+}
+
+int runtimeError(const QString &command, const QString &message)
+{
+    QTextStream err(stderr);
+    err << "cooldown " << command << ": " << message << '\n';
+    return ExitRuntimeFailure;
+}
+
+void printOut(const QString &text)
+{
+    QTextStream out(stdout);
+    out << text;
+    out.flush();
+}
+
+std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &command,
+                                   const QStringList &arguments, int maxPositional)
+{
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    QStringList argv = arguments;
+    argv.prepend(QStringLiteral("cooldown ") + command);
+    if (!parser.parse(argv))
+        return parser.errorText();
+    if (parser.positionalArguments().size() > maxPositional)
+        return QStringLiteral("unexpected argument '%1'")
+            .arg(parser.positionalArguments().value(maxPositional));
+    return std::nullopt;
+}
+
+std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max)
+{
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        return std::nullopt;
+    return value;
+}
+
+std::optional<qint64> parseTimeMs(const QString &text)
+{
+    const HttpDate httpDate = HttpDate::parse(text.toLatin1(), SystemClock::instance().nowMs());
+    if (httpDate.isValid() && text.isSimpleText())
+        return httpDate.msSinceEpoch;
+    QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!dt.isValid())
+        dt = QDateTime::fromString(text, Qt::ISODate);
+    if (!dt.isValid())
+        return std::nullopt;
+    // ISO 8601 without an offset is taken as UTC: operators paste server times.
+    if (dt.timeSpec() == Qt::LocalTime)
+        dt.setTimeSpec(Qt::UTC);
+    return dt.toMSecsSinceEpoch();
+}
+
+} // namespace cooldown::cli

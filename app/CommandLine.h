@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace cooldown::cli {
+
+// Exit codes of DESIGN.md.
+enum ExitCode { ExitOk = 0, ExitRuntimeFailure = 1, ExitUsage = 2 };
+
+// Prints "cooldown COMMAND: message" on stderr as one line and returns ExitUsage.
+int usageError(const QString &command, const QString &message);
+// Prints "cooldown COMMAND: message" on stderr and returns ExitRuntimeFailure.
+int runtimeError(const QString &command, const QString &message);
+
+void printOut(const QString &text);
+
+// Parses arguments (without the program and command names) strictly: unknown
+// options and stray positional arguments are errors. Returns the error text, if any.
+std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &command,
+                                   const QStringList &arguments, int maxPositional = 0);
+
+// A whole number within [min, max] from an option's text.
+std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max);
+
+// A point in time given as an HTTP-date or ISO 8601 (UTC unless an offset is given).
+std::optional<qint64> parseTimeMs(const QString &text);
+
+} // namespace cooldown::cli

@@ -1,0 +1,195 @@
+#include "app/ExplainCommand.h"
+
+#include "app/CommandLine.h"
+#include "core/retry/RetryDecision.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+
+#include <QFile>
+#include <QJsonDocument>
+
+#include <cmath>
+#include <memory>
+
+namespace cooldown::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("explain");
+
+std::optional<TransportError> transportErrorFromName(const QString &name)
+{
+    static const std::pair<const char *, TransportError> kNames[] = {
+        {"refused", TransportError::ConnectionRefused},
+        {"dns", TransportError::HostNotFound},
+        {"timeout", TransportError::Timeout},
+        {"closed", TransportError::ConnectionClosed},
+        {"tls", TransportError::Tls},
+        {"worker_died", TransportError::WorkerDied},
+    };
+    for (const auto &[text, error] : kNames) {
+        if (name == QLatin1String(text))
+            return error;
+    }
+    return std::nullopt;
+}
+
+bool isToken(const QString &method)
+{
+    if (method.isEmpty())
+        return false;
+    for (const QChar c : method) {
+        if (c.unicode() > 127 || !(c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c)))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int runExplain(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Prints the decision Cooldown makes for a response, as JSON."));
+    parser.addHelpOption();
+    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Request method."),
+                                    QStringLiteral("M"), QStringLiteral("GET"));
+    const QCommandLineOption status(QStringLiteral("status"), QStringLiteral("Response status."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption error(QStringLiteral("error"),
+                                   QStringLiteral("Transport failure instead of a response: "
+                                                  "refused, dns, timeout, closed, tls, worker_died."),
+                                   QStringLiteral("KIND"));
+    const QCommandLineOption header(QStringLiteral("header"),
+                                    QStringLiteral("A response header field (repeatable)."),
+                                    QStringLiteral("Name: value"));
+    const QCommandLineOption bodyFile(QStringLiteral("body-file"),
+                                      QStringLiteral("File holding the response body."),
+                                      QStringLiteral("F"));
+    const QCommandLineOption now(QStringLiteral("now"),
+                                 QStringLiteral("The client's time (HTTP-date or ISO 8601)."),
+                                 QStringLiteral("DATE"));
+    const QCommandLineOption attempt(QStringLiteral("attempt"),
+                                     QStringLiteral("Number of the attempt that got this response."),
+                                     QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption throttled(QStringLiteral("throttled"),
+                                       QStringLiteral("Earlier attempts answered 429 or 503."),
+                                       QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption elapsed(QStringLiteral("elapsed"),
+                                     QStringLiteral("Seconds since the first attempt."),
+                                     QStringLiteral("S"), QStringLiteral("0"));
+    const QCommandLineOption key(QStringLiteral("idempotency-key"),
+                                 QStringLiteral("The idempotency key the request carried."),
+                                 QStringLiteral("K"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("Seed for jitter and spread (reproducible output)."),
+                                  QStringLiteral("N"));
+    const QCommandLineOption set(QStringLiteral("set"),
+                                 QStringLiteral("Override a retry-profile field (repeatable)."),
+                                 QStringLiteral("key=value"));
+    parser.addOptions(
+        {method, status, error, header, bodyFile, now, attempt, throttled, elapsed, key, seed, set});
+
+    if (const auto problem = parseStrict(parser, kCommand, arguments))
+        return usageError(kCommand, *problem);
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return ExitOk;
+    }
+
+    AttemptOutcome outcome;
+    const QString methodName = parser.value(method);
+    if (!isToken(methodName))
+        return usageError(kCommand, QStringLiteral("--method: '%1' is not an HTTP method").arg(methodName));
+    outcome.method = methodName.toUpper().toLatin1();
+
+    if (parser.isSet(status) == parser.isSet(error))
+        return usageError(kCommand, QStringLiteral("give exactly one of --status or --error"));
+    if (parser.isSet(status)) {
+        const auto code = parseInteger(parser.value(status), 100, 599);
+        if (!code)
+            return usageError(kCommand, QStringLiteral("--status: expected a number from 100 to 599, got '%1'")
+                                            .arg(parser.value(status)));
+        outcome.status = int(*code);
+    } else {
+        const auto kind = transportErrorFromName(parser.value(error));
+        if (!kind)
+            return usageError(kCommand,
+                              QStringLiteral("--error: expected refused, dns, timeout, closed, tls "
+                                             "or worker_died, got '%1'")
+                                  .arg(parser.value(error)));
+        outcome.error = *kind;
+    }
+
+    for (const QString &line : parser.values(header)) {
+        if (!outcome.headers.appendLine(line.toUtf8()))
+            return usageError(kCommand,
+                              QStringLiteral("--header: expected \"Name: value\", got '%1'").arg(line));
+    }
+    if (parser.isSet(bodyFile)) {
+        QFile file(parser.value(bodyFile));
+        if (!file.open(QIODevice::ReadOnly))
+            return usageError(kCommand, QStringLiteral("--body-file: cannot read '%1': %2")
+                                            .arg(file.fileName(), file.errorString()));
+        outcome.body = file.read(1 << 20);
+    }
+    if (parser.isSet(key)) {
+        if (parser.value(key).isEmpty())
+            return usageError(kCommand, QStringLiteral("--idempotency-key: the key is empty"));
+        outcome.idempotencyKeySent = true;
+    }
+
+    qint64 nowMs = SystemClock::instance().nowMs();
+    if (parser.isSet(now)) {
+        const auto parsed = parseTimeMs(parser.value(now));
+        if (!parsed)
+            return usageError(kCommand, QStringLiteral("--now: expected an HTTP-date or ISO 8601 time, got '%1'")
+                                            .arg(parser.value(now)));
+        nowMs = *parsed;
+    }
+
+    AttemptHistory history;
+    const auto attemptNumber = parseInteger(parser.value(attempt), 1, 1000000);
+    if (!attemptNumber)
+        return usageError(kCommand, QStringLiteral("--attempt: expected a number from 1, got '%1'")
+                                        .arg(parser.value(attempt)));
+    history.attempt = int(*attemptNumber);
+    const auto throttledCount = parseInteger(parser.value(throttled), 0, history.attempt - 1);
+    if (!throttledCount)
+        return usageError(kCommand, QStringLiteral("--throttled: expected a number from 0 to %1, got '%2'")
+                                        .arg(history.attempt - 1)
+                                        .arg(parser.value(throttled)));
+    history.throttledBefore = int(*throttledCount);
+    bool elapsedOk = false;
+    const double elapsedSeconds = parser.value(elapsed).toDouble(&elapsedOk);
+    if (!elapsedOk || !std::isfinite(elapsedSeconds) || elapsedSeconds < 0 || elapsedSeconds > 1e9)
+        return usageError(kCommand, QStringLiteral("--elapsed: expected seconds (0 or more), got '%1'")
+                                        .arg(parser.value(elapsed)));
+    history.firstAttemptAtMs = nowMs - qint64(std::llround(elapsedSeconds * 1000));
+
+    RetryProfile profile;
+    for (const QString &assignment : parser.values(set)) {
+        QString why;
+        if (!profile.setFieldFromText(assignment, &why))
+            return usageError(kCommand, QStringLiteral("--set: %1").arg(why));
+    }
+
+    std::unique_ptr<RandomSource> seeded;
+    RandomSource *random = &SystemRandom::instance();
+    if (parser.isSet(seed)) {
+        const auto value = parseInteger(parser.value(seed), 0, std::numeric_limits<qint64>::max());
+        if (!value)
+            return usageError(kCommand, QStringLiteral("--seed: expected a whole number, got '%1'")
+                                            .arg(parser.value(seed)));
+        seeded = std::make_unique<SeededRandom>(quint64(*value));
+        random = seeded.get();
+    }
+
+    const RetryDecision decision =
+        RetryDecision::decide(profile, outcome, history, nowMs, *random);
+    printOut(QString::fromUtf8(QJsonDocument(decision.toJson()).toJson(QJsonDocument::Indented)));
+    return ExitOk;
+}
+
+} // namespace cooldown::cli

@@ -1,0 +1,256 @@
+#include "core/retry/RetryDecision.h"
+
+#include "core/Logging.h"
+#include "core/retry/Backoff.h"
+#include "core/time/RandomSource.h"
+
+#include <QDateTime>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cooldown {
+
+namespace {
+
+// How the table in DESIGN.md classifies an outcome before the method is considered.
+enum class Kind {
+    Success,
+    Throttle,      // 429, 503: wait for the server's time
+    Transient,     // 408, 500, 502, 504: backoff, or the server's time if given
+    KeyInUse,      // 409 for a keyed request: the first one is still running
+    NotSent,       // refused, DNS: safe to send again whatever the method
+    Ambiguous,     // timeout, closed, worker died: may have been executed
+    Final,         // fail without retrying
+};
+
+struct Classified
+{
+    Kind kind;
+    const char *reason;
+};
+
+Classified classify(const AttemptOutcome &o, bool idempotent)
+{
+    switch (o.error) {
+    case TransportError::None:
+        break;
+    case TransportError::ConnectionRefused:
+        return {Kind::NotSent, "connection_refused"};
+    case TransportError::HostNotFound:
+        return {Kind::NotSent, "dns_failure"};
+    case TransportError::Timeout:
+        return {Kind::Ambiguous, "timeout"};
+    case TransportError::ConnectionClosed:
+        return {Kind::Ambiguous, "connection_closed"};
+    case TransportError::WorkerDied:
+        return {Kind::Ambiguous, "worker_died"};
+    case TransportError::Tls:
+        return {Kind::Final, "tls_error"};
+    case TransportError::BadUrl:
+        return {Kind::Final, "bad_url"};
+    case TransportError::UnsupportedScheme:
+        return {Kind::Final, "unsupported_scheme"};
+    }
+    const int s = o.status;
+    if (s >= 200 && s < 300)
+        return {Kind::Success, "ok"};
+    if (s == 429 || s == 503)
+        return {Kind::Throttle, "throttled"};
+    if (s == 408)
+        return {Kind::Transient, "request_timeout"};
+    if (s == 500 || s == 502 || s == 504)
+        return {Kind::Transient, "server_error"};
+    if (!idempotent && o.idempotencyKeySent && s == 409)
+        return {Kind::KeyInUse, "key_in_use"};
+    if (!idempotent && o.idempotencyKeySent && s == 422)
+        return {Kind::Final, "key_reused"};
+    if (s >= 300 && s < 400)
+        return {Kind::Final, "unexpected_redirect"};
+    if (s < 100 || s > 599)
+        return {Kind::Final, "invalid_status"};
+    return {Kind::Final, "not_retryable"};
+}
+
+RetryDecision endWith(RetryDecision d, RetryDecision::Action action, const char *reason)
+{
+    d.action = action;
+    d.reason = QLatin1String(reason);
+    d.delayMs = -1;
+    d.notBeforeMs = -1;
+    d.source = WaitSource::None;
+    return d;
+}
+
+QJsonValue isoOrNull(qint64 ms)
+{
+    if (ms < 0)
+        return QJsonValue::Null;
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QJsonValue secondsOrNull(qint64 ms)
+{
+    if (ms < 0)
+        return QJsonValue::Null;
+    return double(ms) / 1000.0;
+}
+
+} // namespace
+
+bool isIdempotentMethod(QByteArrayView method)
+{
+    // RFC 9110 §9.2.2; TRACE is left out on purpose: nobody schedules it.
+    return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE" ||
+           method == "OPTIONS";
+}
+
+RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOutcome &outcome,
+                                    const AttemptHistory &history, qint64 nowMs,
+                                    RandomSource &random)
+{
+    using Action = RetryDecision::Action;
+    RetryDecision d;
+    if (outcome.error == TransportError::None)
+        d.serverWait = ServerWait::resolve(outcome.headers, outcome.body, nowMs);
+    if (profile.deadlineSeconds > 0)
+        d.deadlineMs = history.firstAttemptAtMs + qint64(std::llround(profile.deadlineSeconds * 1000));
+
+    const bool idempotent = isIdempotentMethod(outcome.method);
+    const Classified c = classify(outcome, idempotent);
+    d.throttled = c.kind == Kind::Throttle;
+    const int throttles = history.throttledBefore + (d.throttled ? 1 : 0);
+    d.countedAttempts = profile.throttleCountsAsAttempt ? history.attempt
+                                                        : std::max(0, history.attempt - throttles);
+
+    if (c.kind == Kind::Success)
+        return endWith(d, Action::Success, c.reason);
+    if (c.kind == Kind::Final)
+        return endWith(d, Action::Fail, c.reason);
+
+    // Sending a non-idempotent request again is allowed only when nothing was sent,
+    // or when the operator's profile says so (by default: only with a key).
+    if (!idempotent && c.kind != Kind::NotSent) {
+        bool allowed = false;
+        switch (profile.retryNonIdempotent) {
+        case RetryNonIdempotent::Never:
+            break;
+        case RetryNonIdempotent::WithKey:
+            allowed = outcome.idempotencyKeySent;
+            break;
+        case RetryNonIdempotent::Always:
+            allowed = true;
+            break;
+        }
+        if (!allowed)
+            return endWith(d, Action::Park,
+                           c.kind == Kind::Ambiguous ? "ambiguous_send" : "not_idempotent");
+    }
+
+    if (d.countedAttempts >= profile.maxAttempts)
+        return endWith(d, Action::Fail, "max_attempts");
+
+    const Action onDeadline =
+        profile.onDeadline == OnDeadline::Park ? Action::Park : Action::Fail;
+    const bool serverTimed =
+        (c.kind == Kind::Throttle || c.kind == Kind::Transient) && d.serverWait.hasWait();
+    if (serverTimed) {
+        const qint64 waitMs = d.serverWait.waitMs;
+        // Never shortened: a wait the profile cannot honour ends the operation.
+        if (double(waitMs) > profile.maxRetryAfterSeconds * 1000)
+            return endWith(d, onDeadline, "retry_after_too_long");
+        const qint64 serverTimeMs = nowMs + waitMs;
+        if (d.deadlineMs >= 0 && serverTimeMs > d.deadlineMs)
+            return endWith(d, onDeadline, "deadline_unreachable");
+        // A small spread after the server's time keeps many clients from resuming
+        // together; it never pushes the retry past the deadline.
+        qint64 spreadMs = qint64(std::llround(profile.spreadSeconds * 1000));
+        if (d.deadlineMs >= 0)
+            spreadMs = std::min(spreadMs, d.deadlineMs - serverTimeMs);
+        d.delayMs = waitMs + (spreadMs > 0 ? random.uniformInt(0, spreadMs) : 0);
+        d.source = d.serverWait.source;
+    } else {
+        d.delayMs = Backoff::delayMs(profile, history.attempt - 1, history.previousBackoffMs,
+                                     random);
+        d.source = WaitSource::Backoff;
+        if (d.deadlineMs >= 0 && nowMs + d.delayMs > d.deadlineMs)
+            return endWith(d, onDeadline, "deadline_unreachable");
+    }
+    d.action = Action::Retry;
+    d.reason = QLatin1String(c.reason);
+    d.notBeforeMs = nowMs + d.delayMs;
+    qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from"
+                     << toString(d.source);
+    return d;
+}
+
+QJsonObject RetryDecision::toJson() const
+{
+    const RetryAfter &ra = serverWait.retryAfter;
+    QJsonObject retryAfter{
+        {QStringLiteral("raw"), ra.isPresent() ? QJsonValue(QString::fromLatin1(ra.raw))
+                                               : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("form"), QLatin1String(cooldown::toString(ra.form))},
+        {QStringLiteral("seconds"), ra.isValid() ? secondsOrNull(ra.waitMs) : QJsonValue::Null},
+        {QStringLiteral("error"), ra.error.isEmpty() ? QJsonValue(QJsonValue::Null)
+                                                     : QJsonValue(ra.error)},
+    };
+    if (ra.saturated)
+        retryAfter.insert(QStringLiteral("saturated"), true);
+    if (ra.measuredAgainstDate)
+        retryAfter.insert(QStringLiteral("measured_against"), QStringLiteral("date"));
+    return QJsonObject{
+        {QStringLiteral("action"), QLatin1String(cooldown::toString(action))},
+        {QStringLiteral("delay_seconds"), secondsOrNull(delayMs)},
+        {QStringLiteral("not_before"), isoOrNull(notBeforeMs)},
+        {QStringLiteral("source"), QLatin1String(cooldown::toString(source))},
+        {QStringLiteral("reason"), reason},
+        {QStringLiteral("throttled"), throttled},
+        {QStringLiteral("counted_attempts"), countedAttempts},
+        {QStringLiteral("deadline"), isoOrNull(deadlineMs)},
+        {QStringLiteral("retry_after"), retryAfter},
+    };
+}
+
+const char *toString(RetryDecision::Action action)
+{
+    switch (action) {
+    case RetryDecision::Action::Success:
+        return "success";
+    case RetryDecision::Action::Retry:
+        return "retry";
+    case RetryDecision::Action::Park:
+        return "park";
+    case RetryDecision::Action::Fail:
+        return "fail";
+    }
+    return "fail";
+}
+
+const char *toString(TransportError error)
+{
+    switch (error) {
+    case TransportError::None:
+        return "none";
+    case TransportError::ConnectionRefused:
+        return "refused";
+    case TransportError::HostNotFound:
+        return "dns";
+    case TransportError::Timeout:
+        return "timeout";
+    case TransportError::ConnectionClosed:
+        return "closed";
+    case TransportError::Tls:
+        return "tls";
+    case TransportError::BadUrl:
+        return "bad_url";
+    case TransportError::UnsupportedScheme:
+        return "unsupported_scheme";
+    case TransportError::WorkerDied:
+        return "worker_died";
+    }
+    return "none";
+}
+
+} // namespace cooldown

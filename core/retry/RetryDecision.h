@@ -1,0 +1,75 @@
+#pragma once
+
+#include "core/http/HttpHeaders.h"
+#include "core/retry/RetryProfile.h"
+#include "core/retry/ServerWait.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace cooldown {
+
+class RandomSource;
+
+// How an exchange ended when it did not end with an HTTP response.
+enum class TransportError {
+    None,
+    ConnectionRefused, // nothing was sent
+    HostNotFound,      // nothing was sent
+    Timeout,           // the request may have reached the server
+    ConnectionClosed,  // closed after the request left
+    Tls,
+    BadUrl,
+    UnsupportedScheme,
+    WorkerDied,        // the lease expired while the attempt was running
+};
+const char *toString(TransportError error);
+
+// What one HTTP exchange produced.
+struct AttemptOutcome
+{
+    QByteArray method = "GET";
+    int status = 0; // 0 when there was no response
+    TransportError error = TransportError::None;
+    HttpHeaders headers;
+    QByteArray body;
+    bool idempotencyKeySent = false;
+};
+
+// Where the operation stands when the outcome arrives.
+struct AttemptHistory
+{
+    int attempt = 1;            // the number of the attempt that just ended, from 1
+    int throttledBefore = 0;    // earlier attempts answered 429 or 503
+    qint64 firstAttemptAtMs = 0;
+    qint64 previousBackoffMs = 0; // the last backoff chosen (decorrelated jitter)
+};
+
+// The retry contract of DESIGN.md turned into one answer.
+struct RetryDecision
+{
+    enum class Action { Success, Retry, Park, Fail };
+
+    Action action = Action::Fail;
+    QString reason;                 // a short machine word
+    qint64 delayMs = -1;            // Retry only: from now until the retry may start
+    qint64 notBeforeMs = -1;        // Retry only: absolute UTC ms
+    WaitSource source = WaitSource::None;
+    ServerWait serverWait;          // what the server said, even when it was not used
+    bool throttled = false;         // a 429 or 503: counted apart from failures
+    int countedAttempts = 0;        // attempts that count towards max_attempts
+    qint64 deadlineMs = -1;         // -1 without a deadline
+
+    static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
+                                const AttemptHistory &history, qint64 nowMs,
+                                RandomSource &random);
+
+    // The object `cooldown explain` prints and the attempt inspector shows.
+    QJsonObject toJson() const;
+};
+
+const char *toString(RetryDecision::Action action);
+bool isIdempotentMethod(QByteArrayView method);
+
+} // namespace cooldown

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QtGlobal>
+
+namespace cooldown {
+
+// Every piece of scheduling and retry logic asks a Clock for the time, so that tests
+// can drive hours of schedule in microseconds and the wall clock can be made to jump.
+class Clock
+{
+public:
+    virtual ~Clock() = default;
+
+    // Wall-clock time in UTC milliseconds since the Unix epoch. It may jump.
+    virtual qint64 nowMs() const = 0;
+    // Milliseconds from an arbitrary origin; never goes backwards. Use it to guard
+    // "not before" times against wall-clock jumps.
+    virtual qint64 monotonicMs() const = 0;
+};
+
+// The real clocks of the machine.
+class SystemClock final : public Clock
+{
+public:
+    SystemClock();
+    qint64 nowMs() const override;
+    qint64 monotonicMs() const override;
+
+    // A process-wide instance, for code that has no clock handed to it (the CLI).
+    static SystemClock &instance();
+
+private:
+    qint64 m_monotonicOrigin = 0;
+};
+
+// A clock that moves only when told to. advance() moves both clocks;
+// jumpWall() moves the wall clock alone, as an NTP step or an operator would.
+class ManualClock final : public Clock
+{
+public:
+    explicit ManualClock(qint64 wallMs = 0) : m_wallMs(wallMs) {}
+
+    qint64 nowMs() const override { return m_wallMs; }
+    qint64 monotonicMs() const override { return m_monotonicMs; }
+
+    void advance(qint64 ms);
+    void jumpWall(qint64 deltaMs) { m_wallMs += deltaMs; }
+    void setWallMs(qint64 wallMs) { m_wallMs = wallMs; }
+
+private:
+    qint64 m_wallMs = 0;
+    qint64 m_monotonicMs = 0;
+};
+
+} // namespace cooldown
