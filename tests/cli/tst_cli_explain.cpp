@@ -1,0 +1,168 @@
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class tst_CliExplain : public QObject
+{
+    Q_OBJECT
+
+private:
+    struct Result
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+        QJsonObject json;
+    };
+
+    static Result explain(const QStringList &args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(COOLDOWN_BINARY), QStringList{QStringLiteral("explain")} + args);
+        if (!p.waitForFinished(30000))
+            qFatal("cooldown explain did not finish");
+        Result r;
+        r.exitCode = p.exitCode();
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        r.json = QJsonDocument::fromJson(r.out).object();
+        return r;
+    }
+
+private slots:
+    void retryAfterSeconds();
+    void retryAfterDateAgainstNow();
+    void setOverridesProfile();
+    void postWithoutKeyParks();
+    void transportError();
+    void seedIsReproducible();
+    void badArguments_data();
+    void badArguments();
+    void help();
+};
+
+void tst_CliExplain::retryAfterSeconds()
+{
+    const Result r = explain({QStringLiteral("--status"), QStringLiteral("429"), QStringLiteral("--header"),
+                              QStringLiteral("Retry-After: 120")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
+    QVERIFY(r.json.value(QStringLiteral("delay_seconds")).toDouble() >= 120);
+    QVERIFY(r.json.value(QStringLiteral("delay_seconds")).toDouble() <= 121);
+    QCOMPARE(r.json.value(QStringLiteral("source")).toString(), QStringLiteral("retry-after"));
+    const QJsonObject ra = r.json.value(QStringLiteral("retry_after")).toObject();
+    QCOMPARE(ra.value(QStringLiteral("raw")).toString(), QStringLiteral("120"));
+    QCOMPARE(ra.value(QStringLiteral("form")).toString(), QStringLiteral("delta"));
+    QCOMPARE(ra.value(QStringLiteral("seconds")).toDouble(), 120.0);
+}
+
+void tst_CliExplain::retryAfterDateAgainstNow()
+{
+    for (const QString &now : {QStringLiteral("Sun, 29 Nov 2026 12:00:00 GMT"),
+                               QStringLiteral("2026-11-29T12:00:00Z"),
+                               QStringLiteral("2026-11-29T13:00:00+01:00")}) {
+        const Result r = explain({QStringLiteral("--status"), QStringLiteral("503"), QStringLiteral("--now"), now,
+                                  QStringLiteral("--header"),
+                                  QStringLiteral("Retry-After: Sunday, 29-Nov-26 12:10:00 GMT"),
+                                  QStringLiteral("--set"), QStringLiteral("spread_seconds=0")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value(QStringLiteral("delay_seconds")).toDouble(), 600.0);
+        QCOMPARE(r.json.value(QStringLiteral("not_before")).toString(), QStringLiteral("2026-11-29T12:10:00.000Z"));
+        QCOMPARE(r.json.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
+                 QStringLiteral("rfc850"));
+    }
+}
+
+void tst_CliExplain::setOverridesProfile()
+{
+    const Result r = explain({QStringLiteral("--status"), QStringLiteral("429"), QStringLiteral("--header"),
+                              QStringLiteral("Retry-After: 3600"), QStringLiteral("--set"),
+                              QStringLiteral("max_retry_after_seconds=600")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("fail"));
+    QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("retry_after_too_long"));
+    QCOMPARE(r.json.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("seconds")).toDouble(), 3600.0);
+}
+
+void tst_CliExplain::postWithoutKeyParks()
+{
+    Result r = explain({QStringLiteral("--method"), QStringLiteral("post"), QStringLiteral("--status"),
+                        QStringLiteral("503")});
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("park"));
+    r = explain({QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--status"), QStringLiteral("503"),
+                 QStringLiteral("--idempotency-key"), QStringLiteral("k-1")});
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
+    QCOMPARE(r.json.value(QStringLiteral("source")).toString(), QStringLiteral("backoff"));
+}
+
+void tst_CliExplain::transportError()
+{
+    const Result r = explain({QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--error"),
+                              QStringLiteral("timeout")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("park"));
+    QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("ambiguous_send"));
+}
+
+void tst_CliExplain::seedIsReproducible()
+{
+    const QStringList args = {QStringLiteral("--status"), QStringLiteral("500"), QStringLiteral("--attempt"),
+                              QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("12345"),
+                              QStringLiteral("--now"), QStringLiteral("2026-11-29T12:00:00Z")};
+    const Result a = explain(args);
+    const Result b = explain(args);
+    QCOMPARE(a.exitCode, 0);
+    QCOMPARE(a.out, b.out);
+    const double delay = a.json.value(QStringLiteral("delay_seconds")).toDouble();
+    QVERIFY(delay >= 0 && delay <= 8);
+}
+
+void tst_CliExplain::badArguments_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("no status") << QStringList{} << "exactly one of --status or --error";
+    QTest::newRow("both") << QStringList{"--status", "200", "--error", "dns"} << "exactly one";
+    QTest::newRow("status text") << QStringList{"--status", "abc"} << "--status: expected a number from 100 to 599";
+    QTest::newRow("status range") << QStringList{"--status", "600"} << "--status";
+    QTest::newRow("error kind") << QStringList{"--error", "boom"} << "--error: expected refused";
+    QTest::newRow("header shape") << QStringList{"--status", "429", "--header", "Retry-After 5"} << "--header";
+    QTest::newRow("now") << QStringList{"--status", "429", "--now", "tomorrow"} << "--now";
+    QTest::newRow("set unknown") << QStringList{"--status", "429", "--set", "nope=1"} << "unknown retry profile field";
+    QTest::newRow("set bad value") << QStringList{"--status", "429", "--set", "jitter=wild"} << "jitter: expected one of";
+    QTest::newRow("attempt") << QStringList{"--status", "429", "--attempt", "0"} << "--attempt";
+    QTest::newRow("elapsed") << QStringList{"--status", "429", "--elapsed", "-3"} << "--elapsed";
+    QTest::newRow("unknown option") << QStringList{"--status", "429", "--colour"} << "colour";
+    QTest::newRow("stray argument") << QStringList{"--status", "429", "extra"} << "unexpected argument 'extra'";
+    QTest::newRow("method") << QStringList{"--method", "GE T", "--status", "200"} << "--method";
+    QTest::newRow("body file") << QStringList{"--status", "429", "--body-file", "/nonexistent/body"} << "--body-file";
+}
+
+void tst_CliExplain::badArguments()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+
+    const Result r = explain(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.startsWith(QStringLiteral("cooldown explain: ")), qPrintable(err));
+    QVERIFY2(err.contains(message), qPrintable(err));
+    QCOMPARE(err.count(QLatin1Char('\n')), 1); // one line
+}
+
+void tst_CliExplain::help()
+{
+    const Result r = explain({QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("--status"));
+    QVERIFY(r.out.contains("--set"));
+}
+
+QTEST_GUILESS_MAIN(tst_CliExplain)
+#include "tst_cli_explain.moc"

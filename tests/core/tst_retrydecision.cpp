@@ -1,0 +1,388 @@
+#include "core/retry/RetryDecision.h"
+#include "core/http/HttpDate.h"
+#include "core/time/RandomSource.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+const qint64 kNow = QDateTime(QDate(2026, 11, 29), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+const qint64 kNoDelay = -1;
+
+struct Case
+{
+    QByteArray method = "GET";
+    int status = 0;
+    TransportError error = TransportError::None;
+    bool key = false;
+    QList<QByteArray> headers;
+    QStringList set;
+    int attempt = 1;
+    int throttledBefore = 0;
+    double elapsed = 0;
+};
+
+RetryDecision run(const Case &c, quint64 seed = 1)
+{
+    RetryProfile profile;
+    for (const QString &s : c.set) {
+        QString error;
+        if (!profile.setFieldFromText(s, &error))
+            qFatal("bad profile override in test: %s", qPrintable(error));
+    }
+    AttemptOutcome outcome;
+    outcome.method = c.method;
+    outcome.status = c.status;
+    outcome.error = c.error;
+    outcome.idempotencyKeySent = c.key;
+    for (const QByteArray &h : c.headers)
+        outcome.headers.appendLine(h);
+    AttemptHistory history;
+    history.attempt = c.attempt;
+    history.throttledBefore = c.throttledBefore;
+    history.firstAttemptAtMs = kNow - qint64(c.elapsed * 1000);
+    SeededRandom random(seed);
+    return RetryDecision::decide(profile, outcome, history, kNow, random);
+}
+} // namespace
+
+Q_DECLARE_METATYPE(Case)
+
+class tst_RetryDecision : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void table_data();
+    void table();
+    void neverBeforeServerTime();
+    void spreadNeverPassesDeadline();
+    void throttlesCountedApart();
+    void malformedRetryAfterFallsBackToBackoff();
+    void jsonShape();
+};
+
+void tst_RetryDecision::table_data()
+{
+    QTest::addColumn<Case>("input");
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<qint64>("minDelay");
+    QTest::addColumn<qint64>("maxDelay");
+
+    const QStringList idempotent = {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"};
+    const QList<QByteArray> ra120 = {"Retry-After: 120"};
+
+    // 2xx: success for every method and key state.
+    for (const char *m : {"GET", "PUT", "POST", "PATCH"}) {
+        for (int s : {200, 201, 204, 299}) {
+            Case c;
+            c.method = m;
+            c.status = s;
+            QTest::addRow("%s %d", m, s) << c << "success" << "ok" << "none" << kNoDelay << kNoDelay;
+        }
+    }
+
+    // 429 / 503: wait = the server's hint (+ at most 1 s spread) for idempotent and keyed.
+    for (const QString &m : idempotent) {
+        for (int s : {429, 503}) {
+            Case c;
+            c.method = m.toLatin1();
+            c.status = s;
+            c.headers = ra120;
+            QTest::addRow("%s %d hint", qPrintable(m), s)
+                << c << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+        }
+    }
+    for (const char *m : {"POST", "PATCH"}) {
+        for (int s : {429, 503}) {
+            Case keyed;
+            keyed.method = m;
+            keyed.status = s;
+            keyed.key = true;
+            keyed.headers = ra120;
+            QTest::addRow("%s %d keyed", m, s)
+                << keyed << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+            Case bare = keyed;
+            bare.key = false;
+            QTest::addRow("%s %d no key parks", m, s)
+                << bare << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+            Case always = bare;
+            always.set = {"retry_non_idempotent=always"};
+            QTest::addRow("%s %d no key, always", m, s)
+                << always << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+            Case never = keyed;
+            never.set = {"retry_non_idempotent=never"};
+            QTest::addRow("%s %d keyed, never", m, s)
+                << never << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+        }
+    }
+    {
+        Case c;
+        c.status = 429;
+        QTest::newRow("429 without hint backs off")
+            << c << "retry" << "throttled" << "backoff" << qint64(0) << qint64(1000);
+    }
+
+    // 408, 500, 502, 504: backoff, or the server's hint.
+    for (int s : {408, 500, 502, 504}) {
+        const QString reason = s == 408 ? QStringLiteral("request_timeout") : QStringLiteral("server_error");
+        Case c;
+        c.status = s;
+        c.attempt = 3; // ceiling 4 s
+        QTest::addRow("GET %d backoff", s) << c << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
+        Case hinted = c;
+        hinted.headers = {"Retry-After: 7"};
+        QTest::addRow("GET %d hint", s) << hinted << "retry" << reason << "retry-after" << qint64(7000) << qint64(8000);
+        Case keyed = c;
+        keyed.method = "POST";
+        keyed.key = true;
+        QTest::addRow("POST %d keyed", s) << keyed << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
+        Case bare = keyed;
+        bare.key = false;
+        QTest::addRow("POST %d no key", s) << bare << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+    }
+
+    // 409 / 422 with a key.
+    {
+        Case c;
+        c.method = "POST";
+        c.status = 409;
+        c.key = true;
+        c.headers = ra120; // the key is in use: back off, the hint is not a throttle
+        QTest::newRow("POST 409 keyed") << c << "retry" << "key_in_use" << "backoff" << qint64(0) << qint64(1000);
+        c.status = 422;
+        QTest::newRow("POST 422 keyed") << c << "fail" << "key_reused" << "none" << kNoDelay << kNoDelay;
+        Case get;
+        get.status = 409;
+        QTest::newRow("GET 409") << get << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        Case bare;
+        bare.method = "POST";
+        bare.status = 409;
+        QTest::newRow("POST 409 no key") << bare << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+    }
+
+    // Other 4xx and unknown statuses fail.
+    for (int s : {400, 401, 403, 404, 410, 413, 451, 499}) {
+        Case c;
+        c.status = s;
+        QTest::addRow("GET %d", s) << c << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+    }
+    {
+        Case c;
+        c.status = 501;
+        QTest::newRow("GET 501") << c << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        c.status = 302;
+        QTest::newRow("GET 302") << c << "fail" << "unexpected_redirect" << "none" << kNoDelay << kNoDelay;
+    }
+
+    // Transport failures.
+    struct Net
+    {
+        TransportError error;
+        const char *reason;
+        bool sent;
+    };
+    for (const Net &n : {Net{TransportError::ConnectionRefused, "connection_refused", false},
+                         Net{TransportError::HostNotFound, "dns_failure", false},
+                         Net{TransportError::Timeout, "timeout", true},
+                         Net{TransportError::ConnectionClosed, "connection_closed", true},
+                         Net{TransportError::WorkerDied, "worker_died", true}}) {
+        for (const char *m : {"GET", "POST"}) {
+            for (bool key : {false, true}) {
+                Case c;
+                c.method = m;
+                c.error = n.error;
+                c.key = key;
+                const bool parks = n.sent && QByteArray(m) == "POST" && !key;
+                QTest::addRow("%s %s key=%d", m, toString(n.error), key)
+                    << c << (parks ? "park" : "retry") << (parks ? "ambiguous_send" : n.reason)
+                    << (parks ? "none" : "backoff") << (parks ? kNoDelay : qint64(0))
+                    << (parks ? kNoDelay : qint64(1000));
+            }
+        }
+    }
+    for (const auto &[error, reason] : {std::pair{TransportError::Tls, "tls_error"},
+                                        std::pair{TransportError::BadUrl, "bad_url"},
+                                        std::pair{TransportError::UnsupportedScheme, "unsupported_scheme"}}) {
+        for (const char *m : {"GET", "POST"}) {
+            Case c;
+            c.method = m;
+            c.error = error;
+            c.key = true;
+            QTest::addRow("%s %s", m, reason) << c << "fail" << reason << "none" << kNoDelay << kNoDelay;
+        }
+    }
+
+    // Limits: attempts, waits too long, deadlines.
+    {
+        Case c;
+        c.status = 500;
+        c.attempt = 6;
+        QTest::newRow("sixth attempt is the last") << c << "fail" << "max_attempts" << "none" << kNoDelay << kNoDelay;
+        c.attempt = 5;
+        QTest::newRow("fifth attempt retries") << c << "retry" << "server_error" << "backoff" << qint64(0) << qint64(16000);
+
+        Case tooLong;
+        tooLong.status = 429;
+        tooLong.headers = {"Retry-After: 21601"};
+        tooLong.set = {"deadline_seconds=0"};
+        QTest::newRow("retry-after above max fails") << tooLong << "fail" << "retry_after_too_long" << "none" << kNoDelay << kNoDelay;
+        tooLong.headers = {"Retry-After: 21600"};
+        QTest::newRow("retry-after at max waits") << tooLong << "retry" << "throttled" << "retry-after" << qint64(21600000) << qint64(21601000);
+        tooLong.headers = {"Retry-After: 21601"};
+        tooLong.set << QStringLiteral("on_deadline=park");
+        QTest::newRow("retry-after above max parks") << tooLong << "park" << "retry_after_too_long" << "none" << kNoDelay << kNoDelay;
+
+        Case deadline;
+        deadline.status = 429;
+        deadline.elapsed = 800; // deadline at +100 s
+        deadline.headers = {"Retry-After: 101"};
+        QTest::newRow("server time past deadline") << deadline << "fail" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+        deadline.headers = {"Retry-After: 100"};
+        QTest::newRow("server time at deadline") << deadline << "retry" << "throttled" << "retry-after" << qint64(100000) << qint64(100000);
+        deadline.headers = {"Retry-After: 101"};
+        deadline.set = {"on_deadline=park"};
+        QTest::newRow("server time past deadline parks") << deadline << "park" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+
+        Case backoffPast;
+        backoffPast.status = 503;
+        backoffPast.attempt = 4;
+        backoffPast.elapsed = 899.999;
+        backoffPast.set = {"jitter=none"};
+        QTest::newRow("backoff past deadline") << backoffPast << "fail" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+    }
+}
+
+void tst_RetryDecision::table()
+{
+    QFETCH(Case, input);
+    QFETCH(QString, action);
+    QFETCH(QString, reason);
+    QFETCH(QString, source);
+    QFETCH(qint64, minDelay);
+    QFETCH(qint64, maxDelay);
+
+    for (quint64 seed : {1ULL, 2ULL, 99ULL}) {
+        const RetryDecision d = run(input, seed);
+        QCOMPARE(QString::fromLatin1(toString(d.action)), action);
+        QCOMPARE(d.reason, reason);
+        QCOMPARE(QString::fromLatin1(toString(d.source)), source);
+        if (minDelay == kNoDelay) {
+            QCOMPARE(d.delayMs, kNoDelay);
+            QCOMPARE(d.notBeforeMs, kNoDelay);
+        } else {
+            QVERIFY2(d.delayMs >= minDelay && d.delayMs <= maxDelay,
+                     qPrintable(QStringLiteral("delay %1 not in [%2, %3]").arg(d.delayMs).arg(minDelay).arg(maxDelay)));
+            QCOMPARE(d.notBeforeMs, kNow + d.delayMs);
+        }
+    }
+}
+
+void tst_RetryDecision::neverBeforeServerTime()
+{
+    // Whatever the seed and spread, a retry is never scheduled before the server's time,
+    // in both Retry-After forms.
+    Case c;
+    c.status = 429;
+    c.set = {"spread_seconds=5"};
+    const QByteArray date = "Retry-After: " + HttpDate::format(kNow + 42000);
+    for (const QByteArray &h : {QByteArray("Retry-After: 42"), date}) {
+        c.headers = {h};
+        for (quint64 seed = 0; seed < 300; ++seed) {
+            const RetryDecision d = run(c, seed);
+            QCOMPARE(d.action, RetryDecision::Action::Retry);
+            QVERIFY(d.notBeforeMs >= kNow + 42000);
+            QVERIFY(d.notBeforeMs <= kNow + 47000);
+        }
+    }
+}
+
+void tst_RetryDecision::spreadNeverPassesDeadline()
+{
+    Case c;
+    c.status = 503;
+    c.elapsed = 890; // 10 s left
+    c.headers = {"Retry-After: 9"};
+    c.set = {"spread_seconds=30"};
+    for (quint64 seed = 0; seed < 200; ++seed) {
+        const RetryDecision d = run(c, seed);
+        QCOMPARE(d.action, RetryDecision::Action::Retry);
+        QVERIFY(d.notBeforeMs >= kNow + 9000);
+        QVERIFY(d.notBeforeMs <= d.deadlineMs);
+    }
+}
+
+void tst_RetryDecision::throttlesCountedApart()
+{
+    Case c;
+    c.status = 429;
+    c.headers = {"Retry-After: 1"};
+    c.attempt = 6;
+    c.throttledBefore = 5;
+    QCOMPARE(run(c).reason, QStringLiteral("max_attempts"));
+
+    c.set = {"throttle_counts_as_attempt=false"};
+    RetryDecision d = run(c);
+    QCOMPARE(d.action, RetryDecision::Action::Retry);
+    QCOMPARE(d.countedAttempts, 0);
+
+    // Failures still count: 5 failures + this one is the sixth counted attempt.
+    c.status = 500;
+    c.attempt = 11;
+    c.throttledBefore = 5;
+    d = run(c);
+    QCOMPARE(d.countedAttempts, 6);
+    QCOMPARE(d.reason, QStringLiteral("max_attempts"));
+}
+
+void tst_RetryDecision::malformedRetryAfterFallsBackToBackoff()
+{
+    Case c;
+    c.status = 429;
+    c.headers = {"Retry-After: 1.5"};
+    const RetryDecision d = run(c);
+    QCOMPARE(d.action, RetryDecision::Action::Retry);
+    QCOMPARE(d.source, WaitSource::Backoff);
+    QCOMPARE(d.serverWait.retryAfter.form, RetryAfter::Form::Invalid);
+    const QJsonObject ra = d.toJson().value(QStringLiteral("retry_after")).toObject();
+    QCOMPARE(ra.value(QStringLiteral("form")).toString(), QStringLiteral("invalid"));
+    QCOMPARE(ra.value(QStringLiteral("raw")).toString(), QStringLiteral("1.5"));
+    QVERIFY(!ra.value(QStringLiteral("error")).toString().isEmpty());
+    QVERIFY(ra.value(QStringLiteral("seconds")).isNull());
+}
+
+void tst_RetryDecision::jsonShape()
+{
+    Case c;
+    c.status = 429;
+    c.headers = {"Retry-After: 120"};
+    const QJsonObject o = run(c).toJson();
+    QCOMPARE(o.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
+    QVERIFY(o.value(QStringLiteral("delay_seconds")).toDouble() >= 120);
+    QCOMPARE(o.value(QStringLiteral("source")).toString(), QStringLiteral("retry-after"));
+    QCOMPARE(o.value(QStringLiteral("reason")).toString(), QStringLiteral("throttled"));
+    const QDateTime notBefore = QDateTime::fromString(o.value(QStringLiteral("not_before")).toString(), Qt::ISODateWithMs);
+    QVERIFY(notBefore.isValid());
+    QCOMPARE(notBefore.timeSpec(), Qt::UTC);
+    QVERIFY(notBefore.toMSecsSinceEpoch() >= kNow + 120000);
+    const QJsonObject ra = o.value(QStringLiteral("retry_after")).toObject();
+    QCOMPARE(ra.value(QStringLiteral("form")).toString(), QStringLiteral("delta"));
+    QCOMPARE(ra.value(QStringLiteral("seconds")).toDouble(), 120.0);
+    QVERIFY(ra.value(QStringLiteral("error")).isNull());
+
+    Case ok;
+    ok.status = 200;
+    const QJsonObject s = run(ok).toJson();
+    QVERIFY(s.value(QStringLiteral("delay_seconds")).isNull());
+    QVERIFY(s.value(QStringLiteral("not_before")).isNull());
+    QCOMPARE(s.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
+             QStringLiteral("absent"));
+}
+
+QTEST_GUILESS_MAIN(tst_RetryDecision)
+#include "tst_retrydecision.moc"
