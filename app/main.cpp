@@ -1,3 +1,4 @@
+#include "app/CheckConfigCommand.h"
 #include "app/CommandLine.h"
 #include "app/ExplainCommand.h"
 
@@ -27,6 +28,7 @@ struct CommandEntry
 const CommandEntry kCommands[] = {
     {"explain", "print, as JSON, the decision the engine makes for a response",
      cooldown::cli::runExplain},
+    {"check-config", "validate a workspace config file", cooldown::cli::runCheckConfig},
 };
 
 const CommandEntry *findCommand(const char *name)

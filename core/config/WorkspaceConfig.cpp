@@ -1,0 +1,343 @@
+#include "core/config/WorkspaceConfig.h"
+
+#include "core/config/JsonReader.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
+
+const QStringList kTopKeys = {QStringLiteral("version"), QStringLiteral("concurrency"),
+                              QStringLiteral("policies"), QStringLiteral("retry_profiles"),
+                              QStringLiteral("endpoints")};
+const QStringList kEndpointKeys = {
+    QStringLiteral("id"),          QStringLiteral("name"),          QStringLiteral("method"),
+    QStringLiteral("url"),         QStringLiteral("headers"),       QStringLiteral("body"),
+    QStringLiteral("every_seconds"), QStringLiteral("timeout_seconds"), QStringLiteral("policy"),
+    QStringLiteral("partition_key"), QStringLiteral("retry"),       QStringLiteral("idempotency")};
+
+// Replaces ${env:NAME} and ${scope:KEY} references. Secrets are resolved here, in
+// memory, and nowhere else.
+class Substitution
+{
+public:
+    Substitution(const QHash<QString, QString> &variables, const QHash<QString, QString> &environment)
+        : m_variables(variables), m_environment(environment)
+    {
+    }
+
+    std::optional<QString> apply(const QString &text, const QString &path, JsonReader &reader) const
+    {
+        static const QRegularExpression kReference(QStringLiteral(R"(\$\{([a-z]+):([A-Za-z0-9_.]+)\})"));
+        QString out;
+        qsizetype last = 0;
+        auto it = kReference.globalMatch(text);
+        while (it.hasNext()) {
+            const QRegularExpressionMatch m = it.next();
+            out += QStringView(text).mid(last, m.capturedStart() - last);
+            const QString scope = m.captured(1);
+            const QString name = m.captured(2);
+            if (scope == QLatin1String("env")) {
+                if (!m_environment.contains(name)) {
+                    reader.fail(path, QStringLiteral("environment variable %1 is not set").arg(name));
+                    return std::nullopt;
+                }
+                out += m_environment.value(name);
+            } else {
+                const QString key = scope + QLatin1Char(':') + name;
+                if (!m_variables.contains(key)) {
+                    reader.fail(path, QStringLiteral("unknown reference ${%1}").arg(key));
+                    return std::nullopt;
+                }
+                out += m_variables.value(key);
+            }
+            last = m.capturedEnd();
+        }
+        out += QStringView(text).mid(last);
+        if (out.contains(QLatin1String("${"))) {
+            reader.fail(path, QStringLiteral("malformed reference: expected ${env:NAME}"));
+            return std::nullopt;
+        }
+        return out;
+    }
+
+private:
+    const QHash<QString, QString> &m_variables;
+    const QHash<QString, QString> &m_environment;
+};
+
+bool isToken(const QString &s)
+{
+    static const QRegularExpression kToken(QStringLiteral(R"(^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$)"));
+    return kToken.match(s).hasMatch();
+}
+
+QString lineAndColumn(const QByteArray &json, int offset)
+{
+    const QByteArray before = json.left(offset);
+    const int line = int(before.count('\n')) + 1;
+    const int column = int(offset - (before.lastIndexOf('\n') + 1)) + 1;
+    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+}
+
+QHash<QString, QString> processEnvironment()
+{
+    QHash<QString, QString> env;
+    const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
+    for (const QString &key : system.keys())
+        env.insert(key, system.value(key));
+    return env;
+}
+
+void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
+                  JsonReader &r, EndpointConfig &e)
+{
+    r.checkKnownKeys(o, path, kEndpointKeys);
+    e.id = r.string(o, QStringLiteral("id"), path, true);
+    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    if (r.ok() && !kId.match(e.id).hasMatch())
+        r.fail(JsonReader::join(path, QStringLiteral("id")),
+               QStringLiteral("expected 1-64 letters, digits, '.', '_' or '-'"));
+    e.name = r.string(o, QStringLiteral("name"), path, false, e.id);
+
+    const QString method = r.string(o, QStringLiteral("method"), path, false, QStringLiteral("GET"));
+    if (r.ok() && !isToken(method))
+        r.fail(JsonReader::join(path, QStringLiteral("method")), QStringLiteral("expected an HTTP method"));
+    e.method = method.toUpper().toLatin1();
+
+    const QString urlPath = JsonReader::join(path, QStringLiteral("url"));
+    const QString urlText = r.string(o, QStringLiteral("url"), path, true);
+    if (const auto resolved = r.ok() ? subst.apply(urlText, urlPath, r) : std::nullopt) {
+        e.url = QUrl(*resolved, QUrl::StrictMode);
+        const QString scheme = e.url.scheme();
+        if (!e.url.isValid() || e.url.host().isEmpty() ||
+            (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+            r.fail(urlPath, QStringLiteral("expected an absolute http or https URL, got '%1'").arg(urlText));
+    }
+
+    const QJsonValue headers = o.value(QStringLiteral("headers"));
+    const QString headersPath = JsonReader::join(path, QStringLiteral("headers"));
+    if (!headers.isUndefined()) {
+        if (const auto h = r.object(headers, headersPath)) {
+            for (auto it = h->begin(); it != h->end() && r.ok(); ++it) {
+                const QString fieldPath = JsonReader::join(headersPath, it.key());
+                if (!isToken(it.key())) {
+                    r.fail(fieldPath, QStringLiteral("not a valid header name"));
+                    break;
+                }
+                if (!it.value().isString()) {
+                    r.fail(fieldPath, QStringLiteral("expected a string"));
+                    break;
+                }
+                const QString text = it.value().toString();
+                const auto value = subst.apply(text, fieldPath, r);
+                if (!value)
+                    break;
+                if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n'))) {
+                    r.fail(fieldPath, QStringLiteral("header values cannot contain line breaks"));
+                    break;
+                }
+                e.headers.append(it.key().toLatin1(), value->toUtf8());
+                e.headerTemplates.append(it.key().toLatin1(), text.toUtf8());
+            }
+        }
+    }
+
+    const QString bodyPath = JsonReader::join(path, QStringLiteral("body"));
+    if (o.contains(QStringLiteral("body"))) {
+        const QString body = r.string(o, QStringLiteral("body"), path, false);
+        if (const auto resolved = r.ok() ? subst.apply(body, bodyPath, r) : std::nullopt)
+            e.body = resolved->toUtf8();
+    }
+
+    e.everySeconds = int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
+    e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
+    e.policy = r.string(o, QStringLiteral("policy"), path, false);
+    e.partitionKey = r.string(o, QStringLiteral("partition_key"), path, false);
+    e.retry = r.string(o, QStringLiteral("retry"), path, false, QStringLiteral("default"));
+
+    const QJsonValue idem = o.value(QStringLiteral("idempotency"));
+    const QString idemPath = JsonReader::join(path, QStringLiteral("idempotency"));
+    if (!idem.isUndefined()) {
+        if (const auto io = r.object(idem, idemPath)) {
+            r.checkKnownKeys(*io, idemPath, {QStringLiteral("header")});
+            const QString header = r.string(*io, QStringLiteral("header"), idemPath, true);
+            if (r.ok() && !isToken(header))
+                r.fail(JsonReader::join(idemPath, QStringLiteral("header")),
+                       QStringLiteral("not a valid header name"));
+            e.idempotencyHeader = header.toLatin1();
+        }
+    }
+}
+
+} // namespace
+
+const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
+{
+    for (const EndpointConfig &e : endpoints) {
+        if (e.id == id)
+            return &e;
+    }
+    return nullptr;
+}
+
+QHash<QString, QString> WorkspaceConfig::demoVariables(const QUrl &baseUrl)
+{
+    QString url = baseUrl.toString();
+    while (url.endsWith(QLatin1Char('/')))
+        url.chop(1);
+    return {{QStringLiteral("demo:base_url"), url}};
+}
+
+RetryProfile WorkspaceConfig::retryProfile(const QString &name) const
+{
+    return retryProfiles.value(name, RetryProfile());
+}
+
+std::optional<WorkspaceConfig> WorkspaceConfig::load(const QString &path, QString *error,
+                                                     const QHash<QString, QString> &variables)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > kMaxConfigBytes) {
+        *error = QStringLiteral("%1: larger than %2 MiB").arg(path).arg(kMaxConfigBytes >> 20);
+        return std::nullopt;
+    }
+    return parse(file.readAll(), path, error, variables);
+}
+
+std::optional<WorkspaceConfig>
+WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QString *error,
+                       const QHash<QString, QString> &variables,
+                       const std::optional<QHash<QString, QString>> &environment)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: %2: %3")
+                     .arg(sourceName, lineAndColumn(json, parseError.offset), parseError.errorString());
+        return std::nullopt;
+    }
+
+    QString problem;
+    JsonReader r(&problem);
+    const QHash<QString, QString> env = environment ? *environment : processEnvironment();
+    const Substitution subst(variables, env);
+    WorkspaceConfig config;
+    config.sourceName = sourceName;
+
+    const auto top = r.object(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), QStringLiteral("$"));
+    if (top) {
+        r.checkKnownKeys(*top, QString(), kTopKeys);
+        if (r.ok() && !top->contains(QStringLiteral("version")))
+            r.fail(QStringLiteral("version"), QStringLiteral("required, expected %1").arg(kVersion));
+        const double version = r.number(*top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
+        if (r.ok() && version != kVersion)
+            r.fail(QStringLiteral("version"),
+                   QStringLiteral("this build reads version %1, the file is version %2").arg(kVersion).arg(version));
+
+        if (top->contains(QStringLiteral("concurrency"))) {
+            if (const auto c = r.object(top->value(QStringLiteral("concurrency")), QStringLiteral("concurrency"))) {
+                const QString path = QStringLiteral("concurrency");
+                r.checkKnownKeys(*c, path, {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
+                config.concurrency.maxInFlight =
+                    int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
+                config.concurrency.perHost = int(r.number(*c, QStringLiteral("per_host"), path, 1, 6, 6, true));
+            }
+        }
+
+        if (top->contains(QStringLiteral("policies"))) {
+            const QString path = QStringLiteral("policies");
+            if (const auto policies = r.array(top->value(path), path)) {
+                for (qsizetype i = 0; i < policies->size() && r.ok(); ++i) {
+                    if (const auto p = r.object(policies->at(i), JsonReader::index(path, i)))
+                        config.policies.append(*p);
+                }
+            }
+        }
+
+        config.retryProfiles.insert(QStringLiteral("default"), RetryProfile());
+        if (top->contains(QStringLiteral("retry_profiles"))) {
+            const QString path = QStringLiteral("retry_profiles");
+            if (const auto profiles = r.object(top->value(path), path)) {
+                for (auto it = profiles->begin(); it != profiles->end() && r.ok(); ++it) {
+                    const QString profilePath = JsonReader::join(path, it.key());
+                    const auto fields = r.object(it.value(), profilePath);
+                    if (!fields)
+                        break;
+                    RetryProfile profile;
+                    for (auto f = fields->begin(); f != fields->end(); ++f) {
+                        QString why;
+                        if (!profile.setField(f.key(), f.value(), &why)) {
+                            r.fail(JsonReader::join(profilePath, f.key()), why);
+                            break;
+                        }
+                    }
+                    if (r.ok() && profile.capSeconds < profile.baseSeconds)
+                        r.fail(JsonReader::join(profilePath, QStringLiteral("cap_seconds")),
+                               QStringLiteral("expected at least base_seconds (%1)").arg(profile.baseSeconds));
+                    config.retryProfiles.insert(it.key(), profile);
+                }
+            }
+        }
+
+        const QString path = QStringLiteral("endpoints");
+        if (r.ok() && !top->contains(path))
+            r.fail(path, QStringLiteral("required, expected an array of endpoints"));
+        if (const auto endpoints = r.array(top->value(path), path)) {
+            if (endpoints->isEmpty())
+                r.fail(path, QStringLiteral("expected at least one endpoint"));
+            QSet<QString> ids;
+            for (qsizetype i = 0; i < endpoints->size() && r.ok(); ++i) {
+                const QString endpointPath = JsonReader::index(path, i);
+                const auto o = r.object(endpoints->at(i), endpointPath);
+                if (!o)
+                    break;
+                EndpointConfig e;
+                readEndpoint(*o, endpointPath, subst, r, e);
+                if (!r.ok())
+                    break;
+                if (ids.contains(e.id)) {
+                    r.fail(JsonReader::join(endpointPath, QStringLiteral("id")),
+                           QStringLiteral("duplicate id '%1'").arg(e.id));
+                    break;
+                }
+                ids.insert(e.id);
+                if (!config.retryProfiles.contains(e.retry)) {
+                    r.fail(JsonReader::join(endpointPath, QStringLiteral("retry")),
+                           QStringLiteral("no retry profile named '%1'").arg(e.retry));
+                    break;
+                }
+                if (!e.policy.isEmpty()) {
+                    bool found = false;
+                    for (const QJsonObject &p : std::as_const(config.policies))
+                        found |= p.value(QStringLiteral("policy_id")).toString() == e.policy;
+                    if (!found) {
+                        r.fail(JsonReader::join(endpointPath, QStringLiteral("policy")),
+                               QStringLiteral("no policy with policy_id '%1'").arg(e.policy));
+                        break;
+                    }
+                }
+                config.endpoints.append(e);
+            }
+        }
+    }
+
+    if (!r.ok()) {
+        *error = QStringLiteral("%1: %2").arg(sourceName, problem);
+        return std::nullopt;
+    }
+    return config;
+}
+
+} // namespace cooldown

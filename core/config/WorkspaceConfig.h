@@ -1,0 +1,77 @@
+#pragma once
+
+#include "core/http/HttpHeaders.h"
+#include "core/retry/RetryProfile.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace cooldown {
+
+// One configured endpoint. Header values, the URL and the body have their
+// ${env:NAME} references resolved in memory only; `headerTemplates` keeps the text
+// as written, which is what may be shown or saved again.
+struct EndpointConfig
+{
+    QString id;
+    QString name;
+    QByteArray method = "GET";
+    QUrl url;
+    HttpHeaders headers;
+    HttpHeaders headerTemplates;
+    QByteArray body;
+    int everySeconds = 0;          // 0: runs once per database
+    double timeoutSeconds = 30;
+    QString policy;                // policy_id, or empty
+    QString partitionKey;
+    QString retry = QStringLiteral("default");
+    QByteArray idempotencyHeader;  // empty: no key is sent
+
+    bool isPeriodic() const { return everySeconds > 0; }
+};
+
+struct ConcurrencyConfig
+{
+    int maxInFlight = 8;
+    // QNAM opens at most 6 HTTP/1.1 connections per host and lets the rest time out
+    // in its own queue, so a host never gets more than 6.
+    int perHost = 6;
+};
+
+// A workspace file (DESIGN.md "Configuration"), validated whole: load() either
+// returns a complete config or refuses with a message naming the file, the JSON
+// path and what was expected.
+struct WorkspaceConfig
+{
+    static constexpr int kVersion = 1;
+
+    QString sourceName;
+    ConcurrencyConfig concurrency;
+    QList<QJsonObject> policies; // validated by the rate-limit layer
+    QMap<QString, RetryProfile> retryProfiles;
+    QList<EndpointConfig> endpoints;
+
+    const EndpointConfig *endpoint(const QString &id) const;
+    RetryProfile retryProfile(const QString &name) const;
+
+    // variables: values for ${NAME:KEY} references other than ${env:...}
+    // (the demo workspace uses ${demo:base_url}). environment: defaults to the
+    // process environment; tests pass their own.
+    // The ${demo:base_url} reference of the demo workspace, pointed at baseUrl.
+    static QHash<QString, QString> demoVariables(const QUrl &baseUrl = QUrl(QStringLiteral("http://127.0.0.1:8089")));
+
+    static std::optional<WorkspaceConfig> load(const QString &path, QString *error,
+                                               const QHash<QString, QString> &variables = {});
+    static std::optional<WorkspaceConfig>
+    parse(const QByteArray &json, const QString &sourceName, QString *error,
+          const QHash<QString, QString> &variables = {},
+          const std::optional<QHash<QString, QString>> &environment = std::nullopt);
+};
+
+} // namespace cooldown

@@ -1,0 +1,223 @@
+#include "core/engine/Transport.h"
+
+#include "core/Logging.h"
+#include "core/time/Clock.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+namespace cooldown {
+
+namespace {
+
+// A request body that can be read once and never rewound. QNAM, given a body it
+// cannot rewind and told not to buffer it, reports ContentReSendError instead of
+// silently sending a POST again after the server closed the connection: the engine
+// then knows the request may have been executed.
+class OneShotBody final : public QIODevice
+{
+public:
+    OneShotBody(const QByteArray &data, QObject *parent) : QIODevice(parent), m_data(data)
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    qint64 bytesAvailable() const override
+    {
+        return m_data.size() - m_pos + QIODevice::bytesAvailable();
+    }
+    bool reset() override { return false; }
+    bool atEnd() const override { return m_pos >= m_data.size() && QIODevice::atEnd(); }
+
+protected:
+    qint64 readData(char *out, qint64 max) override
+    {
+        const qint64 n = std::min<qint64>(max, m_data.size() - m_pos);
+        if (n <= 0)
+            return m_pos >= m_data.size() ? -1 : 0;
+        memcpy(out, m_data.constData() + m_pos, size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char *, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_pos = 0;
+};
+
+TransportError classify(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return TransportError::ConnectionRefused;
+    case QNetworkReply::HostNotFoundError:
+        return TransportError::HostNotFound;
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::OperationCanceledError: // the transfer timeout, not an abort()
+        return TransportError::Timeout;
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::InsecureRedirectError:
+        return TransportError::Tls;
+    case QNetworkReply::ProtocolUnknownError:
+        return TransportError::UnsupportedScheme;
+    default:
+        // Closed, reset, re-send refused, garbled status line: the request left, its
+        // fate is unknown.
+        return TransportError::ConnectionClosed;
+    }
+}
+
+} // namespace
+
+TransportCall::TransportCall(QNetworkReply *reply, const TransportRequest &request,
+                             const Clock &clock, QObject *parent)
+    : QObject(parent), m_reply(reply), m_clock(clock), m_maxResponseBytes(request.maxResponseBytes),
+      m_startedMonotonicMs(clock.monotonicMs())
+{
+    m_result.startedAtMs = clock.nowMs();
+    if (reply) {
+        connect(reply, &QNetworkReply::readyRead, this, &TransportCall::onReadyRead);
+        connect(reply, &QNetworkReply::finished, this, &TransportCall::onFinished);
+    }
+}
+
+TransportCall::~TransportCall()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        m_reply->deleteLater();
+    }
+}
+
+void TransportCall::abort()
+{
+    if (m_finished || !m_reply)
+        return;
+    m_aborted = true;
+    m_reply->abort(); // emits finished synchronously
+}
+
+void TransportCall::onReadyRead()
+{
+    const qint64 room = m_maxResponseBytes - m_result.body.size();
+    if (room > 0)
+        m_result.body += m_reply->read(room);
+    if (m_reply->bytesAvailable() > 0) {
+        // More than the cap: cut it here and keep what the status and headers said,
+        // so memory stays flat whatever the server sends.
+        m_result.bodyTruncated = true;
+        onFinished();
+    }
+}
+
+void TransportCall::onFinished()
+{
+    if (m_finished)
+        return;
+    TransportResult result = std::move(m_result);
+    QNetworkReply *reply = m_reply.data();
+    const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (status.isValid()) {
+        result.status = status.toInt();
+        for (const auto &pair : reply->rawHeaderPairs())
+            result.headers.append(pair.first, pair.second);
+    }
+    if (!result.bodyTruncated) {
+        const qint64 room = m_maxResponseBytes - result.body.size();
+        if (room > 0)
+            result.body += reply->read(room);
+        result.bodyTruncated = reply->bytesAvailable() > 0;
+    }
+    const QNetworkReply::NetworkError error = reply->error();
+    if (m_aborted) {
+        result.error = TransportError::ConnectionClosed;
+        result.errorText = QStringLiteral("aborted");
+    } else if (error != QNetworkReply::NoError && !result.bodyTruncated &&
+               (result.status == 0 || error < QNetworkReply::ContentAccessDenied)) {
+        // HTTP-level errors (4xx/5xx) arrive as error codes too; those are answers,
+        // not transport failures. A transport failure after the headers keeps the status
+        // for the record but counts as the failure it is.
+        result.error = classify(error);
+        result.errorText = reply->errorString();
+        if (error == QNetworkReply::TooManyRedirectsError && result.status != 0)
+            result.error = TransportError::None;
+    }
+    // Whether the server may have seen the request: it answered, or the exchange broke
+    // after the request could have left.
+    result.sent = result.status != 0 || result.error == TransportError::Timeout ||
+                  result.error == TransportError::ConnectionClosed;
+    result.durationMs = m_clock.monotonicMs() - m_startedMonotonicMs;
+    reply->disconnect(this);
+    if (!reply->isFinished())
+        reply->abort();
+    reply->deleteLater();
+    m_reply.clear();
+    finish(std::move(result));
+}
+
+void TransportCall::finish(TransportResult result)
+{
+    m_finished = true;
+    qCDebug(lcEngine) << "exchange finished" << result.status << toString(result.error)
+                      << result.durationMs << "ms";
+    emit finished(result);
+    deleteLater();
+}
+
+Transport::Transport(const Clock &clock, QObject *parent)
+    : QObject(parent), m_clock(clock), m_manager(new QNetworkAccessManager(this))
+{
+    qRegisterMetaType<TransportResult>();
+    m_manager->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
+}
+
+Transport::~Transport() = default;
+
+TransportCall *Transport::send(const TransportRequest &request)
+{
+    const QString scheme = request.url.scheme();
+    TransportError early = TransportError::None;
+    if (!request.url.isValid() || request.url.host().isEmpty())
+        early = TransportError::BadUrl;
+    else if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+        early = TransportError::UnsupportedScheme;
+
+    QNetworkRequest req(request.url);
+    req.setTransferTimeout(request.timeoutMs);
+    req.setMaximumRedirectsAllowed(request.maxRedirects);
+    req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    for (const auto &field : request.headers.fields())
+        req.setRawHeader(field.first, field.second);
+
+    QNetworkReply *reply = nullptr;
+    if (early == TransportError::None) {
+        if (request.body.isEmpty() && request.method == "GET") {
+            reply = m_manager->get(req);
+        } else {
+            req.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+            req.setHeader(QNetworkRequest::ContentLengthHeader, request.body.size());
+            auto *body = new OneShotBody(request.body, nullptr);
+            reply = m_manager->sendCustomRequest(req, request.method, body);
+            body->setParent(reply);
+        }
+    }
+    auto *call = new TransportCall(reply, request, m_clock, this);
+    ++m_inFlight;
+    connect(call, &TransportCall::finished, this, [this] { --m_inFlight; });
+    if (early != TransportError::None) {
+        // Still an async call with one final signal, so callers have one code path.
+        TransportResult result;
+        result.error = early;
+        result.errorText = early == TransportError::BadUrl ? QStringLiteral("invalid URL")
+                                                           : QStringLiteral("unsupported scheme '%1'").arg(scheme);
+        result.startedAtMs = m_clock.nowMs();
+        QMetaObject::invokeMethod(call, [call, result] { call->finish(result); }, Qt::QueuedConnection);
+    }
+    return call;
+}
+
+} // namespace cooldown

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "core/http/HttpHeaders.h"
+#include "core/retry/RetryDecision.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace cooldown {
+
+class Clock;
+
+struct TransportRequest
+{
+    QByteArray method = "GET";
+    QUrl url;
+    HttpHeaders headers;
+    QByteArray body;
+    int timeoutMs = 30000;
+    int maxRedirects = 5;
+    qint64 maxResponseBytes = 1 << 20;
+};
+
+struct TransportResult
+{
+    int status = 0; // 0 when there was no HTTP response
+    TransportError error = TransportError::None;
+    QString errorText;
+    HttpHeaders headers;
+    QByteArray body;         // at most maxResponseBytes
+    bool bodyTruncated = false;
+    bool sent = false;       // bytes of the request left this process
+    qint64 startedAtMs = 0;
+    qint64 durationMs = 0;
+};
+
+// One HTTP exchange in flight. It finishes exactly once (finished() is emitted once,
+// also after abort()), then deletes itself later.
+class TransportCall final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TransportCall)
+
+public:
+    ~TransportCall() override;
+    void abort();
+    bool isFinished() const { return m_finished; }
+
+signals:
+    void finished(const cooldown::TransportResult &result);
+
+private:
+    friend class Transport;
+    TransportCall(QNetworkReply *reply, const TransportRequest &request, const Clock &clock,
+                  QObject *parent);
+    void onReadyRead();
+    void onFinished();
+    void finish(TransportResult result);
+
+    QPointer<QNetworkReply> m_reply;
+    const Clock &m_clock;
+    qint64 m_maxResponseBytes = 0;
+    qint64 m_startedMonotonicMs = 0;
+    TransportResult m_result;
+    bool m_aborted = false;
+    bool m_finished = false;
+};
+
+// Owns the process's one QNetworkAccessManager. Every request gets a transfer
+// timeout, a redirect cap and a response-size cap, and a body that QNAM cannot
+// silently send a second time.
+class Transport final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Transport)
+
+public:
+    explicit Transport(const Clock &clock, QObject *parent = nullptr);
+    ~Transport() override;
+
+    // The returned call is owned by the Transport until it finishes.
+    TransportCall *send(const TransportRequest &request);
+
+    int inFlight() const { return m_inFlight; }
+
+private:
+    const Clock &m_clock;
+    QNetworkAccessManager *m_manager = nullptr;
+    int m_inFlight = 0;
+};
+
+} // namespace cooldown
+
+Q_DECLARE_METATYPE(cooldown::TransportResult)

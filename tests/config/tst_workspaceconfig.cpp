@@ -1,0 +1,201 @@
+#include "core/config/WorkspaceConfig.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+const QHash<QString, QString> kEnv = {{"EXAMPLE_TOKEN", "s3cr3t-t0ken"}};
+
+QByteArray minimal(const QByteArray &endpointExtra = {}, const QByteArray &topExtra = {})
+{
+    return R"({"version": 1, )" + topExtra +
+           R"("endpoints": [{"id": "m", "url": "https://api.example.com/m")" + endpointExtra + "}]}";
+}
+} // namespace
+
+class tst_WorkspaceConfig : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void designExampleLoads();
+    void defaults();
+    void refused_data();
+    void refused();
+    void secretsResolvedInMemoryOnly();
+    void demoVariables();
+    void loadNamesTheFile();
+};
+
+void tst_WorkspaceConfig::designExampleLoads()
+{
+    const QByteArray json = R"({
+      "version": 1,
+      "concurrency": { "max_in_flight": 8, "per_host": 6 },
+      "policies": [
+        { "policy_id": "project-read-v1", "partition": "project_id", "resource": "/measurements",
+          "method": "GET", "quota_unit": "request", "limit": 120, "window_seconds": 60,
+          "burst": 20, "policy_version": 1 }
+      ],
+      "retry_profiles": {
+        "default": { "max_attempts": 6, "base_seconds": 1, "cap_seconds": 60,
+                     "deadline_seconds": 900, "jitter": "full", "spread_seconds": 1,
+                     "max_retry_after_seconds": 21600, "on_deadline": "fail",
+                     "retry_non_idempotent": "with_key", "throttle_counts_as_attempt": true }
+      },
+      "endpoints": [
+        { "id": "measurements", "name": "Read measurements", "method": "GET",
+          "url": "https://api.example.com/measurements",
+          "headers": { "Authorization": "Bearer ${env:EXAMPLE_TOKEN}" },
+          "every_seconds": 30, "timeout_seconds": 10, "policy": "project-read-v1",
+          "partition_key": "project-184", "retry": "default",
+          "idempotency": { "header": "Idempotency-Key" } }
+      ]
+    })";
+    QString error;
+    const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->concurrency.maxInFlight, 8);
+    QCOMPARE(config->policies.size(), 1);
+    QCOMPARE(config->endpoints.size(), 1);
+    const EndpointConfig &e = config->endpoints.first();
+    QCOMPARE(e.id, QStringLiteral("measurements"));
+    QCOMPARE(e.method, QByteArray("GET"));
+    QCOMPARE(e.url, QUrl("https://api.example.com/measurements"));
+    QCOMPARE(e.everySeconds, 30);
+    QCOMPARE(e.timeoutSeconds, 10.0);
+    QCOMPARE(e.policy, QStringLiteral("project-read-v1"));
+    QCOMPARE(e.partitionKey, QStringLiteral("project-184"));
+    QCOMPARE(e.idempotencyHeader, QByteArray("Idempotency-Key"));
+    QVERIFY(config->retryProfile("default") == RetryProfile());
+}
+
+void tst_WorkspaceConfig::defaults()
+{
+    QString error;
+    const auto config = WorkspaceConfig::parse(minimal(R"(, "method": "post", "body": "{\"a\":1}")"), "ws.json",
+                                               &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    const EndpointConfig &e = config->endpoints.first();
+    QCOMPARE(e.name, QStringLiteral("m"));
+    QCOMPARE(e.method, QByteArray("POST"));
+    QCOMPARE(e.body, QByteArray(R"({"a":1})"));
+    QCOMPARE(e.everySeconds, 0);
+    QVERIFY(!e.isPeriodic());
+    QCOMPARE(e.retry, QStringLiteral("default"));
+    QVERIFY(e.idempotencyHeader.isEmpty());
+    QCOMPARE(config->concurrency.perHost, 6);
+    QVERIFY(config->retryProfiles.contains("default"));
+}
+
+void tst_WorkspaceConfig::refused_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("not json") << QByteArray("{\"version\": 1,\n \"endpoints\": [}") << "ws.json: line 2, column";
+    QTest::newRow("top not object") << QByteArray("[1]") << "ws.json: $: expected an object";
+    QTest::newRow("no version") << QByteArray(R"({"endpoints": []})") << "ws.json: version: required";
+    QTest::newRow("newer version") << QByteArray(R"({"version": 2, "endpoints": []})") << "version: this build reads version 1";
+    QTest::newRow("version string") << QByteArray(R"({"version": "1", "endpoints": []})") << "version: expected a whole number";
+    QTest::newRow("unknown top key") << minimal({}, R"("endpionts": [], )") << "endpionts: unknown key";
+    QTest::newRow("no endpoints") << QByteArray(R"({"version": 1})") << "endpoints: required";
+    QTest::newRow("empty endpoints") << QByteArray(R"({"version": 1, "endpoints": []})") << "endpoints: expected at least one";
+    QTest::newRow("endpoint not object") << QByteArray(R"({"version": 1, "endpoints": [7]})") << "endpoints[0]: expected an object";
+    QTest::newRow("missing id") << QByteArray(R"({"version": 1, "endpoints": [{"url": "http://a/"}]})") << "endpoints[0].id: required";
+    QTest::newRow("bad id") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a b", "url": "http://a/"}]})") << "endpoints[0].id: expected 1-64";
+    QTest::newRow("duplicate id") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "http://a/"}, {"id": "a", "url": "http://b/"}]})")
+                                  << "endpoints[1].id: duplicate id 'a'";
+    QTest::newRow("unknown endpoint key") << minimal(R"(, "evry_seconds": 5)") << "endpoints[0].evry_seconds: unknown key";
+    QTest::newRow("relative url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "/x"}]})") << "endpoints[0].url: expected an absolute http or https URL";
+    QTest::newRow("ftp url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "ftp://h/x"}]})") << "endpoints[0].url";
+    QTest::newRow("url number") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": 5}]})") << "endpoints[0].url: expected a string";
+    QTest::newRow("bad method") << minimal(R"(, "method": "GE T")") << "endpoints[0].method: expected an HTTP method";
+    QTest::newRow("negative every") << minimal(R"(, "every_seconds": -1)") << "endpoints[0].every_seconds: expected a whole number";
+    QTest::newRow("huge every") << minimal(R"(, "every_seconds": 1e300)") << "endpoints[0].every_seconds";
+    QTest::newRow("fraction every") << minimal(R"(, "every_seconds": 1.5)") << "endpoints[0].every_seconds";
+    QTest::newRow("zero timeout") << minimal(R"(, "timeout_seconds": 0)") << "endpoints[0].timeout_seconds";
+    QTest::newRow("headers array") << minimal(R"(, "headers": ["a"])") << "endpoints[0].headers: expected an object";
+    QTest::newRow("header number") << minimal(R"(, "headers": {"X-A": 1})") << "endpoints[0].headers.X-A: expected a string";
+    QTest::newRow("header name") << minimal(R"(, "headers": {"Bad Name": "x"})") << "endpoints[0].headers.Bad Name: not a valid header name";
+    QTest::newRow("header newline") << minimal(R"(, "headers": {"X-A": "a\r\nX-B: b"})") << "line breaks";
+    QTest::newRow("missing env") << minimal(R"(, "headers": {"Authorization": "Bearer ${env:NOPE}"})")
+                                 << "endpoints[0].headers.Authorization: environment variable NOPE is not set";
+    QTest::newRow("malformed ref") << minimal(R"(, "headers": {"X-A": "${env:}"})") << "malformed reference";
+    QTest::newRow("unknown scope") << minimal(R"(, "body": "${vault:x}")") << "endpoints[0].body: unknown reference ${vault:x}";
+    QTest::newRow("unknown retry profile") << minimal(R"(, "retry": "fast")") << "endpoints[0].retry: no retry profile named 'fast'";
+    QTest::newRow("unknown policy") << minimal(R"(, "policy": "p1")") << "endpoints[0].policy: no policy with policy_id 'p1'";
+    QTest::newRow("idempotency string") << minimal(R"(, "idempotency": "Idempotency-Key")") << "endpoints[0].idempotency: expected an object";
+    QTest::newRow("idempotency no header") << minimal(R"(, "idempotency": {})") << "endpoints[0].idempotency.header: required";
+    QTest::newRow("profile bad field") << minimal({}, R"("retry_profiles": {"default": {"jitter": "wild"}}, )")
+                                       << "retry_profiles.default.jitter: expected one of full";
+    QTest::newRow("profile unknown field") << minimal({}, R"("retry_profiles": {"default": {"retries": 3}}, )")
+                                           << "retry_profiles.default.retries: unknown retry profile field";
+    QTest::newRow("profile cap below base") << minimal({}, R"("retry_profiles": {"default": {"base_seconds": 10, "cap_seconds": 5}}, )")
+                                            << "retry_profiles.default.cap_seconds: expected at least base_seconds";
+    QTest::newRow("per_host above 6") << minimal({}, R"("concurrency": {"per_host": 12}, )") << "concurrency.per_host: expected a whole number from 1 to 6";
+    QTest::newRow("max_in_flight zero") << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
+    QTest::newRow("policies object") << minimal({}, R"("policies": {}, )") << "policies: expected an array";
+    QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
+                                   << "ws.json: line 1";
+}
+
+void tst_WorkspaceConfig::refused()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+
+    QString error;
+    const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
+    QVERIFY(!config);
+    QVERIFY2(error.startsWith(QStringLiteral("ws.json: ")), qPrintable(error));
+    QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void tst_WorkspaceConfig::secretsResolvedInMemoryOnly()
+{
+    QString error;
+    const auto config = WorkspaceConfig::parse(
+        minimal(R"(, "headers": {"Authorization": "Bearer ${env:EXAMPLE_TOKEN}"}, "url": "https://h/x?k=${env:EXAMPLE_TOKEN}")")
+            .replace(R"("url": "https://api.example.com/m", )", ""),
+        "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    const EndpointConfig &e = config->endpoints.first();
+    QCOMPARE(e.headers.value("Authorization"), QByteArray("Bearer s3cr3t-t0ken"));
+    QCOMPARE(e.headerTemplates.value("Authorization"), QByteArray("Bearer ${env:EXAMPLE_TOKEN}"));
+    QVERIFY(e.url.toString().contains("s3cr3t-t0ken"));
+}
+
+void tst_WorkspaceConfig::demoVariables()
+{
+    const QByteArray json = R"({"version": 1, "endpoints": [{"id": "d", "url": "${demo:base_url}/limited"}]})";
+    QString error;
+    QVERIFY(!WorkspaceConfig::parse(json, "demo.json", &error, {}, kEnv));
+    QVERIFY(error.contains("unknown reference ${demo:base_url}"));
+    const auto config = WorkspaceConfig::parse(json, "demo.json", &error,
+                                               WorkspaceConfig::demoVariables(QUrl("http://127.0.0.1:4242/")), kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->endpoints.first().url, QUrl("http://127.0.0.1:4242/limited"));
+}
+
+void tst_WorkspaceConfig::loadNamesTheFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("broken.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"version": 1, "endpoints": [{"id": "a"}]})");
+    f.close();
+    QString error;
+    QVERIFY(!WorkspaceConfig::load(path, &error));
+    QVERIFY2(error.startsWith(path + ": endpoints[0].url: required"), qPrintable(error));
+
+    QVERIFY(!WorkspaceConfig::load(dir.filePath("missing.json"), &error));
+    QVERIFY2(error.contains("missing.json: cannot read"), qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(tst_WorkspaceConfig)
+#include "tst_workspaceconfig.moc"
