@@ -4,6 +4,8 @@
 #include "core/time/Clock.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cstdio>
@@ -68,6 +70,13 @@ std::optional<qint64> parseTimeMs(const QString &text)
     if (dt.timeSpec() == Qt::LocalTime)
         dt.setTimeSpec(Qt::UTC);
     return dt.toMSecsSinceEpoch();
+}
+
+QString defaultDatabaseUrl()
+{
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(folder);
+    return QDir(folder).filePath(QStringLiteral("cooldown.db"));
 }
 
 } // namespace cooldown::cli

@@ -29,4 +29,7 @@ std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max);
 // A point in time given as an HTTP-date or ISO 8601 (UTC unless an offset is given).
 std::optional<qint64> parseTimeMs(const QString &text);
 
+// The --db default: cooldown.db in the platform's data folder (created if missing).
+QString defaultDatabaseUrl();
+
 } // namespace cooldown::cli

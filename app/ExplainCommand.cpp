@@ -88,8 +88,12 @@ int runExplain(const QStringList &arguments)
     const QCommandLineOption set(QStringLiteral("set"),
                                  QStringLiteral("Override a retry-profile field (repeatable)."),
                                  QStringLiteral("key=value"));
-    parser.addOptions(
-        {method, status, error, header, bodyFile, now, attempt, throttled, elapsed, key, seed, set});
+    const QCommandLineOption xRateLimitReset(
+        QStringLiteral("x-ratelimit-reset"),
+        QStringLiteral("What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date."),
+        QStringLiteral("MEANING"), QStringLiteral("auto"));
+    parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed, key,
+                       seed, set, xRateLimitReset});
 
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
@@ -186,8 +190,16 @@ int runExplain(const QStringList &arguments)
         random = seeded.get();
     }
 
+    ServerWaitOptions hints;
+    const auto meaning = xRateLimitResetMeaningFromString(parser.value(xRateLimitReset));
+    if (!meaning)
+        return usageError(kCommand, QStringLiteral("--x-ratelimit-reset: expected auto, delta, epoch, "
+                                                   "epoch-ms or http-date, got '%1'")
+                                        .arg(parser.value(xRateLimitReset)));
+    hints.xRateLimitReset = *meaning;
+
     const RetryDecision decision =
-        RetryDecision::decide(profile, outcome, history, nowMs, *random);
+        RetryDecision::decide(profile, outcome, history, nowMs, *random, hints);
     printOut(QString::fromUtf8(QJsonDocument(decision.toJson()).toJson(QJsonDocument::Indented)));
     return ExitOk;
 }

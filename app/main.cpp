@@ -1,10 +1,15 @@
 #include "app/CheckConfigCommand.h"
 #include "app/CommandLine.h"
 #include "app/ExplainCommand.h"
+#include "app/ExportCommand.h"
+#include "app/RunCommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
 
+#ifdef COOLDOWN_HAVE_DEMO
+#include "app/DemoServerCommand.h"
+#endif
 #ifdef COOLDOWN_HAVE_UI
 #include "ui/MainWindow.h"
 #include <QApplication>
@@ -28,7 +33,13 @@ struct CommandEntry
 const CommandEntry kCommands[] = {
     {"explain", "print, as JSON, the decision the engine makes for a response",
      cooldown::cli::runExplain},
+    {"run", "run the engine without a window", cooldown::cli::runRun},
     {"check-config", "validate a workspace config file", cooldown::cli::runCheckConfig},
+    {"export", "write the attempt history as CSV", cooldown::cli::runExport},
+#ifdef COOLDOWN_HAVE_DEMO
+    {"demo-server", "run the demo API on 127.0.0.1 until interrupted",
+     cooldown::cli::runDemoServer},
+#endif
 };
 
 const CommandEntry *findCommand(const char *name)

@@ -188,6 +188,15 @@ const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
     return nullptr;
 }
 
+const RateLimitPolicy *WorkspaceConfig::policy(const QString &policyId) const
+{
+    for (const RateLimitPolicy &p : policies) {
+        if (p.policyId == policyId)
+            return &p;
+    }
+    return nullptr;
+}
+
 QHash<QString, QString> WorkspaceConfig::demoVariables(const QUrl &baseUrl)
 {
     QString url = baseUrl.toString();
@@ -259,10 +268,11 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
         if (top->contains(QStringLiteral("policies"))) {
             const QString path = QStringLiteral("policies");
             if (const auto policies = r.array(top->value(path), path)) {
-                for (qsizetype i = 0; i < policies->size() && r.ok(); ++i) {
-                    if (const auto p = r.object(policies->at(i), JsonReader::index(path, i)))
-                        config.policies.append(*p);
-                }
+                QString why;
+                if (const auto list = RateLimitPolicy::listFromJson(*policies, path, &why))
+                    config.policies = *list;
+                else
+                    r.fail(QString(), why);
             }
         }
 
@@ -319,10 +329,7 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                     break;
                 }
                 if (!e.policy.isEmpty()) {
-                    bool found = false;
-                    for (const QJsonObject &p : std::as_const(config.policies))
-                        found |= p.value(QStringLiteral("policy_id")).toString() == e.policy;
-                    if (!found) {
+                    if (!config.policy(e.policy)) {
                         r.fail(JsonReader::join(endpointPath, QStringLiteral("policy")),
                                QStringLiteral("no policy with policy_id '%1'").arg(e.policy));
                         break;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/http/HttpHeaders.h"
+#include "core/ratelimit/RateLimitPolicy.h"
 #include "core/retry/RetryProfile.h"
 
 #include <QHash>
@@ -53,11 +54,12 @@ struct WorkspaceConfig
 
     QString sourceName;
     ConcurrencyConfig concurrency;
-    QList<QJsonObject> policies; // validated by the rate-limit layer
+    QList<RateLimitPolicy> policies;
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;
 
     const EndpointConfig *endpoint(const QString &id) const;
+    const RateLimitPolicy *policy(const QString &policyId) const;
     RetryProfile retryProfile(const QString &name) const;
 
     // variables: values for ${NAME:KEY} references other than ${env:...}

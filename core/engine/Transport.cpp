@@ -126,7 +126,7 @@ void TransportCall::onFinished()
         for (const auto &pair : reply->rawHeaderPairs())
             result.headers.append(pair.first, pair.second);
     }
-    if (!result.bodyTruncated) {
+    if (!result.bodyTruncated && reply->isOpen()) {
         const qint64 room = m_maxResponseBytes - result.body.size();
         if (room > 0)
             result.body += reply->read(room);

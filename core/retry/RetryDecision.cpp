@@ -97,6 +97,17 @@ QJsonValue secondsOrNull(qint64 ms)
     return double(ms) / 1000.0;
 }
 
+// The problem as read, and what it made the engine do; null without a problem body.
+QJsonValue problemJson(const ServerWait &wait)
+{
+    const ProblemDetails &problem = wait.problem;
+    if (!problem.present && problem.error.isEmpty())
+        return QJsonValue::Null;
+    QJsonObject json = problem.toJson();
+    json.insert(QStringLiteral("action"), QLatin1String(toString(wait.problemAction)));
+    return json;
+}
+
 } // namespace
 
 bool isIdempotentMethod(QByteArrayView method)
@@ -108,12 +119,12 @@ bool isIdempotentMethod(QByteArrayView method)
 
 RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                     const AttemptHistory &history, qint64 nowMs,
-                                    RandomSource &random)
+                                    RandomSource &random, const ServerWaitOptions &hints)
 {
     using Action = RetryDecision::Action;
     RetryDecision d;
     if (outcome.error == TransportError::None)
-        d.serverWait = ServerWait::resolve(outcome.headers, outcome.body, nowMs);
+        d.serverWait = ServerWait::resolve(outcome.headers, outcome.body, nowMs, hints);
     if (profile.deadlineSeconds > 0)
         d.deadlineMs = history.firstAttemptAtMs + qint64(std::llround(profile.deadlineSeconds * 1000));
 
@@ -126,6 +137,10 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
 
     if (c.kind == Kind::Success)
         return endWith(d, Action::Success, c.reason);
+    // The server suspects abuse: sending again, whatever the status, would make it
+    // worse. Only an operator can tell what is going on.
+    if (d.serverWait.problemAction == ProblemAction::Park)
+        return endWith(d, Action::Park, "abnormal_usage");
     if (c.kind == Kind::Final)
         return endWith(d, Action::Fail, c.reason);
 
@@ -210,6 +225,12 @@ QJsonObject RetryDecision::toJson() const
         {QStringLiteral("counted_attempts"), countedAttempts},
         {QStringLiteral("deadline"), isoOrNull(deadlineMs)},
         {QStringLiteral("retry_after"), retryAfter},
+        {QStringLiteral("ratelimit"), serverWait.rateLimit.toJson()},
+        {QStringLiteral("x_ratelimit"), serverWait.xRateLimit.isPresent()
+                                            ? QJsonValue(serverWait.xRateLimit.toJson())
+                                            : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("problem"), problemJson(serverWait)},
+        {QStringLiteral("hints"), serverWait.hintsToJson()},
     };
 }
 

@@ -63,7 +63,7 @@ struct RetryDecision
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                 const AttemptHistory &history, qint64 nowMs,
-                                RandomSource &random);
+                                RandomSource &random, const ServerWaitOptions &hints = {});
 
     // The object `cooldown explain` prints and the attempt inspector shows.
     QJsonObject toJson() const;

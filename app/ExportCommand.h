@@ -1,0 +1,10 @@
+#pragma once
+
+#include <QStringList>
+
+namespace cooldown::cli {
+
+// `cooldown export`: writes the attempt history as CSV (columns in README.md).
+int runExport(const QStringList &arguments);
+
+} // namespace cooldown::cli

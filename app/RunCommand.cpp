@@ -1,0 +1,185 @@
+#include "app/RunCommand.h"
+
+#include "app/CommandLine.h"
+#include "app/StopOnSignal.h"
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/engine/Transport.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cmath>
+
+namespace cooldown::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("run");
+
+QString isoTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+// One line per state change, for people reading a terminal or a log.
+QString describe(const AttemptRecord &a, const OperationRecord &op)
+{
+    QString outcome = a.status ? QString::number(a.status) : a.error;
+    QString line = QStringLiteral("%1 op %2 %3 attempt %4: %5 -> %6")
+                       .arg(isoTime(a.finishedAtMs >= 0 ? a.finishedAtMs : a.startedAtMs))
+                       .arg(op.id)
+                       .arg(op.endpointId)
+                       .arg(a.attempt)
+                       .arg(outcome, toString(op.state));
+    if (op.state == OperationState::Waiting)
+        line += QStringLiteral(" (%1, retry in %2 s from %3)")
+                    .arg(a.reason)
+                    .arg(double(a.waitMs) / 1000.0, 0, 'f', 1)
+                    .arg(a.waitSource);
+    else if (!a.reason.isEmpty() && a.reason != QLatin1String("ok"))
+        line += QStringLiteral(" (%1)").arg(a.reason);
+    if (a.leaseConflict)
+        line += QStringLiteral(" [lease conflict: result not applied]");
+    return line;
+}
+
+struct Summary
+{
+    qint64 attempts = 0;
+    qint64 throttles = 0;
+    qint64 serverWaitMs = 0;
+    qint64 failedFinally = 0;
+};
+
+} // namespace
+
+int runRun(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Runs the engine without a window."));
+    parser.addHelpOption();
+    const QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Workspace config file."),
+                                    QStringLiteral("F"));
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("SQLite path or postgresql:// URL (default: %1).")
+                                    .arg(defaultDatabaseUrl()),
+                                QStringLiteral("URL"));
+    const QCommandLineOption forSeconds(QStringLiteral("for"), QStringLiteral("Stop after S seconds."),
+                                        QStringLiteral("S"));
+    const QCommandLineOption untilIdle(QStringLiteral("until-idle"),
+                                       QStringLiteral("Stop once nothing is running or waiting to retry."));
+    const QCommandLineOption demoUrl(QStringLiteral("demo-url"),
+                                     QStringLiteral("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
+                                     QStringLiteral("URL"));
+    const QCommandLineOption workerId(QStringLiteral("worker-id"),
+                                      QStringLiteral("Name of this worker in leases and attempts."),
+                                      QStringLiteral("ID"));
+    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId});
+    if (const auto problem = parseStrict(parser, kCommand, arguments))
+        return usageError(kCommand, *problem);
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return ExitOk;
+    }
+    if (!parser.isSet(config))
+        return usageError(kCommand, QStringLiteral("--config is required"));
+    if (parser.isSet(forSeconds) && parser.isSet(untilIdle))
+        return usageError(kCommand, QStringLiteral("give --for or --until-idle, not both"));
+    std::optional<qint64> runForMs;
+    if (parser.isSet(forSeconds)) {
+        bool ok = false;
+        const double s = parser.value(forSeconds).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s <= 0 || s > 1e8)
+            return usageError(kCommand, QStringLiteral("--for: expected seconds above 0, got '%1'")
+                                            .arg(parser.value(forSeconds)));
+        runForMs = qint64(s * 1000);
+    }
+    QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
+    if (parser.isSet(demoUrl)) {
+        demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
+        if (!demo.isValid() || demo.host().isEmpty())
+            return usageError(kCommand, QStringLiteral("--demo-url: not a URL: '%1'").arg(parser.value(demoUrl)));
+    }
+
+    QString error;
+    auto workspace = WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(demo));
+    if (!workspace)
+        return usageError(kCommand, error);
+    const QString dbUrl = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
+    std::unique_ptr<Store> store = Store::open(dbUrl, &error);
+    if (!store)
+        return usageError(kCommand, error);
+
+    StopOnSignal stopSignals;
+    Transport transport(SystemClock::instance());
+    QtWakeTimer timer;
+    SchedulerOptions options;
+    options.workerId = parser.value(workerId);
+    Scheduler scheduler(std::move(*workspace), *store, transport, SystemClock::instance(),
+                        SystemRandom::instance(), timer, options);
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Summary summary;
+    bool stopRequested = false;
+    QObject::connect(&scheduler, &Scheduler::attemptRecorded, &scheduler,
+                     [&](const AttemptRecord &a, const OperationRecord &op) {
+                         ++summary.attempts;
+                         if (a.status == 429 || a.status == 503)
+                             ++summary.throttles;
+                         if (a.waitMs > 0 && a.waitSource != QLatin1String("backoff") &&
+                             a.waitSource != QLatin1String("none"))
+                             summary.serverWaitMs += a.waitMs;
+                         if (op.state == OperationState::Failed && !a.leaseConflict)
+                             ++summary.failedFinally;
+                         out << describe(a, op) << '\n';
+                         out.flush();
+                     });
+    QObject::connect(&scheduler, &Scheduler::partitionHeld, &scheduler, [&](const PartitionHold &h) {
+        out << isoTime(SystemClock::instance().nowMs()) << " partition " << h.policyId << '/'
+            << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.reason << ")\n";
+        out.flush();
+    });
+    QObject::connect(&scheduler, &Scheduler::storeFailed, &scheduler, [&](const QString &message) {
+        err << "cooldown run: database: " << message << '\n';
+        err.flush();
+    });
+    const auto requestStop = [&] {
+        if (stopRequested)
+            return;
+        stopRequested = true;
+        scheduler.stop();
+    };
+    QObject::connect(&scheduler, &Scheduler::stopped, qApp, &QCoreApplication::quit, Qt::QueuedConnection);
+    if (parser.isSet(untilIdle))
+        QObject::connect(&scheduler, &Scheduler::idle, &scheduler, requestStop, Qt::QueuedConnection);
+    if (!stopSignals.install([&](int) { requestStop(); }, &error))
+        return runtimeError(kCommand, error);
+    if (runForMs)
+        QTimer::singleShot(std::chrono::milliseconds(*runForMs), &scheduler, requestStop);
+
+    if (!scheduler.start(&error))
+        return runtimeError(kCommand, error);
+    out << "cooldown run: worker " << scheduler.workerId() << " on " << Store::displayUrl(dbUrl) << '\n';
+    out.flush();
+    QCoreApplication::exec();
+
+    const auto counts = store->countsByState();
+    out << "summary (database):";
+    for (const OperationState state : allOperationStates())
+        out << ' ' << toString(state) << '=' << counts.value(state);
+    out << " attempts=" << summary.attempts << " throttled=" << summary.throttles
+        << " server_wait_s=" << QString::number(double(summary.serverWaitMs) / 1000.0, 'f', 1)
+        << " failed_this_run=" << summary.failedFinally << '\n';
+    out.flush();
+    return summary.failedFinally > 0 ? ExitRuntimeFailure : ExitOk;
+}
+
+} // namespace cooldown::cli

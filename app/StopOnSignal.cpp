@@ -1,0 +1,66 @@
+#include "app/StopOnSignal.h"
+
+#include <QSocketNotifier>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace cooldown::cli {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+extern "C" void onStopSignal(int signal)
+{
+    // Only async-signal-safe work here: the event loop reads the byte.
+    const char byte = char(signal);
+    [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
+}
+
+} // namespace
+
+StopOnSignal::StopOnSignal() = default;
+
+bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error)
+{
+    m_onSignal = std::move(onSignal);
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
+        *error = QStringLiteral("cannot create the signal pipe");
+        return false;
+    }
+    m_notifier = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(m_notifier.get(), &QSocketNotifier::activated, m_notifier.get(), [this] {
+        char byte = 0;
+        if (::read(g_signalPipe[0], &byte, 1) == 1 && m_onSignal)
+            m_onSignal(int(byte));
+    });
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (const int signal : {SIGINT, SIGTERM}) {
+        if (::sigaction(signal, &action, &m_previous[signal == SIGINT ? 0 : 1]) != 0) {
+            *error = QStringLiteral("cannot handle SIGINT and SIGTERM");
+            return false;
+        }
+    }
+    m_installed = true;
+    return true;
+}
+
+StopOnSignal::~StopOnSignal()
+{
+    if (m_installed) {
+        ::sigaction(SIGINT, &m_previous[0], nullptr);
+        ::sigaction(SIGTERM, &m_previous[1], nullptr);
+    }
+    m_notifier.reset();
+    for (int &fd : g_signalPipe) {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
+}
+
+} // namespace cooldown::cli

@@ -1,0 +1,706 @@
+#include "core/engine/Scheduler.h"
+
+#include "core/Logging.h"
+#include "core/engine/AsyncSemaphore.h"
+#include "core/engine/Transport.h"
+#include "core/retry/RetryDecision.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QHostInfo>
+
+#include <algorithm>
+#include <climits>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kNever = std::numeric_limits<qint64>::max();
+
+QString headerLines(const HttpHeaders &headers)
+{
+    QString out;
+    for (const auto &field : headers.fields())
+        out += QString::fromLatin1(field.first) + QStringLiteral(": ") + QString::fromUtf8(field.second) +
+               QLatin1Char('\n');
+    return out;
+}
+
+// The RateLimit item with the fewest units left: the one that will throttle first.
+const RateLimitItem *tightestLimit(const RateLimitHeaders &headers)
+{
+    const RateLimitItem *tightest = nullptr;
+    for (const RateLimitItem &item : headers.limits) {
+        if (!tightest || item.remaining < tightest->remaining)
+            tightest = &item;
+    }
+    return tightest;
+}
+
+// An RFC 9651 sf-string: the key is generated from hex digits and '-', so quoting
+// it is all the serialisation it needs.
+QByteArray asStructuredString(const QString &key)
+{
+    return '"' + key.toLatin1() + '"';
+}
+
+} // namespace
+
+// The per-(policy, partition key) pace.
+struct Scheduler::Partition
+{
+    const RateLimitPolicy *policy = nullptr;
+    QString partitionKey;
+    std::unique_ptr<TokenBucket> bucket;
+    qint64 holdUntilMs = -1; // wall ms; a server's wait for the whole partition
+    QString holdReason;
+};
+
+// An operation this worker has claimed, from the claim until its attempt is recorded.
+struct Scheduler::Held
+{
+    enum class Stage { Guard, Bucket, Permits, InFlight, Done };
+
+    OperationRecord op;
+    const EndpointConfig *endpoint = nullptr;
+    Stage stage = Stage::Guard;
+    qint64 readyAtMonotonicMs = 0;
+    qint64 bucketCost = 0;
+    bool tookConcurrencyPermit = false;
+    Permit hostPermit;
+    Permit globalPermit;
+    AsyncSemaphore::Ticket hostTicket = 0;
+    AsyncSemaphore::Ticket globalTicket = 0;
+    TransportCall *call = nullptr;
+    TransportRequest request;
+};
+
+Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
+                     RandomSource &random, WakeTimer &timer, SchedulerOptions options,
+                     QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_store(store), m_transport(transport),
+      m_clock(clock), m_random(random), m_timer(timer), m_options(std::move(options)),
+      m_global(std::make_unique<AsyncSemaphore>(m_config.concurrency.maxInFlight))
+{
+    qRegisterMetaType<AttemptRecord>();
+    qRegisterMetaType<OperationRecord>();
+    qRegisterMetaType<PartitionHold>();
+    if (m_options.workerId.isEmpty())
+        m_options.workerId = QStringLiteral("%1:%2:%3")
+                                 .arg(QHostInfo::localHostName())
+                                 .arg(QCoreApplication::applicationPid())
+                                 .arg(m_random.next() % 100000, 5, 10, QLatin1Char('0'));
+    connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
+}
+
+Scheduler::~Scheduler()
+{
+    // Calls in flight belong to the transport; make sure none calls back into us.
+    for (auto &[id, held] : m_held) {
+        if (held->call)
+            held->call->disconnect(this);
+    }
+}
+
+bool Scheduler::start(QString *error)
+{
+    for (const RateLimitPolicy &policy : std::as_const(m_config.policies)) {
+        m_policies.insert(policy.policyId, policy);
+        m_store.upsertPolicy(policy.policyId, int(policy.policyVersion),
+                             QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
+    }
+    const qint64 now = m_clock.nowMs();
+    for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
+        if (!m_store.upsertEndpoint(e.id, e.name, now)) {
+            *error = m_store.lastError();
+            return false;
+        }
+        if (e.isPeriodic()) {
+            const auto latest = m_store.latestOperation(e.id);
+            m_nextTickMs.insert(e.id, latest ? latest->createdAtMs + qint64(e.everySeconds) * 1000 : now);
+        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy, e.partitionKey)) {
+            *error = m_store.lastError();
+            return false;
+        }
+    }
+    m_started = true;
+    qCInfo(lcEngine) << "worker" << m_options.workerId << "started with" << m_config.endpoints.size()
+                     << "endpoints";
+    wake();
+    return true;
+}
+
+void Scheduler::stop()
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    m_timer.disarm();
+    // Operations not yet sent are handed back; exchanges in flight finish.
+    std::vector<qint64> unsent;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage != Held::Stage::InFlight)
+            unsent.push_back(id);
+    }
+    for (qint64 id : unsent) {
+        Held &held = *m_held.at(id);
+        m_store.releaseClaim(id, m_options.workerId, held.op.version);
+        release(id);
+    }
+    checkIdle();
+}
+
+int Scheduler::maxInFlight() const
+{
+    return m_global->permits();
+}
+
+QString Scheduler::newIdempotencyKey()
+{
+    // 128 random bits in UUID form; the random source is the system's in production.
+    const quint64 a = m_random.next();
+    const quint64 b = m_random.next();
+    const QString hex = QStringLiteral("%1%2").arg(a, 16, 16, QLatin1Char('0')).arg(b, 16, 16, QLatin1Char('0'));
+    return hex.mid(0, 8) + QLatin1Char('-') + hex.mid(8, 4) + QLatin1Char('-') + hex.mid(12, 4) +
+           QLatin1Char('-') + hex.mid(16, 4) + QLatin1Char('-') + hex.mid(20, 12);
+}
+
+void Scheduler::wake()
+{
+    if (!m_started || m_waking)
+        return;
+    if (m_stopping) {
+        checkIdle();
+        return;
+    }
+    m_waking = true;
+    const qint64 now = m_clock.nowMs();
+    createPeriodicOperations(now);
+    renewLeases(now);
+
+    for (auto it = m_held.begin(); it != m_held.end();) {
+        Held &held = *it->second;
+        ++it; // advance() may finish and erase the current entry
+        if (held.stage == Held::Stage::Guard || held.stage == Held::Stage::Bucket)
+            advance(held);
+    }
+
+    // Claim only what can go out soon: the free global permits.
+    const int waitingHere = int(std::count_if(m_held.begin(), m_held.end(), [](const auto &entry) {
+        return entry.second->stage != Held::Stage::InFlight;
+    }));
+    const int room = m_global->permits() - m_inFlight - waitingHere;
+    if (room > 0) {
+        const QList<OperationRecord> claimed =
+            m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room);
+        if (claimed.isEmpty() && !m_store.lastError().isEmpty())
+            emit storeFailed(m_store.lastError());
+        for (const OperationRecord &op : claimed)
+            admit(op);
+    }
+    m_waking = false;
+    armTimer();
+    checkIdle();
+}
+
+void Scheduler::createPeriodicOperations(qint64 nowMs)
+{
+    for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
+        if (!e.isPeriodic())
+            continue;
+        qint64 &next = m_nextTickMs[e.id];
+        if (next > nowMs)
+            continue;
+        const qint64 periodMs = qint64(e.everySeconds) * 1000;
+        // Ticks missed while the worker was down or busy collapse into this one.
+        next += ((nowMs - next) / periodMs + 1) * periodMs;
+        const auto paused = m_store.isEndpointPaused(e.id);
+        if (paused.value_or(false))
+            continue;
+        const auto latest = m_store.latestOperation(e.id);
+        if (latest && !isFinal(latest->state)) {
+            qCDebug(lcEngine) << e.id << "tick skipped: operation" << latest->id << "unfinished";
+            continue;
+        }
+        if (!m_store.createOperation(e.id, newIdempotencyKey(), nowMs, e.policy, e.partitionKey))
+            emit storeFailed(m_store.lastError());
+    }
+}
+
+void Scheduler::admit(const OperationRecord &op)
+{
+    auto held = std::make_unique<Held>();
+    held->op = op;
+    held->endpoint = m_config.endpoint(op.endpointId);
+    const qint64 id = op.id;
+    Held &h = *held;
+    m_held[id] = std::move(held);
+    emit operationChanged(op);
+
+    if (!h.endpoint) {
+        // The endpoint left the config: the operation cannot run any more.
+        AttemptRecord a;
+        a.operationId = id;
+        a.endpointId = op.endpointId;
+        a.attempt = op.attempt + 1;
+        a.startedAtMs = a.finishedAtMs = m_clock.nowMs();
+        a.error = QStringLiteral("endpoint_not_configured");
+        a.decision = QStringLiteral("fail");
+        a.reason = QStringLiteral("endpoint_not_configured");
+        a.workerId = m_options.workerId;
+        OperationRecord next = op;
+        next.state = OperationState::Failed;
+        next.finalReason = a.reason;
+        finish(h, a, next);
+        return;
+    }
+    if (op.rescued) {
+        recordRescue(h);
+        return;
+    }
+    // The wall clock may have jumped forward; a retry this worker scheduled never
+    // starts before its monotonic time.
+    h.readyAtMonotonicMs = m_notBeforeMonotonicMs.value(id, 0);
+    advance(h);
+}
+
+Scheduler::Partition *Scheduler::partitionOf(const Held &held)
+{
+    const EndpointConfig &e = *held.endpoint;
+    const auto policy = m_policies.constFind(e.policy);
+    if (policy == m_policies.constEnd())
+        return nullptr;
+    const auto key = std::make_pair(e.policy, e.partitionKey);
+    auto it = m_partitions.find(key);
+    if (it == m_partitions.end()) {
+        auto p = std::make_unique<Partition>();
+        p->policy = &policy.value();
+        p->partitionKey = e.partitionKey;
+        p->bucket = std::make_unique<TokenBucket>(*p->policy, m_clock.monotonicMs());
+        it = m_partitions.emplace(key, std::move(p)).first;
+    }
+    return it->second.get();
+}
+
+void Scheduler::advance(Held &held)
+{
+    const qint64 mono = m_clock.monotonicMs();
+    if (held.stage == Held::Stage::Guard) {
+        if (mono < held.readyAtMonotonicMs)
+            return; // the timer is armed for it
+        held.stage = Held::Stage::Bucket;
+    }
+    if (held.stage == Held::Stage::Bucket) {
+        if (Partition *p = partitionOf(held)) {
+            if (!held.op.forceNext && p->holdUntilMs > m_clock.nowMs())
+                return;
+            held.bucketCost = p->bucket->costOf(held.endpoint->body.size());
+            if (held.op.forceNext) {
+                p->bucket->takeForced(held.bucketCost, mono);
+            } else if (!p->bucket->tryTake(held.bucketCost, mono)) {
+                return;
+            }
+            held.tookConcurrencyPermit = p->bucket->unit() == QuotaUnit::Concurrency;
+        }
+        held.stage = Held::Stage::Permits;
+        // Host permit first, then the global one: a saturated host never sits on
+        // global permits that other hosts could use.
+        const qint64 id = held.op.id;
+        held.hostTicket = hostSemaphore(held.endpoint->url.host()).acquire([this, id](Permit permit) {
+            const auto it = m_held.find(id);
+            if (it == m_held.end())
+                return;
+            Held &h = *it->second;
+            h.hostTicket = 0;
+            h.hostPermit = std::move(permit);
+            h.globalTicket = m_global->acquire([this, id](Permit global) {
+                const auto found = m_held.find(id);
+                if (found == m_held.end())
+                    return;
+                found->second->globalTicket = 0;
+                found->second->globalPermit = std::move(global);
+                send(*found->second);
+            });
+        });
+    }
+}
+
+AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        it = m_hosts.emplace(host, std::make_unique<AsyncSemaphore>(m_config.concurrency.perHost)).first;
+    return *it->second;
+}
+
+void Scheduler::send(Held &held)
+{
+    const EndpointConfig &e = *held.endpoint;
+    TransportRequest &r = held.request;
+    r.method = e.method;
+    r.url = e.url;
+    r.headers = e.headers;
+    if (!e.idempotencyHeader.isEmpty())
+        r.headers.append(e.idempotencyHeader, asStructuredString(held.op.idempotencyKey));
+    r.body = e.body;
+    r.timeoutMs = int(e.timeoutSeconds * 1000);
+    r.maxRedirects = m_options.maxRedirects;
+    r.maxResponseBytes = m_options.maxResponseBytes;
+    held.stage = Held::Stage::InFlight;
+    ++m_inFlight;
+    const qint64 id = held.op.id;
+    held.call = m_transport.send(r);
+    connect(held.call, &TransportCall::finished, this,
+            [this, id](const TransportResult &result) { onFinished(id, result); });
+}
+
+void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
+{
+    const auto it = m_held.find(operationId);
+    if (it == m_held.end())
+        return;
+    Held &held = *it->second;
+    held.call = nullptr;
+    --m_inFlight;
+    const EndpointConfig &e = *held.endpoint;
+    const OperationRecord &op = held.op;
+    const qint64 now = m_clock.nowMs();
+
+    AttemptOutcome outcome;
+    outcome.method = e.method;
+    outcome.status = result.error == TransportError::None || result.status != 0 ? result.status : 0;
+    outcome.error = result.error;
+    outcome.headers = result.headers;
+    outcome.body = result.body;
+    outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
+    if (outcome.error != TransportError::None)
+        outcome.status = 0;
+
+    AttemptHistory history;
+    history.attempt = op.attempt + 1;
+    history.throttledBefore = op.throttledAttempts;
+    history.firstAttemptAtMs = op.firstAttemptAtMs >= 0 ? op.firstAttemptAtMs : result.startedAtMs;
+    history.previousBackoffMs = op.previousBackoffMs;
+
+    Partition *partition = partitionOf(held);
+    ServerWaitOptions hints;
+    if (partition) {
+        hints.xRateLimitReset = partition->policy->xRateLimitReset;
+        hints.policyWindowMs = partition->policy->windowMs;
+    }
+    const RetryProfile profile = m_config.retryProfile(e.retry);
+    const RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
+
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = history.attempt;
+    a.startedAtMs = result.startedAtMs;
+    a.finishedAtMs = result.startedAtMs + result.durationMs;
+    a.method = QString::fromLatin1(e.method);
+    a.url = e.url.toString();
+    a.status = result.status;
+    a.error = result.error == TransportError::None ? QString() : QLatin1String(toString(result.error));
+    if (result.bodyTruncated)
+        a.error = a.error.isEmpty() ? QStringLiteral("body_truncated") : a.error + QStringLiteral(",body_truncated");
+    a.decision = QLatin1String(toString(d.action));
+    a.reason = d.reason;
+    a.waitMs = d.delayMs;
+    a.waitSource = QLatin1String(toString(d.source));
+    a.retryAfterRaw = QString::fromLatin1(d.serverWait.retryAfter.raw);
+    if (d.serverWait.problem.present) {
+        a.problemType = d.serverWait.problem.type;
+        a.problemInstance = d.serverWait.problem.instance;
+    }
+    const RateLimitItem *tightest = tightestLimit(d.serverWait.rateLimit);
+    a.rateLimitRemaining = tightest ? int(std::min<qint64>(tightest->remaining, INT_MAX)) : -1;
+    a.idempotencyKey = e.idempotencyHeader.isEmpty() ? QString() : op.idempotencyKey;
+    a.durationMs = result.durationMs;
+    a.workerId = m_options.workerId;
+    a.policyId = e.policy;
+    a.policyVersion = partition ? int(partition->policy->policyVersion) : 0;
+    a.forced = op.forceNext;
+    a.requestHeaders = headerLines(held.request.headers);
+    a.responseHeaders = headerLines(result.headers);
+
+    OperationRecord next = op;
+    next.attempt = history.attempt;
+    next.throttledAttempts = op.throttledAttempts + (d.throttled ? 1 : 0);
+    next.firstAttemptAtMs = history.firstAttemptAtMs;
+    next.lastStatus = result.status;
+    next.lastError = a.error;
+    next.waitSource = a.waitSource;
+    next.forceNext = false;
+    if (!a.problemInstance.isEmpty())
+        next.responseInstance = a.problemInstance;
+    if (d.source == WaitSource::Backoff)
+        next.previousBackoffMs = d.delayMs;
+    switch (d.action) {
+    case RetryDecision::Action::Success:
+        next.state = OperationState::Succeeded;
+        next.finalReason.clear();
+        next.nextAttemptAtMs = -1;
+        break;
+    case RetryDecision::Action::Retry:
+        next.state = OperationState::Waiting;
+        next.nextAttemptAtMs = d.notBeforeMs;
+        m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
+        break;
+    case RetryDecision::Action::Park:
+        next.state = OperationState::Parked;
+        next.finalReason = d.reason;
+        next.nextAttemptAtMs = -1;
+        break;
+    case RetryDecision::Action::Fail:
+        next.state = OperationState::Failed;
+        next.finalReason = d.reason;
+        next.nextAttemptAtMs = -1;
+        break;
+    }
+
+    if (partition) {
+        if (held.tookConcurrencyPermit)
+            partition->bucket->release(held.bucketCost);
+        const qint64 mono = m_clock.monotonicMs();
+        if (tightest)
+            partition->bucket->observeRemaining(tightest->remaining, tightest->resetSeconds, mono);
+        if (d.serverWait.problemAction == ProblemAction::SlowDown)
+            partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
+                                        mono + partition->policy->windowMs, mono);
+        // A server wait on a throttle holds the whole partition until that time.
+        if (d.throttled && d.action == RetryDecision::Action::Retry && d.source != WaitSource::Backoff) {
+            const qint64 until = now + d.serverWait.waitMs;
+            if (until > partition->holdUntilMs) {
+                partition->holdUntilMs = until;
+                partition->holdReason = QStringLiteral("%1 %2 from %3")
+                                            .arg(result.status)
+                                            .arg(a.waitSource, op.endpointId);
+                m_store.snoozePartition(e.policy, e.partitionKey, until);
+                emit partitionHeld({e.policy, e.partitionKey, until, partition->holdReason});
+            }
+        }
+    }
+    finish(held, a, next);
+}
+
+void Scheduler::recordRescue(Held &held)
+{
+    // The previous worker died with this attempt in flight: nobody knows whether
+    // the server executed it. The contract decides, as for a connection lost.
+    const EndpointConfig &e = *held.endpoint;
+    const OperationRecord &op = held.op;
+    const qint64 now = m_clock.nowMs();
+    AttemptOutcome outcome;
+    outcome.method = e.method;
+    outcome.error = TransportError::WorkerDied;
+    outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
+    AttemptHistory history;
+    history.attempt = op.attempt + 1;
+    history.throttledBefore = op.throttledAttempts;
+    history.firstAttemptAtMs = op.firstAttemptAtMs >= 0 ? op.firstAttemptAtMs : op.leaseExpiresAtMs;
+    history.previousBackoffMs = op.previousBackoffMs;
+    const RetryDecision d =
+        RetryDecision::decide(m_config.retryProfile(e.retry), outcome, history, now, m_random);
+
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = history.attempt;
+    a.startedAtMs = a.finishedAtMs = now;
+    a.method = QString::fromLatin1(e.method);
+    a.url = e.url.toString();
+    a.error = QLatin1String(toString(TransportError::WorkerDied));
+    a.decision = QLatin1String(toString(d.action));
+    a.reason = d.reason;
+    a.waitMs = d.delayMs;
+    a.waitSource = QLatin1String(toString(d.source));
+    a.idempotencyKey = e.idempotencyHeader.isEmpty() ? QString() : op.idempotencyKey;
+    a.durationMs = 0;
+    a.workerId = m_options.workerId;
+    a.policyId = e.policy;
+
+    OperationRecord next = op;
+    next.attempt = history.attempt;
+    next.firstAttemptAtMs = history.firstAttemptAtMs;
+    next.lastError = a.error;
+    next.waitSource = a.waitSource;
+    next.forceNext = false;
+    next.state = d.action == RetryDecision::Action::Retry  ? OperationState::Waiting
+                 : d.action == RetryDecision::Action::Park ? OperationState::Parked
+                                                           : OperationState::Failed;
+    next.nextAttemptAtMs = d.action == RetryDecision::Action::Retry ? d.notBeforeMs : -1;
+    next.finalReason = d.action == RetryDecision::Action::Retry ? QString() : d.reason;
+    if (d.source == WaitSource::Backoff)
+        next.previousBackoffMs = d.delayMs;
+    finish(held, a, next);
+}
+
+void Scheduler::finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next)
+{
+    const qint64 id = held.op.id;
+    const Store::FinishResult result =
+        m_store.finishAttempt(attempt, next, held.op.version, m_options.workerId);
+    switch (result) {
+    case Store::FinishResult::Committed: {
+        const auto stored = m_store.operation(id);
+        const OperationRecord current = stored.value_or(next);
+        if (isFinal(current.state) || current.state == OperationState::Parked)
+            m_notBeforeMonotonicMs.remove(id);
+        emit attemptRecorded(attempt, current);
+        emit operationChanged(current);
+        break;
+    }
+    case Store::FinishResult::LeaseConflict:
+        qCWarning(lcEngine) << "operation" << id << "lost its lease; attempt kept, state unchanged";
+        m_notBeforeMonotonicMs.remove(id);
+        if (const auto stored = m_store.operation(id))
+            emit attemptRecorded(attempt, *stored);
+        break;
+    case Store::FinishResult::Failed:
+        qCWarning(lcEngine) << "could not record attempt of operation" << id << m_store.lastError();
+        emit storeFailed(m_store.lastError());
+        break;
+    }
+    release(id);
+    if (!m_waking)
+        wake();
+}
+
+void Scheduler::release(qint64 operationId)
+{
+    const auto it = m_held.find(operationId);
+    if (it == m_held.end())
+        return;
+    Held &held = *it->second;
+    if (held.hostTicket)
+        hostSemaphore(held.endpoint->url.host()).cancel(held.hostTicket);
+    if (held.globalTicket)
+        m_global->cancel(held.globalTicket);
+    // Permits go back as the Held is destroyed.
+    m_held.erase(it);
+}
+
+void Scheduler::renewLeases(qint64 nowMs)
+{
+    for (auto &[id, held] : m_held) {
+        if (held->op.leaseExpiresAtMs - nowMs > m_options.leaseMs / 2)
+            continue;
+        const qint64 until = nowMs + m_options.leaseMs;
+        if (m_store.renewLease(id, m_options.workerId, held->op.version, until))
+            held->op.leaseExpiresAtMs = until;
+    }
+}
+
+void Scheduler::armTimer()
+{
+    if (m_stopping) {
+        m_timer.disarm();
+        return;
+    }
+    const qint64 now = m_clock.nowMs();
+    const qint64 mono = m_clock.monotonicMs();
+    qint64 delay = m_options.pollMs;
+    if (const auto due = m_store.nextDueAtMs())
+        delay = std::min(delay, *due - now);
+    for (auto it = m_nextTickMs.cbegin(); it != m_nextTickMs.cend(); ++it)
+        delay = std::min(delay, it.value() - now);
+    for (const auto &[id, held] : m_held) {
+        delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
+        if (held->stage == Held::Stage::Guard) {
+            delay = std::min(delay, held->readyAtMonotonicMs - mono);
+        } else if (held->stage == Held::Stage::Bucket) {
+            if (Partition *p = partitionOf(*held)) {
+                if (p->holdUntilMs > now)
+                    delay = std::min(delay, p->holdUntilMs - now);
+                const qint64 at = p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
+                if (at != TokenBucket::kWaitForRelease)
+                    delay = std::min(delay, at - mono);
+            }
+        }
+    }
+    m_timer.arm(std::max<qint64>(0, delay));
+}
+
+bool Scheduler::isIdle()
+{
+    if (!m_held.empty() || m_inFlight > 0)
+        return false;
+    const auto counts = m_store.countsByState();
+    return counts.value(OperationState::Scheduled) + counts.value(OperationState::Waiting) +
+               counts.value(OperationState::Running) ==
+           0;
+}
+
+void Scheduler::checkIdle()
+{
+    if (m_stopping) {
+        if (m_inFlight == 0 && m_held.empty()) {
+            m_stopping = false;
+            m_started = false;
+            emit stopped();
+        }
+        return;
+    }
+    const bool idleNow = isIdle();
+    if (idleNow && !m_wasIdle)
+        emit idle();
+    m_wasIdle = idleNow;
+}
+
+QList<PartitionHold> Scheduler::holds() const
+{
+    QList<PartitionHold> out;
+    const qint64 now = m_clock.nowMs();
+    for (const auto &[key, p] : m_partitions) {
+        if (p->holdUntilMs > now)
+            out.append({key.first, key.second, p->holdUntilMs, p->holdReason});
+    }
+    return out;
+}
+
+Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
+{
+    const Store::OperatorResult r = m_store.retryNow(operationId, m_clock.nowMs(), force);
+    if (r == Store::OperatorResult::Done) {
+        m_notBeforeMonotonicMs.remove(operationId);
+        if (const auto op = m_store.operation(operationId))
+            emit operationChanged(*op);
+        wake();
+    }
+    return r;
+}
+
+Store::OperatorResult Scheduler::cancel(qint64 operationId)
+{
+    const Store::OperatorResult r = m_store.cancel(operationId, m_clock.nowMs());
+    if (r == Store::OperatorResult::Done || r == Store::OperatorResult::Pending) {
+        if (const auto op = m_store.operation(operationId))
+            emit operationChanged(*op);
+        wake();
+    }
+    return r;
+}
+
+bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
+{
+    const bool ok = m_store.setEndpointPaused(endpointId, paused, m_clock.nowMs());
+    if (ok)
+        wake();
+    return ok;
+}
+
+void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
+{
+    const auto it = m_partitions.find(std::make_pair(policyId, partitionKey));
+    if (it == m_partitions.end())
+        return;
+    it->second->holdUntilMs = -1;
+    it->second->holdReason.clear();
+    wake();
+}
+
+} // namespace cooldown

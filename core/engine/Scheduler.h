@@ -1,0 +1,134 @@
+#pragma once
+
+#include "core/config/WorkspaceConfig.h"
+#include "core/ratelimit/RateLimitPolicy.h"
+#include "core/ratelimit/TokenBucket.h"
+#include "core/store/Records.h"
+#include "core/store/Store.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <map>
+#include <memory>
+
+namespace cooldown {
+
+class AsyncSemaphore;
+class Clock;
+class RandomSource;
+class Transport;
+class WakeTimer;
+struct TransportResult;
+
+struct SchedulerOptions
+{
+    QString workerId;          // unique per process; made up when empty
+    qint64 leaseMs = 120000;   // renewed while an attempt is held
+    qint64 maxResponseBytes = 1 << 20;
+    int maxRedirects = 5;
+    // Look at the store at least this often, for work other workers added.
+    qint64 pollMs = 2000;
+};
+
+// A partition held back by a server's wait (a 429 or 503 that named a time).
+struct PartitionHold
+{
+    QString policyId;
+    QString partitionKey;
+    qint64 untilMs = 0;
+    QString reason;
+};
+
+// Runs the configured endpoints: one timer armed for the earliest due time, due
+// operations claimed from the store with a lease, a token from the partition's
+// bucket, a permit per host and a global one, one exchange through the transport,
+// and the decision written back with the attempt in one fenced transaction.
+class Scheduler final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Scheduler)
+
+public:
+    Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
+              RandomSource &random, WakeTimer &timer, SchedulerOptions options = {},
+              QObject *parent = nullptr);
+    ~Scheduler() override;
+
+    // Registers the endpoints and creates the operations of run-once endpoints the
+    // first time the database sees them. False with a message when the store fails.
+    bool start(QString *error);
+    // No new claims; held operations not yet sent go back to the store unchanged,
+    // exchanges in flight finish and are recorded. stopped() follows.
+    void stop();
+
+    QString workerId() const { return m_options.workerId; }
+    int inFlight() const { return m_inFlight; }
+    int maxInFlight() const;
+    // Nothing is held here and nothing in the store is scheduled, waiting or running.
+    bool isIdle();
+    QList<PartitionHold> holds() const;
+
+    // Operator actions. They go through the store, so they work the same from a
+    // shell (`cooldown retry`, `cooldown cancel`) against a running worker.
+    Store::OperatorResult retryNow(qint64 operationId, bool force);
+    Store::OperatorResult cancel(qint64 operationId);
+    bool setEndpointPaused(const QString &endpointId, bool paused);
+    void liftHold(const QString &policyId, const QString &partitionKey);
+
+    // Looks at the store now instead of at the next timer.
+    void wake();
+
+signals:
+    void attemptRecorded(const cooldown::AttemptRecord &attempt,
+                         const cooldown::OperationRecord &operation);
+    void operationChanged(const cooldown::OperationRecord &operation);
+    void partitionHeld(const cooldown::PartitionHold &hold);
+    void idle();
+    void stopped();
+    void storeFailed(const QString &message);
+
+private:
+    struct Held;
+    struct Partition;
+
+    void createPeriodicOperations(qint64 nowMs);
+    void admit(const OperationRecord &op);
+    void advance(Held &held);
+    void send(Held &held);
+    void onFinished(qint64 operationId, const TransportResult &result);
+    void recordRescue(Held &held);
+    void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next);
+    void release(qint64 operationId);
+    void renewLeases(qint64 nowMs);
+    void armTimer();
+    void checkIdle();
+    Partition *partitionOf(const Held &held);
+    AsyncSemaphore &hostSemaphore(const QString &host);
+    QString newIdempotencyKey();
+
+    WorkspaceConfig m_config;
+    Store &m_store;
+    Transport &m_transport;
+    const Clock &m_clock;
+    RandomSource &m_random;
+    WakeTimer &m_timer;
+    SchedulerOptions m_options;
+
+    QHash<QString, RateLimitPolicy> m_policies;
+    std::map<std::pair<QString, QString>, std::unique_ptr<Partition>> m_partitions;
+    std::unique_ptr<AsyncSemaphore> m_global;
+    std::map<QString, std::unique_ptr<AsyncSemaphore>> m_hosts;
+    std::map<qint64, std::unique_ptr<Held>> m_held;
+    QHash<QString, qint64> m_nextTickMs;          // periodic endpoints, wall ms
+    QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
+    int m_inFlight = 0;
+    bool m_started = false;
+    bool m_stopping = false;
+    bool m_waking = false;
+    bool m_wasIdle = false;
+};
+
+} // namespace cooldown
+
+Q_DECLARE_METATYPE(cooldown::PartitionHold)

@@ -1,0 +1,265 @@
+#include "core/http/Redaction.h"
+
+#include <QByteArray>
+#include <QStringList>
+#include <QUrl>
+
+namespace cooldown::redaction {
+
+namespace {
+
+// Names that are credentials as a whole word of a header or parameter name.
+const char *const kSecretWords[] = {
+    "key",       "apikey", "token",         "secret",     "password",
+    "passwd",    "pwd",    "pass",          "passphrase", "sig",
+    "signature", "auth",   "authorization", "credential", "credentials",
+    "cookie",    "jwt",    "bearer",        "session",    "sessionid",
+    "sid",       "otp",    "privatekey",    "accesskey",  "secretkey",
+};
+
+// Fragments that mark a secret even when glued to other words (clientsecret, xapikey).
+const char *const kSecretFragments[] = {
+    "secret",      "password",    "passwd",     "apikey",       "signature",
+    "credential",  "accesstoken", "authtoken",  "refreshtoken", "idtoken",
+    "bearertoken", "accesskey",   "privatekey", "sessionid",    "authorization",
+};
+
+bool isAsciiLetterOrDigit(QChar c)
+{
+    const char16_t u = c.unicode();
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9');
+}
+
+// Splits "X-API-Key", "client_secret" and "accessToken" alike into lower-case words.
+QStringList nameWords(QStringView name)
+{
+    QStringList words;
+    QString current;
+    QChar previous;
+    for (const QChar c : name) {
+        if (!isAsciiLetterOrDigit(c)) {
+            if (!current.isEmpty())
+                words.append(current);
+            current.clear();
+            previous = QChar();
+            continue;
+        }
+        if (c.isUpper() && previous.isLower() && !current.isEmpty()) {
+            words.append(current);
+            current.clear();
+        }
+        current.append(c.toLower());
+        previous = c;
+    }
+    if (!current.isEmpty())
+        words.append(current);
+    return words;
+}
+
+QString redactParameters(QStringView part)
+{
+    QString out;
+    out.reserve(part.size());
+    qsizetype start = 0;
+    while (start <= part.size()) {
+        qsizetype end = start;
+        while (end < part.size() && part[end] != u'&' && part[end] != u';')
+            ++end;
+        const QStringView pair = part.mid(start, end - start);
+        const qsizetype equals = pair.indexOf(u'=');
+        const QStringView rawName = equals < 0 ? pair : pair.left(equals);
+        const QString name = QUrl::fromPercentEncoding(rawName.toString().toUtf8());
+        if (equals >= 0 && isSecretName(name)) {
+            out += rawName;
+            out += u'=';
+            out += marker();
+        } else {
+            out += pair;
+        }
+        if (end < part.size())
+            out += part[end];
+        start = end + 1;
+    }
+    return out;
+}
+
+bool isSchemeChar(QChar c)
+{
+    return isAsciiLetterOrDigit(c) || c == u'+' || c == u'-' || c == u'.';
+}
+
+bool endsUrl(QChar c)
+{
+    return c.isSpace() || c == u'"' || c == u'\'' || c == u'<' || c == u'>' || c == u'`';
+}
+
+QString redactUrlsOnly(const QString &text)
+{
+    if (!text.contains(QLatin1String("://")))
+        return text;
+    QString out;
+    qsizetype copied = 0;
+    qsizetype searchFrom = 0;
+    while (true) {
+        const qsizetype separator = text.indexOf(QLatin1String("://"), searchFrom);
+        if (separator < 0)
+            break;
+        qsizetype start = separator;
+        while (start > copied && isSchemeChar(text[start - 1]))
+            --start;
+        searchFrom = separator + 3;
+        if (start == separator) // "://" without a scheme is not a URL
+            continue;
+        qsizetype end = separator + 3;
+        while (end < text.size() && !endsUrl(text[end]))
+            ++end;
+        out += QStringView(text).mid(copied, start - copied);
+        out += redactUrl(text.mid(start, end - start));
+        copied = end;
+        searchFrom = end;
+    }
+    out += QStringView(text).mid(copied);
+    return out;
+}
+
+QString redactValue(const QString &name, const QString &value)
+{
+    return isSecretName(name) ? marker() : redactUrlsOnly(value);
+}
+
+} // namespace
+
+QString marker()
+{
+    return QStringLiteral("[redacted]");
+}
+
+bool isSecretName(QStringView name)
+{
+    const QString trimmed = name.trimmed().toString().toLower();
+    if (trimmed == QLatin1String("idempotency-key") ||
+        trimmed == QLatin1String("x-idempotency-key") ||
+        trimmed == QLatin1String("idempotency_key"))
+        return false;
+    const QStringList words = nameWords(name);
+    for (const QString &word : words) {
+        for (const char *secret : kSecretWords) {
+            if (word == QLatin1String(secret))
+                return true;
+        }
+        for (const char *fragment : kSecretFragments) {
+            if (word.contains(QLatin1String(fragment)))
+                return true;
+        }
+    }
+    return false;
+}
+
+QString redactUrl(const QString &url)
+{
+    const qsizetype schemeEnd = url.indexOf(QLatin1String("://"));
+    qsizetype pathStart = 0;
+    QString out;
+    if (schemeEnd > 0) {
+        const qsizetype authorityStart = schemeEnd + 3;
+        qsizetype authorityEnd = authorityStart;
+        while (authorityEnd < url.size() && url[authorityEnd] != u'/' &&
+               url[authorityEnd] != u'?' && url[authorityEnd] != u'#')
+            ++authorityEnd;
+        const QStringView authority =
+            QStringView(url).mid(authorityStart, authorityEnd - authorityStart);
+        const qsizetype at = authority.lastIndexOf(u'@');
+        out += QStringView(url).left(authorityStart);
+        if (at >= 0) {
+            const QStringView userInfo = authority.left(at);
+            const qsizetype colon = userInfo.indexOf(u':');
+            const QString scheme = url.left(schemeEnd).toLower();
+            if (colon >= 0) {
+                out += userInfo.left(colon);
+                out += u':';
+                out += marker();
+            } else if (scheme == QLatin1String("http") || scheme == QLatin1String("https")) {
+                // A lone user name in a web URL is how tokens are usually passed.
+                out += marker();
+            } else {
+                out += userInfo;
+            }
+            out += authority.mid(at);
+        } else {
+            out += authority;
+        }
+        pathStart = authorityEnd;
+    }
+    const qsizetype query = url.indexOf(u'?', pathStart);
+    const qsizetype fragment = url.indexOf(u'#', pathStart);
+    const qsizetype pathEnd = query >= 0 ? query : (fragment >= 0 ? fragment : url.size());
+    out += QStringView(url).mid(pathStart, pathEnd - pathStart);
+    if (query >= 0) {
+        const qsizetype queryEnd = fragment > query ? fragment : url.size();
+        out += u'?';
+        out += redactParameters(QStringView(url).mid(query + 1, queryEnd - query - 1));
+    }
+    if (fragment >= 0 && (query < 0 || fragment > query)) {
+        // OAuth's implicit flow returns access_token in the fragment.
+        out += u'#';
+        out += redactParameters(QStringView(url).mid(fragment + 1));
+    }
+    return out;
+}
+
+QString redactText(const QString &text)
+{
+    // Free text sometimes quotes a request, header lines included.
+    return redactHeaderLines(text);
+}
+
+QString redactHeaderLines(const QString &lines)
+{
+    const QStringList parts = lines.split(u'\n');
+    QStringList out;
+    out.reserve(parts.size());
+    for (const QString &line : parts) {
+        const qsizetype colon = line.indexOf(u':');
+        if (colon <= 0) {
+            out.append(redactUrlsOnly(line));
+            continue;
+        }
+        const QString name = line.left(colon);
+        if (name.trimmed().isEmpty() || name.trimmed().contains(u' ') ||
+            QStringView(line).mid(colon).startsWith(QLatin1String("://"))) {
+            out.append(redactUrlsOnly(line));
+            continue;
+        }
+        if (!isSecretName(name)) {
+            out.append(name + u':' + redactUrlsOnly(line.mid(colon + 1)));
+            continue;
+        }
+        const QStringView value = QStringView(line).mid(colon + 1);
+        out.append(name + u':' + (value.startsWith(u' ') ? QStringLiteral(" ") : QString()) +
+                   marker() + (value.endsWith(u'\r') ? QStringLiteral("\r") : QString()));
+    }
+    return out.join(u'\n');
+}
+
+HttpHeaders redactHeaders(const HttpHeaders &headers)
+{
+    HttpHeaders out;
+    for (const HttpHeaders::Field &field : headers.fields()) {
+        const QString name = QString::fromLatin1(field.first);
+        out.append(field.first, redactValue(name, QString::fromUtf8(field.second)).toUtf8());
+    }
+    return out;
+}
+
+QString headerLines(const HttpHeaders &headers)
+{
+    QString out;
+    for (const HttpHeaders::Field &field : headers.fields()) {
+        const QString name = QString::fromLatin1(field.first);
+        out += name + QStringLiteral(": ") + redactValue(name, QString::fromUtf8(field.second)) +
+               u'\n';
+    }
+    return out;
+}
+
+} // namespace cooldown::redaction

@@ -1,0 +1,287 @@
+#include "core/ratelimit/RateLimitPolicy.h"
+
+#include <QSet>
+
+#include <cmath>
+
+namespace cooldown {
+
+namespace {
+
+// The bucket counts in units of (token × window ms); both products must stay far
+// below 2^63 so that refills and debts never overflow.
+constexpr qint64 kMaxScaled = qint64(1) << 61;
+
+QString join(const QString &path, const QString &key)
+{
+    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+}
+
+class Reader
+{
+public:
+    Reader(const QJsonObject &object, const QString &path, QString *error)
+        : m_object(object), m_path(path), m_error(error)
+    {}
+
+    bool ok() const { return m_failed == false; }
+
+    bool fail(const QString &key, const QString &what)
+    {
+        if (!m_failed && m_error)
+            *m_error =
+                QStringLiteral("%1: %2").arg(key.isEmpty() ? m_path : join(m_path, key), what);
+        m_failed = true;
+        return false;
+    }
+
+    std::optional<QString> string(const QString &key, bool required)
+    {
+        const QJsonValue value = m_object.value(key);
+        if (value.isUndefined()) {
+            if (required)
+                fail(key, QStringLiteral("required, expected a string"));
+            return std::nullopt;
+        }
+        if (!value.isString()) {
+            fail(key, QStringLiteral("expected a string"));
+            return std::nullopt;
+        }
+        return value.toString();
+    }
+
+    // A JSON number that is a whole number within [min, max].
+    std::optional<qint64> whole(const QString &key, qint64 min, qint64 max, const QString &expected)
+    {
+        const QJsonValue value = m_object.value(key);
+        if (value.isUndefined())
+            return std::nullopt;
+        const double d = value.toDouble();
+        if (!value.isDouble() || !std::isfinite(d) || d != std::floor(d) || d < double(min) ||
+            d > double(max)) {
+            fail(key, expected);
+            return std::nullopt;
+        }
+        return qint64(d);
+    }
+
+    const QJsonObject &object() const { return m_object; }
+
+private:
+    const QJsonObject &m_object;
+    QString m_path;
+    QString *m_error;
+    bool m_failed = false;
+};
+
+bool isToken(const QString &text)
+{
+    if (text.isEmpty())
+        return false;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool alnum =
+            (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9');
+        if (!alnum && !QStringView(u"!#$%&'*+-.^_`|~").contains(c))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+const char *toString(QuotaUnit unit)
+{
+    switch (unit) {
+    case QuotaUnit::Request:
+        return "request";
+    case QuotaUnit::Byte:
+        return "byte";
+    case QuotaUnit::Concurrency:
+        return "concurrency";
+    }
+    return "request";
+}
+
+std::optional<QuotaUnit> quotaUnitFromString(QStringView text)
+{
+    for (const auto unit : {QuotaUnit::Request, QuotaUnit::Byte, QuotaUnit::Concurrency}) {
+        if (text == QLatin1String(toString(unit)))
+            return unit;
+    }
+    return std::nullopt;
+}
+
+QStringList RateLimitPolicy::fieldNames()
+{
+    return {QStringLiteral("policy_id"),      QStringLiteral("partition"),
+            QStringLiteral("resource"),       QStringLiteral("method"),
+            QStringLiteral("quota_unit"),     QStringLiteral("limit"),
+            QStringLiteral("window_seconds"), QStringLiteral("burst"),
+            QStringLiteral("policy_version"), QStringLiteral("x_ratelimit_reset")};
+}
+
+std::optional<RateLimitPolicy> RateLimitPolicy::fromJson(const QJsonObject &object,
+                                                         const QString &path, QString *error)
+{
+    Reader r(object, path, error);
+    const QStringList known = fieldNames();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!known.contains(it.key())) {
+            r.fail(it.key(), QStringLiteral("unknown key (expected one of: %1)")
+                                 .arg(known.join(QStringLiteral(", "))));
+            return std::nullopt;
+        }
+    }
+
+    RateLimitPolicy policy;
+    const auto id = r.string(QStringLiteral("policy_id"), true);
+    if (!r.ok())
+        return std::nullopt;
+    if (id->trimmed().isEmpty()) {
+        r.fail(QStringLiteral("policy_id"), QStringLiteral("expected a non-empty string"));
+        return std::nullopt;
+    }
+    policy.policyId = *id;
+    policy.partition = r.string(QStringLiteral("partition"), false).value_or(QString());
+    policy.resource = r.string(QStringLiteral("resource"), false).value_or(QString());
+    if (const auto method = r.string(QStringLiteral("method"), false)) {
+        if (!isToken(*method)) {
+            r.fail(QStringLiteral("method"), QStringLiteral("expected an HTTP method"));
+            return std::nullopt;
+        }
+        policy.method = method->toUpper().toLatin1();
+    }
+    if (const auto unit = r.string(QStringLiteral("quota_unit"), false)) {
+        const auto parsed = quotaUnitFromString(*unit);
+        if (!parsed) {
+            r.fail(QStringLiteral("quota_unit"),
+                   QStringLiteral("expected request, byte or concurrency, got '%1'").arg(*unit));
+            return std::nullopt;
+        }
+        policy.quotaUnit = *parsed;
+    }
+    if (!r.ok())
+        return std::nullopt;
+
+    if (!object.contains(QStringLiteral("limit"))) {
+        r.fail(QStringLiteral("limit"),
+               QStringLiteral("required, expected a whole number above 0"));
+        return std::nullopt;
+    }
+    policy.limit =
+        r.whole(QStringLiteral("limit"), 1, kMaxLimit,
+                QStringLiteral("expected a whole number above 0 (at most %1)").arg(kMaxLimit))
+            .value_or(0);
+    policy.burst =
+        r.whole(QStringLiteral("burst"), 0, kMaxLimit,
+                QStringLiteral("expected a whole number, 0 or more (at most %1)").arg(kMaxLimit))
+            .value_or(0);
+    policy.policyVersion = r.whole(QStringLiteral("policy_version"), 1, kMaxLimit,
+                                   QStringLiteral("expected a whole number above 0"))
+                               .value_or(1);
+    if (!r.ok())
+        return std::nullopt;
+
+    // A concurrency limit counts permits, not units per time: its window is optional.
+    const QString windowKey = QStringLiteral("window_seconds");
+    const QJsonValue window = object.value(windowKey);
+    if (window.isUndefined()) {
+        if (policy.quotaUnit != QuotaUnit::Concurrency) {
+            r.fail(windowKey, QStringLiteral("required, expected a number above 0"));
+            return std::nullopt;
+        }
+    } else {
+        const double seconds = window.toDouble();
+        const double ms = std::round(seconds * 1000.0);
+        if (!window.isDouble() || !std::isfinite(seconds) || ms < 1) {
+            r.fail(windowKey, QStringLiteral("expected a number above 0"));
+            return std::nullopt;
+        }
+        if (seconds > double(kMaxWindowSeconds)) {
+            r.fail(windowKey,
+                   QStringLiteral("expected at most %1 seconds (one year)").arg(kMaxWindowSeconds));
+            return std::nullopt;
+        }
+        policy.windowMs = qint64(ms);
+    }
+    if (policy.quotaUnit != QuotaUnit::Concurrency &&
+        (std::max(policy.limit, policy.burst) + 1) > kMaxScaled / policy.windowMs) {
+        r.fail(QStringLiteral("limit"),
+               QStringLiteral("limit or burst too large for a window of %1 s; use a shorter window")
+                   .arg(policy.windowSeconds()));
+        return std::nullopt;
+    }
+
+    if (const auto meaning = r.string(QStringLiteral("x_ratelimit_reset"), false)) {
+        const auto parsed = xRateLimitResetMeaningFromString(*meaning);
+        if (!parsed) {
+            r.fail(QStringLiteral("x_ratelimit_reset"),
+                   QStringLiteral("expected auto, delta, epoch, epoch-ms or http-date, got '%1'")
+                       .arg(*meaning));
+            return std::nullopt;
+        }
+        policy.xRateLimitReset = *parsed;
+    }
+    if (!r.ok())
+        return std::nullopt;
+    return policy;
+}
+
+std::optional<QList<RateLimitPolicy>>
+RateLimitPolicy::listFromJson(const QJsonArray &array, const QString &path, QString *error)
+{
+    QList<RateLimitPolicy> policies;
+    QSet<QString> seen;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString itemPath = QStringLiteral("%1[%2]").arg(path).arg(i);
+        if (!array.at(i).isObject()) {
+            if (error)
+                *error = QStringLiteral("%1: expected an object").arg(itemPath);
+            return std::nullopt;
+        }
+        const auto policy = fromJson(array.at(i).toObject(), itemPath, error);
+        if (!policy)
+            return std::nullopt;
+        if (seen.contains(policy->policyId)) {
+            if (error)
+                *error = QStringLiteral("%1.policy_id: '%2' is used by an earlier policy")
+                             .arg(itemPath, policy->policyId);
+            return std::nullopt;
+        }
+        seen.insert(policy->policyId);
+        policies.append(*policy);
+    }
+    return policies;
+}
+
+QJsonObject RateLimitPolicy::toJson() const
+{
+    QJsonObject json{
+        {QStringLiteral("policy_id"), policyId},
+        {QStringLiteral("quota_unit"), QLatin1String(toString(quotaUnit))},
+        {QStringLiteral("limit"), double(limit)},
+        {QStringLiteral("burst"), double(burst)},
+        {QStringLiteral("policy_version"), double(policyVersion)},
+        {QStringLiteral("x_ratelimit_reset"), QLatin1String(toString(xRateLimitReset))},
+    };
+    if (windowMs > 0)
+        json.insert(QStringLiteral("window_seconds"), windowSeconds());
+    if (!partition.isEmpty())
+        json.insert(QStringLiteral("partition"), partition);
+    if (!resource.isEmpty())
+        json.insert(QStringLiteral("resource"), resource);
+    if (!method.isEmpty())
+        json.insert(QStringLiteral("method"), QString::fromLatin1(method));
+    return json;
+}
+
+bool operator==(const RateLimitPolicy &a, const RateLimitPolicy &b)
+{
+    return a.policyId == b.policyId && a.partition == b.partition && a.resource == b.resource &&
+           a.method == b.method && a.quotaUnit == b.quotaUnit && a.limit == b.limit &&
+           a.windowMs == b.windowMs && a.burst == b.burst && a.policyVersion == b.policyVersion &&
+           a.xRateLimitReset == b.xRateLimitReset;
+}
+
+} // namespace cooldown

@@ -1,0 +1,351 @@
+#include "core/store/CsvExporter.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+
+#include <QMetaObject>
+#include <QSaveFile>
+
+namespace cooldown {
+
+namespace {
+
+const char *const kColumns[] = {
+    "attempt_id",
+    "operation_id",
+    "endpoint_id",
+    "attempt",
+    "started_at",
+    "finished_at",
+    "duration_ms",
+    "method",
+    "url",
+    "status",
+    "error",
+    "decision",
+    "reason",
+    "wait_ms",
+    "wait_source",
+    "retry_after_raw",
+    "problem_type",
+    "problem_instance",
+    "rate_limit_remaining",
+    "idempotency_key",
+    "worker_id",
+    "policy_id",
+    "policy_version",
+    "forced",
+    "lease_conflict",
+    "operation_state",
+};
+
+// Days since 1970-01-01 to a civil date (proleptic Gregorian), as in H. Hinnant's
+// "chrono-compatible low-level date algorithms"; QDateTime costs a microsecond a cell.
+void civilFromDays(qint64 z, qint64 *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    const qint64 era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = static_cast<qint64>(yoe) + era * 400 + (*m <= 2 ? 1 : 0);
+}
+
+void appendDigits(QByteArray *out, qint64 value, int width)
+{
+    char buffer[24];
+    int length = 0;
+    do {
+        buffer[length++] = char('0' + value % 10);
+        value /= 10;
+    } while (value > 0 || length < width);
+    while (length > 0)
+        out->append(buffer[--length]);
+}
+
+void appendNumber(QByteArray *out, qint64 value)
+{
+    if (value < 0) {
+        out->append('-');
+        value = -value;
+    }
+    appendDigits(out, value, 1);
+}
+
+// Counts and times use -1 (or 0 for a status) for "none": those stay empty cells.
+void appendOptional(QByteArray *out, qint64 value, qint64 none = -1)
+{
+    if (value != none && value >= 0)
+        appendNumber(out, value);
+}
+
+void appendTextCell(QByteArray *out, const QString &value)
+{
+    if (value.isEmpty())
+        return;
+    const QChar first = value.front();
+    const bool formula = first == u'=' || first == u'+' || first == u'-' || first == u'@' ||
+                         first == u'\t' || first == u'\r' || first == u'\n';
+    const QByteArray utf8 = value.toUtf8();
+    bool quote = false;
+    for (const char c : utf8) {
+        if (c == ',' || c == '"' || c == '\r' || c == '\n') {
+            quote = true;
+            break;
+        }
+    }
+    if (!quote) {
+        if (formula)
+            out->append('\'');
+        out->append(utf8);
+        return;
+    }
+    out->append('"');
+    if (formula)
+        out->append('\'');
+    for (const char c : utf8) {
+        if (c == '"')
+            out->append('"');
+        out->append(c);
+    }
+    out->append('"');
+}
+
+void appendTime(QByteArray *out, qint64 ms)
+{
+    if (ms < 0)
+        return;
+    const qint64 days = ms / 86400000;
+    qint64 rest = ms % 86400000;
+    qint64 year = 0;
+    unsigned month = 0;
+    unsigned day = 0;
+    civilFromDays(days, &year, &month, &day);
+    appendDigits(out, year, 4);
+    out->append('-');
+    appendDigits(out, month, 2);
+    out->append('-');
+    appendDigits(out, day, 2);
+    out->append('T');
+    appendDigits(out, rest / 3600000, 2);
+    rest %= 3600000;
+    out->append(':');
+    appendDigits(out, rest / 60000, 2);
+    rest %= 60000;
+    out->append(':');
+    appendDigits(out, rest / 1000, 2);
+    out->append('.');
+    appendDigits(out, rest % 1000, 3);
+    out->append('Z');
+}
+
+} // namespace
+
+CsvExporter::CsvExporter(QObject *parent) : QObject(parent) {}
+
+CsvExporter::~CsvExporter() = default;
+
+QStringList CsvExporter::columnNames()
+{
+    QStringList names;
+    for (const char *name : kColumns)
+        names.append(QLatin1String(name));
+    return names;
+}
+
+QByteArray CsvExporter::textCell(const QString &value)
+{
+    QByteArray out;
+    appendTextCell(&out, value);
+    return out;
+}
+
+QByteArray CsvExporter::isoTime(qint64 msSinceEpoch)
+{
+    QByteArray out;
+    appendTime(&out, msSinceEpoch);
+    return out;
+}
+
+void CsvExporter::start(Store *store, const AttemptFilter &filter, const QString &fileName)
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_cancelRequested = false;
+    m_rowsWritten = 0;
+    m_totalRows = 0;
+    m_fileName = fileName;
+
+    // Every outcome, early failures included, is reported from the event loop so that
+    // a caller connecting after start() still hears it.
+    auto later = [this](Error error, const QString &text) {
+        QMetaObject::invokeMethod(
+            this, [this, error, text] { finish(error, text); }, Qt::QueuedConnection);
+    };
+    if (!store) {
+        later(QueryFailed, QStringLiteral("no database to export from"));
+        return;
+    }
+    m_totalRows = store->countAttempts(filter);
+    if (m_totalRows < 0) {
+        later(QueryFailed, QStringLiteral("cannot count attempts: %1").arg(store->lastError()));
+        return;
+    }
+    m_file = std::make_unique<QSaveFile>(fileName);
+    if (!m_file->open(QIODevice::WriteOnly)) {
+        later(OpenFailed,
+              QStringLiteral("cannot write '%1': %2").arg(fileName, m_file->errorString()));
+        return;
+    }
+    m_cursor = store->streamAttempts(filter);
+    if (!m_cursor) {
+        later(QueryFailed, QStringLiteral("cannot read attempts: %1").arg(store->lastError()));
+        return;
+    }
+    QByteArray header;
+    for (const char *name : kColumns) {
+        if (!header.isEmpty())
+            header.append(',');
+        header.append(name);
+    }
+    header.append("\r\n");
+    if (m_file->write(header) != header.size()) {
+        later(WriteFailed,
+              QStringLiteral("cannot write '%1': %2").arg(fileName, m_file->errorString()));
+        return;
+    }
+    QMetaObject::invokeMethod(this, &CsvExporter::writeChunk, Qt::QueuedConnection);
+}
+
+void CsvExporter::cancel()
+{
+    if (m_running)
+        m_cancelRequested = true;
+}
+
+void CsvExporter::appendRow(const AttemptRecord &r, OperationState state, QByteArray *out) const
+{
+    // The store redacted these on the way in; redacting again costs little and keeps
+    // a database written by an older version from leaking through an export.
+    appendNumber(out, r.id);
+    out->append(',');
+    appendNumber(out, r.operationId);
+    out->append(',');
+    appendTextCell(out, r.endpointId);
+    out->append(',');
+    appendNumber(out, r.attempt);
+    out->append(',');
+    appendTime(out, r.startedAtMs);
+    out->append(',');
+    appendTime(out, r.finishedAtMs);
+    out->append(',');
+    appendOptional(out, r.durationMs);
+    out->append(',');
+    appendTextCell(out, r.method);
+    out->append(',');
+    appendTextCell(out, redaction::redactUrl(r.url));
+    out->append(',');
+    appendOptional(out, r.status, 0);
+    out->append(',');
+    appendTextCell(out, r.error);
+    out->append(',');
+    appendTextCell(out, r.decision);
+    out->append(',');
+    appendTextCell(out, r.reason);
+    out->append(',');
+    appendOptional(out, r.waitMs);
+    out->append(',');
+    appendTextCell(out, r.waitSource);
+    out->append(',');
+    appendTextCell(out, r.retryAfterRaw);
+    out->append(',');
+    appendTextCell(out, r.problemType);
+    out->append(',');
+    appendTextCell(out, r.problemInstance);
+    out->append(',');
+    appendOptional(out, r.rateLimitRemaining);
+    out->append(',');
+    appendTextCell(out, r.idempotencyKey);
+    out->append(',');
+    appendTextCell(out, r.workerId);
+    out->append(',');
+    appendTextCell(out, r.policyId);
+    out->append(',');
+    appendOptional(out, r.policyVersion, 0);
+    out->append(',');
+    out->append(r.forced ? "true" : "false");
+    out->append(',');
+    out->append(r.leaseConflict ? "true" : "false");
+    out->append(',');
+    appendTextCell(out, toString(state));
+    out->append("\r\n");
+}
+
+void CsvExporter::writeChunk()
+{
+    if (!m_running)
+        return;
+    if (m_cancelRequested) {
+        finish(
+            Cancelled,
+            QStringLiteral("export cancelled after %1 rows; no file written").arg(m_rowsWritten));
+        return;
+    }
+    QByteArray chunk;
+    chunk.reserve(m_chunkSize * 256);
+    AttemptRecord record;
+    int rows = 0;
+    bool atEnd = false;
+    while (rows < m_chunkSize) {
+        if (!m_cursor->next(&record)) {
+            atEnd = true;
+            break;
+        }
+        appendRow(record, m_cursor->operationState(), &chunk);
+        ++rows;
+    }
+    if (atEnd && !m_cursor->error().isEmpty()) {
+        finish(QueryFailed, QStringLiteral("reading attempts failed after %1 rows: %2")
+                                .arg(m_rowsWritten)
+                                .arg(m_cursor->error()));
+        return;
+    }
+    if (m_file->write(chunk) != chunk.size()) {
+        finish(WriteFailed,
+               QStringLiteral("cannot write '%1': %2").arg(m_fileName, m_file->errorString()));
+        return;
+    }
+    m_rowsWritten += rows;
+    Q_EMIT progress(m_rowsWritten, std::max(m_totalRows, m_rowsWritten));
+    if (!atEnd) {
+        QMetaObject::invokeMethod(this, &CsvExporter::writeChunk, Qt::QueuedConnection);
+        return;
+    }
+    m_cursor.reset();
+    if (!m_file->commit()) {
+        finish(WriteFailed,
+               QStringLiteral("cannot write '%1': %2").arg(m_fileName, m_file->errorString()));
+        return;
+    }
+    finish(NoError,
+           QStringLiteral("exported %1 attempts to '%2'").arg(m_rowsWritten).arg(m_fileName));
+}
+
+void CsvExporter::finish(Error error, const QString &text)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_cursor.reset();
+    // Dropping an uncommitted QSaveFile removes its temporary file: no half export.
+    m_file.reset();
+    if (error != NoError)
+        qCWarning(lcStore).noquote() << text;
+    Q_EMIT finished(error, text);
+}
+
+} // namespace cooldown

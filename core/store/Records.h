@@ -1,0 +1,110 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace cooldown {
+
+// scheduled → running → waiting → running → … → succeeded | failed | parked | cancelled
+enum class OperationState
+{
+    Scheduled,
+    Running,
+    Waiting,
+    Succeeded,
+    Failed,
+    Parked,
+    Cancelled
+};
+
+// toString() takes the state through this implicit wrapper so that QTest's
+// QCOMPARE(state, state) still finds its own toString: an exact-match overload here
+// returning QString would hide it and fail to compile.
+struct OperationStateName
+{
+    OperationStateName(OperationState s) : state(s) {} // NOLINT: implicit on purpose
+    OperationState state;
+};
+
+// "scheduled", "running", ... as stored, exported and typed on the command line.
+QString toString(OperationStateName state);
+std::optional<OperationState> operationStateFromString(QStringView text);
+// Succeeded, Failed and Cancelled end an operation; Parked waits for an operator.
+bool isFinal(OperationState state);
+QList<OperationState> allOperationStates();
+
+// One logical run of an endpoint; keeps one idempotency key for all its attempts.
+// Times are UTC milliseconds since the Unix epoch; -1 means "not set".
+struct OperationRecord
+{
+    qint64 id = 0;
+    QString endpointId;
+    OperationState state = OperationState::Scheduled;
+    int attempt = 0;           // attempts made so far
+    int throttledAttempts = 0; // of which answered 429 or 503
+    qint64 createdAtMs = -1;
+    qint64 firstAttemptAtMs = -1;
+    qint64 nextAttemptAtMs = -1;
+    int lastStatus = 0; // 0 until a response arrived
+    QString lastError;  // redacted when stored
+    QString idempotencyKey;
+    QString responseInstance; // redacted when stored
+    QString leaseOwner;       // empty unless running
+    qint64 leaseExpiresAtMs = -1;
+    qint64 version = 0; // bumped by every claim and every state change
+    QString finalReason;
+    QString waitSource;
+    qint64 previousBackoffMs = 0;
+    QString policyId;
+    QString partitionKey;
+    bool forceNext = false; // the next attempt bypasses the partition's token bucket
+    // Set by Store::claimDue when the claim took over a running operation whose
+    // lease had expired: the previous attempt's worker died mid-exchange.
+    bool rescued = false;
+    // An operator asked to cancel while an attempt was running; the store turns the
+    // attempt's outcome into "cancelled" unless it ended the operation anyway.
+    bool cancelRequested = false;
+};
+
+// One HTTP exchange. Everything here is redacted by the store before it is written.
+struct AttemptRecord
+{
+    qint64 id = 0;
+    qint64 operationId = 0;
+    QString endpointId;
+    int attempt = 0; // from 1
+    qint64 startedAtMs = -1;
+    qint64 finishedAtMs = -1;
+    QString method;
+    QString url;
+    int status = 0;   // 0 when there was no response
+    QString error;    // the transport error, empty with a response
+    QString decision; // success | retry | park | fail
+    QString reason;
+    qint64 waitMs = -1; // -1 unless the decision was retry
+    QString waitSource;
+    QString retryAfterRaw;
+    QString problemType;
+    QString problemInstance;
+    int rateLimitRemaining = -1;
+    QString idempotencyKey;
+    qint64 durationMs = -1;
+    QString workerId;
+    QString policyId;
+    int policyVersion = 0;
+    bool forced = false;
+    QString requestHeaders; // "Name: value\n" per field
+    QString responseHeaders;
+    // Set by the store: the worker had lost its lease, so this exchange did not
+    // change the operation. It is kept because the request did leave.
+    bool leaseConflict = false;
+};
+
+} // namespace cooldown
+
+Q_DECLARE_METATYPE(cooldown::OperationState)
+Q_DECLARE_METATYPE(cooldown::OperationRecord)
+Q_DECLARE_METATYPE(cooldown::AttemptRecord)

@@ -1,0 +1,1179 @@
+#include "core/store/Store.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QUrl>
+#include <QVariant>
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+const QString kSqliteDriver = QStringLiteral("QSQLITE");
+const QString kPostgresDriver = QStringLiteral("QPSQL");
+
+// The order readOperation() expects.
+const char kOperationColumns[] =
+    "id, endpoint_id, state, attempt, throttled_attempts, created_at, first_attempt_at,"
+    " next_attempt_at, last_status, last_error, idempotency_key, response_instance,"
+    " lease_owner, lease_expires_at, version, final_reason, wait_source,"
+    " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested";
+
+// The order readAttempt() expects; the operation's state follows them.
+const char kAttemptColumns[] =
+    "a.id, a.operation_id, a.endpoint_id, a.attempt, a.started_at, a.finished_at, a.method,"
+    " a.url, a.status, a.error, a.decision, a.reason, a.wait_ms, a.wait_source,"
+    " a.retry_after_raw, a.problem_type, a.problem_instance, a.rate_limit_remaining,"
+    " a.idempotency_key, a.duration_ms, a.worker_id, a.policy_id, a.policy_version,"
+    " a.forced, a.request_headers, a.response_headers, a.lease_conflict, o.state";
+const int kAttemptStateColumn = 27;
+
+QString columns(const char *list, const char *prefix = "")
+{
+    if (!*prefix)
+        return QString::fromLatin1(list);
+    QStringList out;
+    for (const QString &name : QString::fromLatin1(list).split(u','))
+        out.append(QLatin1String(prefix) + name.trimmed());
+    return out.join(QStringLiteral(", "));
+}
+
+// A null QString binds as SQL NULL; the schema wants empty text instead.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+OperationRecord readOperation(const QSqlQuery &query)
+{
+    OperationRecord r;
+    r.id = query.value(0).toLongLong();
+    r.endpointId = query.value(1).toString();
+    r.state = operationStateFromString(query.value(2).toString()).value_or(OperationState::Failed);
+    r.attempt = query.value(3).toInt();
+    r.throttledAttempts = query.value(4).toInt();
+    r.createdAtMs = query.value(5).toLongLong();
+    r.firstAttemptAtMs = query.value(6).toLongLong();
+    r.nextAttemptAtMs = query.value(7).toLongLong();
+    r.lastStatus = query.value(8).toInt();
+    r.lastError = query.value(9).toString();
+    r.idempotencyKey = query.value(10).toString();
+    r.responseInstance = query.value(11).toString();
+    r.leaseOwner = query.value(12).toString();
+    r.leaseExpiresAtMs = query.value(13).toLongLong();
+    r.version = query.value(14).toLongLong();
+    r.finalReason = query.value(15).toString();
+    r.waitSource = query.value(16).toString();
+    r.previousBackoffMs = query.value(17).toLongLong();
+    r.policyId = query.value(18).toString();
+    r.partitionKey = query.value(19).toString();
+    r.forceNext = query.value(20).toInt() != 0;
+    r.rescued = query.value(21).toInt() != 0;
+    r.cancelRequested = query.value(22).toInt() != 0;
+    return r;
+}
+
+void readAttempt(const QSqlQuery &query, AttemptRecord *r)
+{
+    r->id = query.value(0).toLongLong();
+    r->operationId = query.value(1).toLongLong();
+    r->endpointId = query.value(2).toString();
+    r->attempt = query.value(3).toInt();
+    r->startedAtMs = query.value(4).toLongLong();
+    r->finishedAtMs = query.value(5).toLongLong();
+    r->method = query.value(6).toString();
+    r->url = query.value(7).toString();
+    r->status = query.value(8).toInt();
+    r->error = query.value(9).toString();
+    r->decision = query.value(10).toString();
+    r->reason = query.value(11).toString();
+    r->waitMs = query.value(12).toLongLong();
+    r->waitSource = query.value(13).toString();
+    r->retryAfterRaw = query.value(14).toString();
+    r->problemType = query.value(15).toString();
+    r->problemInstance = query.value(16).toString();
+    r->rateLimitRemaining = query.value(17).toInt();
+    r->idempotencyKey = query.value(18).toString();
+    r->durationMs = query.value(19).toLongLong();
+    r->workerId = query.value(20).toString();
+    r->policyId = query.value(21).toString();
+    r->policyVersion = query.value(22).toInt();
+    r->forced = query.value(23).toInt() != 0;
+    r->requestHeaders = query.value(24).toString();
+    r->responseHeaders = query.value(25).toString();
+    r->leaseConflict = query.value(26).toInt() != 0;
+}
+
+QString stateText(OperationState state)
+{
+    return toString(state);
+}
+
+struct ParsedUrl
+{
+    Store::Backend backend = Store::Backend::Sqlite;
+    QString path;
+    QString host;
+    int port = 5432;
+    QString user;
+    QString password;
+    QString database;
+};
+
+std::optional<ParsedUrl> parseUrl(const QString &url, QString *error)
+{
+    ParsedUrl parsed;
+    if (url.trimmed().isEmpty()) {
+        *error = QStringLiteral("no database given");
+        return std::nullopt;
+    }
+    if (!url.startsWith(QLatin1String("postgresql://")) &&
+        !url.startsWith(QLatin1String("postgres://"))) {
+        parsed.path = url;
+        return parsed;
+    }
+    const QUrl u(url, QUrl::StrictMode);
+    if (!u.isValid() || u.host().isEmpty()) {
+        *error = QStringLiteral("'%1' is not a valid postgresql:// URL (expected "
+                                "postgresql://user@host:port/database)")
+                     .arg(Store::displayUrl(url));
+        return std::nullopt;
+    }
+    parsed.backend = Store::Backend::Postgres;
+    parsed.host = u.host();
+    parsed.port = u.port(5432);
+    parsed.user = u.userName();
+    parsed.password = u.password();
+    parsed.database = u.path().mid(1);
+    if (parsed.database.isEmpty() || parsed.database.contains(u'/')) {
+        *error =
+            QStringLiteral("'%1' names no database (expected postgresql://user@host:port/database)")
+                .arg(Store::displayUrl(url));
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+QAtomicInteger<quint64> g_connectionCounter;
+
+// The driver's own words; Qt's text() appends a generic "Unable to execute statement".
+QString errorText(const QSqlError &error)
+{
+    const QString database = error.databaseText().trimmed();
+    return database.isEmpty() ? error.text().trimmed() : database;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+
+AttemptCursor::AttemptCursor(std::unique_ptr<QSqlQuery> query) : m_query(std::move(query)) {}
+
+AttemptCursor::~AttemptCursor() = default;
+
+bool AttemptCursor::next(AttemptRecord *record)
+{
+    if (!m_query->next()) {
+        if (m_query->lastError().isValid())
+            m_error = errorText(m_query->lastError());
+        return false;
+    }
+    readAttempt(*m_query, record);
+    m_operationState = operationStateFromString(m_query->value(kAttemptStateColumn).toString())
+                           .value_or(OperationState::Failed);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+
+Store::Store(Backend backend, const QString &connectionName)
+    : m_backend(backend), m_connectionName(connectionName)
+{}
+
+Store::~Store()
+{
+    m_database.close();
+    m_database = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+int Store::latestSchemaVersion()
+{
+    return schema::latestVersion();
+}
+
+QString Store::displayUrl(const QString &url)
+{
+    return redaction::redactUrl(url);
+}
+
+std::unique_ptr<Store> Store::open(const QString &url, QString *error, const StoreOptions &options)
+{
+    QString message;
+    const std::optional<ParsedUrl> parsed = parseUrl(url, &message);
+    const QString shown = displayUrl(url);
+    auto failed = [&](const QString &why) {
+        if (error)
+            *error = why;
+        qCDebug(lcStore).noquote() << why;
+        return std::unique_ptr<Store>();
+    };
+    if (!parsed)
+        return failed(message);
+
+    const bool postgres = parsed->backend == Backend::Postgres;
+    const QString driver = postgres ? kPostgresDriver : kSqliteDriver;
+    if (!QSqlDatabase::isDriverAvailable(driver))
+        return failed(QStringLiteral("cannot open '%1': the Qt SQL driver %2 is not installed")
+                          .arg(shown, driver));
+
+    if (!postgres) {
+        const QFileInfo info(parsed->path);
+        if (info.isDir())
+            return failed(
+                QStringLiteral("cannot open '%1': it is a folder, not a database file").arg(shown));
+        if (!options.createIfMissing && !info.exists())
+            return failed(
+                QStringLiteral("cannot open '%1': there is no database there").arg(shown));
+        if (!info.absoluteDir().exists())
+            return failed(QStringLiteral("cannot open '%1': the folder '%2' does not exist")
+                              .arg(shown, QDir::toNativeSeparators(info.absolutePath())));
+    }
+
+    const QString connectionName = QStringLiteral("cooldown-store-%1").arg(++g_connectionCounter);
+    std::unique_ptr<Store> store(new Store(parsed->backend, connectionName));
+    store->m_database = QSqlDatabase::addDatabase(driver, connectionName);
+    QSqlDatabase &db = store->m_database;
+    if (postgres) {
+        db.setHostName(parsed->host);
+        db.setPort(parsed->port);
+        db.setUserName(parsed->user);
+        db.setPassword(parsed->password);
+        db.setDatabaseName(parsed->database);
+        db.setConnectOptions(
+            QStringLiteral("connect_timeout=%1").arg(std::max(1, options.connectTimeoutSeconds)));
+    } else {
+        db.setDatabaseName(parsed->path);
+        db.setConnectOptions(
+            QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(std::max(0, options.busyTimeoutMs)));
+    }
+    if (!db.open()) {
+        const QString detail = redaction::redactText(errorText(db.lastError()).trimmed());
+        return failed(
+            postgres ? QStringLiteral("cannot connect to PostgreSQL at '%1': %2").arg(shown, detail)
+                     : QStringLiteral("cannot open '%1': %2").arg(shown, detail));
+    }
+    if (!store->initialise(options, shown, &message))
+        return failed(message);
+    return store;
+}
+
+bool Store::initialise(const StoreOptions &options, const QString &displayName, QString *error)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    auto problem = [&](const QString &detail) {
+        QString why = detail;
+        if (!postgres && detail.contains(QLatin1String("locked")))
+            why = QStringLiteral("%1 (another process holds the database; waited %2 ms)")
+                      .arg(detail)
+                      .arg(options.busyTimeoutMs);
+        *error = QStringLiteral("cannot open '%1': %2").arg(displayName, why);
+        return false;
+    };
+
+    // Read before writing anything: a database from a newer version must stay untouched.
+    QString detail;
+    const std::optional<int> found = readSchemaVersion(&detail);
+    if (!found)
+        return problem(detail);
+    const int latest = schema::latestVersion();
+    if (*found > latest)
+        return problem(QStringLiteral("its schema version %1 is newer than this Cooldown supports "
+                                      "(%2); use a newer Cooldown")
+                           .arg(*found)
+                           .arg(latest));
+
+    if (!postgres) {
+        QSqlQuery pragma(m_database);
+        if (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL")))
+            return problem(errorText(pragma.lastError()));
+        pragma.next();
+        const QString mode = pragma.value(0).toString();
+        pragma.finish();
+        if (mode != QLatin1String("wal") && mode != QLatin1String("memory"))
+            return problem(
+                QStringLiteral("the file cannot be written (journal mode stays '%1')").arg(mode));
+        const QString pragmas[] = {
+            options.fullSync ? QStringLiteral("PRAGMA synchronous=FULL")
+                             : QStringLiteral("PRAGMA synchronous=NORMAL"),
+            QStringLiteral("PRAGMA foreign_keys=ON"),
+            QStringLiteral("PRAGMA busy_timeout=%1").arg(std::max(0, options.busyTimeoutMs)),
+        };
+        for (const QString &statement : pragmas) {
+            if (!pragma.exec(statement))
+                return problem(errorText(pragma.lastError()));
+        }
+    }
+
+    const int target = options.schemaVersion > 0 ? std::min(options.schemaVersion, latest) : latest;
+    m_schemaVersion = *found;
+    if (*found < target && !migrate(*found, target, &detail))
+        return problem(detail);
+    return true;
+}
+
+std::optional<int> Store::readSchemaVersion(QString *error)
+{
+    QSqlQuery query(m_database);
+    const QString tables =
+        m_backend == Backend::Postgres
+            ? QStringLiteral("SELECT table_name FROM information_schema.tables"
+                             " WHERE table_schema = current_schema()")
+            : QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'");
+    if (!query.exec(tables)) {
+        *error = errorText(query.lastError());
+        return std::nullopt;
+    }
+    bool hasMeta = false;
+    bool hasOwnTables = false;
+    while (query.next()) {
+        const QString name = query.value(0).toString();
+        hasMeta = hasMeta || name == QLatin1String("schema_meta");
+        hasOwnTables = hasOwnTables || name == QLatin1String("operations") ||
+                       name == QLatin1String("attempts");
+    }
+    query.finish();
+    if (!hasMeta) {
+        if (hasOwnTables) {
+            *error = QStringLiteral("it holds tables named like Cooldown's but no schema version;"
+                                    " it belongs to another application");
+            return std::nullopt;
+        }
+        return 0;
+    }
+    if (!query.exec(
+            QStringLiteral("SELECT value FROM schema_meta WHERE name = 'schema_version'"))) {
+        *error = errorText(query.lastError());
+        return std::nullopt;
+    }
+    bool ok = false;
+    const int version = query.next() ? query.value(0).toString().toInt(&ok) : 0;
+    if (!ok || version <= 0) {
+        *error = QStringLiteral("its schema version is missing or unreadable");
+        return std::nullopt;
+    }
+    return version;
+}
+
+bool Store::migrate(int from, int to, QString *error)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        *error = transaction.error();
+        return false;
+    }
+    QSqlQuery query(m_database);
+    // Two workers starting together against a new PostgreSQL database must not both
+    // create the schema; SQLite's BEGIN IMMEDIATE already serialises them.
+    if (postgres && !query.exec(QStringLiteral("SELECT pg_advisory_xact_lock(4242001)"))) {
+        *error = errorText(query.lastError());
+        return false;
+    }
+    query.finish();
+    const std::optional<int> current = readSchemaVersion(error);
+    if (!current)
+        return false;
+    from = std::max(from, *current);
+    for (int version = from + 1; version <= to; ++version) {
+        const QStringList statements = schema::migrationStep(version, postgres);
+        for (const QString &statement : statements) {
+            if (!query.exec(statement)) {
+                *error = QStringLiteral("migration to schema version %1 failed: %2")
+                             .arg(version)
+                             .arg(errorText(query.lastError()));
+                return false;
+            }
+        }
+        if (from > 0)
+            qCInfo(lcStore) << "migrated the database to schema version" << version;
+    }
+    if (to > from) {
+        query.prepare(
+            QStringLiteral("INSERT INTO schema_meta (name, value) VALUES ('schema_version', :v)"
+                           " ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
+        query.bindValue(QStringLiteral(":v"), QString::number(to));
+        if (!query.exec()) {
+            *error = errorText(query.lastError());
+            return false;
+        }
+    }
+    if (!transaction.commit()) {
+        *error = transaction.error();
+        return false;
+    }
+    m_schemaVersion = std::max(from, to);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+
+QSqlQuery Store::prepare(const QString &sql)
+{
+    QSqlQuery query(m_database);
+    if (!query.prepare(sql))
+        fail(QStringLiteral("prepare"), errorText(query.lastError()));
+    return query;
+}
+
+bool Store::exec(QSqlQuery &query)
+{
+    if (query.exec())
+        return true;
+    return fail(QStringLiteral("query"), errorText(query.lastError()));
+}
+
+bool Store::fail(const QString &context, const QString &detail)
+{
+    m_lastError = QStringLiteral("%1: %2").arg(context, detail);
+    qCWarning(lcStore).noquote() << m_lastError;
+    return false;
+}
+
+bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, '', :now, :now2)"
+        " ON CONFLICT (id) DO NOTHING"));
+    query.bindValue(QStringLiteral(":id"), text(endpointId));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":now2"), nowMs);
+    return exec(query);
+}
+
+bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, :name, :now, :now2)"
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at"));
+    query.bindValue(QStringLiteral(":id"), text(endpointId));
+    query.bindValue(QStringLiteral(":name"), text(name));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":now2"), nowMs);
+    return exec(query);
+}
+
+bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs)
+{
+    QSqlQuery query =
+        prepare(QStringLiteral("INSERT INTO endpoints (id, name, created_at, updated_at, paused)"
+                               " VALUES (:id, '', :now, :now2, :paused)"
+                               " ON CONFLICT (id) DO UPDATE SET paused = excluded.paused, "
+                               "updated_at = excluded.updated_at"));
+    query.bindValue(QStringLiteral(":id"), text(endpointId));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":now2"), nowMs);
+    query.bindValue(QStringLiteral(":paused"), paused ? 1 : 0);
+    return exec(query);
+}
+
+std::optional<bool> Store::isEndpointPaused(const QString &endpointId)
+{
+    QSqlQuery query = prepare(QStringLiteral("SELECT paused FROM endpoints WHERE id = :id"));
+    query.bindValue(QStringLiteral(":id"), text(endpointId));
+    if (!exec(query))
+        return std::nullopt;
+    return query.next() && query.value(0).toInt() != 0;
+}
+
+bool Store::upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO policies (policy_id, policy_version, definition) VALUES (:id, :version, "
+        ":definition)"
+        " ON CONFLICT (policy_id, policy_version) DO UPDATE SET definition = excluded.definition"));
+    query.bindValue(QStringLiteral(":id"), text(policyId));
+    query.bindValue(QStringLiteral(":version"), policyVersion);
+    query.bindValue(QStringLiteral(":definition"), text(definitionJson));
+    return exec(query);
+}
+
+// ---------------------------------------------------------------------------------------
+
+std::optional<qint64> Store::insertOperation(const QString &endpointId,
+                                             const QString &idempotencyKey, qint64 nowMs,
+                                             const QString &policyId, const QString &partitionKey)
+{
+    if (!ensureEndpointRow(endpointId, nowMs))
+        return std::nullopt;
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at, idempotency_key,"
+        " policy_id, partition_key) VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy,"
+        " :partition) RETURNING id"));
+    query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":due"), nowMs);
+    query.bindValue(QStringLiteral(":key"), text(idempotencyKey));
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    if (!exec(query))
+        return std::nullopt;
+    if (!query.next()) {
+        fail(QStringLiteral("create operation"), QStringLiteral("no id returned"));
+        return std::nullopt;
+    }
+    const qint64 id = query.value(0).toLongLong();
+    query.finish();
+    return id;
+}
+
+std::optional<qint64> Store::createOperation(const QString &endpointId,
+                                             const QString &idempotencyKey, qint64 nowMs,
+                                             const QString &policyId, const QString &partitionKey)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("create operation"), transaction.error());
+        return std::nullopt;
+    }
+    const std::optional<qint64> id =
+        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey);
+    if (!id)
+        return std::nullopt;
+    if (!transaction.commit()) {
+        fail(QStringLiteral("create operation"), transaction.error());
+        return std::nullopt;
+    }
+    return id;
+}
+
+std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
+                                                    const QString &idempotencyKey, qint64 nowMs,
+                                                    const QString &policyId,
+                                                    const QString &partitionKey, bool *created)
+{
+    if (created)
+        *created = false;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("one-shot operation"), transaction.error());
+        return std::nullopt;
+    }
+    // The primary key decides the race between workers: on PostgreSQL the second
+    // insert waits for the first transaction and then does nothing.
+    QSqlQuery claim = prepare(QStringLiteral(
+        "INSERT INTO one_shot_runs (endpoint_id, operation_id) VALUES (:endpoint, NULL)"
+        " ON CONFLICT (endpoint_id) DO NOTHING"));
+    claim.bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    if (!exec(claim))
+        return std::nullopt;
+    if (claim.numRowsAffected() == 1) {
+        const std::optional<qint64> id =
+            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey);
+        if (!id)
+            return std::nullopt;
+        QSqlQuery link = prepare(QStringLiteral(
+            "UPDATE one_shot_runs SET operation_id = :id WHERE endpoint_id = :endpoint"));
+        link.bindValue(QStringLiteral(":id"), *id);
+        link.bindValue(QStringLiteral(":endpoint"), text(endpointId));
+        if (!exec(link))
+            return std::nullopt;
+        if (!transaction.commit()) {
+            fail(QStringLiteral("one-shot operation"), transaction.error());
+            return std::nullopt;
+        }
+        if (created)
+            *created = true;
+        return id;
+    }
+    QSqlQuery existing = prepare(
+        QStringLiteral("SELECT operation_id FROM one_shot_runs WHERE endpoint_id = :endpoint"));
+    existing.bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    if (!exec(existing))
+        return std::nullopt;
+    if (!existing.next() || existing.value(0).isNull()) {
+        fail(QStringLiteral("one-shot operation"),
+             QStringLiteral("endpoint '%1' is marked as run but has no operation").arg(endpointId));
+        return std::nullopt;
+    }
+    return existing.value(0).toLongLong();
+}
+
+std::optional<OperationRecord> Store::singleOperation(const QString &where, const QVariant &value)
+{
+    QSqlQuery query = prepare(QStringLiteral("SELECT %1 FROM operations WHERE %2")
+                                  .arg(columns(kOperationColumns), where));
+    query.bindValue(0, value);
+    if (!exec(query))
+        return std::nullopt;
+    if (!query.next()) {
+        m_lastError = QStringLiteral("no such operation");
+        return std::nullopt;
+    }
+    return readOperation(query);
+}
+
+std::optional<OperationRecord> Store::operation(qint64 operationId)
+{
+    return singleOperation(QStringLiteral("id = :id"), operationId);
+}
+
+std::optional<OperationRecord> Store::latestOperation(const QString &endpointId)
+{
+    return singleOperation(QStringLiteral("endpoint_id = :endpoint ORDER BY id DESC LIMIT 1"),
+                           text(endpointId));
+}
+
+// ---------------------------------------------------------------------------------------
+
+QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
+                                       int limit)
+{
+    QList<OperationRecord> claimed;
+    if (limit <= 0)
+        return claimed;
+    const bool postgres = m_backend == Backend::Postgres;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("claim"), transaction.error());
+        return claimed;
+    }
+
+    QSqlQuery cancelled = prepare(QStringLiteral(
+        "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
+        " lease_owner = '', lease_expires_at = -1, next_attempt_at = -1, version = version + 1"
+        " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
+    cancelled.bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(cancelled))
+        return claimed;
+
+    // One statement picks and leases, so two workers can never take the same row.
+    // Rescues come first: their operations have waited longest.
+    const QString rescue = QStringLiteral(
+        "SELECT id FROM operations WHERE state = 'running' AND lease_expires_at <= :now1"
+        " AND cancel_requested = 0 ORDER BY lease_expires_at LIMIT :limit1");
+    const QString due =
+        QStringLiteral("SELECT id FROM operations WHERE state IN ('scheduled', 'waiting')"
+                       " AND next_attempt_at <= :now2"
+                       " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
+                       " ORDER BY next_attempt_at LIMIT :limit2");
+    const QString set = QStringLiteral(
+        "rescued = CASE WHEN %1state = 'running' THEN 1 ELSE 0 END, state = 'running',"
+        " lease_owner = :owner, lease_expires_at = :expires, version = %1version + 1");
+    QString sql;
+    if (postgres) {
+        sql =
+            QStringLiteral(
+                "WITH rescue AS (%1 FOR UPDATE SKIP LOCKED),"
+                " due AS (%2 FOR UPDATE SKIP LOCKED),"
+                " picked AS (SELECT id FROM rescue UNION ALL SELECT id FROM due LIMIT :limit3)"
+                " UPDATE operations AS o SET %3 FROM picked WHERE o.id = picked.id"
+                " RETURNING %4")
+                .arg(rescue, due, set.arg(QStringLiteral("o.")), columns(kOperationColumns, "o."));
+    } else {
+        sql = QStringLiteral("UPDATE operations SET %3 WHERE id IN ("
+                             "SELECT id FROM (%1) UNION ALL SELECT id FROM (%2) LIMIT :limit3)"
+                             " RETURNING %4")
+                  .arg(rescue, due, set.arg(QString()), columns(kOperationColumns));
+    }
+    QSqlQuery query = prepare(sql);
+    query.bindValue(QStringLiteral(":now1"), nowMs);
+    query.bindValue(QStringLiteral(":now2"), nowMs);
+    query.bindValue(QStringLiteral(":limit1"), limit);
+    query.bindValue(QStringLiteral(":limit2"), limit);
+    query.bindValue(QStringLiteral(":limit3"), limit);
+    query.bindValue(QStringLiteral(":owner"), text(workerId));
+    query.bindValue(QStringLiteral(":expires"), nowMs + leaseMs);
+    if (!exec(query))
+        return claimed;
+    while (query.next())
+        claimed.append(readOperation(query));
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("claim"), errorText(query.lastError()));
+        return {};
+    }
+    query.finish();
+    if (!transaction.commit()) {
+        fail(QStringLiteral("claim"), transaction.error());
+        return {};
+    }
+    std::sort(
+        claimed.begin(), claimed.end(), [](const OperationRecord &a, const OperationRecord &b) {
+            if (a.rescued != b.rescued)
+                return a.rescued;
+            return a.nextAttemptAtMs != b.nextAttemptAtMs ? a.nextAttemptAtMs < b.nextAttemptAtMs
+                                                          : a.id < b.id;
+        });
+    return claimed;
+}
+
+bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO attempts (operation_id, endpoint_id, attempt, started_at, finished_at, method,"
+        " url, status, error, decision, reason, wait_ms, wait_source, retry_after_raw,"
+        " problem_type, problem_instance, rate_limit_remaining, idempotency_key, duration_ms,"
+        " worker_id, policy_id, policy_version, forced, request_headers, response_headers,"
+        " lease_conflict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " ?, ?, ?, ?, ?) RETURNING id"));
+    // Redaction happens here, whatever the caller did.
+    const QVariant values[] = {
+        a.operationId,
+        text(a.endpointId),
+        a.attempt,
+        a.startedAtMs,
+        a.finishedAtMs,
+        text(a.method),
+        text(redaction::redactUrl(a.url)),
+        a.status,
+        text(redaction::redactText(a.error)),
+        text(a.decision),
+        text(redaction::redactText(a.reason)),
+        a.waitMs,
+        text(a.waitSource),
+        text(a.retryAfterRaw),
+        text(redaction::redactText(a.problemType)),
+        text(redaction::redactText(a.problemInstance)),
+        a.rateLimitRemaining,
+        text(a.idempotencyKey),
+        a.durationMs,
+        text(a.workerId),
+        text(a.policyId),
+        a.policyVersion,
+        a.forced ? 1 : 0,
+        text(redaction::redactHeaderLines(a.requestHeaders)),
+        text(redaction::redactHeaderLines(a.responseHeaders)),
+        leaseConflict ? 1 : 0,
+    };
+    int index = 0;
+    for (const QVariant &value : values)
+        query.bindValue(index++, value);
+    if (!exec(query))
+        return false;
+    if (!query.next())
+        return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
+    if (id)
+        *id = query.value(0).toLongLong();
+    query.finish();
+    return true;
+}
+
+Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
+                                         const OperationRecord &newState, qint64 claimedVersion,
+                                         const QString &workerId)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("finish attempt"), transaction.error());
+        return FinishResult::Failed;
+    }
+    QSqlQuery current = prepare(QStringLiteral("SELECT version, lease_owner, cancel_requested"
+                                               " FROM operations WHERE id = :id%1")
+                                    .arg(postgres ? QStringLiteral(" FOR UPDATE") : QString()));
+    current.bindValue(QStringLiteral(":id"), attempt.operationId);
+    if (!exec(current))
+        return FinishResult::Failed;
+    if (!current.next()) {
+        fail(QStringLiteral("finish attempt"),
+             QStringLiteral("operation %1 does not exist").arg(attempt.operationId));
+        return FinishResult::Failed;
+    }
+    const qint64 version = current.value(0).toLongLong();
+    const QString owner = current.value(1).toString();
+    const bool cancelRequested = current.value(2).toInt() != 0;
+    current.finish();
+
+    if (version != claimedVersion || owner != workerId) {
+        // The request did leave: keep what it got, but let it change nothing.
+        if (!insertAttempt(attempt, true, nullptr))
+            return FinishResult::Failed;
+        if (!transaction.commit()) {
+            fail(QStringLiteral("finish attempt"), transaction.error());
+            return FinishResult::Failed;
+        }
+        m_lastError = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
+                                     "version %4 leased to '%5'")
+                          .arg(attempt.operationId)
+                          .arg(workerId)
+                          .arg(claimedVersion)
+                          .arg(version)
+                          .arg(owner);
+        qCWarning(lcStore).noquote() << "lease conflict:" << m_lastError;
+        return FinishResult::LeaseConflict;
+    }
+
+    OperationState state = newState.state;
+    QString finalReason = newState.finalReason;
+    qint64 nextAttemptAt = newState.nextAttemptAtMs;
+    if (cancelRequested && state != OperationState::Succeeded && state != OperationState::Failed) {
+        state = OperationState::Cancelled;
+        finalReason = QStringLiteral("cancelled_by_operator");
+        nextAttemptAt = -1;
+    }
+    const bool keepsLease = state == OperationState::Running;
+    QSqlQuery update = prepare(QStringLiteral(
+        "UPDATE operations SET state = ?, attempt = ?, throttled_attempts = ?, first_attempt_at = "
+        "?,"
+        " next_attempt_at = ?, last_status = ?, last_error = ?, response_instance = ?,"
+        " final_reason = ?, wait_source = ?, previous_backoff_ms = ?, force_next = ?,"
+        " rescued = 0, lease_owner = ?, lease_expires_at = ?, version = version + 1"
+        " WHERE id = ? AND version = ? AND lease_owner = ?"));
+    const QVariant values[] = {
+        stateText(state),
+        newState.attempt,
+        newState.throttledAttempts,
+        newState.firstAttemptAtMs,
+        nextAttemptAt,
+        newState.lastStatus,
+        text(redaction::redactText(newState.lastError)),
+        text(redaction::redactText(newState.responseInstance)),
+        text(finalReason),
+        text(newState.waitSource),
+        newState.previousBackoffMs,
+        newState.forceNext ? 1 : 0,
+        keepsLease ? text(workerId) : QStringLiteral(""),
+        keepsLease ? newState.leaseExpiresAtMs : qint64(-1),
+        attempt.operationId,
+        claimedVersion,
+        text(workerId),
+    };
+    int index = 0;
+    for (const QVariant &value : values)
+        update.bindValue(index++, value);
+    if (!exec(update))
+        return FinishResult::Failed;
+    if (update.numRowsAffected() != 1) {
+        fail(QStringLiteral("finish attempt"),
+             QStringLiteral("operation %1 changed under its lease").arg(attempt.operationId));
+        return FinishResult::Failed;
+    }
+    if (!insertAttempt(attempt, false, nullptr))
+        return FinishResult::Failed;
+    if (!transaction.commit()) {
+        fail(QStringLiteral("finish attempt"), transaction.error());
+        return FinishResult::Failed;
+    }
+    return FinishResult::Committed;
+}
+
+bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion)
+{
+    // A rescue keeps state running with an expired lease: the next claim rescues it again.
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET"
+        " state = CASE WHEN cancel_requested = 1 THEN 'cancelled' WHEN rescued = 1 THEN 'running'"
+        " WHEN attempt = 0 THEN 'scheduled' ELSE 'waiting' END,"
+        " final_reason = CASE WHEN cancel_requested = 1 THEN 'cancelled_by_operator' ELSE "
+        "final_reason END,"
+        " lease_owner = '', lease_expires_at = CASE WHEN rescued = 1 AND cancel_requested = 0"
+        " THEN 0 ELSE -1 END, version = version + 1"
+        " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), claimedVersion);
+    query.bindValue(QStringLiteral(":owner"), text(workerId));
+    if (!exec(query))
+        return false;
+    if (query.numRowsAffected() != 1) {
+        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
+                          .arg(operationId)
+                          .arg(workerId)
+                          .arg(claimedVersion);
+        return false;
+    }
+    return true;
+}
+
+bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                       qint64 leaseExpiresAtMs)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET lease_expires_at = :expires"
+        " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
+    query.bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), claimedVersion);
+    query.bindValue(QStringLiteral(":owner"), text(workerId));
+    if (!exec(query))
+        return false;
+    if (query.numRowsAffected() != 1) {
+        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
+                          .arg(operationId)
+                          .arg(workerId)
+                          .arg(claimedVersion);
+        return false;
+    }
+    return true;
+}
+
+std::optional<qint64> Store::nextDueAtMs()
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT next_attempt_at FROM operations WHERE state IN ('scheduled', 'waiting')"
+        " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
+        " ORDER BY next_attempt_at LIMIT 1"));
+    if (!exec(query))
+        return std::nullopt;
+    std::optional<qint64> earliest;
+    if (query.next())
+        earliest = query.value(0).toLongLong();
+    query.finish();
+    QSqlQuery leases =
+        prepare(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
+                               " ORDER BY lease_expires_at LIMIT 1"));
+    if (!exec(leases))
+        return std::nullopt;
+    if (leases.next()) {
+        const qint64 expiry = leases.value(0).toLongLong();
+        earliest = earliest ? std::min(*earliest, expiry) : expiry;
+    }
+    m_lastError.clear();
+    return earliest;
+}
+
+// ---------------------------------------------------------------------------------------
+
+Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET state = 'waiting', next_attempt_at = :now, force_next = :force,"
+        " final_reason = '', version = version + 1"
+        " WHERE id = :id AND state IN ('scheduled', 'waiting', 'parked', 'failed')"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":force"), force ? 1 : 0);
+    query.bindValue(QStringLiteral(":id"), operationId);
+    if (!exec(query))
+        return OperatorResult::Failed;
+    if (query.numRowsAffected() == 1)
+        return OperatorResult::Done;
+    const std::optional<OperationRecord> record = operation(operationId);
+    if (!record)
+        return m_lastError == QLatin1String("no such operation") ? OperatorResult::NotFound
+                                                                 : OperatorResult::Failed;
+    m_lastError = QStringLiteral("operation %1 is %2; only scheduled, waiting, parked or failed "
+                                 "operations can be retried")
+                      .arg(operationId)
+                      .arg(toString(record->state));
+    return OperatorResult::Refused;
+}
+
+Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("cancel"), transaction.error());
+        return OperatorResult::Failed;
+    }
+    const std::optional<OperationRecord> record = operation(operationId);
+    if (!record)
+        return m_lastError == QLatin1String("no such operation") ? OperatorResult::NotFound
+                                                                 : OperatorResult::Failed;
+    if (isFinal(record->state)) {
+        m_lastError = QStringLiteral("operation %1 has already ended (%2)")
+                          .arg(operationId)
+                          .arg(toString(record->state));
+        return OperatorResult::Refused;
+    }
+    const bool liveLease =
+        record->state == OperationState::Running && record->leaseExpiresAtMs > nowMs;
+    // A running attempt cannot be recalled: its result is recorded when it ends, and
+    // the worker's fence stays valid so that it can record it.
+    QSqlQuery query = prepare(
+        liveLease ? QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id = :id AND "
+                                   "version = :version")
+                  : QStringLiteral("UPDATE operations SET state = 'cancelled', final_reason = "
+                                   "'cancelled_by_operator',"
+                                   " next_attempt_at = -1, lease_owner = '', lease_expires_at = -1,"
+                                   " version = version + 1 WHERE id = :id AND version = :version"));
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), record->version);
+    if (!exec(query))
+        return OperatorResult::Failed;
+    if (query.numRowsAffected() != 1) {
+        fail(QStringLiteral("cancel"),
+             QStringLiteral("operation %1 changed meanwhile").arg(operationId));
+        return OperatorResult::Failed;
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("cancel"), transaction.error());
+        return OperatorResult::Failed;
+    }
+    return liveLease ? OperatorResult::Pending : OperatorResult::Done;
+}
+
+int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET next_attempt_at = :until, version = version + 1"
+        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+        " AND partition_key = :partition AND next_attempt_at < :until2 AND force_next = 0"));
+    query.bindValue(QStringLiteral(":until"), untilMs);
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query.bindValue(QStringLiteral(":until2"), untilMs);
+    if (!exec(query))
+        return -1;
+    return query.numRowsAffected();
+}
+
+// ---------------------------------------------------------------------------------------
+
+QList<OperationRecord> Store::operations(const OperationFilter &filter)
+{
+    QStringList where{QStringLiteral("id > :after")};
+    if (filter.state)
+        where.append(QStringLiteral("state = :state"));
+    if (!filter.endpointId.isEmpty())
+        where.append(QStringLiteral("endpoint_id = :endpoint"));
+    QString sql = QStringLiteral("SELECT %1 FROM operations WHERE %2 ORDER BY id")
+                      .arg(columns(kOperationColumns), where.join(QStringLiteral(" AND ")));
+    if (filter.limit >= 0)
+        sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
+    QSqlQuery query = prepare(sql);
+    query.setForwardOnly(true);
+    query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.state)
+        query.bindValue(QStringLiteral(":state"), stateText(*filter.state));
+    if (!filter.endpointId.isEmpty())
+        query.bindValue(QStringLiteral(":endpoint"), filter.endpointId);
+    QList<OperationRecord> out;
+    if (!exec(query))
+        return out;
+    while (query.next())
+        out.append(readOperation(query));
+    return out;
+}
+
+QMap<OperationState, qint64> Store::countsByState()
+{
+    QMap<OperationState, qint64> counts;
+    for (OperationState state : allOperationStates())
+        counts.insert(state, 0);
+    QSqlQuery query =
+        prepare(QStringLiteral("SELECT state, COUNT(*) FROM operations GROUP BY state"));
+    if (!exec(query))
+        return {};
+    while (query.next()) {
+        if (const auto state = operationStateFromString(query.value(0).toString()))
+            counts[*state] = query.value(1).toLongLong();
+    }
+    return counts;
+}
+
+namespace {
+
+QString attemptWhere(const AttemptFilter &filter)
+{
+    QStringList where{QStringLiteral("a.id > :after")};
+    if (filter.fromMs >= 0)
+        where.append(QStringLiteral("a.started_at >= :from"));
+    if (filter.toMs >= 0)
+        where.append(QStringLiteral("a.started_at < :to"));
+    if (!filter.endpointId.isEmpty())
+        where.append(QStringLiteral("a.endpoint_id = :endpoint"));
+    if (filter.operationId > 0)
+        where.append(QStringLiteral("a.operation_id = :operation"));
+    if (filter.operationState)
+        where.append(QStringLiteral("o.state = :state"));
+    return where.join(QStringLiteral(" AND "));
+}
+
+void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
+{
+    query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.fromMs >= 0)
+        query.bindValue(QStringLiteral(":from"), filter.fromMs);
+    if (filter.toMs >= 0)
+        query.bindValue(QStringLiteral(":to"), filter.toMs);
+    if (!filter.endpointId.isEmpty())
+        query.bindValue(QStringLiteral(":endpoint"), filter.endpointId);
+    if (filter.operationId > 0)
+        query.bindValue(QStringLiteral(":operation"), filter.operationId);
+    if (filter.operationState)
+        query.bindValue(QStringLiteral(":state"), toString(*filter.operationState));
+}
+
+QString attemptSelect(const AttemptFilter &filter)
+{
+    QString sql =
+        QStringLiteral("SELECT %1 FROM attempts AS a JOIN operations AS o ON o.id = a.operation_id"
+                       " WHERE %2 ORDER BY a.id")
+            .arg(QLatin1String(kAttemptColumns), attemptWhere(filter));
+    if (filter.limit >= 0)
+        sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
+    return sql;
+}
+
+} // namespace
+
+QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
+{
+    QList<AttemptRecord> out;
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.prepare(attemptSelect(filter))) {
+        fail(QStringLiteral("attempts"), errorText(query.lastError()));
+        return out;
+    }
+    bindAttemptFilter(query, filter);
+    if (!exec(query))
+        return out;
+    while (query.next()) {
+        AttemptRecord record;
+        readAttempt(query, &record);
+        out.append(record);
+    }
+    return out;
+}
+
+qint64 Store::countAttempts(const AttemptFilter &filter)
+{
+    QString sql = QStringLiteral("SELECT COUNT(*) FROM attempts AS a%1 WHERE %2")
+                      .arg(filter.operationState
+                               ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
+                               : QString(),
+                           attemptWhere(filter));
+    QSqlQuery query = prepare(sql);
+    bindAttemptFilter(query, filter);
+    if (!exec(query) || !query.next())
+        return -1;
+    const qint64 count = query.value(0).toLongLong();
+    return filter.limit >= 0 ? std::min<qint64>(count, filter.limit) : count;
+}
+
+qint64 Store::leaseConflictCount()
+{
+    QSqlQuery query =
+        prepare(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE lease_conflict = 1"));
+    if (!exec(query) || !query.next())
+        return -1;
+    return query.value(0).toLongLong();
+}
+
+std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter)
+{
+    auto query = std::make_unique<QSqlQuery>(m_database);
+    // A default query keeps every row it has read; this one keeps one.
+    query->setForwardOnly(true);
+    if (!query->prepare(attemptSelect(filter))) {
+        fail(QStringLiteral("export"), errorText(query->lastError()));
+        return nullptr;
+    }
+    bindAttemptFilter(*query, filter);
+    if (!exec(*query))
+        return nullptr;
+    return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
+}
+
+} // namespace cooldown

@@ -1,0 +1,226 @@
+#pragma once
+
+#include "core/store/Records.h"
+
+#include <QList>
+#include <QMap>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QSqlQuery;
+
+namespace cooldown {
+
+struct StoreOptions
+{
+    // SQLite: synchronous=FULL makes every commit survive a power cut; NORMAL (the
+    // default, with WAL) survives a crash of the process and may lose the last commits
+    // on power loss.
+    bool fullSync = false;
+    // SQLite: how long a statement waits for another connection's lock.
+    int busyTimeoutMs = 5000;
+    // PostgreSQL: how long to wait for the server to answer.
+    int connectTimeoutSeconds = 5;
+    // SQLite: false refuses a path where no database exists yet, instead of creating
+    // one there (readers such as the export must not leave empty databases behind).
+    bool createIfMissing = true;
+    // Migrate no further than this version; 0 means the latest. For tests of migrations.
+    int schemaVersion = 0;
+};
+
+// Which attempts a query or an export covers. Empty fields do not filter.
+struct AttemptFilter
+{
+    qint64 fromMs = -1; // started at or after
+    qint64 toMs = -1;   // started before
+    QString endpointId;
+    qint64 operationId = 0;
+    std::optional<OperationState> operationState; // the operation's current state
+    qint64 afterId = 0;                           // only attempts with a larger id (paging by key)
+    int limit = -1;
+};
+
+struct OperationFilter
+{
+    std::optional<OperationState> state;
+    QString endpointId;
+    qint64 afterId = 0;
+    int limit = -1;
+};
+
+// Attempts read one row at a time with a forward-only query: memory stays flat
+// however many rows there are. Created by Store::streamAttempts.
+class AttemptCursor final
+{
+public:
+    ~AttemptCursor();
+    Q_DISABLE_COPY_MOVE(AttemptCursor)
+
+    // The next attempt, or false at the end or on an error (see error()).
+    bool next(AttemptRecord *record);
+    // The operation state of the attempt last read by next().
+    OperationState operationState() const { return m_operationState; }
+    QString error() const { return m_error; }
+
+private:
+    friend class Store;
+    explicit AttemptCursor(std::unique_ptr<QSqlQuery> query);
+
+    std::unique_ptr<QSqlQuery> m_query;
+    OperationState m_operationState = OperationState::Scheduled;
+    QString m_error;
+};
+
+// The durable record of operations and attempts, on SQLite or PostgreSQL.
+//
+// Every method runs on the thread that opened the store; a thread that needs the
+// store opens its own (each Store has its own named connection). Methods that can
+// fail return false, -1 or an empty optional and leave the reason in lastError().
+// Every text that could carry a credential (URLs, headers, error texts, problem
+// instances) is redacted by the store itself before it is written.
+class Store final
+{
+public:
+    enum class Backend
+    {
+        Sqlite,
+        Postgres
+    };
+
+    enum class FinishResult
+    {
+        Committed,     // the attempt and the operation's new state are durable
+        LeaseConflict, // the worker had lost its lease: the attempt is kept, marked,
+                       // and the operation is unchanged
+        Failed,        // nothing was written; see lastError()
+    };
+
+    enum class OperatorResult
+    {
+        Done,
+        Pending, // cancel of a running operation: applied when its attempt ends
+        Refused, // not allowed in the operation's state; lastError() says why
+        NotFound,
+        Failed,
+    };
+
+    // url: a SQLite file path, or postgresql://user[:password]@host[:port]/database.
+    // Checks the schema version and migrates forward. A database from a newer
+    // version, an unreachable server, a locked or unwritable file: nullptr, a message
+    // in *error, and nothing written.
+    static std::unique_ptr<Store> open(const QString &url, QString *error,
+                                       const StoreOptions &options = {});
+    static int latestSchemaVersion();
+    // The URL as it may be shown: the password replaced by a marker.
+    static QString displayUrl(const QString &url);
+
+    ~Store();
+    Q_DISABLE_COPY_MOVE(Store)
+
+    Backend backend() const { return m_backend; }
+    int schemaVersion() const { return m_schemaVersion; }
+    QString lastError() const { return m_lastError; }
+
+    // Endpoints and policies, as configured.
+    bool upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs);
+    // A paused endpoint's scheduled and waiting operations are not claimed. Running
+    // ones still finish, and are still rescued when their worker dies.
+    bool setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs);
+    std::optional<bool> isEndpointPaused(const QString &endpointId);
+    bool upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson);
+
+    // A new operation in state scheduled, due now. It is durable, idempotency key
+    // included, when this returns: before any byte of it is sent.
+    std::optional<qint64> createOperation(const QString &endpointId, const QString &idempotencyKey,
+                                          qint64 nowMs, const QString &policyId = {},
+                                          const QString &partitionKey = {});
+    // For endpoints that run once per database: creates the operation the first time
+    // the endpoint is seen, even when several workers race, and returns the same id
+    // ever after. *created tells which happened.
+    std::optional<qint64> ensureOneShotOperation(const QString &endpointId,
+                                                 const QString &idempotencyKey, qint64 nowMs,
+                                                 const QString &policyId = {},
+                                                 const QString &partitionKey = {},
+                                                 bool *created = nullptr);
+
+    std::optional<OperationRecord> operation(qint64 operationId);
+    std::optional<OperationRecord> latestOperation(const QString &endpointId);
+
+    // Claims up to limit operations in one atomic statement: scheduled or waiting ones
+    // that are due, and running ones whose lease expired (those come back with
+    // rescued = true: their last attempt's worker died). Each comes back running,
+    // leased to workerId until nowMs + leaseMs, with its version bumped; that version
+    // fences finishAttempt and renewLease. Running operations with a pending cancel
+    // whose lease expired become cancelled instead. Empty on error too: see lastError().
+    QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
+                                    int limit);
+
+    // Writes the attempt row and the operation's new state (state, counters, times,
+    // last status and error, final reason, wait source, backoff, forceNext) in one
+    // transaction, fenced by claimedVersion and workerId. On Committed the operation's
+    // version is claimedVersion + 1 and its lease is released. A pending cancel turns
+    // any state but succeeded and failed into cancelled.
+    FinishResult finishAttempt(const AttemptRecord &attempt, const OperationRecord &newState,
+                               qint64 claimedVersion, const QString &workerId);
+    // Hands back a claimed operation whose attempt was never sent (the worker is
+    // stopping): it is due again at once for any worker, as it was before the claim. A
+    // rescued one stays a rescue, so the next claimer still learns that a worker died.
+    // False when the claim is no longer held (or on error).
+    bool releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion);
+    // Extends a held lease; false when it is no longer held (or on error).
+    bool renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                    qint64 leaseExpiresAtMs);
+
+    // The earliest time claimDue could return something: the first next_attempt_at of
+    // a scheduled or waiting operation of an unpaused endpoint, or the first lease
+    // expiry of a running one. Empty when nothing is pending (or on error).
+    std::optional<qint64> nextDueAtMs();
+
+    // Operator actions. retryNow: a waiting, parked, failed or scheduled operation
+    // becomes waiting and due at nowMs; force makes that attempt bypass the token
+    // bucket. Running and cancelled ones are refused, succeeded ones too.
+    OperatorResult retryNow(qint64 operationId, qint64 nowMs, bool force);
+    // Any operation that has not ended becomes cancelled. A running one keeps its
+    // lease: its attempt's result is still recorded when it ends, and the operation
+    // becomes cancelled then (Pending), or when its lease expires unfinished.
+    OperatorResult cancel(qint64 operationId, qint64 nowMs);
+    // A server told the partition to wait: its scheduled and waiting operations are
+    // not due before untilMs (forced ones excepted). Returns how many moved, -1 on error.
+    int snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs);
+
+    // Queries for the dashboard, metrics and export.
+    QList<OperationRecord> operations(const OperationFilter &filter);
+    QMap<OperationState, qint64> countsByState();
+    QList<AttemptRecord> attempts(const AttemptFilter &filter);
+    qint64 countAttempts(const AttemptFilter &filter);
+    qint64 leaseConflictCount();
+    // A forward-only stream of the attempts the filter selects, oldest id first.
+    std::unique_ptr<AttemptCursor> streamAttempts(const AttemptFilter &filter);
+
+private:
+    Store(Backend backend, const QString &connectionName);
+
+    bool initialise(const StoreOptions &options, const QString &displayName, QString *error);
+    std::optional<int> readSchemaVersion(QString *error);
+    bool migrate(int from, int to, QString *error);
+    bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
+    std::optional<qint64> insertOperation(const QString &endpointId, const QString &idempotencyKey,
+                                          qint64 nowMs, const QString &policyId,
+                                          const QString &partitionKey);
+    bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
+    std::optional<OperationRecord> singleOperation(const QString &where, const QVariant &value);
+    QSqlQuery prepare(const QString &sql);
+    bool exec(QSqlQuery &query);
+    bool fail(const QString &context, const QString &detail);
+
+    Backend m_backend = Backend::Sqlite;
+    QString m_connectionName;
+    QSqlDatabase m_database;
+    int m_schemaVersion = 0;
+    QString m_lastError;
+};
+
+} // namespace cooldown

@@ -1,0 +1,357 @@
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/engine/Transport.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+#include "support/ScriptedHttpServer.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+const qint64 kStart = QDateTime(QDate(2026, 11, 29), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+}
+
+class tst_Scheduler : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ManualClock> m_clock;
+    std::unique_ptr<SeededRandom> m_random;
+    std::unique_ptr<ManualWakeTimer> m_timer;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<Transport> m_transport;
+    std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    int m_dbCounter = 0;
+    QString m_dbPath;
+
+    QByteArray endpoint(const QString &id, const QString &path, const QByteArray &extra = {})
+    {
+        return QStringLiteral(R"({"id": "%1", "url": "%2")").arg(id, m_server->url(path)).toUtf8() + extra + "}";
+    }
+
+    bool startWith(const QByteArray &endpoints, const QByteArray &top = {})
+    {
+        const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
+        QString error;
+        auto config = WorkspaceConfig::parse(json, "test.json", &error, {}, QHash<QString, QString>{});
+        if (!config) {
+            qWarning() << error;
+            return false;
+        }
+        m_store = Store::open(m_dbPath, &error);
+        if (!m_store) {
+            qWarning() << error;
+            return false;
+        }
+        m_transport = std::make_unique<Transport>(*m_clock);
+        SchedulerOptions options;
+        options.workerId = QStringLiteral("test-worker");
+        options.leaseMs = 60000;
+        m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                                  *m_random, *m_timer, options);
+        if (!m_scheduler->start(&error)) {
+            qWarning() << error;
+            return false;
+        }
+        return settle();
+    }
+
+    // Real loopback I/O finishes in real time; the schedule itself runs on the
+    // manual clock. Bounded: false if the exchanges do not end within 10 s.
+    bool settle()
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            if (m_scheduler->inFlight() == 0) {
+                QCoreApplication::processEvents();
+                if (m_scheduler->inFlight() == 0)
+                    return true;
+            }
+        } while (t.elapsed() < 10000);
+        return false;
+    }
+
+    // Moves the manual clock in steps, firing the one timer whenever it is due.
+    bool advance(qint64 ms, qint64 stepMs = 100)
+    {
+        for (qint64 done = 0; done < ms;) {
+            const qint64 step = std::min(stepMs, ms - done);
+            m_clock->advance(step);
+            done += step;
+            if (m_timer->fireIfDue() && !settle())
+                return false;
+        }
+        return true;
+    }
+
+    OperationRecord latest(const QString &endpointId) { return m_store->latestOperation(endpointId).value(); }
+
+private slots:
+    void init()
+    {
+        m_clock = std::make_unique<ManualClock>(kStart);
+        m_random = std::make_unique<SeededRandom>(7);
+        m_timer = std::make_unique<ManualWakeTimer>(*m_clock);
+        m_server = std::make_unique<ScriptedHttpServer>();
+        m_dbPath = m_dir.filePath(QStringLiteral("sched-%1.db").arg(++m_dbCounter));
+    }
+    void cleanup()
+    {
+        m_scheduler.reset();
+        m_transport.reset();
+        m_store.reset();
+        m_server.reset();
+    }
+
+    void waitsForRetryAfterThenSucceeds();
+    void wallClockJumpDoesNotFireEarly();
+    void postWithoutKeyParks();
+    void keyedPostKeepsItsKey();
+    void globalLimitHolds();
+    void periodicTicksDoNotStack();
+    void bucketPacesThePartition();
+    void throttleHoldsThePartition();
+    void rescuesAnExpiredLease();
+    void rescuedPostWithoutKeyParks();
+    void operatorRetryAndCancel();
+    void operatorCancel();
+    void idleAndStop();
+};
+
+void tst_Scheduler::waitsForRetryAfterThenSucceeds()
+{
+    m_server->script("/x", {{429, {{"Retry-After", "120"}}, {}}, {200, {}, "ok"}});
+    QVERIFY(startWith(endpoint("x", "/x")));
+    QCOMPARE(m_server->received.size(), 1);
+    OperationRecord op = latest("x");
+    QCOMPARE(op.state, OperationState::Waiting);
+    QVERIFY(op.nextAttemptAtMs >= kStart + 120000 && op.nextAttemptAtMs <= kStart + 121000);
+    QCOMPARE(op.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(op.attempt, 1);
+
+    QVERIFY(advance(119900));
+    QCOMPARE(m_server->received.size(), 1); // never before the server's time
+    QVERIFY(advance(1200));
+    QCOMPARE(m_server->received.size(), 2);
+    op = latest("x");
+    QCOMPARE(op.state, OperationState::Succeeded);
+    QCOMPARE(op.attempt, 2);
+    QCOMPARE(op.throttledAttempts, 1);
+    const QList<AttemptRecord> attempts = m_store->attempts({});
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts[0].status, 429);
+    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[0].retryAfterRaw, QStringLiteral("120"));
+    QCOMPARE(attempts[1].status, 200);
+    QCOMPARE(attempts[1].decision, QStringLiteral("success"));
+}
+
+void tst_Scheduler::wallClockJumpDoesNotFireEarly()
+{
+    m_server->script("/x", {{503, {{"Retry-After", "300"}}, {}}, {200, {}, "ok"}});
+    QVERIFY(startWith(endpoint("x", "/x")));
+    QCOMPARE(latest("x").state, OperationState::Waiting);
+    m_clock->jumpWall(3600 * 1000); // NTP step or an operator: an hour ahead
+    QVERIFY(advance(10000));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(291000));
+    QCOMPARE(m_server->received.size(), 2);
+    QCOMPARE(latest("x").state, OperationState::Succeeded);
+}
+
+void tst_Scheduler::postWithoutKeyParks()
+{
+    m_server->script("/p", {{503, {{"Retry-After", "5"}}, {}}});
+    QVERIFY(startWith(endpoint("p", "/p", R"(, "method": "POST", "body": "x")")));
+    QCOMPARE(latest("p").state, OperationState::Parked);
+    QCOMPARE(latest("p").finalReason, QStringLiteral("not_idempotent"));
+    QVERIFY(advance(60000, 1000));
+    QCOMPARE(m_server->received.size(), 1);
+}
+
+void tst_Scheduler::keyedPostKeepsItsKey()
+{
+    m_server->script("/p", {{503, {{"Retry-After", "5"}}, {}}, {201, {}, {}}});
+    QVERIFY(startWith(endpoint("p", "/p", R"(, "method": "POST", "body": "{\"a\":1}", "idempotency": {"header": "Idempotency-Key"})")));
+    QCOMPARE(latest("p").state, OperationState::Waiting);
+    QVERIFY(advance(7000));
+    QCOMPARE(m_server->received.size(), 2);
+    const QByteArray key = m_server->received[0].header("Idempotency-Key");
+    QVERIFY(key.startsWith('"') && key.endsWith('"') && key.size() == 38);
+    QCOMPARE(m_server->received[1].header("Idempotency-Key"), key);
+    QCOMPARE(m_server->received[1].body, QByteArray("{\"a\":1}"));
+    QCOMPARE(latest("p").state, OperationState::Succeeded);
+    QCOMPARE('"' + latest("p").idempotencyKey.toLatin1() + '"', key);
+}
+
+void tst_Scheduler::globalLimitHolds()
+{
+    m_server->script("/h", {{200, {}, {}, true}});
+    QByteArray endpoints;
+    for (int i = 0; i < 5; ++i)
+        endpoints += (i ? "," : "") + endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.5)");
+    const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 2}, "endpoints": [)" + endpoints + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
+    QVERIFY2(config, qPrintable(error));
+    m_store = Store::open(m_dbPath, &error);
+    m_transport = std::make_unique<Transport>(*m_clock);
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock, *m_random, *m_timer);
+    QVERIFY(m_scheduler->start(&error));
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 2, 5000);
+    QCOMPARE(m_scheduler->inFlight(), 2);
+    // The two time out (real time), their retries back off (manual time), others go.
+    QVERIFY(settle());
+    QVERIFY(advance(5000, 500));
+    QTRY_VERIFY_WITH_TIMEOUT(m_server->received.size() >= 4, 5000);
+    QVERIFY(m_server->maxOpen <= 2);
+    QVERIFY(m_scheduler->inFlight() <= 2);
+}
+
+void tst_Scheduler::periodicTicksDoNotStack()
+{
+    m_server->script("/t", {{429, {{"Retry-After", "60"}}, {}}, {200, {}, {}}});
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 10)")));
+    const qint64 first = latest("t").id;
+    QVERIFY(advance(35000, 1000));
+    QCOMPARE(latest("t").id, first); // the unfinished operation blocks new ticks
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(27000, 1000)); // retry at ~61 s succeeds, then ticks resume
+    QCOMPARE(m_store->operation(first)->state, OperationState::Succeeded);
+    QVERIFY(advance(10000, 1000));
+    QVERIFY(latest("t").id != first);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2);
+}
+
+void tst_Scheduler::bucketPacesThePartition()
+{
+    // 2 requests per 60 s, burst 1: after the first, one every 30 s.
+    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+        "limit": 2, "window_seconds": 60, "burst": 1, "policy_version": 1}], )";
+    QByteArray endpoints;
+    for (int i = 0; i < 4; ++i)
+        endpoints += (i ? "," : "") +
+                     endpoint(QStringLiteral("b%1").arg(i), "/b", R"(, "policy": "p", "partition_key": "k1")");
+    QVERIFY(startWith(endpoints, policy));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(29000, 1000));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(1100));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(advance(60000, 1000));
+    QCOMPARE(m_server->received.size(), 4);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 4);
+}
+
+void tst_Scheduler::throttleHoldsThePartition()
+{
+    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+        "limit": 100, "window_seconds": 60, "burst": 100, "policy_version": 1}], )";
+    m_server->script("/first", {{429, {{"Retry-After", "30"}}, {}}, {200, {}, {}}});
+    const QByteArray endpoints = endpoint("first", "/first", R"(, "policy": "p", "partition_key": "k1")") + "," +
+                                 endpoint("other", "/other", R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)");
+    QVERIFY(startWith(endpoints, policy));
+    // The partition is held until the server's time: "other" does not go meanwhile.
+    QCOMPARE(m_scheduler->holds().size(), 1);
+    QCOMPARE(m_scheduler->holds().first().partitionKey, QStringLiteral("k1"));
+    QVERIFY(advance(25000, 1000));
+    int otherDuringHold = 0;
+    for (const auto &r : std::as_const(m_server->received))
+        otherDuringHold += r.path == "/other";
+    QVERIFY(otherDuringHold <= 1); // at most the one sent before the 429 arrived
+    QVERIFY(advance(10000, 1000));
+    QCOMPARE(latest("first").state, OperationState::Succeeded);
+    QVERIFY(m_scheduler->holds().isEmpty());
+}
+
+void tst_Scheduler::rescuesAnExpiredLease()
+{
+    {
+        QString error;
+        auto store = Store::open(m_dbPath, &error);
+        QVERIFY(store);
+        QVERIFY(store->ensureOneShotOperation("r", "key-1", kStart));
+        QCOMPARE(store->claimDue("dead-worker", kStart, 5000, 10).size(), 1);
+    }
+    QVERIFY(startWith(endpoint("r", "/r")));
+    QCOMPARE(m_server->received.size(), 0); // the lease is still held by the dead worker
+    QCOMPARE(latest("r").state, OperationState::Running);
+    QVERIFY(advance(6000, 500));
+    QTRY_COMPARE_WITH_TIMEOUT(latest("r").state, OperationState::Succeeded, 5000);
+    const QList<AttemptRecord> attempts = m_store->attempts({});
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts[0].error, QStringLiteral("worker_died"));
+    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[1].status, 200);
+    QCOMPARE(m_server->received.size(), 1);
+}
+
+void tst_Scheduler::rescuedPostWithoutKeyParks()
+{
+    {
+        QString error;
+        auto store = Store::open(m_dbPath, &error);
+        QVERIFY(store->ensureOneShotOperation("r", "key-1", kStart));
+        QCOMPARE(store->claimDue("dead-worker", kStart, 5000, 10).size(), 1);
+    }
+    QVERIFY(startWith(endpoint("r", "/r", R"(, "method": "POST", "body": "x")")));
+    QVERIFY(advance(6000, 500));
+    QCOMPARE(latest("r").state, OperationState::Parked);
+    QCOMPARE(latest("r").finalReason, QStringLiteral("ambiguous_send"));
+    QCOMPARE(m_server->received.size(), 0);
+}
+
+void tst_Scheduler::operatorRetryAndCancel()
+{
+    m_server->script("/p", {{503, {}, {}}, {200, {}, {}}});
+    QVERIFY(startWith(endpoint("p", "/p", R"(, "method": "POST", "body": "x")") + "," +
+                      endpoint("w", "/w", R"(, "every_seconds": 0)")));
+    const OperationRecord parked = latest("p");
+    QCOMPARE(parked.state, OperationState::Parked);
+    QCOMPARE(m_scheduler->retryNow(parked.id, false), Store::OperatorResult::Done);
+    QVERIFY(settle());
+    QCOMPARE(latest("p").state, OperationState::Succeeded);
+    QCOMPARE(m_server->received.size(), 3);
+}
+
+void tst_Scheduler::operatorCancel()
+{
+    m_server->script("/c", {{429, {{"Retry-After", "100"}}, {}}});
+    QVERIFY(startWith(endpoint("c", "/c")));
+    const OperationRecord waiting = latest("c");
+    QCOMPARE(waiting.state, OperationState::Waiting);
+    QCOMPARE(m_scheduler->cancel(waiting.id), Store::OperatorResult::Done);
+    QVERIFY(advance(200000, 5000));
+    QCOMPARE(latest("c").state, OperationState::Cancelled);
+}
+
+void tst_Scheduler::idleAndStop()
+{
+    m_server->script("/x", {{500, {}, {}}, {200, {}, {}}});
+    QVERIFY(startWith(endpoint("x", "/x", R"(, "retry": "default")")));
+    QSignalSpy idle(m_scheduler.get(), &Scheduler::idle);
+    QVERIFY(!m_scheduler->isIdle());
+    QVERIFY(advance(2000));
+    QCOMPARE(latest("x").state, OperationState::Succeeded);
+    QVERIFY(m_scheduler->isIdle());
+    QCOMPARE(idle.count(), 1);
+    QSignalSpy stopped(m_scheduler.get(), &Scheduler::stopped);
+    m_scheduler->stop();
+    QCOMPARE(stopped.count(), 1);
+}
+
+QTEST_GUILESS_MAIN(tst_Scheduler)
+#include "tst_scheduler.moc"

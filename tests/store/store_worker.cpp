@@ -1,0 +1,89 @@
+// A worker process for tst_storeprocesses: it claims and finishes operations in a loop
+// and reports each durable step on stdout, so that the test can count claims across
+// processes or kill it mid-run. Time is a fixed argument: nothing here reads a clock.
+//
+//   store_worker claim DB WORKER NOW_MS LEASE_MS BATCH   claim until nothing is due
+//   store_worker write DB WORKER NOW_MS LEASE_MS         claim and record forever
+
+#include "core/store/Store.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace cooldown;
+
+namespace {
+
+AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, qint64 nowMs)
+{
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = op.attempt + 1;
+    a.startedAtMs = nowMs;
+    a.finishedAtMs = nowMs + 1;
+    a.durationMs = 1;
+    a.method = QStringLiteral("GET");
+    a.url = QStringLiteral("https://h/x");
+    a.status = 503;
+    a.decision = QStringLiteral("retry");
+    a.workerId = worker;
+    return a;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() < 6) {
+        std::fprintf(stderr, "usage: store_worker claim|write DB WORKER NOW_MS LEASE_MS [BATCH]\n");
+        return 2;
+    }
+    const QString mode = args.at(1);
+    const QString worker = args.at(3);
+    const qint64 nowMs = args.at(4).toLongLong();
+    const qint64 leaseMs = args.at(5).toLongLong();
+    const int batch = args.size() > 6 ? args.at(6).toInt() : 1;
+    QString error;
+    std::unique_ptr<Store> store = Store::open(args.at(2), &error);
+    if (!store) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    QTextStream out(stdout);
+    while (true) {
+        const QList<OperationRecord> claimed = store->claimDue(worker, nowMs, leaseMs, batch);
+        if (claimed.isEmpty()) {
+            if (!store->lastError().isEmpty()) {
+                std::fprintf(stderr, "claim failed: %s\n", qPrintable(store->lastError()));
+                return 1;
+            }
+            if (mode == QLatin1String("claim"))
+                return 0;
+            continue;
+        }
+        for (OperationRecord op : claimed) {
+            if (mode == QLatin1String("claim"))
+                out << "claimed " << op.id << '\n';
+            const AttemptRecord attempt = attemptFor(op, worker, nowMs);
+            const qint64 claimedVersion = op.version;
+            op.attempt += 1;
+            // claim: each operation ends; write: it is due again at once, forever.
+            op.state = mode == QLatin1String("claim") ? OperationState::Succeeded
+                                                      : OperationState::Waiting;
+            op.nextAttemptAtMs = mode == QLatin1String("claim") ? -1 : nowMs;
+            if (store->finishAttempt(attempt, op, claimedVersion, worker) !=
+                Store::FinishResult::Committed) {
+                std::fprintf(stderr, "finish failed: %s\n", qPrintable(store->lastError()));
+                return 1;
+            }
+            if (mode == QLatin1String("write"))
+                out << "committed " << op.id << ' ' << attempt.attempt << '\n';
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,233 @@
+#include "core/http/Redaction.h"
+
+#include <QTest>
+
+using namespace cooldown;
+
+class tst_Redaction : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void secretNames_data();
+    void secretNames();
+    void urls_data();
+    void urls();
+    void headerLines_data();
+    void headerLines();
+    void freeText_data();
+    void freeText();
+    void parsedHeaders();
+    void idempotent();
+};
+
+void tst_Redaction::secretNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("secret");
+
+    const char *const secrets[] = {
+        "Authorization",
+        "authorization",
+        "Proxy-Authorization",
+        "Cookie",
+        "Set-Cookie",
+        "api_key",
+        "apikey",
+        "API-KEY",
+        "X-API-Key",
+        "X-Goog-Api-Key",
+        "key",
+        "access_token",
+        "accessToken",
+        "refresh_token",
+        "id_token",
+        "token",
+        "X-Auth-Token",
+        "X-CSRF-Token",
+        "client_secret",
+        "clientSecret",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "sig",
+        "signature",
+        "X-Amz-Signature",
+        "X-Amz-Security-Token",
+        "X-Hub-Signature-256",
+        "private_key",
+        "session_id",
+        "JSESSIONID",
+        "credentials",
+        "x-apikey",
+    };
+    for (const char *name : secrets)
+        QTest::newRow(name) << QString::fromLatin1(name) << true;
+
+    const char *const plain[] = {
+        "Idempotency-Key",
+        "idempotency_key",
+        "Content-Type",
+        "Retry-After",
+        "RateLimit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "Date",
+        "Location",
+        "page",
+        "sort",
+        "monkey",
+        "author",
+        "Keep-Alive",
+        "Accept",
+        "WWW-Authenticate",
+        "x-ratelimit-remaining-tokens",
+        "",
+    };
+    for (const char *name : plain)
+        QTest::newRow(qPrintable(QStringLiteral("plain %1").arg(QLatin1String(name))))
+            << QString::fromLatin1(name) << false;
+}
+
+void tst_Redaction::secretNames()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, secret);
+    QCOMPARE(redaction::isSecretName(name), secret);
+}
+
+void tst_Redaction::urls_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("no query") << "https://api.example.com/v1/items"
+                              << "https://api.example.com/v1/items";
+    QTest::newRow("plain query") << "https://h/x?page=2&sort=name"
+                                 << "https://h/x?page=2&sort=name";
+    QTest::newRow("api_key") << "https://h/x?api_key=S3CRET&page=2"
+                             << "https://h/x?api_key=[redacted]&page=2";
+    QTest::newRow("several")
+        << "https://h/x?access_token=a&sig=b&x=1&client_secret=c"
+        << "https://h/x?access_token=[redacted]&sig=[redacted]&x=1&client_secret=[redacted]";
+    QTest::newRow("percent-encoded name") << "https://h/x?api%5Fkey=S3CRET"
+                                          << "https://h/x?api%5Fkey=[redacted]";
+    QTest::newRow("semicolon separated") << "https://h/x?a=1;token=T"
+                                         << "https://h/x?a=1;token=[redacted]";
+    QTest::newRow("empty value") << "https://h/x?token="
+                                 << "https://h/x?token=[redacted]";
+    QTest::newRow("name without value") << "https://h/x?token"
+                                        << "https://h/x?token";
+    QTest::newRow("fragment token") << "https://h/cb#access_token=T&state=1"
+                                    << "https://h/cb#access_token=[redacted]&state=1";
+    QTest::newRow("query and fragment") << "https://h/x?key=K#frag"
+                                        << "https://h/x?key=[redacted]#frag";
+    QTest::newRow("user and password") << "https://bob:hunter2@h/x"
+                                       << "https://bob:[redacted]@h/x";
+    QTest::newRow("token as user") << "https://ghp_abc@github.com/r"
+                                   << "https://[redacted]@github.com/r";
+    QTest::newRow("postgres user kept") << "postgresql://cooldown@db:5432/c"
+                                        << "postgresql://cooldown@db:5432/c";
+    QTest::newRow("postgres password") << "postgresql://cooldown:pw@db:5432/c"
+                                       << "postgresql://cooldown:[redacted]@db:5432/c";
+    QTest::newRow("relative") << "/x?password=p&q=1"
+                              << "/x?password=[redacted]&q=1";
+    QTest::newRow("idempotency key kept") << "https://h/x?idempotency_key=abc"
+                                          << "https://h/x?idempotency_key=abc";
+}
+
+void tst_Redaction::urls()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, expected);
+    QCOMPARE(redaction::redactUrl(url), expected);
+}
+
+void tst_Redaction::headerLines_data()
+{
+    QTest::addColumn<QString>("lines");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("authorization") << "Authorization: Bearer abc.def\nAccept: */*\n"
+                                   << "Authorization: [redacted]\nAccept: */*\n";
+    QTest::newRow("cookies") << "Cookie: sid=1; theme=dark\nSet-Cookie: a=b; HttpOnly"
+                             << "Cookie: [redacted]\nSet-Cookie: [redacted]";
+    QTest::newRow("api key header")
+        << "X-API-Key: K\r\nDate: Sun, 29 Nov 2026 12:00:00 GMT\r\n"
+        << "X-API-Key: [redacted]\r\nDate: Sun, 29 Nov 2026 12:00:00 GMT\r\n";
+    QTest::newRow("no space after colon") << "authorization:Basic Zm9v"
+                                          << "authorization:[redacted]";
+    QTest::newRow("location with token") << "Location: https://h/next?token=T&page=3"
+                                         << "Location: https://h/next?token=[redacted]&page=3";
+    QTest::newRow("idempotency key kept") << "Idempotency-Key: 5f0c"
+                                          << "Idempotency-Key: 5f0c";
+    QTest::newRow("not a header") << "just text"
+                                  << "just text";
+}
+
+void tst_Redaction::headerLines()
+{
+    QFETCH(QString, lines);
+    QFETCH(QString, expected);
+    QCOMPARE(redaction::redactHeaderLines(lines), expected);
+}
+
+void tst_Redaction::freeText_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("qt network error")
+        << "Error transferring https://api.example.com/m?api_key=S3CRET - server replied: Too Many "
+           "Requests"
+        << "Error transferring https://api.example.com/m?api_key=[redacted] - server replied: Too "
+           "Many Requests";
+    QTest::newRow("quoted url") << "redirect to \"http://h/?secret=x\" refused"
+                                << "redirect to \"http://h/?secret=[redacted]\" refused";
+    QTest::newRow("two urls") << "from https://a/?token=1 to https://b/?sig=2"
+                              << "from https://a/?token=[redacted] to https://b/?sig=[redacted]";
+    QTest::newRow("quoted request") << "request was:\nAuthorization: Bearer T\nHost: h"
+                                    << "request was:\nAuthorization: [redacted]\nHost: h";
+    QTest::newRow("bare url") << "https://h/?password=p"
+                              << "https://h/?password=[redacted]";
+    QTest::newRow("nothing to do") << "Connection refused"
+                                   << "Connection refused";
+}
+
+void tst_Redaction::freeText()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    QCOMPARE(redaction::redactText(text), expected);
+}
+
+void tst_Redaction::parsedHeaders()
+{
+    const HttpHeaders headers{{"Authorization", "Bearer T0KEN"},
+                              {"X-Api-Key", "K3Y"},
+                              {"Retry-After", "120"},
+                              {"Link", "<https://h/p?access_token=AT>; rel=next"}};
+    const QString lines = redaction::headerLines(headers);
+    QCOMPARE(lines,
+             QStringLiteral("Authorization: [redacted]\nX-Api-Key: [redacted]\nRetry-After: 120\n"
+                            "Link: <https://h/p?access_token=[redacted]>; rel=next\n"));
+    const HttpHeaders redacted = redaction::redactHeaders(headers);
+    QCOMPARE(redacted.value("authorization").value_or(QByteArray()), QByteArray("[redacted]"));
+    QCOMPARE(redacted.value("retry-after").value_or(QByteArray()), QByteArray("120"));
+    QVERIFY(!lines.contains(QLatin1String("T0KEN")));
+    QVERIFY(!lines.contains(QLatin1String("K3Y")));
+    QVERIFY(!lines.contains(QLatin1String("=AT")));
+}
+
+void tst_Redaction::idempotent()
+{
+    const QString once = redaction::redactText(
+        QStringLiteral("Authorization: Bearer x\nsee https://u:p@h/?token=t#access_token=a"));
+    QCOMPARE(redaction::redactText(once), once);
+    QCOMPARE(redaction::redactUrl(redaction::redactUrl(QStringLiteral("https://h/?key=1"))),
+             QStringLiteral("https://h/?key=[redacted]"));
+}
+
+QTEST_GUILESS_MAIN(tst_Redaction)
+#include "tst_redaction.moc"

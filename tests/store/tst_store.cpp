@@ -1,0 +1,969 @@
+// The store's contract, run against SQLite and PostgreSQL alike: every test function
+// runs once per backend (initTestCase_data).
+
+#include "StoreTestSupport.h"
+
+#include "core/store/Store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+
+using namespace cooldown;
+
+namespace cooldown {
+// Readable QCOMPARE failures (found by argument-dependent lookup).
+char *toString(Store::FinishResult result)
+{
+    const char *names[] = {"Committed", "LeaseConflict", "Failed"};
+    return qstrdup(names[int(result)]);
+}
+char *toString(Store::OperatorResult result)
+{
+    const char *names[] = {"Done", "Pending", "Refused", "NotFound", "Failed"};
+    return qstrdup(names[int(result)]);
+}
+} // namespace cooldown
+
+namespace {
+
+const qint64 kNow = 1'795'000'000'000; // 2026-11-18, a fixed instant: no test reads the clock
+const qint64 kLeaseMs = 30'000;
+
+AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, const QString &decision)
+{
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = op.attempt + 1;
+    a.startedAtMs = kNow + 10;
+    a.finishedAtMs = kNow + 250;
+    a.method = QStringLiteral("POST");
+    a.url = QStringLiteral("https://api.example.com/jobs?page=1");
+    a.status = decision == QLatin1String("success") ? 201 : 429;
+    a.decision = decision;
+    a.reason =
+        decision == QLatin1String("success") ? QStringLiteral("ok") : QStringLiteral("throttled");
+    a.waitMs = decision == QLatin1String("retry") ? 5000 : -1;
+    a.waitSource = decision == QLatin1String("retry") ? QStringLiteral("retry-after") : QString();
+    a.retryAfterRaw = decision == QLatin1String("retry") ? QStringLiteral("5") : QString();
+    a.problemType = QStringLiteral("https://example.com/probs/rate");
+    a.problemInstance = QStringLiteral("/jobs/7");
+    a.rateLimitRemaining = 0;
+    a.idempotencyKey = op.idempotencyKey;
+    a.durationMs = 240;
+    a.workerId = worker;
+    a.policyId = op.policyId;
+    a.policyVersion = 3;
+    a.forced = op.forceNext;
+    a.requestHeaders = QStringLiteral("Idempotency-Key: %1\n").arg(op.idempotencyKey);
+    a.responseHeaders = QStringLiteral("Retry-After: 5\n");
+    return a;
+}
+
+OperationRecord afterRetry(OperationRecord op, qint64 nextAtMs)
+{
+    op.state = OperationState::Waiting;
+    op.attempt += 1;
+    op.throttledAttempts += 1;
+    if (op.firstAttemptAtMs < 0)
+        op.firstAttemptAtMs = kNow + 10;
+    op.nextAttemptAtMs = nextAtMs;
+    op.lastStatus = 429;
+    op.waitSource = QStringLiteral("retry-after");
+    op.forceNext = false;
+    return op;
+}
+
+OperationRecord afterOutcome(OperationRecord op, OperationState state, const QString &reason)
+{
+    op.state = state;
+    op.attempt += 1;
+    op.nextAttemptAtMs = -1;
+    op.finalReason = reason;
+    op.lastStatus = state == OperationState::Succeeded ? 201 : 500;
+    op.forceNext = false;
+    return op;
+}
+
+} // namespace
+
+class tst_Store : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase_data();
+    void init();
+    void cleanup();
+
+    void createClaimFinish();
+    void operationIsDurableBeforeClaim();
+    void claimOrderAndLimit();
+    void claimNeverOverlaps();
+    void versionFenceAndLeaseConflict();
+    void renewLease();
+    void expiredLeaseRescue();
+    void oneShot();
+    void snoozePartition();
+    void operatorRetry();
+    void cancel();
+    void pausedEndpoint();
+    void nextDue();
+    void queries();
+    void secretsNeverStored();
+    void migrationFromVersion1();
+    void newerVersionRefused();
+    void unreachableOrUnusable();
+
+private:
+    std::unique_ptr<Store> openStore(const StoreOptions &options = {});
+    bool rawExec(const QStringList &statements, QString *error);
+    bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
+
+    QString m_backend;
+    QString m_url;
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void tst_Store::initTestCase_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("sqlite") << "sqlite";
+    QTest::newRow("postgresql") << "postgresql";
+}
+
+void tst_Store::init()
+{
+    QFETCH_GLOBAL(QString, backend);
+    m_backend = backend;
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    if (isSqlite()) {
+        m_url = m_dir->filePath(QStringLiteral("cooldown.db"));
+        return;
+    }
+    QString why;
+    m_url = test::freshPostgresDatabase(QStringLiteral("cooldown_tst_store"), &why);
+    if (m_url.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("PostgreSQL backend not tested: %1").arg(why)));
+}
+
+void tst_Store::cleanup()
+{
+    m_dir.reset();
+}
+
+std::unique_ptr<Store> tst_Store::openStore(const StoreOptions &options)
+{
+    QString error;
+    std::unique_ptr<Store> store = Store::open(m_url, &error, options);
+    if (!store)
+        qWarning("open failed: %s", qPrintable(error));
+    return store;
+}
+
+bool tst_Store::rawExec(const QStringList &statements, QString *error)
+{
+    const QString name = QStringLiteral("tst-store-raw");
+    bool ok = true;
+    {
+        QSqlDatabase db;
+        if (isSqlite()) {
+            db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(m_url);
+        } else {
+            const QUrl url(m_url);
+            db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+            db.setHostName(url.host());
+            db.setPort(url.port(5432));
+            db.setUserName(url.userName());
+            db.setDatabaseName(url.path().mid(1));
+        }
+        if (!db.open()) {
+            *error = db.lastError().text();
+            ok = false;
+        }
+        QSqlQuery query(db);
+        for (const QString &statement : statements) {
+            if (ok && !query.exec(statement)) {
+                *error = statement + QStringLiteral(": ") + query.lastError().text();
+                ok = false;
+            }
+        }
+        query.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+void tst_Store::createClaimFinish()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+
+    const auto id =
+        store->createOperation(QStringLiteral("upload"), QStringLiteral("key-1"), kNow,
+                               QStringLiteral("project-write-v1"), QStringLiteral("p-184"));
+    QVERIFY2(id, qPrintable(store->lastError()));
+    auto op = store->operation(*id);
+    QVERIFY(op);
+    QCOMPARE(op->state, OperationState::Scheduled);
+    QCOMPARE(op->nextAttemptAtMs, kNow);
+    QCOMPARE(op->createdAtMs, kNow);
+    QCOMPARE(op->idempotencyKey, QStringLiteral("key-1"));
+    QCOMPARE(op->attempt, 0);
+    QCOMPARE(op->firstAttemptAtMs, qint64(-1));
+
+    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow - 1, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->lastError().isEmpty());
+    const QList<OperationRecord> claimed =
+        store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
+    QCOMPARE(claimed.size(), 1);
+    const OperationRecord running = claimed.first();
+    QCOMPARE(running.id, *id);
+    QCOMPARE(running.state, OperationState::Running);
+    QCOMPARE(running.leaseOwner, QStringLiteral("w1"));
+    QCOMPARE(running.leaseExpiresAtMs, kNow + kLeaseMs);
+    QCOMPARE(running.version, op->version + 1);
+    QVERIFY(!running.rescued);
+    QVERIFY(store->claimDue(QStringLiteral("w2"), kNow, kLeaseMs, 10).isEmpty());
+
+    const AttemptRecord attempt =
+        attemptFor(running, QStringLiteral("w1"), QStringLiteral("retry"));
+    QCOMPARE(store->finishAttempt(attempt, afterRetry(running, kNow + 5000), running.version,
+                                  QStringLiteral("w1")),
+             Store::FinishResult::Committed);
+    op = store->operation(*id);
+    QCOMPARE(op->state, OperationState::Waiting);
+    QCOMPARE(op->attempt, 1);
+    QCOMPARE(op->throttledAttempts, 1);
+    QCOMPARE(op->nextAttemptAtMs, kNow + 5000);
+    QCOMPARE(op->lastStatus, 429);
+    QCOMPARE(op->version, running.version + 1);
+    QVERIFY(op->leaseOwner.isEmpty());
+    QCOMPARE(op->leaseExpiresAtMs, qint64(-1));
+
+    const QList<AttemptRecord> attempts = store->attempts({});
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord &stored = attempts.first();
+    QVERIFY(stored.id > 0);
+    QCOMPARE(stored.operationId, *id);
+    QCOMPARE(stored.endpointId, QStringLiteral("upload"));
+    QCOMPARE(stored.attempt, 1);
+    QCOMPARE(stored.startedAtMs, attempt.startedAtMs);
+    QCOMPARE(stored.finishedAtMs, attempt.finishedAtMs);
+    QCOMPARE(stored.method, QStringLiteral("POST"));
+    QCOMPARE(stored.url, attempt.url);
+    QCOMPARE(stored.status, 429);
+    QCOMPARE(stored.decision, QStringLiteral("retry"));
+    QCOMPARE(stored.reason, QStringLiteral("throttled"));
+    QCOMPARE(stored.waitMs, qint64(5000));
+    QCOMPARE(stored.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(stored.retryAfterRaw, QStringLiteral("5"));
+    QCOMPARE(stored.problemType, attempt.problemType);
+    QCOMPARE(stored.problemInstance, attempt.problemInstance);
+    QCOMPARE(stored.rateLimitRemaining, 0);
+    QCOMPARE(stored.idempotencyKey, QStringLiteral("key-1"));
+    QCOMPARE(stored.durationMs, qint64(240));
+    QCOMPARE(stored.workerId, QStringLiteral("w1"));
+    QCOMPARE(stored.policyId, QStringLiteral("project-write-v1"));
+    QCOMPARE(stored.policyVersion, 3);
+    QCOMPARE(stored.requestHeaders, attempt.requestHeaders);
+    QCOMPARE(stored.responseHeaders, attempt.responseHeaders);
+    QVERIFY(!stored.leaseConflict);
+
+    // Due again at its retry time, and it ends.
+    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 4999, kLeaseMs, 10).isEmpty());
+    const QList<OperationRecord> again =
+        store->claimDue(QStringLiteral("w2"), kNow + 5000, kLeaseMs, 10);
+    QCOMPARE(again.size(), 1);
+    QCOMPARE(store->finishAttempt(
+                 attemptFor(again.first(), QStringLiteral("w2"), QStringLiteral("success")),
+                 afterOutcome(again.first(), OperationState::Succeeded, QString()),
+                 again.first().version, QStringLiteral("w2")),
+             Store::FinishResult::Committed);
+    QCOMPARE(store->operation(*id)->state, OperationState::Succeeded);
+    QCOMPARE(store->operation(*id)->attempt, 2);
+    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 1'000'000, kLeaseMs, 10).isEmpty());
+    QCOMPARE(store->latestOperation(QStringLiteral("upload"))->id, *id);
+    QVERIFY(!store->latestOperation(QStringLiteral("nothing")));
+}
+
+void tst_Store::operationIsDurableBeforeClaim()
+{
+    qint64 id = 0;
+    {
+        auto writer = openStore();
+        QVERIFY(writer);
+        id = writer->createOperation(QStringLiteral("e"), QStringLiteral("k-durable"), kNow)
+                 .value_or(0);
+        QVERIFY(id > 0);
+        // A second connection (as a second process would) sees it at once.
+        auto reader = openStore();
+        QVERIFY(reader);
+        QCOMPARE(reader->operation(id)->idempotencyKey, QStringLiteral("k-durable"));
+    }
+    auto reopened = openStore();
+    QVERIFY(reopened);
+    QCOMPARE(reopened->operation(id)->state, OperationState::Scheduled);
+}
+
+void tst_Store::claimOrderAndLimit()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    QList<qint64> ids;
+    for (int i = 0; i < 5; ++i)
+        ids.append(
+            *store->createOperation(QStringLiteral("e"), QString::number(i), kNow + (4 - i) * 100));
+    // Due in order of next_attempt_at: ids[4] first.
+    QList<OperationRecord> first = store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 2);
+    QCOMPARE(first.size(), 2);
+    QCOMPARE(first.at(0).id, ids.at(4));
+    QCOMPARE(first.at(1).id, ids.at(3));
+    QList<OperationRecord> rest = store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10);
+    QCOMPARE(rest.size(), 3);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 0).isEmpty());
+    const auto counts = store->countsByState();
+    QCOMPARE(counts.value(OperationState::Running), qint64(5));
+    QCOMPARE(counts.value(OperationState::Scheduled), qint64(0));
+}
+
+void tst_Store::claimNeverOverlaps()
+{
+    auto a = openStore();
+    auto b = openStore();
+    QVERIFY(a && b);
+    for (int i = 0; i < 60; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("e"), QString::number(i), kNow + i));
+    QSet<qint64> seen;
+    int rounds = 0;
+    while (seen.size() < 60 && rounds++ < 100) {
+        for (Store *store : {a.get(), b.get()}) {
+            const QString worker = store == a.get() ? QStringLiteral("a") : QStringLiteral("b");
+            for (const OperationRecord &op : store->claimDue(worker, kNow + 100, kLeaseMs, 7)) {
+                QVERIFY2(!seen.contains(op.id), "an operation was claimed twice");
+                seen.insert(op.id);
+                QCOMPARE(op.leaseOwner, worker);
+            }
+        }
+    }
+    QCOMPARE(seen.size(), 60);
+}
+
+void tst_Store::versionFenceAndLeaseConflict()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    const OperationRecord mine = store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
+    QCOMPARE(mine.id, id);
+
+    // w1 stalls past its lease; w2 takes the operation over.
+    const OperationRecord theirs =
+        store->claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).value(0);
+    QCOMPARE(theirs.id, id);
+    QVERIFY(theirs.rescued);
+    QVERIFY(theirs.version > mine.version);
+
+    // w1's late result is kept as an attempt but changes nothing.
+    QCOMPARE(store->finishAttempt(attemptFor(mine, QStringLiteral("w1"), QStringLiteral("success")),
+                                  afterOutcome(mine, OperationState::Succeeded, QString()),
+                                  mine.version, QStringLiteral("w1")),
+             Store::FinishResult::LeaseConflict);
+    QVERIFY(store->lastError().contains(QLatin1String("w1")));
+    auto now = store->operation(id);
+    QCOMPARE(now->state, OperationState::Running);
+    QCOMPARE(now->leaseOwner, QStringLiteral("w2"));
+    QCOMPARE(now->version, theirs.version);
+    QCOMPARE(store->leaseConflictCount(), qint64(1));
+    QList<AttemptRecord> attempts = store->attempts({});
+    QCOMPARE(attempts.size(), 1);
+    QVERIFY(attempts.first().leaseConflict);
+
+    // The right version with the wrong worker is a conflict too.
+    QCOMPARE(
+        store->finishAttempt(attemptFor(theirs, QStringLiteral("w1"), QStringLiteral("success")),
+                             afterOutcome(theirs, OperationState::Succeeded, QString()),
+                             theirs.version, QStringLiteral("w1")),
+        Store::FinishResult::LeaseConflict);
+    QCOMPARE(store->leaseConflictCount(), qint64(2));
+
+    QCOMPARE(
+        store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success")),
+                             afterOutcome(theirs, OperationState::Succeeded, QString()),
+                             theirs.version, QStringLiteral("w2")),
+        Store::FinishResult::Committed);
+    QCOMPARE(store->operation(id)->state, OperationState::Succeeded);
+    // Finishing twice with the same claim is stale as well.
+    QCOMPARE(
+        store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success")),
+                             afterOutcome(theirs, OperationState::Succeeded, QString()),
+                             theirs.version, QStringLiteral("w2")),
+        Store::FinishResult::LeaseConflict);
+    QCOMPARE(store->attempts({}).size(), 4);
+
+    AttemptRecord orphan = attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success"));
+    orphan.operationId = id + 1000;
+    QCOMPARE(store->finishAttempt(orphan, theirs, theirs.version, QStringLiteral("w2")),
+             Store::FinishResult::Failed);
+    QVERIFY(store->lastError().contains(QLatin1String("does not exist")));
+}
+
+void tst_Store::renewLease()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    const OperationRecord mine = store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
+    QVERIFY(store->renewLease(id, QStringLiteral("w1"), mine.version, kNow + 2 * kLeaseMs));
+    QCOMPARE(store->operation(id)->leaseExpiresAtMs, kNow + 2 * kLeaseMs);
+    // Renewed: not rescued at the old expiry.
+    QVERIFY(store->claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).isEmpty());
+    QVERIFY(!store->renewLease(id, QStringLiteral("w2"), mine.version, kNow + 9 * kLeaseMs));
+    QVERIFY(!store->renewLease(id, QStringLiteral("w1"), mine.version + 1, kNow + 9 * kLeaseMs));
+    QCOMPARE(store->claimDue(QStringLiteral("w2"), kNow + 2 * kLeaseMs, kLeaseMs, 1).size(), 1);
+    QVERIFY(!store->renewLease(id, QStringLiteral("w1"), mine.version, kNow + 9 * kLeaseMs));
+    QVERIFY(store->lastError().contains(QLatin1String("no longer leased")));
+}
+
+void tst_Store::expiredLeaseRescue()
+{
+    {
+        auto crashed = openStore();
+        QVERIFY(crashed);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(crashed->createOperation(QStringLiteral("e"), QString::number(i), kNow));
+        QCOMPARE(crashed->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 3).size(), 3);
+        // The worker is gone without finishing anything.
+    }
+    auto store = openStore();
+    QVERIFY(store);
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + kLeaseMs);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + kLeaseMs - 1, kLeaseMs, 10).isEmpty());
+    const QList<OperationRecord> rescued =
+        store->claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10);
+    QCOMPARE(rescued.size(), 3);
+    for (const OperationRecord &op : rescued) {
+        QVERIFY(op.rescued);
+        QCOMPARE(op.leaseOwner, QStringLiteral("w"));
+        QCOMPARE(op.leaseExpiresAtMs, kNow + 2 * kLeaseMs);
+    }
+    // Finishing clears the rescue mark.
+    const OperationRecord first = rescued.first();
+    QCOMPARE(store->finishAttempt(attemptFor(first, QStringLiteral("w"), QStringLiteral("retry")),
+                                  afterRetry(first, kNow + 3 * kLeaseMs), first.version,
+                                  QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QVERIFY(!store->operation(first.id)->rescued);
+}
+
+void tst_Store::oneShot()
+{
+    auto a = openStore();
+    auto b = openStore();
+    QVERIFY(a && b);
+    bool created = false;
+    const auto first = a->ensureOneShotOperation(QStringLiteral("migrate"), QStringLiteral("k1"),
+                                                 kNow, {}, {}, &created);
+    QVERIFY2(first, qPrintable(a->lastError()));
+    QVERIFY(created);
+    const auto second = b->ensureOneShotOperation(QStringLiteral("migrate"), QStringLiteral("k2"),
+                                                  kNow + 1, {}, {}, &created);
+    QVERIFY(second);
+    QVERIFY(!created);
+    QCOMPARE(*second, *first);
+    QCOMPARE(a->operation(*first)->idempotencyKey, QStringLiteral("k1"));
+    // Still one after it ran to the end.
+    const OperationRecord op = a->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    QCOMPARE(a->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+                              afterOutcome(op, OperationState::Succeeded, QString()), op.version,
+                              QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QCOMPARE(*a->ensureOneShotOperation(QStringLiteral("migrate"), QStringLiteral("k3"), kNow + 9,
+                                        {}, {}, &created),
+             *first);
+    QVERIFY(!created);
+    QCOMPARE(a->operations({}).size(), 1);
+    QVERIFY(a->ensureOneShotOperation(QStringLiteral("other"), QStringLiteral("k4"), kNow, {}, {},
+                                      &created));
+    QVERIFY(created);
+}
+
+void tst_Store::snoozePartition()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const QString policy = QStringLiteral("read-v1");
+    const qint64 a1 = *store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow,
+                                              policy, QStringLiteral("A"));
+    const qint64 a2 = *store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow + 500,
+                                              policy, QStringLiteral("A"));
+    const qint64 late = *store->createOperation(QStringLiteral("e"), QStringLiteral("3"),
+                                                kNow + 90'000, policy, QStringLiteral("A"));
+    const qint64 b1 = *store->createOperation(QStringLiteral("e"), QStringLiteral("4"), kNow,
+                                              policy, QStringLiteral("B"));
+    const qint64 forced = *store->createOperation(QStringLiteral("e"), QStringLiteral("5"), kNow,
+                                                  policy, QStringLiteral("A"));
+    QCOMPARE(store->retryNow(forced, kNow, true), Store::OperatorResult::Done);
+
+    QCOMPARE(store->snoozePartition(policy, QStringLiteral("A"), kNow + 60'000), 2);
+    QCOMPARE(store->operation(a1)->nextAttemptAtMs, kNow + 60'000);
+    QCOMPARE(store->operation(a2)->nextAttemptAtMs, kNow + 60'000);
+    QCOMPARE(store->operation(late)->nextAttemptAtMs, kNow + 90'000); // never pulled earlier
+    QCOMPARE(store->operation(b1)->nextAttemptAtMs, kNow);
+
+    QSet<qint64> claimed;
+    const qint64 longLease = 10 * 60'000;
+    for (const OperationRecord &op :
+         store->claimDue(QStringLiteral("w"), kNow + 1000, longLease, 10))
+        claimed.insert(op.id);
+    QCOMPARE(claimed, (QSet<qint64>{b1, forced}));
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 60'000, kLeaseMs, 10).size(), 2);
+    QCOMPARE(store->snoozePartition(policy, QStringLiteral("nobody"), kNow), 0);
+}
+
+void tst_Store::operatorRetry()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    QCOMPARE(store->retryNow(id, kNow, false), Store::OperatorResult::Refused);
+    QVERIFY(store->lastError().contains(QLatin1String("running")));
+    QCOMPARE(store->finishAttempt(
+                 attemptFor(op, QStringLiteral("w"), QStringLiteral("park")),
+                 afterOutcome(op, OperationState::Parked, QStringLiteral("not_idempotent")),
+                 op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QCOMPARE(store->operation(id)->state, OperationState::Parked);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 10'000'000, kLeaseMs, 1).isEmpty());
+
+    QCOMPARE(store->retryNow(id, kNow + 100, true), Store::OperatorResult::Done);
+    op = *store->operation(id);
+    QCOMPARE(op.state, OperationState::Waiting);
+    QCOMPARE(op.nextAttemptAtMs, kNow + 100);
+    QVERIFY(op.forceNext);
+    QVERIFY(op.finalReason.isEmpty());
+    op = store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 1).value(0);
+    QCOMPARE(op.id, id);
+    QVERIFY(op.forceNext);
+    AttemptRecord forcedAttempt = attemptFor(op, QStringLiteral("w"), QStringLiteral("fail"));
+    QVERIFY(forcedAttempt.forced);
+    QCOMPARE(store->finishAttempt(
+                 forcedAttempt,
+                 afterOutcome(op, OperationState::Failed, QStringLiteral("not_retryable")),
+                 op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QVERIFY(!store->operation(id)->forceNext);
+    QVERIFY(store->attempts({}).last().forced);
+
+    // A failed operation can be retried without force.
+    QCOMPARE(store->retryNow(id, kNow + 200, false), Store::OperatorResult::Done);
+    QVERIFY(!store->operation(id)->forceNext);
+    op = store->claimDue(QStringLiteral("w"), kNow + 200, kLeaseMs, 1).value(0);
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+                                  afterOutcome(op, OperationState::Succeeded, QString()),
+                                  op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QCOMPARE(store->retryNow(id, kNow + 300, false), Store::OperatorResult::Refused);
+    QCOMPARE(store->retryNow(id + 999, kNow, false), Store::OperatorResult::NotFound);
+}
+
+void tst_Store::cancel()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const qint64 waiting =
+        *store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow + 1000);
+    QCOMPARE(store->cancel(waiting, kNow), Store::OperatorResult::Done);
+    QCOMPARE(store->operation(waiting)->state, OperationState::Cancelled);
+    QCOMPARE(store->operation(waiting)->finalReason, QStringLiteral("cancelled_by_operator"));
+    QCOMPARE(store->cancel(waiting, kNow), Store::OperatorResult::Refused);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 5000, kLeaseMs, 10).isEmpty());
+
+    // Running: the attempt still records, then the operation is cancelled.
+    const qint64 running = *store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow);
+    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    QCOMPARE(op.id, running);
+    QCOMPARE(store->cancel(running, kNow + 1), Store::OperatorResult::Pending);
+    QCOMPARE(store->operation(running)->state, OperationState::Running);
+    QVERIFY(store->operation(running)->cancelRequested);
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("retry")),
+                                  afterRetry(op, kNow + 5000), op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QCOMPARE(store->operation(running)->state, OperationState::Cancelled);
+    QCOMPARE(store->operation(running)->attempt, 1);
+    QCOMPARE(store->attempts({}).size(), 1);
+
+    // Running but its worker died: cancelled at once.
+    const qint64 orphan = *store->createOperation(QStringLiteral("e"), QStringLiteral("3"), kNow);
+    QCOMPARE(store->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id, orphan);
+    QCOMPARE(store->cancel(orphan, kNow + kLeaseMs), Store::OperatorResult::Done);
+    QCOMPARE(store->operation(orphan)->state, OperationState::Cancelled);
+
+    // Cancel pending when the worker then dies: the claim that would rescue it cancels it.
+    const qint64 pending = *store->createOperation(QStringLiteral("e"), QStringLiteral("4"), kNow);
+    QCOMPARE(store->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id, pending);
+    QCOMPARE(store->cancel(pending, kNow + 1), Store::OperatorResult::Pending);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10).isEmpty());
+    QCOMPARE(store->operation(pending)->state, OperationState::Cancelled);
+
+    // A cancel does not undo a success that was already on its way.
+    const qint64 lucky = *store->createOperation(QStringLiteral("e"), QStringLiteral("5"), kNow);
+    const OperationRecord luckyOp =
+        store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    QCOMPARE(luckyOp.id, lucky);
+    QCOMPARE(store->cancel(lucky, kNow + 1), Store::OperatorResult::Pending);
+    QCOMPARE(
+        store->finishAttempt(attemptFor(luckyOp, QStringLiteral("w"), QStringLiteral("success")),
+                             afterOutcome(luckyOp, OperationState::Succeeded, QString()),
+                             luckyOp.version, QStringLiteral("w")),
+        Store::FinishResult::Committed);
+    QCOMPARE(store->operation(lucky)->state, OperationState::Succeeded);
+    QCOMPARE(store->cancel(lucky + 100, kNow), Store::OperatorResult::NotFound);
+}
+
+void tst_Store::pausedEndpoint()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    QVERIFY(store->upsertEndpoint(QStringLiteral("slow"), QStringLiteral("Slow API"), kNow));
+    const qint64 paused =
+        *store->createOperation(QStringLiteral("slow"), QStringLiteral("1"), kNow);
+    const qint64 other =
+        *store->createOperation(QStringLiteral("fast"), QStringLiteral("2"), kNow + 10);
+    QVERIFY(store->setEndpointPaused(QStringLiteral("slow"), true, kNow));
+    QCOMPARE(store->isEndpointPaused(QStringLiteral("slow")).value_or(false), true);
+    QCOMPARE(store->isEndpointPaused(QStringLiteral("fast")).value_or(true), false);
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 10);
+    const QList<OperationRecord> claimed =
+        store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().id, other);
+    QVERIFY(store->setEndpointPaused(QStringLiteral("slow"), false, kNow));
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10).value(0).id, paused);
+}
+
+void tst_Store::nextDue()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    QVERIFY(!store->nextDueAtMs());
+    QVERIFY(store->lastError().isEmpty());
+    store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow + 700);
+    store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow + 300);
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 300);
+    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow + 300, 100, 1).value(0);
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 400); // the lease runs out first
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+                                  afterOutcome(op, OperationState::Succeeded, QString()),
+                                  op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 700);
+}
+
+void tst_Store::queries()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    // Two endpoints, attempts spread over time.
+    for (int i = 0; i < 6; ++i) {
+        const QString endpoint = i % 2 ? QStringLiteral("odd") : QStringLiteral("even");
+        const qint64 id = *store->createOperation(endpoint, QString::number(i), kNow + i * 1000);
+        OperationRecord op =
+            store->claimDue(QStringLiteral("w"), kNow + i * 1000, kLeaseMs, 1).value(0);
+        QCOMPARE(op.id, id);
+        AttemptRecord a = attemptFor(op, QStringLiteral("w"),
+                                     i < 4 ? QStringLiteral("success") : QStringLiteral("park"));
+        a.startedAtMs = kNow + i * 1000;
+        QCOMPARE(store->finishAttempt(
+                     a,
+                     afterOutcome(op, i < 4 ? OperationState::Succeeded : OperationState::Parked,
+                                  QString()),
+                     op.version, QStringLiteral("w")),
+                 Store::FinishResult::Committed);
+    }
+    store->createOperation(QStringLiteral("even"), QStringLiteral("x"), kNow + 99'000);
+
+    QCOMPARE(store->attempts({}).size(), 6);
+    AttemptFilter range;
+    range.fromMs = kNow + 1000;
+    range.toMs = kNow + 4000;
+    QCOMPARE(store->attempts(range).size(), 3);
+    QCOMPARE(store->countAttempts(range), qint64(3));
+    AttemptFilter byEndpoint;
+    byEndpoint.endpointId = QStringLiteral("odd");
+    QCOMPARE(store->countAttempts(byEndpoint), qint64(3));
+    AttemptFilter parked;
+    parked.operationState = OperationState::Parked;
+    const QList<AttemptRecord> parkedAttempts = store->attempts(parked);
+    QCOMPARE(parkedAttempts.size(), 2);
+    QCOMPARE(store->countAttempts(parked), qint64(2));
+    AttemptFilter page;
+    page.limit = 4;
+    const QList<AttemptRecord> firstPage = store->attempts(page);
+    QCOMPARE(firstPage.size(), 4);
+    page.afterId = firstPage.last().id;
+    QCOMPARE(store->attempts(page).size(), 2);
+
+    const auto counts = store->countsByState();
+    QCOMPARE(counts.value(OperationState::Succeeded), qint64(4));
+    QCOMPARE(counts.value(OperationState::Parked), qint64(2));
+    QCOMPARE(counts.value(OperationState::Scheduled), qint64(1));
+    QCOMPARE(counts.value(OperationState::Cancelled), qint64(0));
+    OperationFilter parkedOps;
+    parkedOps.state = OperationState::Parked;
+    QCOMPARE(store->operations(parkedOps).size(), 2);
+    OperationFilter evenOps;
+    evenOps.endpointId = QStringLiteral("even");
+    QCOMPARE(store->operations(evenOps).size(), 4);
+
+    std::unique_ptr<AttemptCursor> cursor = store->streamAttempts(byEndpoint);
+    QVERIFY(cursor);
+    AttemptRecord record;
+    int streamed = 0;
+    qint64 previous = 0;
+    while (cursor->next(&record)) {
+        QCOMPARE(record.endpointId, QStringLiteral("odd"));
+        QVERIFY(record.id > previous);
+        previous = record.id;
+        ++streamed;
+    }
+    QVERIFY(cursor->error().isEmpty());
+    QCOMPARE(streamed, 3);
+}
+
+void tst_Store::secretsNeverStored()
+{
+    const QByteArray secrets[] = {"S3CRET-QUERY",    "S3CRET-BEARER", "S3CRET-COOKIE",
+                                  "S3CRET-APIKEY",   "S3CRET-ERROR",  "S3CRET-SETCOOKIE",
+                                  "S3CRET-INSTANCE", "S3CRET-LAST"};
+    auto store = openStore();
+    QVERIFY(store);
+    const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    AttemptRecord a = attemptFor(op, QStringLiteral("w"), QStringLiteral("retry"));
+    a.url = QStringLiteral("https://api.example.com/x?api_key=S3CRET-QUERY&page=2");
+    a.requestHeaders =
+        QStringLiteral("Authorization: Bearer S3CRET-BEARER\nCookie: s=S3CRET-COOKIE\n"
+                       "X-API-Key: S3CRET-APIKEY\n");
+    a.responseHeaders =
+        QStringLiteral("Set-Cookie: s=S3CRET-SETCOOKIE; HttpOnly\nRetry-After: 5\n");
+    a.error =
+        QStringLiteral("Error transferring https://api.example.com/x?token=S3CRET-ERROR - closed");
+    a.problemInstance = QStringLiteral("https://api.example.com/p?signature=S3CRET-INSTANCE");
+    OperationRecord next = afterRetry(op, kNow + 5000);
+    next.lastError = QStringLiteral("see https://u:S3CRET-LAST@h/x");
+    next.responseInstance = a.problemInstance;
+    QCOMPARE(store->finishAttempt(a, next, op.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
+
+    // What the store gives back keeps the shape but not the secrets.
+    const AttemptRecord stored = store->attempts({}).value(0);
+    QCOMPARE(stored.url, QStringLiteral("https://api.example.com/x?api_key=[redacted]&page=2"));
+    QVERIFY(stored.requestHeaders.contains(QLatin1String("Authorization: [redacted]")));
+    QVERIFY(stored.responseHeaders.contains(QLatin1String("Retry-After: 5")));
+    const OperationRecord storedOp = *store->operation(id);
+    const QString everything = stored.url + stored.requestHeaders + stored.responseHeaders +
+                               stored.error + stored.problemInstance + storedOp.lastError +
+                               storedOp.responseInstance;
+    for (const QByteArray &secret : secrets)
+        QVERIFY2(!everything.contains(QLatin1String(secret)), secret.constData());
+
+    if (!isSqlite())
+        return;
+    // The bytes on disk, the write-ahead log included, while the store is open.
+    for (const QString &suffix : {QString(), QStringLiteral("-wal")}) {
+        QFile file(m_url + suffix);
+        if (!file.exists())
+            continue;
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.contains("[redacted]") || suffix.isEmpty());
+        for (const QByteArray &secret : secrets)
+            QVERIFY2(!bytes.contains(secret),
+                     qPrintable(QStringLiteral("%1 in %2").arg(QLatin1String(secret), suffix)));
+    }
+    store.reset();
+    QFile file(m_url);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.contains("[redacted]"));
+    for (const QByteArray &secret : secrets)
+        QVERIFY2(!bytes.contains(secret), secret.constData());
+}
+
+void tst_Store::migrationFromVersion1()
+{
+    {
+        StoreOptions v1;
+        v1.schemaVersion = 1;
+        auto old = openStore(v1);
+        QVERIFY(old);
+        QCOMPARE(old->schemaVersion(), 1);
+    }
+    // Rows as version 1 wrote them.
+    QString error;
+    QVERIFY2(
+        rawExec(
+            {QStringLiteral(
+                 "INSERT INTO endpoints (id, name, created_at) VALUES ('legacy', 'Legacy', 1)"),
+             QStringLiteral(
+                 "INSERT INTO operations (endpoint_id, state, attempt, created_at, next_attempt_at,"
+                 " idempotency_key, version) VALUES ('legacy', 'waiting', 2, 1, 5, 'old-key', 4)"),
+             QStringLiteral(
+                 "INSERT INTO attempts (operation_id, endpoint_id, attempt, started_at, "
+                 "finished_at,"
+                 " method, url, status, error, decision, reason, wait_ms, wait_source,"
+                 " retry_after_raw, problem_type, problem_instance, rate_limit_remaining,"
+                 " idempotency_key, duration_ms, worker_id, policy_id, policy_version)"
+                 " VALUES (1, 'legacy', 2, 3, 4, 'GET', 'https://h/', 503, '', 'retry',"
+                 " 'throttled', 1000, 'retry-after', '1', '', '', -1, 'old-key', 1, 'w', '', 0)")},
+            &error),
+        qPrintable(error));
+
+    auto store = openStore();
+    QVERIFY(store);
+    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    const auto op = store->operation(1);
+    QVERIFY(op);
+    QCOMPARE(op->state, OperationState::Waiting);
+    QCOMPARE(op->attempt, 2);
+    QCOMPARE(op->idempotencyKey, QStringLiteral("old-key"));
+    QVERIFY(!op->forceNext);
+    const QList<AttemptRecord> attempts = store->attempts({});
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts.first().status, 503);
+    QVERIFY(!attempts.first().forced);
+    QVERIFY(attempts.first().requestHeaders.isEmpty());
+    // And the migrated rows work with what version 2 added.
+    const OperationRecord claimed = store->claimDue(QStringLiteral("w"), 10, kLeaseMs, 5).value(0);
+    QCOMPARE(claimed.id, qint64(1));
+    QCOMPARE(claimed.version, qint64(5));
+    QVERIFY(store->ensureOneShotOperation(QStringLiteral("legacy-once"), QStringLiteral("k"), 10));
+    // Opening again migrates nothing.
+    store.reset();
+    auto again = openStore();
+    QVERIFY(again);
+    QCOMPARE(again->operations({}).size(), 2);
+}
+
+void tst_Store::newerVersionRefused()
+{
+    {
+        auto store = openStore();
+        QVERIFY(store);
+        QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow));
+    }
+    QString error;
+    QVERIFY2(rawExec({QStringLiteral(
+                         "UPDATE schema_meta SET value = '99' WHERE name = 'schema_version'")},
+                     &error),
+             qPrintable(error));
+    QByteArray before;
+    if (isSqlite()) {
+        QFile file(m_url);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        before = file.readAll();
+    }
+    QVERIFY(!Store::open(m_url, &error));
+    QVERIFY2(error.contains(QLatin1String("99")) && error.contains(QLatin1String("newer")),
+             qPrintable(error));
+    if (isSqlite()) {
+        QFile file(m_url);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+        QVERIFY(!QFile::exists(m_url + QStringLiteral("-wal")) ||
+                QFileInfo(m_url + QStringLiteral("-wal")).size() == 0);
+    } else {
+        QVERIFY(rawExec({QStringLiteral("SELECT 1 FROM operations")}, &error));
+    }
+    QVERIFY(rawExec(
+        {QStringLiteral("UPDATE schema_meta SET value = '2' WHERE name = 'schema_version'")},
+        &error));
+    QVERIFY(openStore());
+}
+
+void tst_Store::unreachableOrUnusable()
+{
+    QString error;
+    if (!isSqlite()) {
+        // A loopback port that nothing listens on: bind one, then close it.
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        const quint16 port = server.serverPort();
+        server.close();
+        const QString url =
+            QStringLiteral("postgresql://cooldown:pw@127.0.0.1:%1/nothing").arg(port);
+        QVERIFY(!Store::open(url, &error));
+        QVERIFY2(error.contains(QLatin1String("cannot connect to PostgreSQL")), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1String(":pw@")), qPrintable(error));
+        QVERIFY(!Store::open(QStringLiteral("postgresql://u@127.0.0.1:%1").arg(port), &error));
+        QVERIFY2(error.contains(QLatin1String("names no database")), qPrintable(error));
+        return;
+    }
+    QVERIFY(!Store::open(QString(), &error));
+    QVERIFY(error.contains(QLatin1String("no database")));
+    QVERIFY(!Store::open(m_dir->path(), &error));
+    QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    QVERIFY(!Store::open(m_dir->filePath(QStringLiteral("missing/x.db")), &error));
+    QVERIFY2(error.contains(QLatin1String("does not exist")), qPrintable(error));
+    QVERIFY(!QDir(m_dir->filePath(QStringLiteral("missing"))).exists());
+
+    // Not a database: refused, and left as it was.
+    const QString junk = m_dir->filePath(QStringLiteral("notes.txt"));
+    {
+        QFile file(junk);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x'));
+    }
+    QVERIFY(!Store::open(junk, &error));
+    QVERIFY2(error.contains(QLatin1String("notes.txt")), qPrintable(error));
+    QFile check(junk);
+    QVERIFY(check.open(QIODevice::ReadOnly));
+    QCOMPARE(check.readAll(), QByteArray(4096, 'x'));
+
+    // Locked by another connection that holds an exclusive lock.
+    {
+        auto store = openStore();
+        QVERIFY(store);
+    }
+    const QString name = QStringLiteral("tst-store-locker");
+    {
+        QSqlDatabase locker = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        locker.setDatabaseName(m_url);
+        QVERIFY(locker.open());
+        QSqlQuery query(locker);
+        QVERIFY(query.exec(QStringLiteral("PRAGMA locking_mode=EXCLUSIVE")));
+        QVERIFY(query.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+        QVERIFY(
+            query.exec(QStringLiteral("INSERT INTO endpoints (id, created_at) VALUES ('x', 1)")));
+        StoreOptions impatient;
+        impatient.busyTimeoutMs = 50;
+        QVERIFY(!Store::open(m_url, &error, impatient));
+        QVERIFY2(error.contains(QLatin1String("locked")), qPrintable(error));
+        QVERIFY(query.exec(QStringLiteral("ROLLBACK")));
+        query.finish();
+        locker.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    QVERIFY(openStore());
+}
+
+QTEST_GUILESS_MAIN(tst_Store)
+#include "tst_store.moc"
