@@ -15,7 +15,7 @@ int runCheckConfig(const QStringList &arguments)
     if (const auto problem = parseStrict(parser, command, arguments, 1))
         return usageError(command, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
+        printOut(helpText(parser, command));
         return ExitOk;
     }
     if (parser.positionalArguments().isEmpty())

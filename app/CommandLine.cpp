@@ -33,6 +33,17 @@ void printOut(const QString &text)
     out.flush();
 }
 
+QString helpText(const QCommandLineParser &parser, const QString &command)
+{
+    QString text = parser.helpText();
+    const qsizetype end = text.indexOf(QLatin1Char('\n'));
+    const QString firstLine = text.left(end);
+    const qsizetype options = firstLine.indexOf(QLatin1String(" [options]"));
+    if (firstLine.startsWith(QLatin1String("Usage: ")) && options > 0)
+        text.replace(7, options - 7, QStringLiteral("cooldown ") + command);
+    return text;
+}
+
 std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &command,
                                    const QStringList &arguments, int maxPositional)
 {

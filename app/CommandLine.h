@@ -18,6 +18,9 @@ int runtimeError(const QString &command, const QString &message);
 
 void printOut(const QString &text);
 
+// The parser's help, with "cooldown COMMAND" where Qt would print the binary's path.
+QString helpText(const QCommandLineParser &parser, const QString &command);
+
 // Parses arguments (without the program and command names) strictly: unknown
 // options and stray positional arguments are errors. Returns the error text, if any.
 std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &command,

@@ -28,7 +28,7 @@ int runDemoServer(const QStringList &arguments)
     if (const auto error = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *error);
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
+        printOut(helpText(parser, kCommand));
         return ExitOk;
     }
     const QString portText = parser.value(portOption);

@@ -98,7 +98,7 @@ int runExplain(const QStringList &arguments)
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
+        printOut(helpText(parser, kCommand));
         return ExitOk;
     }
 

@@ -55,7 +55,7 @@ int runExport(const QStringList &arguments)
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
+        printOut(helpText(parser, kCommand));
         return ExitOk;
     }
     if (!parser.isSet(out) || parser.value(out).isEmpty())

@@ -85,7 +85,7 @@ int runRun(const QStringList &arguments)
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText());
+        printOut(helpText(parser, kCommand));
         return ExitOk;
     }
     if (!parser.isSet(config))
@@ -144,7 +144,7 @@ int runRun(const QStringList &arguments)
                      });
     QObject::connect(&scheduler, &Scheduler::partitionHeld, &scheduler, [&](const PartitionHold &h) {
         out << isoTime(SystemClock::instance().nowMs()) << " partition " << h.policyId << '/'
-            << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.reason << ")\n";
+            << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
         out.flush();
     });
     QObject::connect(&scheduler, &Scheduler::storeFailed, &scheduler, [&](const QString &message) {

@@ -2,6 +2,7 @@
 #include "app/CommandLine.h"
 #include "app/ExplainCommand.h"
 #include "app/ExportCommand.h"
+#include "app/OperatorCommands.h"
 #include "app/RunCommand.h"
 
 #include <QCoreApplication>
@@ -36,6 +37,8 @@ const CommandEntry kCommands[] = {
     {"run", "run the engine without a window", cooldown::cli::runRun},
     {"check-config", "validate a workspace config file", cooldown::cli::runCheckConfig},
     {"export", "write the attempt history as CSV", cooldown::cli::runExport},
+    {"retry", "make a waiting, parked or failed operation due now", cooldown::cli::runRetry},
+    {"cancel", "cancel an operation that has not ended", cooldown::cli::runCancel},
 #ifdef COOLDOWN_HAVE_DEMO
     {"demo-server", "run the demo API on 127.0.0.1 until interrupted",
      cooldown::cli::runDemoServer},

@@ -56,8 +56,6 @@ struct Scheduler::Partition
     const RateLimitPolicy *policy = nullptr;
     QString partitionKey;
     std::unique_ptr<TokenBucket> bucket;
-    qint64 holdUntilMs = -1; // wall ms; a server's wait for the whole partition
-    QString holdReason;
 };
 
 // An operation this worker has claimed, from the claim until its attempt is recorded.
@@ -88,13 +86,18 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
 {
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<OperationRecord>();
-    qRegisterMetaType<PartitionHold>();
+    qRegisterMetaType<SnoozeHold>();
+    qRegisterMetaType<PolicyDrift>();
     if (m_options.workerId.isEmpty())
         m_options.workerId = QStringLiteral("%1:%2:%3")
                                  .arg(QHostInfo::localHostName())
                                  .arg(QCoreApplication::applicationPid())
                                  .arg(m_random.next() % 100000, 5, 10, QLatin1Char('0'));
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
+    connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
+    connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
+    connect(&m_snooze, &PartitionSnooze::expired, this, &Scheduler::partitionReleased);
+    connect(&m_drift, &PolicyDriftMonitor::driftDetected, this, &Scheduler::policyDrift);
 }
 
 Scheduler::~Scheduler()
@@ -179,6 +182,7 @@ void Scheduler::wake()
     }
     m_waking = true;
     const qint64 now = m_clock.nowMs();
+    m_snooze.expire(now);
     createPeriodicOperations(now);
     renewLeases(now);
 
@@ -296,7 +300,8 @@ void Scheduler::advance(Held &held)
     }
     if (held.stage == Held::Stage::Bucket) {
         if (Partition *p = partitionOf(held)) {
-            if (!held.op.forceNext && p->holdUntilMs > m_clock.nowMs())
+            if (!held.op.forceNext &&
+                m_snooze.activeHold(held.endpoint->policy, held.endpoint->partitionKey, m_clock.nowMs()))
                 return;
             held.bucketCost = p->bucket->costOf(held.endpoint->body.size());
             if (held.op.forceNext) {
@@ -471,18 +476,12 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         if (d.serverWait.problemAction == ProblemAction::SlowDown)
             partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
                                         mono + partition->policy->windowMs, mono);
+        m_drift.observe(*partition->policy, e.partitionKey, d.serverWait.rateLimit, now);
         // A server wait on a throttle holds the whole partition until that time.
-        if (d.throttled && d.action == RetryDecision::Action::Retry && d.source != WaitSource::Backoff) {
-            const qint64 until = now + d.serverWait.waitMs;
-            if (until > partition->holdUntilMs) {
-                partition->holdUntilMs = until;
-                partition->holdReason = QStringLiteral("%1 %2 from %3")
-                                            .arg(result.status)
-                                            .arg(a.waitSource, op.endpointId);
-                m_store.snoozePartition(e.policy, e.partitionKey, until);
-                emit partitionHeld({e.policy, e.partitionKey, until, partition->holdReason});
-            }
-        }
+        if (d.action == RetryDecision::Action::Retry &&
+            m_snooze.holdForResponse(e.policy, e.partitionKey, result.status, d.serverWait, now))
+            m_store.snoozePartition(e.policy, e.partitionKey,
+                                    m_snooze.heldUntilMs(e.policy, e.partitionKey, now));
     }
     finish(held, a, next);
 }
@@ -614,8 +613,9 @@ void Scheduler::armTimer()
             delay = std::min(delay, held->readyAtMonotonicMs - mono);
         } else if (held->stage == Held::Stage::Bucket) {
             if (Partition *p = partitionOf(*held)) {
-                if (p->holdUntilMs > now)
-                    delay = std::min(delay, p->holdUntilMs - now);
+                const qint64 heldUntil = m_snooze.heldUntilMs(held->endpoint->policy, held->endpoint->partitionKey, now);
+                if (heldUntil > now)
+                    delay = std::min(delay, heldUntil - now);
                 const qint64 at = p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
                 if (at != TokenBucket::kWaitForRelease)
                     delay = std::min(delay, at - mono);
@@ -653,13 +653,12 @@ void Scheduler::checkIdle()
 
 QList<PartitionHold> Scheduler::holds() const
 {
-    QList<PartitionHold> out;
-    const qint64 now = m_clock.nowMs();
-    for (const auto &[key, p] : m_partitions) {
-        if (p->holdUntilMs > now)
-            out.append({key.first, key.second, p->holdUntilMs, p->holdReason});
-    }
-    return out;
+    return m_snooze.activeHolds(m_clock.nowMs());
+}
+
+QList<PolicyDrift> Scheduler::drifts() const
+{
+    return m_drift.drifts();
 }
 
 Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
@@ -695,11 +694,12 @@ bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
 
 void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
 {
-    const auto it = m_partitions.find(std::make_pair(policyId, partitionKey));
-    if (it == m_partitions.end())
+    const qint64 now = m_clock.nowMs();
+    const qint64 until = m_snooze.heldUntilMs(policyId, partitionKey, now);
+    if (!m_snooze.lift(policyId, partitionKey))
         return;
-    it->second->holdUntilMs = -1;
-    it->second->holdReason.clear();
+    if (until > now)
+        m_store.liftPartitionSnooze(policyId, partitionKey, until, now);
     wake();
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/ratelimit/PartitionSnooze.h"
+#include "core/ratelimit/PolicyDrift.h"
 #include "core/ratelimit/RateLimitPolicy.h"
 #include "core/ratelimit/TokenBucket.h"
 #include "core/store/Records.h"
@@ -32,13 +34,7 @@ struct SchedulerOptions
 };
 
 // A partition held back by a server's wait (a 429 or 503 that named a time).
-struct PartitionHold
-{
-    QString policyId;
-    QString partitionKey;
-    qint64 untilMs = 0;
-    QString reason;
-};
+using PartitionHold = SnoozeHold;
 
 // Runs the configured endpoints: one timer armed for the earliest due time, due
 // operations claimed from the store with a lease, a token from the partition's
@@ -68,6 +64,8 @@ public:
     // Nothing is held here and nothing in the store is scheduled, waiting or running.
     bool isIdle();
     QList<PartitionHold> holds() const;
+    // Server-advertised policies that differ from the configured ones.
+    QList<PolicyDrift> drifts() const;
 
     // Operator actions. They go through the store, so they work the same from a
     // shell (`cooldown retry`, `cooldown cancel`) against a running worker.
@@ -84,6 +82,8 @@ signals:
                          const cooldown::OperationRecord &operation);
     void operationChanged(const cooldown::OperationRecord &operation);
     void partitionHeld(const cooldown::PartitionHold &hold);
+    void partitionReleased(const cooldown::PartitionHold &hold); // lifted or expired
+    void policyDrift(const cooldown::PolicyDrift &drift);
     void idle();
     void stopped();
     void storeFailed(const QString &message);
@@ -116,6 +116,8 @@ private:
     SchedulerOptions m_options;
 
     QHash<QString, RateLimitPolicy> m_policies;
+    PartitionSnooze m_snooze;
+    PolicyDriftMonitor m_drift;
     std::map<std::pair<QString, QString>, std::unique_ptr<Partition>> m_partitions;
     std::unique_ptr<AsyncSemaphore> m_global;
     std::map<QString, std::unique_ptr<AsyncSemaphore>> m_hosts;
@@ -131,4 +133,3 @@ private:
 
 } // namespace cooldown
 
-Q_DECLARE_METATYPE(cooldown::PartitionHold)

@@ -1027,6 +1027,24 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
     return query.numRowsAffected();
 }
 
+int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey,
+                               qint64 untilMs, qint64 nowMs)
+{
+    // Operations the snooze moved sit exactly at its end; those whose own retry time
+    // is later (the throttled one among them) keep it.
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET next_attempt_at = :now, version = version + 1"
+        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+        " AND partition_key = :partition AND next_attempt_at = :until"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query.bindValue(QStringLiteral(":until"), untilMs);
+    if (!exec(query))
+        return -1;
+    return query.numRowsAffected();
+}
+
 // ---------------------------------------------------------------------------------------
 
 QList<OperationRecord> Store::operations(const OperationFilter &filter)

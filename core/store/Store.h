@@ -190,6 +190,10 @@ public:
     // A server told the partition to wait: its scheduled and waiting operations are
     // not due before untilMs (forced ones excepted). Returns how many moved, -1 on error.
     int snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs);
+    // The operator lifted a snooze that ended at untilMs: what it pushed back is due at
+    // nowMs. Returns how many moved, -1 on error.
+    int liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                            qint64 nowMs);
 
     // Queries for the dashboard, metrics and export.
     QList<OperationRecord> operations(const OperationFilter &filter);

@@ -1,0 +1,90 @@
+#include "app/OperatorCommands.h"
+
+#include "app/CommandLine.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+
+namespace cooldown::cli {
+
+namespace {
+
+enum class Action { Retry, Cancel };
+
+int runOperatorAction(Action action, const QStringList &arguments)
+{
+    const QString command = action == Action::Retry ? QStringLiteral("retry") : QStringLiteral("cancel");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(action == Action::Retry
+                                         ? QStringLiteral("Makes an operation due now (it still takes a token from its partition's bucket unless --force).")
+                                         : QStringLiteral("Cancels an operation that has not ended."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("OPERATION_ID"), QStringLiteral("The operation."));
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("SQLite path or postgresql:// URL."),
+                                QStringLiteral("URL"));
+    const QCommandLineOption force(QStringLiteral("force"),
+                                   QStringLiteral("Bypass the partition's token bucket (recorded as forced)."));
+    parser.addOption(db);
+    if (action == Action::Retry)
+        parser.addOption(force);
+    if (const auto problem = parseStrict(parser, command, arguments, 1))
+        return usageError(command, *problem);
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(helpText(parser, command));
+        return ExitOk;
+    }
+    if (parser.positionalArguments().isEmpty())
+        return usageError(command, QStringLiteral("expected an OPERATION_ID"));
+    const auto id = parseInteger(parser.positionalArguments().constFirst(), 1,
+                                 std::numeric_limits<qint64>::max());
+    if (!id)
+        return usageError(command, QStringLiteral("OPERATION_ID: expected a positive whole number, got '%1'")
+                                       .arg(parser.positionalArguments().constFirst()));
+
+    QString error;
+    StoreOptions options;
+    options.createIfMissing = false;
+    const QString url = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
+    const std::unique_ptr<Store> store = Store::open(url, &error, options);
+    if (!store)
+        return usageError(command, error);
+
+    const qint64 now = SystemClock::instance().nowMs();
+    const bool forced = action == Action::Retry && parser.isSet(force);
+    const Store::OperatorResult result = action == Action::Retry ? store->retryNow(*id, now, forced)
+                                                                  : store->cancel(*id, now);
+    switch (result) {
+    case Store::OperatorResult::Done: {
+        const auto op = store->operation(*id);
+        printOut(QStringLiteral("operation %1 (%2): %3%4\n")
+                     .arg(*id)
+                     .arg(op ? op->endpointId : QString(), op ? toString(op->state) : QString(),
+                          forced ? QStringLiteral(", due now, forced") : action == Action::Retry ? QStringLiteral(", due now") : QString()));
+        return ExitOk;
+    }
+    case Store::OperatorResult::Pending:
+        printOut(QStringLiteral("operation %1: an attempt is running; it becomes cancelled when that attempt ends\n")
+                     .arg(*id));
+        return ExitOk;
+    case Store::OperatorResult::NotFound:
+        return usageError(command, QStringLiteral("no operation %1 in %2").arg(*id).arg(Store::displayUrl(url)));
+    case Store::OperatorResult::Refused:
+        return usageError(command, store->lastError());
+    case Store::OperatorResult::Failed:
+        break;
+    }
+    return runtimeError(command, store->lastError());
+}
+
+} // namespace
+
+int runRetry(const QStringList &arguments)
+{
+    return runOperatorAction(Action::Retry, arguments);
+}
+
+int runCancel(const QStringList &arguments)
+{
+    return runOperatorAction(Action::Cancel, arguments);
+}
+
+} // namespace cooldown::cli
