@@ -19,7 +19,11 @@ namespace cooldown {
 
 namespace {
 
-constexpr qint64 kNever = std::numeric_limits<qint64>::max();
+// A claimed operation waits this long at most for its partition's token before it is
+// handed back to the store with the time the token will be there.
+constexpr qint64 kKeepClaimMs = 1000;
+// A concurrency quota frees up when an exchange ends; look again this soon.
+constexpr qint64 kConcurrencyRecheckMs = 500;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -300,14 +304,20 @@ void Scheduler::advance(Held &held)
     }
     if (held.stage == Held::Stage::Bucket) {
         if (Partition *p = partitionOf(held)) {
-            if (!held.op.forceNext &&
-                m_snooze.activeHold(held.endpoint->policy, held.endpoint->partitionKey, m_clock.nowMs()))
-                return;
+            const qint64 now = m_clock.nowMs();
             held.bucketCost = p->bucket->costOf(held.endpoint->body.size());
             if (held.op.forceNext) {
                 p->bucket->takeForced(held.bucketCost, mono);
-            } else if (!p->bucket->tryTake(held.bucketCost, mono)) {
-                return;
+            } else {
+                const qint64 heldUntil =
+                    m_snooze.heldUntilMs(held.endpoint->policy, held.endpoint->partitionKey, now);
+                if (heldUntil > now)
+                    return deferOrWait(held, heldUntil - now);
+                if (!p->bucket->tryTake(held.bucketCost, mono)) {
+                    const qint64 at = p->bucket->availableAtMs(held.bucketCost, mono);
+                    return deferOrWait(held, at == TokenBucket::kWaitForRelease ? kConcurrencyRecheckMs
+                                                                                : at - mono);
+                }
             }
             held.tookConcurrencyPermit = p->bucket->unit() == QuotaUnit::Concurrency;
         }
@@ -332,6 +342,19 @@ void Scheduler::advance(Held &held)
             });
         });
     }
+}
+
+void Scheduler::deferOrWait(Held &held, qint64 waitMs)
+{
+    // A short wait is kept here, under the one timer. A long one goes back to the
+    // store, due when the partition can send again, so that it neither holds a lease
+    // nor keeps other partitions' due work from being claimed.
+    if (waitMs <= kKeepClaimMs || m_stopping)
+        return;
+    const qint64 id = held.op.id;
+    if (!m_store.releaseClaim(id, m_options.workerId, held.op.version, m_clock.nowMs() + waitMs))
+        qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
+    release(id);
 }
 
 AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
@@ -675,7 +698,16 @@ Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
 
 Store::OperatorResult Scheduler::cancel(qint64 operationId)
 {
-    const Store::OperatorResult r = m_store.cancel(operationId, m_clock.nowMs());
+    Store::OperatorResult r = m_store.cancel(operationId, m_clock.nowMs());
+    const auto held = m_held.find(operationId);
+    if (r == Store::OperatorResult::Pending && held != m_held.end() &&
+        held->second->stage != Held::Stage::InFlight) {
+        // Claimed here but not sent yet: it never goes out. Handing the claim back
+        // applies the pending cancel.
+        if (m_store.releaseClaim(operationId, m_options.workerId, held->second->op.version))
+            r = Store::OperatorResult::Done;
+        release(operationId);
+    }
     if (r == Store::OperatorResult::Done || r == Store::OperatorResult::Pending) {
         if (const auto op = m_store.operation(operationId))
             emit operationChanged(*op);

@@ -95,6 +95,7 @@ private:
     void createPeriodicOperations(qint64 nowMs);
     void admit(const OperationRecord &op);
     void advance(Held &held);
+    void deferOrWait(Held &held, qint64 waitMs);
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
     void recordRescue(Held &held);

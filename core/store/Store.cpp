@@ -868,7 +868,8 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
     return FinishResult::Committed;
 }
 
-bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion)
+bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                         qint64 dueAtMs)
 {
     // A rescue keeps state running with an expired lease: the next claim rescues it again.
     QSqlQuery query = prepare(QStringLiteral(
@@ -878,8 +879,11 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
         " final_reason = CASE WHEN cancel_requested = 1 THEN 'cancelled_by_operator' ELSE "
         "final_reason END,"
         " lease_owner = '', lease_expires_at = CASE WHEN rescued = 1 AND cancel_requested = 0"
-        " THEN 0 ELSE -1 END, version = version + 1"
+        " THEN 0 ELSE -1 END, version = version + 1,"
+        " next_attempt_at = CASE WHEN :due >= 0 AND rescued = 0 THEN :due2 ELSE next_attempt_at END"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
+    query.bindValue(QStringLiteral(":due"), dueAtMs);
+    query.bindValue(QStringLiteral(":due2"), dueAtMs);
     query.bindValue(QStringLiteral(":id"), operationId);
     query.bindValue(QStringLiteral(":version"), claimedVersion);
     query.bindValue(QStringLiteral(":owner"), text(workerId));

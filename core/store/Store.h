@@ -168,8 +168,10 @@ public:
     // Hands back a claimed operation whose attempt was never sent (the worker is
     // stopping): it is due again at once for any worker, as it was before the claim. A
     // rescued one stays a rescue, so the next claimer still learns that a worker died.
-    // False when the claim is no longer held (or on error).
-    bool releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion);
+    // False when the claim is no longer held (or on error). dueAtMs >= 0 makes it due
+    // then instead (its partition has no token until then).
+    bool releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                      qint64 dueAtMs = -1);
     // Extends a held lease; false when it is no longer held (or on error).
     bool renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
                     qint64 leaseExpiresAtMs);

@@ -123,6 +123,7 @@ private slots:
     void globalLimitHolds();
     void periodicTicksDoNotStack();
     void bucketPacesThePartition();
+    void slowPartitionDoesNotStarveOthers();
     void throttleHoldsThePartition();
     void liftingAHoldReleasesThePartition();
     void rescuesAnExpiredLease();
@@ -263,6 +264,39 @@ void tst_Scheduler::bucketPacesThePartition()
     QVERIFY(advance(60000, 1000));
     QCOMPARE(m_server->received.size(), 4);
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 4);
+}
+
+void tst_Scheduler::slowPartitionDoesNotStarveOthers()
+{
+    // One request a minute for "slow"; its waiting operations go back to the store
+    // with the time their token comes, instead of sitting on claims.
+    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+        "limit": 1, "window_seconds": 60, "burst": 0, "policy_version": 1}], )";
+    QByteArray endpoints;
+    for (int i = 0; i < 12; ++i)
+        endpoints += endpoint(QStringLiteral("s%1").arg(i), "/slow", R"(, "policy": "p", "partition_key": "slow")") + ",";
+    endpoints += endpoint("fast", "/fast", R"(, "every_seconds": 1)");
+    const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 4}, )" + policy +
+                            R"("endpoints": [)" + endpoints + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
+    QVERIFY2(config, qPrintable(error));
+    m_store = Store::open(m_dbPath, &error);
+    m_transport = std::make_unique<Transport>(*m_clock);
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock, *m_random, *m_timer);
+    QVERIFY(m_scheduler->start(&error));
+    QVERIFY(settle());
+    QVERIFY(advance(10000, 500));
+    int slow = 0, fast = 0;
+    for (const auto &r : std::as_const(m_server->received))
+        (r.path == "/slow" ? slow : fast)++;
+    QCOMPARE(slow, 1);
+    QVERIFY2(fast >= 9, qPrintable(QString::number(fast)));
+    // Nothing of the slow partition sits claimed: it waits in the store for its token.
+    QCOMPARE(m_store->countsByState().value(OperationState::Running), 0);
+    const auto waiting = m_store->operations({OperationState::Scheduled, "s5", 0, -1});
+    QCOMPARE(waiting.size(), 1);
+    QVERIFY(waiting.first().nextAttemptAtMs > m_clock->nowMs());
 }
 
 void tst_Scheduler::throttleHoldsThePartition()
