@@ -81,7 +81,12 @@ int runRun(const QStringList &arguments)
     const QCommandLineOption workerId(QStringLiteral("worker-id"),
                                       QStringLiteral("Name of this worker in leases and attempts."),
                                       QStringLiteral("ID"));
-    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId});
+    const QCommandLineOption lease(
+        QStringLiteral("lease"),
+        QStringLiteral("Seconds a claim holds without renewal; the operations of a worker that "
+                       "died are rescued after it (default 120)."),
+        QStringLiteral("S"));
+    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId, lease});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -100,6 +105,16 @@ int runRun(const QStringList &arguments)
             return usageError(kCommand, QStringLiteral("--for: expected seconds above 0, got '%1'")
                                             .arg(parser.value(forSeconds)));
         runForMs = qint64(s * 1000);
+    }
+    SchedulerOptions options;
+    if (parser.isSet(lease)) {
+        bool ok = false;
+        const double s = parser.value(lease).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s < 1 || s > 86400)
+            return usageError(kCommand,
+                              QStringLiteral("--lease: expected seconds from 1 to 86400, got '%1'")
+                                  .arg(parser.value(lease)));
+        options.leaseMs = qint64(s * 1000);
     }
     QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
     if (parser.isSet(demoUrl)) {
@@ -120,7 +135,6 @@ int runRun(const QStringList &arguments)
     StopOnSignal stopSignals;
     Transport transport(SystemClock::instance());
     QtWakeTimer timer;
-    SchedulerOptions options;
     options.workerId = parser.value(workerId);
     Scheduler scheduler(std::move(*workspace), *store, transport, SystemClock::instance(),
                         SystemRandom::instance(), timer, options);

@@ -135,7 +135,7 @@ bool Scheduler::start(QString *error)
         }
     }
     m_started = true;
-    qCInfo(lcEngine) << "worker" << m_options.workerId << "started with" << m_config.endpoints.size()
+    qCDebug(lcEngine) << "worker" << m_options.workerId << "started with" << m_config.endpoints.size()
                      << "endpoints";
     wake();
     return true;

@@ -78,7 +78,9 @@ TransportCall::TransportCall(QNetworkReply *reply, const TransportRequest &reque
       m_startedMonotonicMs(clock.monotonicMs())
 {
     m_result.startedAtMs = clock.nowMs();
+    m_https = request.url.scheme() == QLatin1String("https");
     if (reply) {
+        connect(reply, &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
         connect(reply, &QNetworkReply::readyRead, this, &TransportCall::onReadyRead);
         connect(reply, &QNetworkReply::finished, this, &TransportCall::onFinished);
     }
@@ -145,6 +147,11 @@ void TransportCall::onFinished()
         result.errorText = reply->errorString();
         if (error == QNetworkReply::TooManyRedirectsError && result.status != 0)
             result.error = TransportError::None;
+        // A server that breaks off the TLS handshake (a plain-HTTP port, say) shows up
+        // as a closed connection; the request never left, so it is the TLS failure it is.
+        if (result.error == TransportError::ConnectionClosed && m_https && !m_requestSent &&
+            result.status == 0)
+            result.error = TransportError::Tls;
     }
     // Whether the server may have seen the request: it answered, or the exchange broke
     // after the request could have left.

@@ -68,6 +68,8 @@ private:
     TransportResult m_result;
     bool m_aborted = false;
     bool m_finished = false;
+    bool m_https = false;
+    bool m_requestSent = false; // QNAM wrote the whole request at least once
 };
 
 // Owns the process's one QNetworkAccessManager. Every request gets a transfer

@@ -1,0 +1,723 @@
+// The decision table of DESIGN.md end to end: Store + Transport (the real QNAM) +
+// Scheduler against the demo API, all in this process. The demo API and the engine
+// share one ManualClock, so server times, Date headers and the schedule agree to the
+// millisecond while the HTTP exchanges themselves are real loopback I/O.
+
+#include "app/demo/DemoServer.h"
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/engine/Transport.h"
+#include "core/http/HttpDate.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+#include "support/ScriptedHttpServer.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+
+// On a minute boundary: the demo's fixed windows are aligned to the clock, so a
+// 60-second window opened now closes exactly 60 s later.
+const qint64 kStart = QDateTime(QDate(2026, 11, 29), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+const QByteArray kBody = R"({"part":"bolt-m6","count":12})";
+constexpr int kRealIoTimeoutMs = 10000;
+
+QByteArray jsonString(const QString &text)
+{
+    QByteArray out = text.toUtf8();
+    out.replace('\\', "\\\\").replace('"', "\\\"");
+    return '"' + out + '"';
+}
+
+} // namespace
+
+class tst_DemoIntegration : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ManualClock> m_clock;
+    std::unique_ptr<SeededRandom> m_random;
+    std::unique_ptr<ManualWakeTimer> m_timer;
+    std::unique_ptr<DemoServer> m_demo;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<Transport> m_transport;
+    std::unique_ptr<Scheduler> m_scheduler;
+    QString m_dbPath;
+    int m_dbCounter = 0;
+
+    QString demoUrl(const QString &pathAndQuery) const
+    {
+        return m_demo->baseUrl().toString() + pathAndQuery;
+    }
+
+    // One endpoint object; the URL is used as given.
+    static QByteArray endpoint(const QString &id, const QString &url,
+                               const QByteArray &method = "GET", bool keyed = false,
+                               double timeoutSeconds = 5)
+    {
+        QByteArray e = "{\"id\": " + jsonString(id) + ", \"method\": \"" + method +
+                       "\", \"url\": " + jsonString(url) +
+                       ", \"timeout_seconds\": " + QByteArray::number(timeoutSeconds);
+        if (method != "GET")
+            e += ", \"body\": " + jsonString(QString::fromUtf8(kBody));
+        if (keyed)
+            e += R"(, "idempotency": {"header": "Idempotency-Key"})";
+        return e + "}";
+    }
+
+    bool openStore()
+    {
+        if (m_store)
+            return true;
+        QString error;
+        m_store = Store::open(m_dbPath, &error);
+        if (!m_store)
+            qWarning().noquote() << error;
+        return bool(m_store);
+    }
+
+    // The profile's jitter and spread stay on; only the limits are set so that every
+    // row can reach its second attempt.
+    bool start(const QByteArray &endpoints)
+    {
+        const QByteArray json = R"({"version": 1,
+            "retry_profiles": {"default": {"max_attempts": 6, "base_seconds": 1, "cap_seconds": 8,
+                "deadline_seconds": 3600, "spread_seconds": 1}},
+            "endpoints": [)" + endpoints +
+                                "]}";
+        QString error;
+        auto config = WorkspaceConfig::parse(json, QStringLiteral("integration.json"), &error, {},
+                                             QHash<QString, QString>{});
+        if (!config) {
+            qWarning().noquote() << error;
+            return false;
+        }
+        if (!openStore())
+            return false;
+        m_transport = std::make_unique<Transport>(*m_clock);
+        SchedulerOptions options;
+        options.workerId = QStringLiteral("integration");
+        options.leaseMs = 60000;
+        m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
+                                                  *m_clock, *m_random, *m_timer, options);
+        if (!m_scheduler->start(&error)) {
+            qWarning().noquote() << error;
+            return false;
+        }
+        return settle();
+    }
+
+    // The exchanges are real loopback I/O and finish in real time; bounded.
+    bool settle()
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            if (m_scheduler->inFlight() == 0) {
+                QCoreApplication::processEvents();
+                if (m_scheduler->inFlight() == 0)
+                    return true;
+            }
+        } while (t.elapsed() < kRealIoTimeoutMs);
+        qWarning() << "exchanges still in flight after" << kRealIoTimeoutMs << "ms";
+        return false;
+    }
+
+    // Moves the manual clock forward by ms, stopping at every time the scheduler's one
+    // timer is armed for, firing it and letting the exchanges it starts finish.
+    bool runFor(qint64 ms)
+    {
+        const qint64 end = m_clock->monotonicMs() + ms;
+        for (int turns = 0; turns < 10000; ++turns) {
+            const qint64 due = m_timer->dueMonotonicMs();
+            if (due < 0 || due > end) {
+                m_clock->advance(end - m_clock->monotonicMs());
+                return true;
+            }
+            if (due > m_clock->monotonicMs())
+                m_clock->advance(due - m_clock->monotonicMs());
+            if (m_timer->fireIfDue() && !settle())
+                return false;
+        }
+        qWarning() << "the timer kept firing without time passing";
+        return false;
+    }
+
+    // Runs the manual clock to wall time atMs (UTC ms).
+    bool runUntil(qint64 atMs) { return runFor(std::max<qint64>(0, atMs - m_clock->nowMs())); }
+
+    OperationRecord operation(const QString &endpointId)
+    {
+        const auto op = m_store->latestOperation(endpointId);
+        return op.value_or(OperationRecord{});
+    }
+
+    QList<AttemptRecord> attemptsOf(qint64 operationId)
+    {
+        AttemptFilter filter;
+        filter.operationId = operationId;
+        return m_store->attempts(filter);
+    }
+
+    qint64 demoRequests(const QString &clientKey) const
+    {
+        return m_demo->stats().requestsByKey.value(clientKey);
+    }
+
+    // Uses up a limit before the engine's first attempt, through a client of its own.
+    bool prime(const QString &url)
+    {
+        QNetworkAccessManager manager;
+        QNetworkReply *reply = manager.get(QNetworkRequest(QUrl(url)));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        const bool ok = finished.wait(kRealIoTimeoutMs);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+        return ok && status == 200;
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void init()
+    {
+        m_clock = std::make_unique<ManualClock>(kStart);
+        m_random = std::make_unique<SeededRandom>(20261129);
+        m_timer = std::make_unique<ManualWakeTimer>(*m_clock);
+        m_demo = std::make_unique<DemoServer>(*m_clock);
+        QVERIFY2(m_demo->listen(0), qPrintable(m_demo->errorString()));
+        m_dbPath = m_dir.filePath(QStringLiteral("integration-%1.db").arg(++m_dbCounter));
+    }
+    void cleanup()
+    {
+        m_scheduler.reset();
+        m_transport.reset();
+        m_store.reset();
+        m_demo.reset();
+    }
+
+    void retriedThenSucceeds_data();
+    void retriedThenSucceeds();
+    void firstAttemptDecides_data();
+    void firstAttemptDecides();
+    void requestTimeout408Retries();
+    void keyInUse409RetriesAndExecutesOnce();
+    void keyReused422Fails();
+    void connectionRefusedRetries_data();
+    void connectionRefusedRetries();
+    void keyedPostResentWithSameKeyExecutesOnce();
+    void workerDiedMidAttempt_data();
+    void workerDiedMidAttempt();
+};
+
+// Rows of the table that retry once and then succeed: the first attempt's decision,
+// the wait and its source as recorded, no request before the server's time (seen at
+// the demo API), then success with the same idempotency key.
+void tst_DemoIntegration::retriedThenSucceeds_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("primeFirst");
+    QTest::addColumn<int>("firstStatus");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("waitSource");
+    QTest::addColumn<qint64>("serverWaitMs"); // -1: no server time, backoff
+    QTest::addColumn<QString>("retryAfterRaw");
+
+    const QString fixed =
+        QStringLiteral("/limited/fixed?limit=1&window=60&headers=none&problem=none");
+    const QString retryAfterSeconds = fixed + QStringLiteral("&retry_after=seconds");
+    const qint64 minute = 60000;
+
+    QTest::newRow("GET 429 Retry-After seconds")
+        << QByteArray("GET") << retryAfterSeconds << true << 429 << "throttled"
+        << "retry-after" << minute << "60";
+    QTest::newRow("GET 429 Retry-After IMF-fixdate")
+        << QByteArray("GET") << fixed + QStringLiteral("&retry_after=date") << true << 429
+        << "throttled"
+        << "retry-after" << minute << QString::fromLatin1(HttpDate::format(kStart + minute));
+    QTest::newRow("GET 429 Retry-After RFC 850 date")
+        << QByteArray("GET") << fixed + QStringLiteral("&retry_after=rfc850") << true << 429
+        << "throttled"
+        << "retry-after" << minute << "Sunday, 29-Nov-26 12:01:00 GMT";
+    QTest::newRow("GET 429 Retry-After asctime date")
+        << QByteArray("GET") << fixed + QStringLiteral("&retry_after=asctime") << true << 429
+        << "throttled"
+        << "retry-after" << minute << "Sun Nov 29 12:01:00 2026";
+    QTest::newRow("GET 429 RateLimit header, no Retry-After")
+        << QByteArray("GET")
+        << QStringLiteral(
+               "/limited/fixed?limit=1&window=60&headers=draft&problem=none&retry_after=none")
+        << true << 429 << "throttled"
+        << "ratelimit" << minute << "";
+    QTest::newRow("GET 429 token bucket Retry-After")
+        << QByteArray("GET")
+        << QStringLiteral(
+               "/limited/bucket?capacity=1&rate=0.1&headers=none&problem=none&retry_after=seconds")
+        << true << 429 << "throttled"
+        << "retry-after" << qint64(10000) << "10";
+    // A token per millisecond: the backoff is always long enough for the next one.
+    const QString quickBucket =
+        QStringLiteral("/limited/bucket?capacity=1&rate=1000&headers=none&problem=none");
+    QTest::newRow("GET 429 without any hint backs off")
+        << QByteArray("GET") << quickBucket + QStringLiteral("&retry_after=none") << true << 429
+        << "throttled"
+        << "backoff" << qint64(-1) << "";
+    QTest::newRow("GET 429 malformed Retry-After backs off")
+        << QByteArray("GET") << quickBucket + QStringLiteral("&retry_after=malformed") << true
+        << 429 << "throttled"
+        << "backoff" << qint64(-1) << "soon";
+    QTest::newRow("GET 503 maintenance Retry-After seconds")
+        << QByteArray("GET")
+        << QStringLiteral("/maintenance?maintenance_for=30&retry_after=seconds") << false << 503
+        << "throttled"
+        << "retry-after" << qint64(30000) << "30";
+    QTest::newRow("GET 503 maintenance Retry-After date")
+        << QByteArray("GET") << QStringLiteral("/maintenance?maintenance_for=30&retry_after=date")
+        << false << 503 << "throttled"
+        << "retry-after" << qint64(30000) << QString::fromLatin1(HttpDate::format(kStart + 30000));
+    QTest::newRow("GET 503 without hint backs off")
+        << QByteArray("GET") << QStringLiteral("/flaky?fail_first=1&fail_status=503") << false
+        << 503 << "throttled"
+        << "backoff" << qint64(-1) << "";
+    for (const int status : {500, 502, 504}) {
+        QTest::addRow("GET %d flaky backs off", status)
+            << QByteArray("GET") << QStringLiteral("/flaky?fail_first=1&fail_status=%1").arg(status)
+            << false << status << "server_error"
+            << "backoff" << qint64(-1) << "";
+    }
+    QTest::newRow("keyed POST 429 Retry-After seconds")
+        << QByteArray("POST") << retryAfterSeconds << true << 429 << "throttled"
+        << "retry-after" << minute << "60";
+    QTest::newRow("keyed POST 503 maintenance")
+        << QByteArray("POST")
+        << QStringLiteral("/maintenance?maintenance_for=30&retry_after=seconds") << false << 503
+        << "throttled"
+        << "retry-after" << qint64(30000) << "30";
+    QTest::newRow("keyed POST 502 flaky")
+        << QByteArray("POST") << QStringLiteral("/flaky?fail_first=1&fail_status=502") << false
+        << 502 << "server_error"
+        << "backoff" << qint64(-1) << "";
+}
+
+void tst_DemoIntegration::retriedThenSucceeds()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(bool, primeFirst);
+    QFETCH(int, firstStatus);
+    QFETCH(QString, reason);
+    QFETCH(QString, waitSource);
+    QFETCH(qint64, serverWaitMs);
+    QFETCH(QString, retryAfterRaw);
+
+    const QString clientKey = QStringLiteral("row");
+    const QString url = demoUrl(path + QStringLiteral("&key=") + clientKey);
+    if (primeFirst)
+        QVERIFY(prime(url));
+    const qint64 primed = demoRequests(clientKey);
+    const bool keyed = method != "GET";
+    QVERIFY(start(endpoint(QStringLiteral("e"), url, method, keyed)));
+
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Waiting);
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord first = attempts.first();
+    QCOMPARE(first.status, firstStatus);
+    QCOMPARE(first.error, QString());
+    QCOMPARE(first.decision, QStringLiteral("retry"));
+    QCOMPARE(first.reason, reason);
+    QCOMPARE(first.waitSource, waitSource);
+    QCOMPARE(first.retryAfterRaw, retryAfterRaw);
+    QCOMPARE(op.nextAttemptAtMs, first.finishedAtMs + first.waitMs);
+    if (serverWaitMs >= 0) {
+        // The server's time, plus at most the configured spread of 1 s.
+        QVERIFY2(first.waitMs >= serverWaitMs && first.waitMs <= serverWaitMs + 1000,
+                 qPrintable(QString::number(first.waitMs)));
+    } else {
+        QVERIFY(first.waitMs >= 0 && first.waitMs <= 1000); // full jitter of base 1 s
+    }
+    QCOMPARE(demoRequests(clientKey), primed + 1);
+
+    // Not one request before the time the engine promised (the server's time or later).
+    QVERIFY(runUntil(op.nextAttemptAtMs - 1));
+    QCOMPARE(demoRequests(clientKey), primed + 1);
+    QCOMPARE(operation(QStringLiteral("e")).state, OperationState::Waiting);
+    QVERIFY(runFor(2));
+    QCOMPARE(demoRequests(clientKey), primed + 2);
+
+    op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Succeeded);
+    QCOMPARE(op.attempt, 2);
+    QCOMPARE(op.throttledAttempts, reason == QLatin1String("throttled") ? 1 : 0);
+    attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts[1].status, keyed ? 201 : 200);
+    QCOMPARE(attempts[1].decision, QStringLiteral("success"));
+    QVERIFY(attempts[1].startedAtMs >= first.finishedAtMs + std::max<qint64>(serverWaitMs, 0));
+    if (keyed) {
+        QCOMPARE(attempts[0].idempotencyKey, op.idempotencyKey);
+        QCOMPARE(attempts[1].idempotencyKey, op.idempotencyKey);
+        QCOMPARE(m_demo->stats().requestsByIdempotencyKey.value(op.idempotencyKey), 2);
+        QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey), 1);
+    }
+}
+
+// Rows decided by the first attempt: success, a final failure, a park, or a retry
+// after a timeout. Final and parked operations are never sent again.
+void tst_DemoIntegration::firstAttemptDecides_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("keyed");
+    QTest::addColumn<QString>("path"); // relative to the demo API; "https:" for TLS
+    QTest::addColumn<double>("timeoutSeconds");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<QString>("decision");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<OperationState>("state");
+    QTest::addColumn<int>("executed"); // payload runs at the demo API, -1: not checked
+
+    using S = OperationState;
+    QTest::newRow("GET 200") << QByteArray("GET") << false << "/ok?" << 5.0 << 200 << ""
+                             << "success"
+                             << "ok" << S::Succeeded << 1;
+    QTest::newRow("keyed POST 201") << QByteArray("POST") << true << "/uploads?" << 5.0 << 201 << ""
+                                    << "success"
+                                    << "ok" << S::Succeeded << 1;
+    QTest::newRow("POST without key 201")
+        << QByteArray("POST") << false << "/uploads?require_key=0&" << 5.0 << 201 << ""
+        << "success"
+        << "ok" << S::Succeeded << 1;
+    QTest::newRow("GET 404 other 4xx")
+        << QByteArray("GET") << false << "/missing?" << 5.0 << 404 << ""
+        << "fail"
+        << "not_retryable" << S::Failed << -1;
+    QTest::newRow("GET 400 other 4xx")
+        << QByteArray("GET") << false << "/ok?unknown_parameter=1&" << 5.0 << 400 << ""
+        << "fail"
+        << "not_retryable" << S::Failed << 0;
+    QTest::newRow("GET 405 other 4xx")
+        << QByteArray("GET") << false << "/uploads?" << 5.0 << 405 << ""
+        << "fail"
+        << "not_retryable" << S::Failed << 0;
+    QTest::newRow("POST without required key 400")
+        << QByteArray("POST") << false << "/uploads?require_key=1&" << 5.0 << 400 << ""
+        << "fail"
+        << "not_retryable" << S::Failed << 0;
+    QTest::newRow("POST without key 503 parks")
+        << QByteArray("POST") << false << "/maintenance?maintenance_for=30&retry_after=seconds&"
+        << 5.0 << 503 << ""
+        << "park"
+        << "not_idempotent" << S::Parked << 0;
+    QTest::newRow("POST without key 429 parks")
+        << QByteArray("POST") << false << "/limited/fixed?limit=0&window=60&" << 5.0 << 429 << ""
+        << "park"
+        << "not_idempotent" << S::Parked << 0;
+    QTest::newRow("POST without key 502 parks")
+        << QByteArray("POST") << false << "/flaky?fail_first=1&fail_status=502&" << 5.0 << 502 << ""
+        << "park"
+        << "not_idempotent" << S::Parked << 0;
+    QTest::newRow("POST without key timeout parks")
+        << QByteArray("POST") << false << "/hang?" << 0.3 << 0 << "timeout"
+        << "park"
+        << "ambiguous_send" << S::Parked << 0;
+    QTest::newRow("POST without key closed after send parks")
+        << QByteArray("POST") << false << "/uploads?require_key=0&drop_first=1&" << 5.0 << 0
+        << "closed"
+        << "park"
+        << "ambiguous_send" << S::Parked << 1;
+    QTest::newRow("GET timeout retries")
+        << QByteArray("GET") << false << "/hang?" << 0.3 << 0 << "timeout"
+        << "retry"
+        << "timeout" << S::Waiting << 0;
+    QTest::newRow("keyed POST timeout retries")
+        << QByteArray("POST") << true << "/hang?" << 0.3 << 0 << "timeout"
+        << "retry"
+        << "timeout" << S::Waiting << 0;
+    QTest::newRow("GET TLS to a plain port fails")
+        << QByteArray("GET") << false << "https:/ok?" << 5.0 << 0 << "tls"
+        << "fail"
+        << "tls_error" << S::Failed << 0;
+}
+
+void tst_DemoIntegration::firstAttemptDecides()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(bool, keyed);
+    QFETCH(QString, path);
+    QFETCH(double, timeoutSeconds);
+    QFETCH(int, status);
+    QFETCH(QString, error);
+    QFETCH(QString, decision);
+    QFETCH(QString, reason);
+    QFETCH(OperationState, state);
+    QFETCH(int, executed);
+
+    const QString clientKey = QStringLiteral("row");
+    QString url = demoUrl(path + QStringLiteral("key=") + clientKey);
+    if (path.startsWith(QLatin1String("https:"))) {
+        if (!QSslSocket::supportsSsl())
+            QSKIP("no TLS backend: QNAM cannot attempt a handshake");
+        QUrl u = m_demo->baseUrl();
+        u.setScheme(QStringLiteral("https"));
+        url = u.toString() + path.mid(6) + QStringLiteral("key=") + clientKey;
+    }
+    QVERIFY(start(endpoint(QStringLiteral("e"), url, method, keyed, timeoutSeconds)));
+
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, state);
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].status, status);
+    QCOMPARE(attempts[0].error, error);
+    QCOMPARE(attempts[0].decision, decision);
+    QCOMPARE(attempts[0].reason, reason);
+    if (state == OperationState::Failed || state == OperationState::Parked)
+        QCOMPARE(op.finalReason, reason);
+    if (executed >= 0)
+        QCOMPARE(m_demo->stats().executedByKey.value(clientKey), executed);
+    if (keyed)
+        QVERIFY(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey) <= 1);
+
+    if (state == OperationState::Waiting) {
+        QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+        QVERIFY(runUntil(op.nextAttemptAtMs - 1));
+        QCOMPARE(attemptsOf(op.id).size(), 1);
+        QVERIFY(runFor(2));
+        QCOMPARE(attemptsOf(op.id).size(), 2); // the retry went out (and hung again)
+        QCOMPARE(attemptsOf(op.id).at(1).idempotencyKey, attempts[0].idempotencyKey);
+    } else {
+        // An ended or parked operation is never sent again on its own.
+        const qint64 seen = m_demo->stats().totalRequests;
+        QVERIFY(runFor(600 * 1000));
+        QCOMPARE(attemptsOf(op.id).size(), 1);
+        QCOMPARE(m_demo->stats().totalRequests, seen);
+        QCOMPARE(operation(QStringLiteral("e")).state, state);
+    }
+}
+
+// The demo API never answers 408; a scripted loopback server does.
+void tst_DemoIntegration::requestTimeout408Retries()
+{
+    ScriptedHttpServer server;
+    server.script("/t", {{408, {}, "Request Timeout"}, {200, {}, "ok"}});
+    QVERIFY(start(endpoint(QStringLiteral("e"), server.url(QStringLiteral("/t")))));
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Waiting);
+    const QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts[0].status, 408);
+    QCOMPARE(attempts[0].reason, QStringLiteral("request_timeout"));
+    QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+    QVERIFY(runUntil(op.nextAttemptAtMs - 1));
+    QCOMPARE(server.received.size(), 1);
+    QVERIFY(runFor(2));
+    QCOMPARE(server.received.size(), 2);
+    QCOMPARE(operation(QStringLiteral("e")).state, OperationState::Succeeded);
+}
+
+// The first attempt times out while the demo API is still executing it; the retry
+// with the same key arrives meanwhile and gets 409; once the first execution is done,
+// the next retry gets its result replayed. The payload ran once.
+void tst_DemoIntegration::keyInUse409RetriesAndExecutesOnce()
+{
+    const QString url = demoUrl(QStringLiteral("/uploads?key=slow&delay_ms=4000"));
+    QVERIFY(start(endpoint(QStringLiteral("e"), url, "POST", true, 0.5)));
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Waiting);
+    QCOMPARE(attemptsOf(op.id).at(0).reason, QStringLiteral("timeout"));
+
+    QVERIFY(runUntil(op.nextAttemptAtMs));
+    op = operation(QStringLiteral("e"));
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts[1].status, 409);
+    QCOMPARE(attempts[1].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[1].reason, QStringLiteral("key_in_use"));
+    QCOMPARE(attempts[1].waitSource, QStringLiteral("backoff"));
+    QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey), 0);
+
+    // The first request finishes executing at the demo API (real time).
+    QTRY_COMPARE_WITH_TIMEOUT(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey), 1,
+                              kRealIoTimeoutMs);
+    QVERIFY(runUntil(op.nextAttemptAtMs));
+    op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Succeeded);
+    attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 3);
+    QCOMPARE(attempts[2].status, 201);
+    QVERIFY(attempts[2].responseHeaders.contains(QLatin1String("Idempotent-Replayed: true")));
+    const DemoStats stats = m_demo->stats();
+    QCOMPARE(stats.requestsByIdempotencyKey.value(op.idempotencyKey), 3);
+    QCOMPARE(stats.executedByIdempotencyKey.value(op.idempotencyKey), 1);
+    QCOMPARE(stats.replayed, 1);
+}
+
+// Two operations share a key (as when a key is reused by mistake): the second, with
+// another body, is refused with 422 and fails for good; nothing runs twice.
+void tst_DemoIntegration::keyReused422Fails()
+{
+    QVERIFY(openStore());
+    const QString sharedKey = QStringLiteral("0b5c6f1e-reused-key");
+    QVERIFY(m_store->ensureOneShotOperation(QStringLiteral("first"), sharedKey, kStart));
+    QVERIFY(m_store->ensureOneShotOperation(QStringLiteral("second"), sharedKey, kStart + 5000));
+    const QString url = demoUrl(QStringLiteral("/uploads?key=reuse"));
+    QByteArray second = endpoint(QStringLiteral("second"), url, "POST", true);
+    second.replace(jsonString(QString::fromUtf8(kBody)), R"("{\"part\":\"other\"}")");
+    QVERIFY(start(endpoint(QStringLiteral("first"), url, "POST", true) + "," + second));
+    QCOMPARE(operation(QStringLiteral("first")).state, OperationState::Succeeded);
+    QCOMPARE(operation(QStringLiteral("second")).state, OperationState::Scheduled);
+
+    QVERIFY(runFor(6000));
+    const OperationRecord op = operation(QStringLiteral("second"));
+    QCOMPARE(op.state, OperationState::Failed);
+    QCOMPARE(op.finalReason, QStringLiteral("key_reused"));
+    const QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].status, 422);
+    QCOMPARE(attempts[0].decision, QStringLiteral("fail"));
+    QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(sharedKey), 1);
+    QVERIFY(runFor(600000));
+    QCOMPARE(attemptsOf(op.id).size(), 1);
+}
+
+// Nothing was sent: every method may go again, a POST without a key included.
+void tst_DemoIntegration::connectionRefusedRetries_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("keyed");
+    QTest::newRow("GET") << QByteArray("GET") << false;
+    QTest::newRow("keyed POST") << QByteArray("POST") << true;
+    QTest::newRow("POST without key") << QByteArray("POST") << false;
+}
+
+void tst_DemoIntegration::connectionRefusedRetries()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(bool, keyed);
+
+    // A port nobody listens on until the second demo API takes it below.
+    quint16 port = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        port = probe.serverPort();
+    }
+    const QString url =
+        QStringLiteral("http://127.0.0.1:%1/uploads?require_key=0&key=late").arg(port);
+    const QString getUrl = QStringLiteral("http://127.0.0.1:%1/ok?key=late").arg(port);
+    QVERIFY(start(endpoint(QStringLiteral("e"), method == "GET" ? getUrl : url, method, keyed)));
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Waiting);
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].error, QStringLiteral("refused"));
+    QCOMPARE(attempts[0].reason, QStringLiteral("connection_refused"));
+    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+
+    DemoServer late(*m_clock);
+    if (!late.listen(port))
+        QSKIP("the probed port was taken by another process meanwhile");
+    QVERIFY(runUntil(op.nextAttemptAtMs));
+    op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Succeeded);
+    QCOMPARE(late.stats().executedByKey.value(QStringLiteral("late")), 1);
+}
+
+// The server runs the payload and closes the connection before answering (a crash
+// after commit). QNAM must not re-send the body on its own; the engine retries with
+// the same key and the ledger replays the first result.
+void tst_DemoIntegration::keyedPostResentWithSameKeyExecutesOnce()
+{
+    const QString url = demoUrl(QStringLiteral("/uploads?key=drop&drop_first=1"));
+    QVERIFY(start(endpoint(QStringLiteral("e"), url, "POST", true)));
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Waiting);
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].error, QStringLiteral("closed"));
+    QCOMPARE(attempts[0].reason, QStringLiteral("connection_closed"));
+    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(m_demo->stats().requestsByIdempotencyKey.value(op.idempotencyKey), 1);
+    QCOMPARE(m_demo->stats().dropped, 1);
+
+    QVERIFY(runUntil(op.nextAttemptAtMs));
+    op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, OperationState::Succeeded);
+    attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts[1].status, 201);
+    QCOMPARE(attempts[1].idempotencyKey, attempts[0].idempotencyKey);
+    const DemoStats stats = m_demo->stats();
+    QCOMPARE(stats.requestsByIdempotencyKey.value(op.idempotencyKey), 2);
+    QCOMPARE(stats.executedByIdempotencyKey.value(op.idempotencyKey), 1);
+    QCOMPARE(stats.replayed, 1);
+}
+
+// Another worker claimed the operation and died: its lease expires while the
+// operation is running, and this worker decides as for a connection lost.
+void tst_DemoIntegration::workerDiedMidAttempt_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("keyed");
+    QTest::addColumn<OperationState>("stateAfterRescue");
+    QTest::addColumn<OperationState>("finalState");
+    QTest::newRow("GET retries") << QByteArray("GET") << false << OperationState::Waiting
+                                 << OperationState::Succeeded;
+    QTest::newRow("keyed POST retries")
+        << QByteArray("POST") << true << OperationState::Waiting << OperationState::Succeeded;
+    QTest::newRow("POST without key parks")
+        << QByteArray("POST") << false << OperationState::Parked << OperationState::Parked;
+}
+
+void tst_DemoIntegration::workerDiedMidAttempt()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(bool, keyed);
+    QFETCH(OperationState, stateAfterRescue);
+    QFETCH(OperationState, finalState);
+
+    QVERIFY(openStore());
+    QVERIFY(m_store->ensureOneShotOperation(QStringLiteral("e"), QStringLiteral("rescued-key"),
+                                            kStart));
+    QCOMPARE(m_store->claimDue(QStringLiteral("dead-worker"), kStart, 5000, 10).size(), 1);
+    const QString url =
+        demoUrl(method == "GET" ? QStringLiteral("/ok?key=rescue")
+                                : QStringLiteral("/uploads?require_key=0&key=rescue"));
+    QVERIFY(start(endpoint(QStringLiteral("e"), url, method, keyed)));
+    QCOMPARE(operation(QStringLiteral("e")).state, OperationState::Running);
+    QCOMPARE(m_demo->stats().totalRequests, 0);
+
+    QVERIFY(runUntil(kStart + 5000));
+    OperationRecord op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, stateAfterRescue);
+    QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].error, QStringLiteral("worker_died"));
+    QCOMPARE(m_demo->stats().totalRequests, 0); // deciding sends nothing
+
+    QVERIFY(runFor(60000));
+    op = operation(QStringLiteral("e"));
+    QCOMPARE(op.state, finalState);
+    QCOMPARE(m_demo->stats().executedByKey.value(QStringLiteral("rescue")),
+             finalState == OperationState::Succeeded ? 1 : 0);
+}
+
+QTEST_GUILESS_MAIN(tst_DemoIntegration)
+#include "tst_demo_integration.moc"
