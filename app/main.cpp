@@ -12,7 +12,7 @@
 #include "app/DemoServerCommand.h"
 #endif
 #ifdef COOLDOWN_HAVE_UI
-#include "ui/MainWindow.h"
+#include "app/DashboardApp.h"
 #include <QApplication>
 #endif
 
@@ -98,9 +98,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     describeApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("Cooldown"));
-    cooldown::MainWindow window;
-    window.show();
-    return app.exec();
+    return cooldown::runDashboard(app);
 #else
     QCoreApplication app(argc, argv);
     return cooldown::cli::usageError(QStringLiteral("dashboard"),

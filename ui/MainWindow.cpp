@@ -1,40 +1,326 @@
 #include "ui/MainWindow.h"
 
-#include <QCoreApplication>
+#include "core/engine/Metrics.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "ui/DashboardSession.h"
+#include "ui/HistoryPage.h"
+#include "ui/JobsModel.h"
+#include "ui/JobsPage.h"
+#include "ui/OverviewPage.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QIcon>
 #include <QLabel>
-#include <QVBoxLayout>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTimer>
 
 namespace cooldown {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kTabKey = QStringLiteral("window/tab");
+const QString kRangeKey = QStringLiteral("overview/range");
+
+bool belongsTo(JobsScope scope, OperationState state)
 {
-    setWindowTitle(tr("Cooldown"));
-    setObjectName(QStringLiteral("mainWindow"));
-
-    auto *central = new QWidget(this);
-    auto *layout = new QVBoxLayout(central);
-    layout->setContentsMargins(32, 32, 32, 32);
-
-    auto *title = new QLabel(tr("<h1>Cooldown %1</h1>").arg(QCoreApplication::applicationVersion()),
-                             central);
-    auto *about = new QLabel(
-        tr("<p>Cooldown runs API integrations through one shared concurrency limit and a retry "
-           "engine that treats <b>429 Too Many Requests</b> and <b>503</b> as a contract: it "
-           "honours <code>Retry-After</code>, backs off with jitter, and never sends a POST "
-           "twice without an idempotency key.</p>"
-           "<p>This build contains the retry decision engine. Ask it what it would do with a "
-           "response from a terminal:</p>"
-           "<pre>cooldown explain --status 429 --header \"Retry-After: 120\"</pre>"),
-        central);
-    about->setWordWrap(true);
-    about->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(title);
-    layout->addWidget(about);
-    layout->addStretch(1);
-    setCentralWidget(central);
-    resize(760, 420);
+    switch (scope) {
+    case JobsScope::Active:
+        return !isFinal(state);
+    case JobsScope::Failed:
+        return state == OperationState::Failed;
+    case JobsScope::Recent:
+        return true;
+    }
+    return true;
 }
 
-MainWindow::~MainWindow() = default;
+} // namespace
+
+MainWindow::MainWindow(DashboardSession &session, QWidget *parent)
+    : QMainWindow(parent), m_session(session), m_scheduler(session.scheduler())
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Cooldown — %1").arg(session.workspaceName()));
+    setWindowIcon(QIcon(QStringLiteral(":/cooldown/icons/cooldown.png")));
+
+    QHash<QString, QString> partitionOf;
+    QStringList endpointIds;
+    for (const EndpointConfig &e : session.config().endpoints) {
+        endpointIds.append(e.id);
+        const QString label = Metrics::partitionLabel(e.policy, e.partitionKey);
+        if (!label.isEmpty())
+            partitionOf.insert(e.id, label);
+    }
+    m_reader = std::make_unique<WorkerThread<LiveReader>>(QStringLiteral("live reader"),
+                                                          session.databaseUrl(), session.clock(),
+                                                          partitionOf, endpointIds);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_overview = new OverviewPage(m_tabs);
+    m_jobs = new JobsPage(&m_scheduler, session.clock(), m_tabs);
+    m_history = new HistoryPage(session.databaseUrl(), session.config(), session.clock(), m_tabs);
+    m_tabs->addTab(m_overview, tr("&Overview"));
+    m_tabs->addTab(m_jobs, tr("&Jobs"));
+    m_tabs->addTab(m_history, tr("&History"));
+    setCentralWidget(m_tabs);
+
+    setupMenus();
+    setupStatusBar();
+    setupTray();
+    restoreSettings();
+    connectEngine();
+
+    m_tick = new QTimer(this);
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &MainWindow::tick);
+    m_tick->start();
+    tick();
+}
+
+MainWindow::~MainWindow()
+{
+    disconnect(m_reader->worker(), nullptr, this, nullptr);
+}
+
+void MainWindow::setupMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_history->exportAction());
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *jobs = menuBar()->addMenu(tr("&Jobs"));
+    for (QAction *a : {m_jobs->retryNowAction(), m_jobs->forceNowAction(), m_jobs->cancelAction()})
+        jobs->addAction(a);
+    jobs->addSeparator();
+    for (QAction *a : {m_jobs->pauseAction(), m_jobs->resumeAction(), m_jobs->liftHoldAction()})
+        jobs->addAction(a);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QStringList names{tr("Overview"), tr("Jobs"), tr("History")};
+    for (int i = 0; i < names.size(); ++i) {
+        QAction *a = view->addAction(names.at(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Cooldown"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::setupStatusBar()
+{
+    m_databaseLabel =
+        new QLabel(tr("Database: %1").arg(Store::displayUrl(m_session.databaseUrl())), this);
+    m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
+    m_databaseLabel->setToolTip(m_session.workspaceName());
+    m_inFlightLabel = new QLabel(this);
+    m_inFlightLabel->setObjectName(QStringLiteral("inFlightLabel"));
+    m_holdsLabel = new QLabel(this);
+    m_holdsLabel->setObjectName(QStringLiteral("holdsLabel"));
+    m_driftLabel = new QLabel(this);
+    m_driftLabel->setObjectName(QStringLiteral("driftLabel"));
+    m_driftLabel->hide();
+    statusBar()->addPermanentWidget(m_driftLabel);
+    statusBar()->addPermanentWidget(m_inFlightLabel);
+    statusBar()->addPermanentWidget(m_holdsLabel);
+    statusBar()->addPermanentWidget(m_databaseLabel);
+}
+
+void MainWindow::setupTray()
+{
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(windowIcon(), this);
+    m_tray->setToolTip(tr("Cooldown — %1").arg(m_session.workspaceName()));
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    m_tray->show();
+}
+
+void MainWindow::connectEngine()
+{
+    LiveReader *reader = m_reader->worker();
+    connect(reader, &LiveReader::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(reader, &LiveReader::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(tr("Database: %1").arg(message), 10000);
+    });
+    connect(m_overview, &OverviewPage::rangeChanged, this, [reader](qint64 range, qint64 bucket) {
+        QMetaObject::invokeMethod(
+            reader, [reader, range, bucket] { reader->setRange(range, bucket); },
+            Qt::QueuedConnection);
+    });
+    connect(m_jobs, &JobsPage::scopeChanged, this, [reader](JobsScope scope) {
+        QMetaObject::invokeMethod(
+            reader, [reader, scope] { reader->setJobsScope(scope); }, Qt::QueuedConnection);
+    });
+    const OverviewPage::Range range = m_overview->currentRange();
+    const JobsScope scope = m_jobs->scope();
+    QMetaObject::invokeMethod(
+        reader,
+        [reader, range, scope] {
+            reader->setJobsScope(scope);
+            reader->setRange(range.rangeMs, range.bucketMs);
+            reader->start(1000);
+        },
+        Qt::QueuedConnection);
+
+    connect(m_jobs, &JobsPage::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_history, &HistoryPage::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+
+    connect(&m_scheduler, &Scheduler::operationChanged, this, [this](const OperationRecord &op) {
+        // A row already shown follows its operation; a new one appears if it belongs.
+        if (m_jobs->model()->rowOf(op.id) >= 0 || belongsTo(m_jobs->scope(), op.state))
+            m_jobs->model()->upsert(op);
+    });
+    connect(&m_scheduler, &Scheduler::attemptRecorded, this, &MainWindow::onAttempt);
+    connect(&m_scheduler, &Scheduler::partitionHeld, this, &MainWindow::refreshHolds);
+    connect(&m_scheduler, &Scheduler::partitionReleased, this, &MainWindow::refreshHolds);
+    connect(&m_scheduler, &Scheduler::policyDrift, this, &MainWindow::refreshDrift);
+    connect(&m_scheduler, &Scheduler::storeFailed, this, [this](const QString &message) {
+        statusBar()->showMessage(tr("Engine database error: %1").arg(message), 15000);
+    });
+}
+
+void MainWindow::onSnapshot(const LiveSnapshot &snapshot)
+{
+    m_overview->showSnapshot(snapshot);
+    m_jobs->showSnapshot(snapshot);
+}
+
+void MainWindow::onAttempt(const AttemptRecord &attempt, const OperationRecord &operation)
+{
+    if (operation.state != OperationState::Failed || attempt.leaseConflict)
+        return;
+    ++m_failureNotifications;
+    const QString title = tr("%1 failed for good").arg(operation.endpointId);
+    const QString text = tr("Operation %1 after %n attempt(s): %2", nullptr, operation.attempt)
+                             .arg(operation.id)
+                             .arg(operation.finalReason);
+    if (m_tray)
+        m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 10000);
+    statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, text), 15000);
+}
+
+void MainWindow::refreshHolds()
+{
+    m_holds = m_scheduler.holds();
+    m_jobs->setHolds(m_holds);
+    m_overview->setHeldPartitions(int(m_holds.size()));
+    if (m_holds.isEmpty()) {
+        m_holdsLabel->setText(tr("No held partitions"));
+        m_holdsLabel->setToolTip(QString());
+        return;
+    }
+    qint64 until = 0;
+    QStringList lines;
+    for (const PartitionHold &h : std::as_const(m_holds)) {
+        until = std::max(until, h.untilMs);
+        lines.append(
+            QStringLiteral("%1 / %2 until %3 (%4)")
+                .arg(h.policyId, h.partitionKey,
+                     QDateTime::fromMSecsSinceEpoch(h.untilMs).toString(QStringLiteral("HH:mm:ss")),
+                     h.why));
+    }
+    m_holdsLabel->setText(
+        tr("Held partitions: %1 (until %2)")
+            .arg(m_holds.size())
+            .arg(QDateTime::fromMSecsSinceEpoch(until).toString(QStringLiteral("HH:mm:ss"))));
+    m_holdsLabel->setToolTip(lines.join(QLatin1Char('\n')));
+}
+
+void MainWindow::refreshDrift()
+{
+    // The server advertises other limits than the config assumes: say so, with what differs.
+    QStringList lines;
+    bool stricter = false;
+    for (const PolicyDrift &d : m_scheduler.drifts()) {
+        if (!d.isDrift())
+            continue;
+        stricter = stricter || d.serverIsStricter();
+        lines.append(
+            QStringLiteral("%1 / %2: %3")
+                .arg(d.policyId, d.partitionKey, d.differences.join(QStringLiteral("; "))));
+    }
+    m_driftLabel->setVisible(!lines.isEmpty());
+    m_driftLabel->setText(stricter
+                              ? tr("<b>Policy drift: %1 (server stricter)</b>").arg(lines.size())
+                              : tr("Policy drift: %1").arg(lines.size()));
+    m_driftLabel->setToolTip(lines.join(QLatin1Char('\n')));
+}
+
+void MainWindow::tick()
+{
+    const qint64 now = m_session.clock().nowMs();
+    m_jobs->tick(now);
+    // Holds end on their own; the list follows without waiting for a signal.
+    bool expired = false;
+    for (const PartitionHold &h : std::as_const(m_holds))
+        expired = expired || h.untilMs <= now;
+    if (expired || m_holdsLabel->text().isEmpty())
+        refreshHolds();
+    const int inFlight = m_scheduler.inFlight();
+    const int limit = m_scheduler.maxInFlight();
+    m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));
+    m_overview->setInFlight(inFlight, limit);
+    LiveReader *reader = m_reader->worker();
+    QMetaObject::invokeMethod(
+        reader, [reader, inFlight, limit] { reader->noteInFlight(inFlight, limit); },
+        Qt::QueuedConnection);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+        resize(1280, 820);
+    restoreState(settings.value(kStateKey).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(kTabKey, 0).toInt());
+    m_overview->setRangeIndex(settings.value(kRangeKey, 0).toInt());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    settings.setValue(kTabKey, m_tabs->currentIndex());
+    settings.setValue(kRangeKey, m_overview->rangeIndex());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Cooldown"),
+        tr("<h3>Cooldown %1</h3><p>Runs API integrations through one shared concurrency limit "
+           "and a retry engine that treats <b>429</b>, <b>503</b> and <code>Retry-After</code> "
+           "as a contract, and keeps every attempt.</p><p>Workspace: %2<br>Database: %3</p>")
+            .arg(QApplication::applicationVersion(), m_session.workspaceName().toHtmlEscaped(),
+                 Store::displayUrl(m_session.databaseUrl()).toHtmlEscaped()));
+}
 
 } // namespace cooldown

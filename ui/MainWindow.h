@@ -1,17 +1,79 @@
 #pragma once
 
+#include "core/engine/Scheduler.h"
+#include "ui/LiveReader.h"
+#include "ui/WorkerThread.h"
+
 #include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QSystemTrayIcon;
+class QTabWidget;
+class QTimer;
 
 namespace cooldown {
 
+class DashboardSession;
+class HistoryPage;
+class JobsPage;
+class OverviewPage;
+
+// The dashboard: Overview (charts and headline figures), Jobs (operations and the
+// operator's actions) and History (every attempt, the inspector, CSV export), with
+// the database, the permits in flight and the held partitions in the status bar.
+// Geometry, the open tab and the chosen ranges are kept with QSettings.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    explicit MainWindow(DashboardSession &session, QWidget *parent = nullptr);
     ~MainWindow() override;
+
+    OverviewPage *overviewPage() const { return m_overview; }
+    JobsPage *jobsPage() const { return m_jobs; }
+    HistoryPage *historyPage() const { return m_history; }
+    QTabWidget *tabs() const { return m_tabs; }
+    // How many "failed for good" notifications were raised (shown in the tray when
+    // there is one).
+    int failureNotifications() const { return m_failureNotifications; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void setupMenus();
+    void setupStatusBar();
+    void setupTray();
+    void connectEngine();
+    void onSnapshot(const LiveSnapshot &snapshot);
+    void onAttempt(const AttemptRecord &attempt, const OperationRecord &operation);
+    void refreshHolds();
+    void refreshDrift();
+    void tick();
+    void restoreSettings();
+    void saveSettings() const;
+    void showAbout();
+
+    DashboardSession &m_session;
+    Scheduler &m_scheduler;
+    std::unique_ptr<WorkerThread<LiveReader>> m_reader;
+    QTabWidget *m_tabs = nullptr;
+    OverviewPage *m_overview = nullptr;
+    JobsPage *m_jobs = nullptr;
+    HistoryPage *m_history = nullptr;
+    QLabel *m_databaseLabel = nullptr;
+    QLabel *m_inFlightLabel = nullptr;
+    QLabel *m_holdsLabel = nullptr;
+    QLabel *m_driftLabel = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    QTimer *m_tick = nullptr;
+    QList<PartitionHold> m_holds;
+    int m_failureNotifications = 0;
+    int m_lastInFlight = -1;
 };
 
 } // namespace cooldown

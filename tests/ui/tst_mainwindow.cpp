@@ -1,27 +1,283 @@
+#include "app/demo/DemoServer.h"
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "ui/DashboardSession.h"
+#include "ui/HistoryPage.h"
+#include "ui/JobsModel.h"
+#include "ui/JobsPage.h"
 #include "ui/MainWindow.h"
+#include "ui/OverviewPage.h"
 
+#include <QFile>
 #include <QLabel>
+#include <QLineSeries>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+
+using namespace cooldown;
+
+namespace {
+
+bool hasPositivePoint(const QLineSeries *series)
+{
+    const QList<QPointF> points = series->points();
+    return std::any_of(points.cbegin(), points.cend(), [](const QPointF &p) { return p.y() > 0; });
+}
+
+// One endpoint that answers 200 and one that does not exist (404: fails for good).
+QByteArray operatorWorkspace()
+{
+    return R"({
+      "version": 1,
+      "endpoints": [
+        { "id": "report", "method": "GET", "url": "${demo:base_url}/ok?key=ui-test",
+          "timeout_seconds": 10 },
+        { "id": "missing", "method": "GET", "url": "${demo:base_url}/nothing-here",
+          "timeout_seconds": 10 }
+      ]
+    })";
+}
+
+} // namespace
 
 class tst_MainWindow : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void saysWhatItIs();
+    void initTestCase();
+    void init();
+    void cleanup();
+    void demoWorkspaceShowsThrottles();
+    void retryNowSendsAWaitingJob();
+    void forceNowAsksFirstAndIsRecorded();
+    void finalFailureIsAnnounced();
+    void keepsGeometryAndTab();
+
+private:
+    std::unique_ptr<DashboardSession> openSession(const QByteArray &json);
+    // An operation of "report" waiting an hour for its second attempt.
+    qint64 waitingOperation();
+
+    std::unique_ptr<QTemporaryDir> m_settings;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<DemoServer> m_server;
+    QString m_db;
 };
 
-void tst_MainWindow::saysWhatItIs()
+void tst_MainWindow::initTestCase()
 {
-    cooldown::MainWindow window;
+    // Settings go to a folder of the test's own, never to the user's.
+    m_settings = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_settings->isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings->path());
+    QCoreApplication::setOrganizationName(QStringLiteral("CooldownTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+}
+
+void tst_MainWindow::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_db = m_dir->filePath(QStringLiteral("dashboard.db"));
+    m_server = std::make_unique<DemoServer>();
+    QVERIFY2(m_server->listen(0), qPrintable(m_server->errorString()));
+}
+
+void tst_MainWindow::cleanup()
+{
+    m_server.reset();
+    m_dir.reset();
+}
+
+std::unique_ptr<DashboardSession> tst_MainWindow::openSession(const QByteArray &json)
+{
+    QString error;
+    auto config = WorkspaceConfig::parse(json, QStringLiteral("test.json"), &error,
+                                         WorkspaceConfig::demoVariables(m_server->baseUrl()));
+    if (!config) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    auto session = DashboardSession::open(std::move(*config), m_db, QStringLiteral("Test"), &error);
+    if (!session || !session->start(&error)) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    return session;
+}
+
+qint64 tst_MainWindow::waitingOperation()
+{
+    QString error;
+    auto store = Store::open(m_db, &error);
+    if (!store)
+        return 0;
+    const qint64 now = SystemClock::instance().nowMs();
+    const auto id =
+        store->ensureOneShotOperation(QStringLiteral("report"), QStringLiteral("k-1"), now);
+    const QList<OperationRecord> claimed =
+        store->claimDue(QStringLiteral("earlier"), now, 60000, 1);
+    if (!id || claimed.size() != 1)
+        return 0;
+    OperationRecord op = claimed.first();
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = 1;
+    a.startedAtMs = now;
+    a.finishedAtMs = now + 10;
+    a.method = QStringLiteral("GET");
+    a.status = 429;
+    a.decision = QStringLiteral("retry");
+    a.reason = QStringLiteral("throttled");
+    a.waitMs = 3600000;
+    a.waitSource = QStringLiteral("retry-after");
+    a.workerId = QStringLiteral("earlier");
+    op.state = OperationState::Waiting;
+    op.attempt = 1;
+    op.lastStatus = 429;
+    op.nextAttemptAtMs = now + 3600000;
+    op.waitSource = a.waitSource;
+    if (store->finishAttempt(a, op, op.version, QStringLiteral("earlier")) !=
+        Store::FinishResult::Committed)
+        return 0;
+    return *id;
+}
+
+void tst_MainWindow::demoWorkspaceShowsThrottles()
+{
+    QFile demo(QStringLiteral(":/cooldown/demo.json"));
+    QVERIFY(demo.open(QIODevice::ReadOnly));
+    auto session = openSession(demo.readAll());
+    QVERIFY(session);
+    MainWindow window(*session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.windowTitle(), QStringLiteral("Cooldown"));
-    QString text;
-    for (const QLabel *label : window.findChildren<QLabel *>())
-        text += label->text();
-    QVERIFY(text.contains(QStringLiteral("429")));
-    QVERIFY(text.contains(QStringLiteral("cooldown explain")));
+    QVERIFY(window.windowTitle().contains(QStringLiteral("Test")));
+
+    // The demo API limits its endpoints hard: 429s are charted within seconds.
+    const QLineSeries *total = window.overviewPage()->throttleTotalSeries();
+    QTRY_VERIFY_WITH_TIMEOUT(hasPositivePoint(total), 30000);
+    QVERIFY(total->count() >= 2);
+
+    const auto *database = window.findChild<QLabel *>(QStringLiteral("databaseLabel"));
+    QVERIFY(database && database->text().contains(QStringLiteral("dashboard.db")));
+    const auto *inFlight = window.findChild<QLabel *>(QStringLiteral("inFlightLabel"));
+    QVERIFY(inFlight && inFlight->text().endsWith(QStringLiteral("/ 8")));
+    // Operations show up in the Jobs table as the engine runs them.
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobsPage()->model()->rowCount() > 0, 10000);
+}
+
+void tst_MainWindow::retryNowSendsAWaitingJob()
+{
+    const qint64 id = waitingOperation();
+    QVERIFY(id > 0);
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.tabs()->setCurrentWidget(window.jobsPage());
+
+    JobsPage *jobs = window.jobsPage();
+    QTRY_VERIFY_WITH_TIMEOUT(jobs->model()->rowOf(id) >= 0, 10000);
+    const QModelIndex state =
+        jobs->model()->index(jobs->model()->rowOf(id), JobsModel::StateColumn);
+    QCOMPARE(state.data().toString(), QStringLiteral("waiting"));
+    QVERIFY(jobs->model()
+                ->index(state.row(), JobsModel::NextAttemptColumn)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("in ")));
+    jobs->selectOperations({id});
+    auto *retry = jobs->findChild<QToolButton *>(QStringLiteral("retryNowButton"));
+    QVERIFY(retry);
+    QVERIFY(retry->isEnabled());
+    QTest::mouseClick(retry, Qt::LeftButton);
+
+    // The retry goes out at once and succeeds against the demo API.
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(store->operation(id)->state, OperationState::Succeeded, 10000);
+    QCOMPARE(store->operation(id)->attempt, 2);
+    AttemptFilter filter;
+    filter.operationId = id;
+    const QList<AttemptRecord> attempts = store->attempts(filter);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts.last().status, 200);
+    QVERIFY(!attempts.last().forced);
+    QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("succeeded"), 5000);
+}
+
+void tst_MainWindow::forceNowAsksFirstAndIsRecorded()
+{
+    const qint64 id = waitingOperation();
+    QVERIFY(id > 0);
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    JobsPage *jobs = window.jobsPage();
+    window.tabs()->setCurrentWidget(jobs);
+    QTRY_VERIFY_WITH_TIMEOUT(jobs->model()->rowOf(id) >= 0, 10000);
+    jobs->selectOperations({id});
+
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    int asked = 0;
+    jobs->setConfirmation([&asked](const QString &) { return ++asked > 1; });
+    jobs->forceNowAction()->trigger(); // declined
+    QCOMPARE(asked, 1);
+    QCOMPARE(store->operation(id)->state, OperationState::Waiting);
+    QVERIFY(store->operation(id)->nextAttemptAtMs > SystemClock::instance().nowMs() + 60000);
+
+    jobs->forceNowAction()->trigger(); // confirmed
+    QCOMPARE(asked, 2);
+    QTRY_COMPARE_WITH_TIMEOUT(store->operation(id)->state, OperationState::Succeeded, 10000);
+    AttemptFilter filter;
+    filter.operationId = id;
+    QVERIFY(store->attempts(filter).last().forced);
+}
+
+void tst_MainWindow::finalFailureIsAnnounced()
+{
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    // "missing" answers 404: not retryable, it fails for good at once.
+    QTRY_COMPARE_WITH_TIMEOUT(window.failureNotifications(), 1, 10000);
+}
+
+void tst_MainWindow::keepsGeometryAndTab()
+{
+    {
+        auto session = openSession(operatorWorkspace());
+        QVERIFY(session);
+        MainWindow window(*session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(1000, 700);
+        window.tabs()->setCurrentIndex(2);
+        window.overviewPage()->setRangeIndex(1);
+        window.close();
+    }
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    QCOMPARE(window.tabs()->currentIndex(), 2);
+    QCOMPARE(window.overviewPage()->rangeIndex(), 1);
+    QCOMPARE(window.size(), QSize(1000, 700));
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,0 +1,128 @@
+#include "app/DashboardApp.h"
+
+#include "app/CommandLine.h"
+#include "core/config/WorkspaceConfig.h"
+#include "ui/DashboardSession.h"
+#include "ui/MainWindow.h"
+
+#ifdef COOLDOWN_HAVE_DEMO
+#include "app/demo/DemoServer.h"
+#endif
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace cooldown {
+
+namespace {
+
+const QString kCommand = QStringLiteral("dashboard");
+const QString kConfigKey = QStringLiteral("workspace/config");
+const QString kDatabaseKey = QStringLiteral("workspace/db");
+
+int refuse(const QString &message)
+{
+    // Said on the terminal for scripts, and in a box for whoever clicked an icon.
+    cli::usageError(kCommand, message);
+    QMessageBox::critical(nullptr, QObject::tr("Cooldown"), message);
+    return cli::ExitUsage;
+}
+
+} // namespace
+
+int runDashboard(QApplication &app)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption config(QStringLiteral("config"),
+                                    QStringLiteral("Workspace config file."), QStringLiteral("F"));
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("SQLite path or postgresql:// URL."),
+                                QStringLiteral("URL"));
+    const QCommandLineOption demo(
+        QStringLiteral("demo"),
+        QStringLiteral("Open the demo workspace against the built-in demo API."));
+    parser.addOptions({config, db, demo});
+    if (const auto problem = cli::parseStrict(parser, kCommand, app.arguments().mid(1)))
+        return cli::usageError(kCommand, *problem);
+    if (parser.isSet(config) && parser.isSet(demo))
+        return cli::usageError(kCommand, QStringLiteral("give --config or --demo, not both"));
+
+    QSettings settings;
+    QString configPath = parser.value(config);
+    QString databaseUrl = parser.value(db);
+    if (configPath.isEmpty() && !parser.isSet(demo)) {
+        const QString last = settings.value(kConfigKey).toString();
+        if (!last.isEmpty() && QFileInfo::exists(last)) {
+            configPath = last;
+            if (databaseUrl.isEmpty())
+                databaseUrl = settings.value(kDatabaseKey).toString();
+        }
+    }
+
+    QString error;
+    std::optional<WorkspaceConfig> workspace;
+    QString workspaceName;
+    std::unique_ptr<QTemporaryDir> demoFolder;
+#ifdef COOLDOWN_HAVE_DEMO
+    std::unique_ptr<DemoServer> demoServer;
+#endif
+    if (!configPath.isEmpty()) {
+        workspace = WorkspaceConfig::load(configPath, &error, WorkspaceConfig::demoVariables());
+        if (!workspace)
+            return refuse(error);
+        workspaceName = QDir::toNativeSeparators(QFileInfo(configPath).absoluteFilePath());
+        if (databaseUrl.isEmpty())
+            databaseUrl = cli::defaultDatabaseUrl();
+    } else {
+#ifdef COOLDOWN_HAVE_DEMO
+        demoServer = std::make_unique<DemoServer>();
+        if (!demoServer->listen(0))
+            return refuse(QObject::tr("the demo API cannot listen on 127.0.0.1: %1")
+                              .arg(demoServer->errorString()));
+        QFile file(QStringLiteral(":/cooldown/demo.json"));
+        if (!file.open(QIODevice::ReadOnly))
+            return refuse(QObject::tr("the demo workspace is missing from this build"));
+        workspace = WorkspaceConfig::parse(file.readAll(), QStringLiteral("demo.json"), &error,
+                                           WorkspaceConfig::demoVariables(demoServer->baseUrl()));
+        if (!workspace)
+            return refuse(error);
+        workspaceName = QObject::tr("Demo workspace");
+        if (databaseUrl.isEmpty()) {
+            // A fresh database each time, so that the demo starts throttled and recovers.
+            demoFolder = std::make_unique<QTemporaryDir>();
+            if (!demoFolder->isValid())
+                return refuse(QObject::tr("no temporary folder for the demo database: %1")
+                                  .arg(demoFolder->errorString()));
+            databaseUrl = demoFolder->filePath(QStringLiteral("demo.db"));
+        }
+#else
+        return refuse(QObject::tr("this build has no demo API; open a workspace with --config F"));
+#endif
+    }
+
+    auto session =
+        DashboardSession::open(std::move(*workspace), databaseUrl, workspaceName, &error);
+    if (!session)
+        return refuse(error);
+    if (!session->start(&error))
+        return refuse(error);
+    if (!configPath.isEmpty()) {
+        settings.setValue(kConfigKey, QFileInfo(configPath).absoluteFilePath());
+        settings.setValue(kDatabaseKey, databaseUrl);
+    }
+
+    MainWindow window(*session);
+    window.show();
+    const int code = QApplication::exec();
+    return code;
+}
+
+} // namespace cooldown

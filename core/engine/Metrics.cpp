@@ -1,0 +1,201 @@
+#include "core/engine/Metrics.h"
+
+#include "core/time/Clock.h"
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+qint64 floorDiv(qint64 a, qint64 b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+void addTo(QMap<QString, QList<qint64>> &series, const QHash<QString, qint64> &values, int bucket,
+           int bucketCount)
+{
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        QList<qint64> &list = series[it.key()];
+        if (list.isEmpty())
+            list.resize(bucketCount, 0);
+        list[bucket] += it.value();
+    }
+}
+
+} // namespace
+
+double MetricsSnapshot::attemptsPerSuccess() const
+{
+    return successes > 0 ? double(attempts) / double(successes) : -1.0;
+}
+
+qint64 MetricsSnapshot::finalFailures() const
+{
+    qint64 total = 0;
+    for (const qint64 n : finalFailuresByReason)
+        total += n;
+    return total;
+}
+
+Metrics::Metrics(const Clock &clock, qint64 retentionMs)
+    : m_clock(clock), m_retentionMs(std::max(retentionMs, kMinuteMs))
+{}
+
+void Metrics::setPartitionOf(const QString &endpointId, const QString &partitionLabel)
+{
+    if (partitionLabel.isEmpty())
+        m_partitionOf.remove(endpointId);
+    else
+        m_partitionOf.insert(endpointId, partitionLabel);
+}
+
+QString Metrics::partitionLabel(const QString &policyId, const QString &partitionKey)
+{
+    if (policyId.isEmpty())
+        return QString();
+    if (partitionKey.isEmpty())
+        return policyId;
+    return policyId + QStringLiteral(" / ") + partitionKey;
+}
+
+QString Metrics::partitionOf(const AttemptRecord &attempt) const
+{
+    const auto it = m_partitionOf.constFind(attempt.endpointId);
+    if (it != m_partitionOf.constEnd())
+        return it.value();
+    return attempt.policyId.isEmpty() ? attempt.endpointId : attempt.policyId;
+}
+
+Metrics::Minute &Metrics::minuteAt(qint64 ms)
+{
+    return m_minutes[floorDiv(ms, kMinuteMs)];
+}
+
+void Metrics::record(const AttemptRecord &attempt)
+{
+    const qint64 at = attempt.finishedAtMs >= 0 ? attempt.finishedAtMs : attempt.startedAtMs;
+    if (at < 0 || at < m_clock.nowMs() - m_retentionMs)
+        return;
+    Minute &minute = minuteAt(at);
+    ++minute.attempts;
+
+    const QString partition = partitionOf(attempt);
+    if (attempt.status == 429) {
+        ++minute.tooMany;
+        ++minute.tooManyByPartition[partition];
+        ++minute.tooManyByEndpoint[attempt.endpointId];
+    } else if (attempt.status == 503) {
+        ++minute.unavailable;
+        ++minute.unavailableByPartition[partition];
+        ++minute.unavailableByEndpoint[attempt.endpointId];
+    }
+    if (attempt.leaseConflict)
+        return;
+
+    // A retry that started later than it was due waited here, not at the server.
+    const auto due = m_dueAtMs.constFind(attempt.operationId);
+    if (due != m_dueAtMs.constEnd() && attempt.startedAtMs > due.value()) {
+        Minute &started = minuteAt(attempt.startedAtMs);
+        started.waitMsBySource[QStringLiteral("queue")] += attempt.startedAtMs - due.value();
+    }
+    if (attempt.decision == QLatin1String("retry") && attempt.waitMs >= 0) {
+        if (attempt.waitMs > 0) {
+            const QString source =
+                attempt.waitSource.isEmpty() ? QStringLiteral("backoff") : attempt.waitSource;
+            minute.waitMsBySource[source] += attempt.waitMs;
+        }
+        m_dueAtMs.insert(attempt.operationId, at + attempt.waitMs);
+    } else {
+        m_dueAtMs.remove(attempt.operationId);
+    }
+    if (attempt.decision == QLatin1String("success"))
+        ++minute.successes;
+    else if (attempt.decision == QLatin1String("fail"))
+        ++minute.finalFailuresByReason[attempt.reason.isEmpty() ? QStringLiteral("unknown")
+                                                                : attempt.reason];
+    forgetOld();
+}
+
+void Metrics::recordInFlight(int inFlight, int maxInFlight)
+{
+    m_maxInFlight = maxInFlight;
+    Minute &minute = minuteAt(m_clock.nowMs());
+    minute.peakInFlight = std::max(minute.peakInFlight, inFlight);
+}
+
+void Metrics::clear()
+{
+    m_minutes.clear();
+    m_dueAtMs.clear();
+}
+
+void Metrics::forgetOld()
+{
+    const qint64 oldest = floorDiv(m_clock.nowMs() - m_retentionMs, kMinuteMs);
+    // Minutes arrive mostly in order, so the stale ones sit at the front.
+    while (!m_minutes.empty() && m_minutes.begin()->first < oldest)
+        m_minutes.erase(m_minutes.begin());
+    if (m_dueAtMs.size() > 4096) {
+        const qint64 cutoff = m_clock.nowMs() - m_retentionMs;
+        for (auto it = m_dueAtMs.begin(); it != m_dueAtMs.end();)
+            it = it.value() < cutoff ? m_dueAtMs.erase(it) : std::next(it);
+    }
+}
+
+MetricsSnapshot Metrics::snapshot(qint64 fromMs, qint64 toMs, qint64 bucketMs) const
+{
+    MetricsSnapshot s;
+    s.bucketMs = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    s.fromMs = floorDiv(fromMs, s.bucketMs) * s.bucketMs;
+    s.toMs = std::max(toMs, s.fromMs);
+    s.nowMs = m_clock.nowMs();
+    s.maxInFlight = m_maxInFlight;
+    s.bucketCount = int((s.toMs - s.fromMs + s.bucketMs - 1) / s.bucketMs);
+    s.tooManyRequests.resize(s.bucketCount, 0);
+    s.unavailable.resize(s.bucketCount, 0);
+    s.peakInFlight.resize(s.bucketCount, 0);
+
+    const auto first = m_minutes.lower_bound(floorDiv(s.fromMs, kMinuteMs));
+    for (auto it = first; it != m_minutes.end(); ++it) {
+        const qint64 minuteStart = it->first * kMinuteMs;
+        if (minuteStart >= s.toMs)
+            break;
+        const Minute &m = it->second;
+        const int b = int((minuteStart - s.fromMs) / s.bucketMs);
+        s.tooManyRequests[b] += m.tooMany;
+        s.unavailable[b] += m.unavailable;
+        s.peakInFlight[b] = std::max(s.peakInFlight[b], m.peakInFlight);
+        addTo(s.tooManyRequestsByPartition, m.tooManyByPartition, b, s.bucketCount);
+        addTo(s.unavailableByPartition, m.unavailableByPartition, b, s.bucketCount);
+        addTo(s.tooManyRequestsByEndpoint, m.tooManyByEndpoint, b, s.bucketCount);
+        addTo(s.unavailableByEndpoint, m.unavailableByEndpoint, b, s.bucketCount);
+        addTo(s.waitMsBySource, m.waitMsBySource, b, s.bucketCount);
+        for (auto r = m.finalFailuresByReason.cbegin(); r != m.finalFailuresByReason.cend(); ++r)
+            s.finalFailuresByReason[r.key()] += r.value();
+        for (const qint64 w : m.waitMsBySource)
+            s.waitMsTotal += w;
+        s.attempts += m.attempts;
+        s.successes += m.successes;
+    }
+    return s;
+}
+
+qint64 Metrics::finalFailuresSince(qint64 sinceMs) const
+{
+    qint64 total = 0;
+    for (auto it = m_minutes.lower_bound(floorDiv(sinceMs, kMinuteMs)); it != m_minutes.end();
+         ++it) {
+        for (const qint64 n : it->second.finalFailuresByReason)
+            total += n;
+    }
+    return total;
+}
+
+qint64 Metrics::earliestMs() const
+{
+    return m_minutes.empty() ? -1 : m_minutes.begin()->first * kMinuteMs;
+}
+
+} // namespace cooldown

@@ -1,0 +1,158 @@
+#include "../store/CsvReader.h"
+#include "UiTestSupport.h"
+#include "core/store/CsvExporter.h"
+#include "core/time/Clock.h"
+#include "ui/AttemptInspector.h"
+#include "ui/CsvExportJob.h"
+#include "ui/HistoryModel.h"
+#include "ui/HistoryPage.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+
+constexpr qint64 kStart = 1795953600000; // 2026-11-29T12:00:00Z
+constexpr int kEverything = 4;           // the History page's "Everything" time choice
+
+} // namespace
+
+class tst_HistoryPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void exportWritesTheFilteredRows();
+    void exportCanBeCancelled();
+    void inspectorExplainsTheSelectedAttempt();
+
+private:
+    QString url() const { return m_dir->filePath(QStringLiteral("history.db")); }
+    QList<QStringList> readCsv(const QString &path);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Store> m_store;
+    WorkspaceConfig m_config;
+};
+
+void tst_HistoryPage::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QString error;
+    m_store = Store::open(url(), &error);
+    QVERIFY2(m_store, qPrintable(error));
+    for (int i = 0; i < 30; ++i) {
+        const bool search = i % 3 == 0;
+        QVERIFY(test::recordAttempt(
+                    *m_store, search ? QStringLiteral("search") : QStringLiteral("measurements"),
+                    kStart + i * 1000, search ? 429 : 200,
+                    search ? QStringLiteral("retry") : QStringLiteral("success"),
+                    search ? OperationState::Waiting : OperationState::Succeeded) > 0);
+    }
+    const auto config = WorkspaceConfig::parse(R"({"version": 1, "endpoints": [
+        {"id": "search", "method": "GET", "url": "http://127.0.0.1:9/search"},
+        {"id": "measurements", "method": "GET", "url": "http://127.0.0.1:9/m"}]})",
+                                               QStringLiteral("test.json"), &error);
+    QVERIFY2(config, qPrintable(error));
+    m_config = *config;
+}
+
+QList<QStringList> tst_HistoryPage::readCsv(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> rows;
+    QString error;
+    if (!test::parseCsv(file.readAll(), &rows, &error))
+        qWarning("%s", qPrintable(error));
+    return rows;
+}
+
+void tst_HistoryPage::exportWritesTheFilteredRows()
+{
+    HistoryPage page(url(), m_config, SystemClock::instance());
+    page.setFilter(QStringLiteral("search"), kEverything, HistoryQuery::StatusClass::Any,
+                   QString());
+    QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
+    QCOMPARE(page.model()->rowCount(), 10);
+
+    const QString path = m_dir->filePath(QStringLiteral("search.csv"));
+    QSignalSpy finished(&page, &HistoryPage::exportFinished);
+    QVERIFY(page.exportTo(path));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().at(0).toInt(), int(CsvExporter::NoError));
+    QCOMPARE(finished.first().at(2).toLongLong(), qint64(10));
+
+    const QList<QStringList> rows = readCsv(path);
+    QCOMPARE(rows.size(), 11); // the header and the ten attempts shown
+    const int endpoint = rows.first().indexOf(QStringLiteral("endpoint_id"));
+    const int status = rows.first().indexOf(QStringLiteral("status"));
+    QVERIFY(endpoint >= 0 && status >= 0);
+    for (int r = 1; r < rows.size(); ++r) {
+        QCOMPARE(rows.at(r).at(endpoint), QStringLiteral("search"));
+        QCOMPARE(rows.at(r).at(status), QStringLiteral("429"));
+    }
+    // Secrets stay out of the file.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!file.readAll().contains("secret"));
+}
+
+void tst_HistoryPage::exportCanBeCancelled()
+{
+    HistoryPage page(url(), m_config, SystemClock::instance());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Any, QString());
+    const QString path = m_dir->filePath(QStringLiteral("cancelled.csv"));
+    QSignalSpy finished(&page, &HistoryPage::exportFinished);
+    CsvExportJob *job = page.exportTo(path);
+    QVERIFY(job);
+    job->cancel();
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.size(), 1);
+    // Cancelled before the last chunk, or finished first: either way never half a file.
+    const int error = finished.first().at(0).toInt();
+    QVERIFY(error == CsvExporter::Cancelled || error == CsvExporter::NoError);
+    if (error == CsvExporter::Cancelled)
+        QVERIFY(!QFile::exists(path));
+    else
+        QCOMPARE(readCsv(path).size(), 31);
+    QVERIFY(page.exportAction()->isEnabled());
+}
+
+void tst_HistoryPage::inspectorExplainsTheSelectedAttempt()
+{
+    HistoryPage page(url(), m_config, SystemClock::instance());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::TooManyRequests, QString());
+    QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
+    QCOMPARE(page.model()->rowCount(), 10);
+    page.model()->ensureLoaded(0, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(page.model()->attemptAt(0).has_value(), 10000);
+    page.table()->setCurrentIndex(page.model()->index(0, 0));
+    const QString text = page.inspector()->text();
+    QVERIFY(text.contains(QStringLiteral("Raw Retry-After")));
+    QVERIFY(text.contains(QStringLiteral("Retry-After: 30")));
+    QVERIFY(text.contains(QStringLiteral("Set-Cookie: [redacted]")));
+    QVERIFY(!text.contains(QStringLiteral("secret")));
+    // The same explanation `cooldown explain` gives: a 429 with Retry-After 30 retries.
+    QVERIFY(text.contains(QStringLiteral("\"action\": \"retry\"")));
+    QVERIFY(text.contains(QStringLiteral("\"source\": \"retry-after\"")));
+
+    const QJsonObject why = explainAttempt(*page.model()->attemptAt(0), m_config);
+    QCOMPARE(why.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
+    QCOMPARE(
+        why.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("raw")).toString(),
+        QStringLiteral("30"));
+}
+
+QTEST_MAIN(tst_HistoryPage)
+#include "tst_historypage.moc"

@@ -1,0 +1,80 @@
+#include "ui/CsvExportJob.h"
+
+#include "core/store/CsvExporter.h"
+
+namespace cooldown {
+
+CsvExportWorker::CsvExportWorker() = default;
+
+CsvExportWorker::~CsvExportWorker()
+{
+    // The exporter holds a cursor on the store: it goes first.
+    delete m_exporter;
+    m_exporter = nullptr;
+}
+
+void CsvExportWorker::run(const QString &databaseUrl, const AttemptFilter &filter,
+                          const QString &fileName)
+{
+    QString error;
+    StoreOptions options;
+    options.createIfMissing = false;
+    if (!m_store)
+        m_store = Store::open(databaseUrl, &error, options);
+    if (!m_store) {
+        emit finished(CsvExporter::OpenFailed, error, 0);
+        return;
+    }
+    if (!m_exporter) {
+        m_exporter = new CsvExporter(this);
+        connect(m_exporter, &CsvExporter::progress, this, &CsvExportWorker::progress);
+        connect(m_exporter, &CsvExporter::finished, this, [this](int code, const QString &text) {
+            emit finished(code, text, m_exporter->rowsWritten());
+        });
+    }
+    m_exporter->start(m_store.get(), filter, fileName);
+}
+
+void CsvExportWorker::cancel()
+{
+    if (m_exporter)
+        m_exporter->cancel();
+}
+
+CsvExportJob::CsvExportJob(QObject *parent)
+    : QObject(parent), m_thread(QStringLiteral("csv export"))
+{
+    CsvExportWorker *worker = m_thread.worker();
+    connect(this, &CsvExportJob::runRequested, worker, &CsvExportWorker::run);
+    connect(this, &CsvExportJob::cancelRequested, worker, &CsvExportWorker::cancel);
+    connect(worker, &CsvExportWorker::progress, this, &CsvExportJob::progress);
+    connect(worker, &CsvExportWorker::finished, this,
+            [this](int error, const QString &text, qint64 rows) {
+                m_running = false;
+                emit finished(error, text, rows);
+            });
+}
+
+CsvExportJob::~CsvExportJob()
+{
+    disconnect(m_thread.worker(), nullptr, this, nullptr);
+    if (m_running)
+        emit cancelRequested();
+}
+
+void CsvExportJob::start(const QString &databaseUrl, const AttemptFilter &filter,
+                         const QString &fileName)
+{
+    if (m_running)
+        return;
+    m_running = true;
+    emit runRequested(databaseUrl, filter, fileName);
+}
+
+void CsvExportJob::cancel()
+{
+    if (m_running)
+        emit cancelRequested();
+}
+
+} // namespace cooldown

@@ -1,0 +1,61 @@
+#include "ui/Format.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace cooldown::format {
+
+QString localTime(qint64 msSinceEpoch, qint64 nowMs)
+{
+    if (msSinceEpoch < 0)
+        return QString();
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(msSinceEpoch).toLocalTime();
+    const QDateTime now = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime();
+    if (at.date() == now.date())
+        return at.toString(QStringLiteral("HH:mm:ss"));
+    return at.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+QString countdown(qint64 targetMs, qint64 nowMs)
+{
+    if (targetMs < 0)
+        return QStringLiteral("—");
+    const qint64 left = targetMs - nowMs;
+    if (left <= 0)
+        return QStringLiteral("due");
+    const qint64 seconds = (left + 999) / 1000;
+    if (seconds < 60)
+        return QStringLiteral("in %1 s").arg(seconds);
+    if (seconds < 3600)
+        return QStringLiteral("in %1 min %2 s")
+            .arg(seconds / 60)
+            .arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("in %1 h %2 min")
+        .arg(seconds / 3600)
+        .arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString duration(qint64 ms)
+{
+    if (ms < 0)
+        return QStringLiteral("—");
+    if (ms < 1000)
+        return QStringLiteral("%1 ms").arg(ms);
+    if (ms < 60000)
+        return QStringLiteral("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    const qint64 s = ms / 1000;
+    if (s < 3600)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 h %2 min")
+        .arg(s / 3600)
+        .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString outcome(int status, const QString &error)
+{
+    if (status > 0)
+        return QString::number(status);
+    return error.isEmpty() ? QStringLiteral("—") : error;
+}
+
+} // namespace cooldown::format

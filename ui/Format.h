@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+
+namespace cooldown::format {
+
+// A point in time as the operator reads it: local time, with the date only when it
+// is not today. Empty for a negative time.
+QString localTime(qint64 msSinceEpoch, qint64 nowMs);
+// "in 12 s", "in 3 min 05 s", "due", "—" (not set); for the next-attempt countdown.
+QString countdown(qint64 targetMs, qint64 nowMs);
+// "850 ms", "12.4 s", "3 min 05 s", "2 h 10 min"; "—" for a negative duration.
+QString duration(qint64 ms);
+// The HTTP status, or the transport error when there was no response.
+QString outcome(int status, const QString &error);
+
+} // namespace cooldown::format

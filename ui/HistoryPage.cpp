@@ -1,0 +1,271 @@
+#include "ui/HistoryPage.h"
+
+#include "core/store/CsvExporter.h"
+#include "core/time/Clock.h"
+#include "ui/AttemptInspector.h"
+#include "ui/CsvExportJob.h"
+#include "ui/HistoryModel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressDialog>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMinute = 60000;
+
+struct TimeChoice
+{
+    const char *label;
+    qint64 rangeMs; // 0: everything
+};
+
+const TimeChoice kTimes[] = {
+    {QT_TRANSLATE_NOOP("HistoryPage", "Last 15 minutes"), 15 * kMinute},
+    {QT_TRANSLATE_NOOP("HistoryPage", "Last hour"), 60 * kMinute},
+    {QT_TRANSLATE_NOOP("HistoryPage", "Last 24 hours"), 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("HistoryPage", "Last 7 days"), 7 * 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("HistoryPage", "Everything"), 0},
+};
+
+} // namespace
+
+HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &config,
+                         const Clock &clock, QWidget *parent)
+    : QWidget(parent), m_databaseUrl(databaseUrl), m_clock(clock),
+      m_model(new HistoryModel(databaseUrl, this))
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    const auto addCombo = [this, bar](const QString &label, const QString &name) {
+        auto *caption = new QLabel(label, this);
+        auto *combo = new QComboBox(this);
+        combo->setObjectName(name);
+        caption->setBuddy(combo);
+        bar->addWidget(caption);
+        bar->addWidget(combo);
+        bar->addSpacing(8);
+        return combo;
+    };
+    m_endpoint = addCombo(tr("&Endpoint:"), QStringLiteral("historyEndpoint"));
+    m_endpoint->addItem(tr("All"), QString());
+    for (const EndpointConfig &e : config.endpoints)
+        m_endpoint->addItem(e.id, e.id);
+    m_status = addCombo(tr("S&tatus:"), QStringLiteral("historyStatus"));
+    m_status->addItem(tr("Any"), int(HistoryQuery::StatusClass::Any));
+    m_status->addItem(tr("2xx success"), int(HistoryQuery::StatusClass::Success));
+    m_status->addItem(tr("429 Too Many Requests"), int(HistoryQuery::StatusClass::TooManyRequests));
+    m_status->addItem(tr("503 Unavailable"), int(HistoryQuery::StatusClass::Unavailable));
+    m_status->addItem(tr("Other 4xx"), int(HistoryQuery::StatusClass::ClientError));
+    m_status->addItem(tr("Other 5xx"), int(HistoryQuery::StatusClass::ServerError));
+    m_status->addItem(tr("No response"), int(HistoryQuery::StatusClass::NoResponse));
+    m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
+    m_decision->addItem(tr("Any"), QString());
+    for (const char *d : {"success", "retry", "park", "fail"})
+        m_decision->addItem(QLatin1String(d), QLatin1String(d));
+    m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
+    for (const TimeChoice &t : kTimes)
+        m_time->addItem(tr(t.label));
+    m_time->setCurrentIndex(1);
+
+    m_export = new QAction(tr("E&xport CSV…"), this);
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setStatusTip(tr("Write the attempts of this endpoint and time range as CSV"));
+    auto *exportButton = new QToolButton(this);
+    exportButton->setDefaultAction(m_export);
+    exportButton->setObjectName(QStringLiteral("exportButton"));
+    bar->addStretch(1);
+    m_count = new QLabel(this);
+    m_count->setObjectName(QStringLiteral("historyCount"));
+    bar->addWidget(m_count);
+    bar->addSpacing(8);
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    m_table = new QTableView(splitter);
+    m_table->setObjectName(QStringLiteral("historyTable"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    // A fixed row height lets the view place a million rows without measuring them.
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
+    for (int c = 0; c < widths.size(); ++c)
+        m_table->setColumnWidth(c, widths.at(c));
+    m_inspector = new AttemptInspector(splitter);
+    m_inspector->setConfig(config);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_inspector);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({2000, 1000});
+    layout->addWidget(splitter, 1);
+
+    for (QComboBox *combo : {m_endpoint, m_status, m_decision, m_time})
+        connect(combo, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
+    connect(m_export, &QAction::triggered, this, &HistoryPage::exportCsv);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &HistoryPage::showCurrentAttempt);
+    connect(m_model, &HistoryModel::rowsLoaded, this, [this](int first, int last) {
+        const int current = m_table->currentIndex().row();
+        if (current >= first && current <= last)
+            showCurrentAttempt();
+    });
+    connect(m_model, &HistoryModel::loadingChanged, this, &HistoryPage::updateCount);
+    // The view opens on the newest attempt, so that the inspector is never blank while
+    // there is something to show; after that the selection stays where it was put.
+    const auto selectNewest = [this] {
+        if (!m_model->isLoading() && m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
+            m_table->setCurrentIndex(m_model->index(0, 0));
+    };
+    connect(m_model, &HistoryModel::loadingChanged, this, selectNewest);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, selectNewest);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &HistoryPage::updateCount);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::updateCount);
+    connect(m_model, &HistoryModel::progress, this, [this](qint64 indexed, qint64 total) {
+        m_count->setText(tr("Reading… %L1 of %L2").arg(indexed).arg(total));
+    });
+    connect(m_model, &HistoryModel::failed, this,
+            [this](const QString &text) { emit message(tr("History: %1").arg(text)); });
+
+    m_poll = new QTimer(this);
+    m_poll->setInterval(2000);
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        m_model->setNowMs(m_clock.nowMs());
+        m_model->refresh();
+    });
+    m_poll->start();
+    applyFilter();
+}
+
+HistoryPage::~HistoryPage() = default;
+
+HistoryQuery HistoryPage::currentQuery() const
+{
+    HistoryQuery q;
+    q.endpointId = m_endpoint->currentData().toString();
+    q.status = HistoryQuery::StatusClass(m_status->currentData().toInt());
+    q.decision = m_decision->currentData().toString();
+    const int t = std::clamp(m_time->currentIndex(), 0, int(std::size(kTimes)) - 1);
+    if (kTimes[t].rangeMs > 0)
+        q.fromMs = m_clock.nowMs() - kTimes[t].rangeMs;
+    return q;
+}
+
+void HistoryPage::setFilter(const QString &endpointId, int timeIndex,
+                            HistoryQuery::StatusClass status, const QString &decision)
+{
+    const QSignalBlocker b1(m_endpoint), b2(m_status), b3(m_decision), b4(m_time);
+    m_endpoint->setCurrentIndex(std::max(0, m_endpoint->findData(endpointId)));
+    m_status->setCurrentIndex(std::max(0, m_status->findData(int(status))));
+    m_decision->setCurrentIndex(std::max(0, m_decision->findData(decision)));
+    m_time->setCurrentIndex(std::clamp(timeIndex, 0, m_time->count() - 1));
+    applyFilter();
+}
+
+void HistoryPage::applyFilter()
+{
+    m_model->setNowMs(m_clock.nowMs());
+    m_model->setQuery(currentQuery());
+    m_inspector->showAttempt(std::nullopt);
+}
+
+void HistoryPage::updateCount()
+{
+    if (m_model->isLoading()) {
+        m_count->setText(tr("Reading…"));
+        return;
+    }
+    m_count->setText(tr("%Ln attempt(s)", nullptr, m_model->rowCount()));
+}
+
+void HistoryPage::showCurrentAttempt()
+{
+    const QModelIndex current = m_table->currentIndex();
+    m_inspector->showAttempt(current.isValid() ? m_model->attemptAt(current.row()) : std::nullopt);
+}
+
+void HistoryPage::exportCsv()
+{
+    if (m_job && m_job->isRunning())
+        return;
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString suggested =
+        QDir(folder).filePath(QStringLiteral("cooldown-attempts-%1.csv")
+                                  .arg(QDateTime::fromMSecsSinceEpoch(m_clock.nowMs())
+                                           .toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    const QString fileName = QFileDialog::getSaveFileName(
+        this, tr("Export attempts as CSV"), suggested, tr("CSV files (*.csv);;All files (*)"));
+    if (fileName.isEmpty())
+        return;
+    exportTo(fileName);
+}
+
+CsvExportJob *HistoryPage::exportTo(const QString &fileName)
+{
+    if (!m_job) {
+        m_job = new CsvExportJob(this);
+        connect(m_job, &CsvExportJob::progress, this, [this](qint64 rows, qint64 total) {
+            if (!m_progress)
+                return;
+            m_progress->setMaximum(int(std::min<qint64>(total, INT_MAX)));
+            m_progress->setValue(int(std::min<qint64>(rows, INT_MAX)));
+            m_progress->setLabelText(tr("Writing %L1 of %L2 attempts…").arg(rows).arg(total));
+        });
+        connect(m_job, &CsvExportJob::finished, this,
+                [this](int error, const QString &text, qint64 rows) {
+                    if (m_progress)
+                        m_progress->deleteLater();
+                    m_export->setEnabled(true);
+                    if (error == CsvExporter::NoError)
+                        emit message(tr("Export: %1").arg(text));
+                    else if (error == CsvExporter::Cancelled)
+                        emit message(tr("Export cancelled; no file was written"));
+                    else
+                        emit message(tr("Export failed: %1").arg(text));
+                    emit exportFinished(error, text, rows);
+                });
+    }
+    if (m_job->isRunning())
+        return m_job;
+    const HistoryQuery query = m_model->query();
+    if (query.filtersRows())
+        emit message(tr("The export covers the endpoint and time range; the status and decision "
+                        "filters are not applied to the file"));
+    m_progress = new QProgressDialog(tr("Exporting attempts…"), tr("Cancel"), 0, 0, this);
+    m_progress->setObjectName(QStringLiteral("exportProgress"));
+    m_progress->setWindowTitle(tr("Export CSV"));
+    m_progress->setWindowModality(Qt::WindowModal);
+    m_progress->setMinimumDuration(300);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    connect(m_progress, &QProgressDialog::canceled, m_job, &CsvExportJob::cancel);
+    m_export->setEnabled(false);
+    m_job->start(m_databaseUrl, query.storeFilter(), fileName);
+    return m_job;
+}
+
+} // namespace cooldown

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/config/WorkspaceConfig.h"
+#include "ui/HistoryQuery.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressDialog;
+class QTableView;
+class QTimer;
+
+namespace cooldown {
+
+class AttemptInspector;
+class Clock;
+class CsvExportJob;
+class HistoryModel;
+
+// Every attempt, filtered by endpoint, status, decision and time; the inspector shows
+// the selected one. "Export CSV…" writes what the store's part of the filter selects.
+class HistoryPage final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryPage)
+
+public:
+    HistoryPage(const QString &databaseUrl, const WorkspaceConfig &config, const Clock &clock,
+                QWidget *parent = nullptr);
+    ~HistoryPage() override;
+
+    HistoryModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    AttemptInspector *inspector() const { return m_inspector; }
+    QAction *exportAction() const { return m_export; }
+
+    // The query the filter widgets describe, with the time range measured from now.
+    HistoryQuery currentQuery() const;
+    // Sets the filter widgets; the query runs at once.
+    void setFilter(const QString &endpointId, int timeIndex, HistoryQuery::StatusClass status,
+                   const QString &decision);
+    void applyFilter();
+
+    // Asks for a file name, then exports with progress and a Cancel button.
+    void exportCsv();
+    // The same without asking; the job reports through exportFinished().
+    CsvExportJob *exportTo(const QString &fileName);
+
+signals:
+    void message(const QString &text);
+    void exportFinished(int error, const QString &text, qint64 rows);
+
+private:
+    void showCurrentAttempt();
+    void updateCount();
+
+    QString m_databaseUrl;
+    const Clock &m_clock;
+    HistoryModel *m_model = nullptr;
+    QTableView *m_table = nullptr;
+    AttemptInspector *m_inspector = nullptr;
+    QComboBox *m_endpoint = nullptr;
+    QComboBox *m_status = nullptr;
+    QComboBox *m_decision = nullptr;
+    QComboBox *m_time = nullptr;
+    QLabel *m_count = nullptr;
+    QAction *m_export = nullptr;
+    QTimer *m_poll = nullptr;
+    CsvExportJob *m_job = nullptr;
+    QPointer<QProgressDialog> m_progress;
+};
+
+} // namespace cooldown

@@ -1,0 +1,358 @@
+#include "ui/JobsPage.h"
+
+#include "core/time/Clock.h"
+#include "ui/HoldsModel.h"
+#include "ui/JobsModel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setHighlightSections(false);
+    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    return table;
+}
+
+QToolButton *buttonFor(QAction *action, const QString &objectName, QWidget *parent)
+{
+    auto *button = new QToolButton(parent);
+    button->setDefaultAction(action);
+    button->setObjectName(objectName);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    return button;
+}
+
+bool canRetry(OperationState state)
+{
+    return state == OperationState::Waiting || state == OperationState::Parked ||
+           state == OperationState::Failed || state == OperationState::Scheduled;
+}
+
+} // namespace
+
+JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
+    : QWidget(parent), m_scheduler(scheduler), m_clock(clock), m_model(new JobsModel(this)),
+      m_holdsModel(new HoldsModel(this))
+{
+    m_confirm = [this](const QString &question) {
+        return QMessageBox::question(this, tr("Force now"), question,
+                                     QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+
+    const auto makeAction = [this](const QString &text, const QKeySequence &shortcut,
+                                   const QString &tip) {
+        auto *action = new QAction(text, this);
+        action->setShortcut(shortcut);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setToolTip(
+            QStringLiteral("%1 (%2)").arg(tip, shortcut.toString(QKeySequence::NativeText)));
+        action->setStatusTip(tip);
+        addAction(action);
+        return action;
+    };
+    m_retryNow = makeAction(tr("&Retry now"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                            tr("Make the selected operations due now; they still wait for a "
+                               "token of their partition's bucket"));
+    m_forceNow = makeAction(tr("&Force now…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                            tr("Send the selected operations now, bypassing the token bucket; "
+                               "recorded as forced"));
+    m_cancel = makeAction(tr("&Cancel"), QKeySequence(Qt::Key_Delete),
+                          tr("Cancel the selected operations"));
+    m_pause = makeAction(tr("&Pause endpoint"), QKeySequence(Qt::CTRL | Qt::Key_P),
+                         tr("Stop claiming operations of the selected endpoints"));
+    m_resume = makeAction(tr("Res&ume endpoint"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                          tr("Claim operations of the selected endpoints again"));
+    m_liftHold = makeAction(tr("&Lift hold"), QKeySequence(Qt::CTRL | Qt::Key_L),
+                            tr("Let the held partition send again before the server's time"));
+
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    auto *scopeLabel = new QLabel(tr("&Show:"), this);
+    m_scope = new QComboBox(this);
+    m_scope->setObjectName(QStringLiteral("jobsScope"));
+    m_scope->addItem(tr("Active (scheduled, running, waiting, parked)"), int(JobsScope::Active));
+    m_scope->addItem(tr("Failed"), int(JobsScope::Failed));
+    m_scope->addItem(tr("Recent, any state"), int(JobsScope::Recent));
+    scopeLabel->setBuddy(m_scope);
+    bar->addWidget(scopeLabel);
+    bar->addWidget(m_scope);
+    bar->addSpacing(16);
+    bar->addWidget(buttonFor(m_retryNow, QStringLiteral("retryNowButton"), this));
+    bar->addWidget(buttonFor(m_forceNow, QStringLiteral("forceNowButton"), this));
+    bar->addWidget(buttonFor(m_cancel, QStringLiteral("cancelButton"), this));
+    bar->addSpacing(16);
+    bar->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
+    bar->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
+    bar->addStretch(1);
+    m_summary = new QLabel(this);
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_table = makeTable(m_model, splitter);
+    m_table->setObjectName(QStringLiteral("jobsTable"));
+    for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_resume, m_liftHold})
+        m_table->addAction(a);
+    const QList<int> widths{80, 150, 90, 60, 120, 90, 90, 220, 170};
+    for (int c = 0; c < widths.size(); ++c)
+        m_table->setColumnWidth(c, widths.at(c));
+
+    auto *holdsBox = new QWidget(splitter);
+    auto *holdsLayout = new QVBoxLayout(holdsBox);
+    holdsLayout->setContentsMargins(0, 4, 0, 0);
+    auto *holdsBar = new QHBoxLayout;
+    holdsBar->addWidget(new QLabel(tr("<b>Held partitions</b> — a server named a time to come "
+                                      "back; nothing of the partition is sent before it"),
+                                   holdsBox));
+    holdsBar->addStretch(1);
+    holdsBar->addWidget(buttonFor(m_liftHold, QStringLiteral("liftHoldButton"), holdsBox));
+    holdsLayout->addLayout(holdsBar);
+    m_holds = makeTable(m_holdsModel, holdsBox);
+    m_holds->setObjectName(QStringLiteral("holdsTable"));
+    m_holds->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_holds->addAction(m_liftHold);
+    m_holds->setColumnWidth(HoldsModel::PolicyColumn, 160);
+    m_holds->setColumnWidth(HoldsModel::PartitionKeyColumn, 160);
+    m_holds->setColumnWidth(HoldsModel::UntilColumn, 200);
+    holdsLayout->addWidget(m_holds);
+    splitter->addWidget(m_table);
+    splitter->addWidget(holdsBox);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({4000, 1000});
+    layout->addWidget(splitter, 1);
+
+    connect(m_retryNow, &QAction::triggered, this, [this] { retrySelected(false); });
+    connect(m_forceNow, &QAction::triggered, this, [this] { retrySelected(true); });
+    connect(m_cancel, &QAction::triggered, this, &JobsPage::cancelSelected);
+    connect(m_pause, &QAction::triggered, this, [this] { pauseSelected(true); });
+    connect(m_resume, &QAction::triggered, this, [this] { pauseSelected(false); });
+    connect(m_liftHold, &QAction::triggered, this, &JobsPage::liftHold);
+    connect(m_scope, &QComboBox::currentIndexChanged, this, [this] { emit scopeChanged(scope()); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &JobsPage::updateActions);
+    connect(m_holds->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &JobsPage::updateActions);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &JobsPage::updateActions);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateActions);
+    connect(m_holdsModel, &QAbstractItemModel::modelReset, this, &JobsPage::updateActions);
+    updateActions();
+}
+
+JobsPage::~JobsPage() = default;
+
+void JobsPage::setConfirmation(std::function<bool(const QString &)> confirm)
+{
+    m_confirm = std::move(confirm);
+}
+
+JobsScope JobsPage::scope() const
+{
+    return JobsScope(m_scope->currentData().toInt());
+}
+
+void JobsPage::showSnapshot(const LiveSnapshot &snapshot)
+{
+    if (snapshot.jobsScope == scope())
+        m_model->setOperations(snapshot.operations);
+    m_model->setPausedEndpoints(snapshot.pausedEndpoints);
+    m_summary->setText(tr("%1 waiting · %2 running · %3 parked")
+                           .arg(snapshot.counts.value(OperationState::Waiting))
+                           .arg(snapshot.counts.value(OperationState::Running))
+                           .arg(snapshot.counts.value(OperationState::Parked)));
+}
+
+void JobsPage::setHolds(const QList<PartitionHold> &holds)
+{
+    const qint64 now = m_clock.nowMs();
+    m_model->setHolds(holds);
+    m_holdsModel->setHolds(holds, now);
+}
+
+void JobsPage::tick(qint64 nowMs)
+{
+    m_model->setNowMs(nowMs);
+    m_holdsModel->setNowMs(nowMs);
+}
+
+QList<qint64> JobsPage::selectedOperationIds() const
+{
+    QList<qint64> ids;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        ids.append(index.data(JobsModel::OperationIdRole).toLongLong());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void JobsPage::selectOperations(const QList<qint64> &operationIds)
+{
+    QItemSelection selection;
+    for (const qint64 id : operationIds) {
+        const int row = m_model->rowOf(id);
+        if (row >= 0)
+            selection.select(m_model->index(row, 0),
+                             m_model->index(row, JobsModel::ColumnCount - 1));
+    }
+    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (!selection.isEmpty())
+        m_table->setCurrentIndex(selection.first().topLeft());
+}
+
+QStringList JobsPage::selectedEndpoints() const
+{
+    QStringList endpoints;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
+        const QString endpoint = index.data(JobsModel::EndpointIdRole).toString();
+        if (!endpoints.contains(endpoint))
+            endpoints.append(endpoint);
+    }
+    return endpoints;
+}
+
+QString JobsPage::describe(Store::OperatorResult result) const
+{
+    switch (result) {
+    case Store::OperatorResult::Done:
+        return tr("done");
+    case Store::OperatorResult::Pending:
+        return tr("applied when the running attempt ends");
+    case Store::OperatorResult::Refused:
+        return tr("refused in its current state");
+    case Store::OperatorResult::NotFound:
+        return tr("no longer exists");
+    case Store::OperatorResult::Failed:
+        return tr("the database failed");
+    }
+    return QString();
+}
+
+void JobsPage::retrySelected(bool force)
+{
+    if (!m_scheduler)
+        return;
+    const QList<qint64> ids = selectedOperationIds();
+    if (ids.isEmpty())
+        return;
+    if (force &&
+        !m_confirm(tr("Send %n operation(s) now, bypassing the partition's token bucket?\n\n"
+                      "The server may answer 429 again, and the attempt is recorded as forced.",
+                      nullptr, int(ids.size()))))
+        return;
+    QStringList results;
+    for (const qint64 id : ids) {
+        const Store::OperatorResult r = m_scheduler->retryNow(id, force);
+        results.append(tr("%1: %2").arg(id).arg(describe(r)));
+    }
+    emit message((force ? tr("Force now — %1") : tr("Retry now — %1"))
+                     .arg(results.join(QStringLiteral(", "))));
+}
+
+void JobsPage::cancelSelected()
+{
+    if (!m_scheduler)
+        return;
+    QStringList results;
+    for (const qint64 id : selectedOperationIds())
+        results.append(tr("%1: %2").arg(id).arg(describe(m_scheduler->cancel(id))));
+    if (!results.isEmpty())
+        emit message(tr("Cancel — %1").arg(results.join(QStringLiteral(", "))));
+}
+
+void JobsPage::pauseSelected(bool paused)
+{
+    if (!m_scheduler)
+        return;
+    QStringList done;
+    for (const QString &endpoint : selectedEndpoints()) {
+        if (m_scheduler->setEndpointPaused(endpoint, paused))
+            done.append(endpoint);
+    }
+    if (done.isEmpty())
+        return;
+    emit message(
+        (paused ? tr("Paused: %1") : tr("Resumed: %1")).arg(done.join(QStringLiteral(", "))));
+}
+
+void JobsPage::liftHold()
+{
+    if (!m_scheduler)
+        return;
+    QList<QPair<QString, QString>> partitions;
+    for (const QModelIndex &index : m_holds->selectionModel()->selectedRows())
+        partitions.append({index.data(HoldsModel::PolicyIdRole).toString(),
+                           index.data(HoldsModel::PartitionKeyRole).toString()});
+    if (partitions.isEmpty()) {
+        for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
+            const QPair<QString, QString> p{index.data(JobsModel::PolicyIdRole).toString(),
+                                            index.data(JobsModel::PartitionKeyRole).toString()};
+            if (!p.first.isEmpty() && !partitions.contains(p))
+                partitions.append(p);
+        }
+    }
+    for (const auto &[policy, key] : std::as_const(partitions)) {
+        m_scheduler->liftHold(policy, key);
+        emit message(tr("Hold lifted: %1 / %2").arg(policy, key));
+    }
+    setHolds(m_scheduler->holds());
+}
+
+void JobsPage::updateActions()
+{
+    const bool live = m_scheduler != nullptr;
+    bool retry = false;
+    bool cancel = false;
+    bool anyPaused = false;
+    bool anyRunning = false;
+    bool heldPartition = m_holds->selectionModel()->hasSelection();
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    for (const QModelIndex &index : rows) {
+        const auto state = index.data(JobsModel::StateRole).value<OperationState>();
+        retry = retry || canRetry(state);
+        cancel = cancel || !isFinal(state);
+        anyPaused =
+            anyPaused || m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
+        anyRunning =
+            anyRunning || !m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
+        const QString policy = index.data(JobsModel::PolicyIdRole).toString();
+        for (int h = 0; h < m_holdsModel->rowCount() && !heldPartition; ++h) {
+            const PartitionHold &hold = m_holdsModel->holdAt(h);
+            heldPartition = hold.policyId == policy &&
+                            hold.partitionKey == index.data(JobsModel::PartitionKeyRole).toString();
+        }
+    }
+    m_retryNow->setEnabled(live && retry);
+    m_forceNow->setEnabled(live && retry);
+    m_cancel->setEnabled(live && cancel);
+    m_pause->setEnabled(live && anyRunning);
+    m_resume->setEnabled(live && anyPaused);
+    m_liftHold->setEnabled(live && heldPartition);
+}
+
+} // namespace cooldown

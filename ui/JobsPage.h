@@ -1,0 +1,88 @@
+#pragma once
+
+#include "core/engine/Scheduler.h"
+#include "ui/LiveReader.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <functional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace cooldown {
+
+class Clock;
+class HoldsModel;
+class JobsModel;
+
+// The operations table and what an operator can do to them: retry now (through the
+// partition's bucket), force now (bypassing it, after a confirmation), cancel, pause or
+// resume an endpoint, lift a partition hold. Actions work on the whole selection and
+// are on buttons, in the context menu and on keyboard shortcuts.
+class JobsPage final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobsPage)
+
+public:
+    // scheduler may be null: the table is then read-only.
+    JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent = nullptr);
+    ~JobsPage() override;
+
+    JobsModel *model() const { return m_model; }
+    HoldsModel *holdsModel() const { return m_holdsModel; }
+    QTableView *table() const { return m_table; }
+
+    QAction *retryNowAction() const { return m_retryNow; }
+    QAction *forceNowAction() const { return m_forceNow; }
+    QAction *cancelAction() const { return m_cancel; }
+    QAction *pauseAction() const { return m_pause; }
+    QAction *resumeAction() const { return m_resume; }
+    QAction *liftHoldAction() const { return m_liftHold; }
+
+    void showSnapshot(const LiveSnapshot &snapshot);
+    void setHolds(const QList<PartitionHold> &holds);
+    void tick(qint64 nowMs);
+    JobsScope scope() const;
+
+    QList<qint64> selectedOperationIds() const;
+    void selectOperations(const QList<qint64> &operationIds);
+
+    // Asked before "Force now"; the default shows a question box. Tests replace it.
+    void setConfirmation(std::function<bool(const QString &question)> confirm);
+
+signals:
+    void scopeChanged(cooldown::JobsScope scope);
+    void message(const QString &text);
+
+private:
+    void retrySelected(bool force);
+    void cancelSelected();
+    void pauseSelected(bool paused);
+    void liftHold();
+    void updateActions();
+    QStringList selectedEndpoints() const;
+    QString describe(Store::OperatorResult result) const;
+
+    Scheduler *m_scheduler = nullptr;
+    const Clock &m_clock;
+    JobsModel *m_model = nullptr;
+    HoldsModel *m_holdsModel = nullptr;
+    QTableView *m_table = nullptr;
+    QTableView *m_holds = nullptr;
+    QComboBox *m_scope = nullptr;
+    QLabel *m_summary = nullptr;
+    QAction *m_retryNow = nullptr;
+    QAction *m_forceNow = nullptr;
+    QAction *m_cancel = nullptr;
+    QAction *m_pause = nullptr;
+    QAction *m_resume = nullptr;
+    QAction *m_liftHold = nullptr;
+    std::function<bool(const QString &)> m_confirm;
+};
+
+} // namespace cooldown

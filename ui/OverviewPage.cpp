@@ -1,0 +1,492 @@
+#include "ui/OverviewPage.h"
+
+#include "ui/ChartPoints.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPen>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMinute = 60000;
+
+// The wait groups of the stacked chart, bottom band first.
+struct WaitGroup
+{
+    const char *label;
+    QStringList sources;
+    QColor color;
+};
+
+const QList<WaitGroup> &waitGroups()
+{
+    static const QList<WaitGroup> groups{
+        {QT_TRANSLATE_NOOP("OverviewPage", "Server-given"),
+         {QStringLiteral("retry-after"), QStringLiteral("ratelimit"), QStringLiteral("x-ratelimit"),
+          QStringLiteral("problem")},
+         QColor(0xe0, 0x7a, 0x10)},
+        {QT_TRANSLATE_NOOP("OverviewPage", "Backoff"),
+         {QStringLiteral("backoff")},
+         QColor(0x3a, 0x7b, 0xd5)},
+        {QT_TRANSLATE_NOOP("OverviewPage", "Local queue (bucket, hold, permits)"),
+         {QStringLiteral("queue")},
+         QColor(0x8a, 0x8f, 0x98)},
+    };
+    return groups;
+}
+
+const QList<QColor> &partitionColors()
+{
+    static const QList<QColor> colors{QColor(0xd9, 0x48, 0x1c), QColor(0x7b, 0x4f, 0xc9),
+                                      QColor(0x1b, 0x9e, 0x77), QColor(0xc2, 0x18, 0x5b),
+                                      QColor(0x66, 0x7d, 0x12), QColor(0x0b, 0x7a, 0x9c)};
+    return colors;
+}
+
+// A range of whole, round steps (1, 2 or 5 times a power of ten) from zero to at least
+// value and at least floor, with a tick on each step: the scale only moves when the data
+// outgrows it, and the labels read 0, 5, 10 rather than 0, 3, 5, 8.
+void setRoundRange(QValueAxis *axis, double value, double floor)
+{
+    const double target = std::max(value, floor);
+    const double raw = target / 5.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (const double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (raw <= m * magnitude) {
+            step = m * magnitude;
+            break;
+        }
+    }
+    const int steps = std::max(1, int(std::ceil(target / step - 1e-9)));
+    axis->setRange(0, steps * step);
+    axis->setTickCount(steps + 1);
+}
+
+QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
+{
+    QList<QPointF> points;
+    points.reserve(m.bucketCount);
+    const double minutes = double(m.bucketMs) / kMinute;
+    for (int b = 0; b < m.bucketCount; ++b) {
+        const double value = b < counts.size() ? double(counts.at(b)) * scale / minutes : 0.0;
+        points.append(QPointF(double(m.bucketStartMs(b)), value));
+    }
+    return points;
+}
+
+double maxY(const QList<QPointF> &points)
+{
+    double max = 0;
+    for (const QPointF &p : points)
+        max = std::max(max, p.y());
+    return max;
+}
+
+QString figure(double value, int decimals = 0)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+} // namespace
+
+QList<OverviewPage::Range> OverviewPage::ranges()
+{
+    return {
+        {tr("Last 15 minutes"), 15 * kMinute, kMinute},
+        {tr("Last hour"), 60 * kMinute, kMinute},
+        {tr("Last 24 hours"), 24 * 60 * kMinute, 10 * kMinute},
+        {tr("Last 7 days"), 7 * 24 * 60 * kMinute, 60 * kMinute},
+    };
+}
+
+OverviewPage::OverviewPage(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+
+    auto *top = new QHBoxLayout;
+    auto *rangeLabel = new QLabel(tr("&Time range:"), this);
+    m_range = new QComboBox(this);
+    m_range->setObjectName(QStringLiteral("overviewRange"));
+    for (const Range &r : ranges())
+        m_range->addItem(r.label);
+    rangeLabel->setBuddy(m_range);
+    m_loading = new QLabel(this);
+    m_loading->setObjectName(QStringLiteral("overviewLoading"));
+    top->addWidget(rangeLabel);
+    top->addWidget(m_range);
+    top->addSpacing(12);
+    top->addWidget(m_loading);
+    top->addStretch(1);
+    layout->addLayout(top);
+
+    auto *cards = new QHBoxLayout;
+    cards->setSpacing(8);
+    m_inFlight = addCard(cards, tr("In flight / limit"),
+                         tr("Exchanges on the wire now, and the configured global limit"));
+    m_waiting =
+        addCard(cards, tr("Waiting to retry"), tr("Operations waiting for their next attempt"));
+    m_parked = addCard(cards, tr("Parked"), tr("Operations that need an operator"));
+    m_failedToday =
+        addCard(cards, tr("Failed today"), tr("Operations that failed for good since midnight"));
+    m_attemptsPerSuccess = addCard(cards, tr("Attempts per success"),
+                                   tr("Attempts made for each success in the time range"));
+    m_held = addCard(cards, tr("Held partitions"),
+                     tr("Partitions a server told to wait (429 or 503 with a time)"));
+    layout->addLayout(cards);
+
+    setupThrottleChart();
+    setupWaitChart();
+    setupFailureChart();
+    setupInFlightChart();
+    auto *grid = new QGridLayout;
+    grid->setSpacing(6);
+    grid->addWidget(m_throttleView, 0, 0);
+    grid->addWidget(m_waitView, 0, 1);
+    grid->addWidget(m_failureView, 1, 0);
+    grid->addWidget(m_inFlightView, 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    layout->addLayout(grid, 1);
+
+    connect(m_range, &QComboBox::currentIndexChanged, this, [this] {
+        const Range r = currentRange();
+        emit rangeChanged(r.rangeMs, r.bucketMs);
+    });
+}
+
+OverviewPage::~OverviewPage() = default;
+
+OverviewPage::Card OverviewPage::addCard(QHBoxLayout *row, const QString &caption,
+                                         const QString &tip)
+{
+    auto *frame = new QFrame(this);
+    frame->setFrameShape(QFrame::StyledPanel);
+    frame->setToolTip(tip);
+    frame->setBackgroundRole(QPalette::Base);
+    frame->setAutoFillBackground(true);
+    auto *box = new QVBoxLayout(frame);
+    box->setContentsMargins(12, 6, 12, 6);
+    box->setSpacing(0);
+    Card card;
+    card.value = new QLabel(QStringLiteral("—"), frame);
+    QFont big = card.value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.8);
+    big.setBold(true);
+    card.value->setFont(big);
+    card.caption = new QLabel(caption, frame);
+    card.caption->setForegroundRole(QPalette::PlaceholderText);
+    box->addWidget(card.value);
+    box->addWidget(card.caption);
+    row->addWidget(frame, 1);
+    return card;
+}
+
+QChartView *OverviewPage::makeChartView(QChart *chart, const QString &objectName)
+{
+    chart->setTheme(QChart::ChartThemeLight);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    QFont title = chart->titleFont();
+    title.setBold(true);
+    title.setPointSizeF(font().pointSizeF() * 1.05);
+    chart->setTitleFont(title);
+    auto *view = new QChartView(chart, this);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(320, 200);
+    return view;
+}
+
+QDateTimeAxis *OverviewPage::makeTimeAxis(QChart *chart)
+{
+    auto *axis = new QDateTimeAxis(chart);
+    axis->setFormat(QStringLiteral("HH:mm"));
+    axis->setTickCount(6);
+    chart->addAxis(axis, Qt::AlignBottom);
+    m_timeAxes.append(axis);
+    return axis;
+}
+
+void OverviewPage::setupThrottleChart()
+{
+    m_throttleChart = new QChart;
+    m_throttleChart->setTitle(tr("429 Too Many Requests per minute"));
+    m_throttleView = makeChartView(m_throttleChart, QStringLiteral("throttleChart"));
+    QDateTimeAxis *x = makeTimeAxis(m_throttleChart);
+    m_throttleY = new QValueAxis(m_throttleChart);
+    m_throttleY->setLabelFormat(QStringLiteral("%.0f"));
+    m_throttleY->setRange(0, 1);
+    m_throttleChart->addAxis(m_throttleY, Qt::AlignLeft);
+
+    m_throttleTotal = new QLineSeries(m_throttleChart);
+    m_throttleTotal->setName(tr("429, all partitions"));
+    m_throttleTotal->setObjectName(QStringLiteral("throttleTotal"));
+    m_throttleTotal->setPen(QPen(QColor(0x20, 0x24, 0x2a), 3.5));
+    m_unavailableTotal = new QLineSeries(m_throttleChart);
+    m_unavailableTotal->setName(tr("503, all"));
+    QPen dashed(QColor(0x8a, 0x8f, 0x98), 1.5);
+    dashed.setStyle(Qt::DashLine);
+    m_unavailableTotal->setPen(dashed);
+    for (QLineSeries *s : {m_throttleTotal, m_unavailableTotal}) {
+        m_throttleChart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(m_throttleY);
+    }
+}
+
+QLineSeries *OverviewPage::partitionSeries(const QString &partition)
+{
+    if (QLineSeries *existing = m_partitionSeries.value(partition))
+        return existing;
+    auto *series = new QLineSeries(m_throttleChart);
+    series->setName(tr("429, %1").arg(partition));
+    const QColor color = partitionColors().at(m_partitionSeries.size() % partitionColors().size());
+    series->setPen(QPen(color, 1.5));
+    m_throttleChart->addSeries(series);
+    series->attachAxis(m_timeAxes.first());
+    series->attachAxis(m_throttleY);
+    m_partitionSeries.insert(partition, series);
+    return series;
+}
+
+void OverviewPage::setupWaitChart()
+{
+    m_waitChart = new QChart;
+    m_waitChart->setTitle(tr("Wait chosen, seconds per minute, by source"));
+    m_waitView = makeChartView(m_waitChart, QStringLiteral("waitChart"));
+    QDateTimeAxis *x = makeTimeAxis(m_waitChart);
+    m_waitY = new QValueAxis(m_waitChart);
+    m_waitY->setLabelFormat(QStringLiteral("%.0f s"));
+    m_waitY->setRange(0, 1);
+    m_waitChart->addAxis(m_waitY, Qt::AlignLeft);
+    for (const WaitGroup &group : waitGroups()) {
+        auto *upper = new QLineSeries(m_waitChart);
+        auto *lower = new QLineSeries(m_waitChart);
+        auto *area = new QAreaSeries(upper, lower);
+        area->setName(tr(group.label));
+        QColor fill = group.color;
+        fill.setAlpha(170);
+        area->setBrush(fill);
+        area->setPen(QPen(group.color.darker(115), 1));
+        m_waitChart->addSeries(area);
+        area->attachAxis(x);
+        area->attachAxis(m_waitY);
+        m_waitUpper.append(upper);
+        m_waitLower.append(lower);
+    }
+}
+
+void OverviewPage::setupFailureChart()
+{
+    m_failureChart = new QChart;
+    m_failureChart->setTitle(tr("Final failures by reason"));
+    m_failureView = makeChartView(m_failureChart, QStringLiteral("failureChart"));
+    auto *series = new QHorizontalBarSeries(m_failureChart);
+    m_failureSet = new QBarSet(tr("Operations failed for good"), series);
+    m_failureSet->setColor(QColor(0xc0, 0x1c, 0x28));
+    series->append(m_failureSet);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    m_failureChart->addSeries(series);
+    m_failureReasons = new QBarCategoryAxis(m_failureChart);
+    m_failureChart->addAxis(m_failureReasons, Qt::AlignLeft);
+    series->attachAxis(m_failureReasons);
+    m_failureX = new QValueAxis(m_failureChart);
+    m_failureX->setLabelFormat(QStringLiteral("%.0f"));
+    m_failureX->setRange(0, 1);
+    m_failureChart->addAxis(m_failureX, Qt::AlignBottom);
+    series->attachAxis(m_failureX);
+    m_failureChart->legend()->hide();
+}
+
+void OverviewPage::setupInFlightChart()
+{
+    m_inFlightChart = new QChart;
+    m_inFlightChart->setTitle(tr("In flight (peak per minute) and limit"));
+    m_inFlightView = makeChartView(m_inFlightChart, QStringLiteral("inFlightChart"));
+    QDateTimeAxis *x = makeTimeAxis(m_inFlightChart);
+    m_inFlightY = new QValueAxis(m_inFlightChart);
+    m_inFlightY->setLabelFormat(QStringLiteral("%.0f"));
+    m_inFlightY->setRange(0, 1);
+    m_inFlightChart->addAxis(m_inFlightY, Qt::AlignLeft);
+    m_inFlightPeak = new QLineSeries(m_inFlightChart);
+    m_inFlightPeak->setName(tr("Peak in flight"));
+    m_inFlightPeak->setPen(QPen(QColor(0x1f, 0x5f, 0xbf), 2));
+    m_inFlightLimit = new QLineSeries(m_inFlightChart);
+    m_inFlightLimit->setName(tr("Limit"));
+    QPen dashed(QColor(0xc0, 0x1c, 0x28), 1.5);
+    dashed.setStyle(Qt::DashLine);
+    m_inFlightLimit->setPen(dashed);
+    for (QLineSeries *s : {m_inFlightPeak, m_inFlightLimit}) {
+        m_inFlightChart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(m_inFlightY);
+    }
+}
+
+int OverviewPage::pointBudget(const QChartView *view) const
+{
+    return std::max(64, 2 * view->width());
+}
+
+void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
+{
+    const MetricsSnapshot &m = snapshot.metrics;
+    m_loading->setText(snapshot.loadingHistory ? tr("Reading history…") : QString());
+    m_waiting.value->setText(figure(double(snapshot.counts.value(OperationState::Waiting))));
+    m_parked.value->setText(figure(double(snapshot.counts.value(OperationState::Parked))));
+    m_failedToday.value->setText(figure(double(snapshot.failedToday)));
+    const double perSuccess = m.attemptsPerSuccess();
+    m_attemptsPerSuccess.value->setText(perSuccess < 0 ? QStringLiteral("—")
+                                                       : figure(perSuccess, 2));
+
+    updateTimeAxes(m);
+    updateThrottleChart(m);
+    updateWaitChart(m);
+    updateFailureChart(m);
+    updateInFlightChart(m);
+}
+
+void OverviewPage::updateTimeAxes(const MetricsSnapshot &m)
+{
+    const bool days = m.toMs - m.fromMs > 26 * 3600 * qint64(1000);
+    for (QDateTimeAxis *axis : std::as_const(m_timeAxes)) {
+        axis->setFormat(days ? QStringLiteral("ddd HH:mm") : QStringLiteral("HH:mm"));
+        axis->setRange(QDateTime::fromMSecsSinceEpoch(m.fromMs),
+                       QDateTime::fromMSecsSinceEpoch(std::max(m.toMs, m.fromMs + 1)));
+    }
+}
+
+void OverviewPage::updateThrottleChart(const MetricsSnapshot &m)
+{
+    const int budget = pointBudget(m_throttleView);
+    const QList<QPointF> total = perMinute(m, m.tooManyRequests);
+    double top = maxY(total);
+    m_throttleTotal->replace(chart::decimate(total, budget));
+    const QList<QPointF> unavailable = perMinute(m, m.unavailable);
+    top = std::max(top, maxY(unavailable));
+    m_unavailableTotal->replace(chart::decimate(unavailable, budget));
+    // A partition seen once keeps its line (at zero) so that colours stay put.
+    for (auto it = m.tooManyRequestsByPartition.cbegin(); it != m.tooManyRequestsByPartition.cend();
+         ++it)
+        partitionSeries(it.key());
+    for (auto it = m_partitionSeries.cbegin(); it != m_partitionSeries.cend(); ++it) {
+        const QList<QPointF> points = perMinute(m, m.tooManyRequestsByPartition.value(it.key()));
+        top = std::max(top, maxY(points));
+        it.value()->replace(chart::decimate(points, budget));
+    }
+    setRoundRange(m_throttleY, top, 5);
+}
+
+void OverviewPage::updateWaitChart(const MetricsSnapshot &m)
+{
+    const int budget = pointBudget(m_waitView);
+    QList<qint64> stacked(m.bucketCount, 0);
+    double top = 0;
+    for (int g = 0; g < waitGroups().size(); ++g) {
+        const QList<qint64> below = stacked;
+        for (const QString &source : waitGroups().at(g).sources) {
+            const QList<qint64> values = m.waitMsBySource.value(source);
+            for (int b = 0; b < values.size() && b < stacked.size(); ++b)
+                stacked[b] += values.at(b);
+        }
+        const QList<QPointF> upper = perMinute(m, stacked, 0.001);
+        top = std::max(top, maxY(upper));
+        m_waitUpper.at(g)->replace(chart::decimate(upper, budget));
+        m_waitLower.at(g)->replace(chart::decimate(perMinute(m, below, 0.001), budget));
+    }
+    setRoundRange(m_waitY, top, 10);
+}
+
+void OverviewPage::updateFailureChart(const MetricsSnapshot &m)
+{
+    QList<QPair<QString, qint64>> reasons;
+    for (auto it = m.finalFailuresByReason.cbegin(); it != m.finalFailuresByReason.cend(); ++it)
+        reasons.append({it.key(), it.value()});
+    std::sort(reasons.begin(), reasons.end(), [](const auto &a, const auto &b) {
+        return a.second != b.second ? a.second < b.second : a.first > b.first;
+    });
+    QStringList categories;
+    for (const auto &r : reasons)
+        categories.append(r.first);
+    if (categories.isEmpty())
+        categories.append(QString());
+    if (categories != m_failureCategories) {
+        m_failureCategories = categories;
+        m_failureReasons->setCategories(categories);
+        m_failureSet->remove(0, m_failureSet->count());
+        for (int i = 0; i < categories.size(); ++i)
+            m_failureSet->append(0);
+    }
+    double top = 0;
+    for (int i = 0; i < reasons.size(); ++i) {
+        m_failureSet->replace(i, double(reasons.at(i).second));
+        top = std::max(top, double(reasons.at(i).second));
+    }
+    setRoundRange(m_failureX, top, 5);
+    m_failureChart->setTitle(
+        reasons.isEmpty() ? tr("Final failures by reason: none in this range")
+                          : tr("Final failures by reason (%1 in range)").arg(m.finalFailures()));
+}
+
+void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
+{
+    QList<qint64> peaks;
+    peaks.reserve(m.peakInFlight.size());
+    for (const int p : m.peakInFlight)
+        peaks.append(p);
+    const QList<QPointF> points = perMinute(m, peaks, double(m.bucketMs) / kMinute);
+    m_inFlightPeak->replace(chart::decimate(points, pointBudget(m_inFlightView)));
+    m_inFlightLimit->replace({QPointF(double(m.fromMs), m.maxInFlight),
+                              QPointF(double(std::max(m.toMs, m.fromMs + 1)), m.maxInFlight)});
+    setRoundRange(m_inFlightY, std::max<double>(maxY(points), m.maxInFlight) + 1, 5);
+}
+
+void OverviewPage::setInFlight(int inFlight, int maxInFlight)
+{
+    m_inFlight.value->setText(QStringLiteral("%1 / %2").arg(inFlight).arg(maxInFlight));
+}
+
+void OverviewPage::setHeldPartitions(int count)
+{
+    m_held.value->setText(figure(count));
+}
+
+OverviewPage::Range OverviewPage::currentRange() const
+{
+    const QList<Range> all = ranges();
+    return all.value(std::clamp(m_range->currentIndex(), 0, int(all.size()) - 1));
+}
+
+void OverviewPage::setRangeIndex(int index)
+{
+    m_range->setCurrentIndex(std::clamp(index, 0, m_range->count() - 1));
+}
+
+int OverviewPage::rangeIndex() const
+{
+    return m_range->currentIndex();
+}
+
+} // namespace cooldown

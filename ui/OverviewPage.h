@@ -1,0 +1,116 @@
+#pragma once
+
+#include "ui/LiveReader.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QAreaSeries;
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QChartView;
+class QComboBox;
+class QDateTimeAxis;
+class QHBoxLayout;
+class QLabel;
+class QLineSeries;
+class QValueAxis;
+
+namespace cooldown {
+
+// Is anything being throttled, who waits and why, what failed for good: four charts
+// over a chosen time range and the headline figures above them. It draws what it is
+// given (showSnapshot); the time range choice goes out as rangeChanged.
+class OverviewPage final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(OverviewPage)
+
+public:
+    struct Range
+    {
+        QString label;
+        qint64 rangeMs = 0;
+        qint64 bucketMs = 0;
+    };
+    static QList<Range> ranges();
+
+    explicit OverviewPage(QWidget *parent = nullptr);
+    ~OverviewPage() override;
+
+    void showSnapshot(const LiveSnapshot &snapshot);
+    void setInFlight(int inFlight, int maxInFlight);
+    void setHeldPartitions(int count);
+    Range currentRange() const;
+    void setRangeIndex(int index);
+    int rangeIndex() const;
+
+    // The chart's line of 429s per minute over every partition (for tests and checks).
+    const QLineSeries *throttleTotalSeries() const { return m_throttleTotal; }
+
+signals:
+    void rangeChanged(qint64 rangeMs, qint64 bucketMs);
+
+private:
+    struct Card
+    {
+        QLabel *value = nullptr;
+        QLabel *caption = nullptr;
+    };
+    Card addCard(QHBoxLayout *row, const QString &caption, const QString &tip);
+    QChartView *makeChartView(QChart *chart, const QString &objectName);
+    QDateTimeAxis *makeTimeAxis(QChart *chart);
+    void setupThrottleChart();
+    void setupWaitChart();
+    void setupFailureChart();
+    void setupInFlightChart();
+    void updateThrottleChart(const MetricsSnapshot &m);
+    void updateWaitChart(const MetricsSnapshot &m);
+    void updateFailureChart(const MetricsSnapshot &m);
+    void updateInFlightChart(const MetricsSnapshot &m);
+    void updateTimeAxes(const MetricsSnapshot &m);
+    int pointBudget(const QChartView *view) const;
+    QLineSeries *partitionSeries(const QString &partition);
+
+    QComboBox *m_range = nullptr;
+    QLabel *m_loading = nullptr;
+    Card m_inFlight;
+    Card m_waiting;
+    Card m_parked;
+    Card m_failedToday;
+    Card m_attemptsPerSuccess;
+    Card m_held;
+
+    QChartView *m_throttleView = nullptr;
+    QChart *m_throttleChart = nullptr;
+    QLineSeries *m_throttleTotal = nullptr;
+    QLineSeries *m_unavailableTotal = nullptr;
+    QHash<QString, QLineSeries *> m_partitionSeries;
+    QValueAxis *m_throttleY = nullptr;
+
+    QChartView *m_waitView = nullptr;
+    QChart *m_waitChart = nullptr;
+    QList<QLineSeries *> m_waitUpper; // one stacked band per wait group
+    QList<QLineSeries *> m_waitLower;
+    QValueAxis *m_waitY = nullptr;
+
+    QChartView *m_failureView = nullptr;
+    QChart *m_failureChart = nullptr;
+    QBarSet *m_failureSet = nullptr;
+    QBarCategoryAxis *m_failureReasons = nullptr;
+    QValueAxis *m_failureX = nullptr;
+    QStringList m_failureCategories;
+
+    QChartView *m_inFlightView = nullptr;
+    QChart *m_inFlightChart = nullptr;
+    QLineSeries *m_inFlightPeak = nullptr;
+    QLineSeries *m_inFlightLimit = nullptr;
+    QValueAxis *m_inFlightY = nullptr;
+
+    QList<QDateTimeAxis *> m_timeAxes;
+};
+
+} // namespace cooldown
