@@ -252,9 +252,6 @@ CsvExportJob *HistoryPage::exportTo(const QString &fileName)
     if (m_job->isRunning())
         return m_job;
     const HistoryQuery query = m_model->query();
-    if (query.filtersRows())
-        emit message(tr("The export covers the endpoint and time range; the status and decision "
-                        "filters are not applied to the file"));
     m_progress = new QProgressDialog(tr("Exporting attempts…"), tr("Cancel"), 0, 0, this);
     m_progress->setObjectName(QStringLiteral("exportProgress"));
     m_progress->setWindowTitle(tr("Export CSV"));

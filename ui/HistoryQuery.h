@@ -7,8 +7,8 @@
 
 namespace cooldown {
 
-// What the History view shows. The store filters by endpoint, time and operation
-// state; the status and decision filters are applied to the rows it returns.
+// What the History view shows, and what its CSV export writes: the store answers
+// every part of it.
 struct HistoryQuery
 {
     enum class StatusClass
@@ -30,8 +30,8 @@ struct HistoryQuery
 
     // The part of the query the store answers.
     AttemptFilter storeFilter() const;
-    // True when rows need a look after the store returned them.
-    bool filtersRows() const { return status != StatusClass::Any || !decision.isEmpty(); }
+    // Whether one attempt belongs to the query: the same rules as storeFilter(), for
+    // rows that did not come from the store.
     bool matches(const AttemptRecord &attempt) const;
 
     friend bool operator==(const HistoryQuery &a, const HistoryQuery &b)

@@ -44,7 +44,7 @@ void HistoryReader::load(quint64 generation, const HistoryQuery &query)
         emit failed(m_store->lastError());
         return;
     }
-    m_ids.reserve(query.filtersRows() ? 0 : m_total);
+    m_ids.reserve(m_total);
     indexChunk(generation);
 }
 
@@ -62,8 +62,7 @@ void HistoryReader::indexChunk(quint64 generation)
     }
     for (const AttemptRecord &a : rows) {
         m_scanFrom = a.id;
-        if (m_query.matches(a))
-            m_ids.append(a.id);
+        m_ids.append(a.id);
     }
     if (rows.size() == kIndexChunk) {
         emit progress(generation, m_ids.size(), m_total);
@@ -81,7 +80,7 @@ void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
         return;
     AttemptFilter filter = m_query.storeFilter();
     filter.afterId = firstId - 1;
-    filter.limit = m_query.filtersRows() ? 500 : int(std::min<qint64>(lastId - firstId + 1, 5000));
+    filter.limit = int(std::min<qint64>(lastId - firstId + 1, 5000));
     QList<AttemptRecord> out;
     for (;;) {
         const QList<AttemptRecord> rows = m_store->attempts(filter);
@@ -95,8 +94,7 @@ void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
                 done = true;
                 break;
             }
-            if (m_query.matches(a))
-                out.append(a);
+            out.append(a);
         }
         if (done || rows.isEmpty())
             break;
@@ -121,8 +119,7 @@ void HistoryReader::poll(quint64 generation)
         }
         for (const AttemptRecord &a : rows) {
             m_scanFrom = a.id;
-            if (m_query.matches(a))
-                added.append(a.id);
+            added.append(a.id);
         }
         if (rows.size() < filter.limit)
             break;

@@ -1108,6 +1108,14 @@ QString attemptWhere(const AttemptFilter &filter)
         where.append(QStringLiteral("a.operation_id = :operation"));
     if (filter.operationState)
         where.append(QStringLiteral("o.state = :state"));
+    if (filter.statusMin >= 0)
+        where.append(QStringLiteral("a.status >= :status_min"));
+    if (filter.statusMax >= 0)
+        where.append(QStringLiteral("a.status <= :status_max"));
+    if (filter.statusExcluded >= 0)
+        where.append(QStringLiteral("a.status <> :status_excluded"));
+    if (!filter.decision.isEmpty())
+        where.append(QStringLiteral("a.decision = :decision"));
     return where.join(QStringLiteral(" AND "));
 }
 
@@ -1124,6 +1132,14 @@ void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
         query.bindValue(QStringLiteral(":operation"), filter.operationId);
     if (filter.operationState)
         query.bindValue(QStringLiteral(":state"), toString(*filter.operationState));
+    if (filter.statusMin >= 0)
+        query.bindValue(QStringLiteral(":status_min"), filter.statusMin);
+    if (filter.statusMax >= 0)
+        query.bindValue(QStringLiteral(":status_max"), filter.statusMax);
+    if (filter.statusExcluded >= 0)
+        query.bindValue(QStringLiteral(":status_excluded"), filter.statusExcluded);
+    if (!filter.decision.isEmpty())
+        query.bindValue(QStringLiteral(":decision"), filter.decision);
 }
 
 QString attemptSelect(const AttemptFilter &filter)

@@ -39,6 +39,10 @@ struct AttemptFilter
     QString endpointId;
     qint64 operationId = 0;
     std::optional<OperationState> operationState; // the operation's current state
+    int statusMin = -1;    // HTTP status within [statusMin, statusMax]; 0 is "no response"
+    int statusMax = -1;
+    int statusExcluded = -1; // and not this one (e.g. 4xx other than 429)
+    QString decision;      // success | retry | park | fail
     qint64 afterId = 0;                           // only attempts with a larger id (paging by key)
     int limit = -1;
 };

@@ -30,6 +30,7 @@ class tst_HistoryPage : public QObject
 private slots:
     void init();
     void exportWritesTheFilteredRows();
+    void exportAppliesStatusAndDecision();
     void exportCanBeCancelled();
     void inspectorExplainsTheSelectedAttempt();
 
@@ -106,6 +107,31 @@ void tst_HistoryPage::exportWritesTheFilteredRows()
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("secret"));
+}
+
+void tst_HistoryPage::exportAppliesStatusAndDecision()
+{
+    // Every endpoint, but only 2xx answers that ended in success: the file holds
+    // exactly the rows the view shows.
+    HistoryPage page(url(), m_config, SystemClock::instance());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Success,
+                   QStringLiteral("success"));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
+    QCOMPARE(page.model()->rowCount(), 20);
+
+    const QString path = m_dir->filePath(QStringLiteral("ok.csv"));
+    QSignalSpy finished(&page, &HistoryPage::exportFinished);
+    QVERIFY(page.exportTo(path));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.first().at(2).toLongLong(), qint64(20));
+    const QList<QStringList> rows = readCsv(path);
+    QCOMPARE(rows.size(), 21);
+    const int status = rows.first().indexOf(QStringLiteral("status"));
+    const int decision = rows.first().indexOf(QStringLiteral("decision"));
+    for (int r = 1; r < rows.size(); ++r) {
+        QCOMPARE(rows.at(r).at(status), QStringLiteral("200"));
+        QCOMPARE(rows.at(r).at(decision), QStringLiteral("success"));
+    }
 }
 
 void tst_HistoryPage::exportCanBeCancelled()
