@@ -113,14 +113,24 @@ Scheduler::~Scheduler()
     }
 }
 
+qint64 Scheduler::nowMs() const
+{
+    // The wall clock may be stepped back (NTP, an operator): the schedule then goes
+    // on from where the monotonic clock says it is, so no wait is stretched by the
+    // step. A step forward is taken as it comes; the monotonic guard on this worker's
+    // own retries keeps them from firing early.
+    return std::max(m_clock.nowMs(), m_clock.monotonicMs() + m_monotonicToWallMs);
+}
+
 bool Scheduler::start(QString *error)
 {
+    m_monotonicToWallMs = m_clock.nowMs() - m_clock.monotonicMs();
     for (const RateLimitPolicy &policy : std::as_const(m_config.policies)) {
         m_policies.insert(policy.policyId, policy);
         m_store.upsertPolicy(policy.policyId, int(policy.policyVersion),
                              QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
     }
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
     for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
         if (!m_store.upsertEndpoint(e.id, e.name, now)) {
             *error = m_store.lastError();
@@ -185,7 +195,7 @@ void Scheduler::wake()
         return;
     }
     m_waking = true;
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
     m_snooze.expire(now);
     createPeriodicOperations(now);
     renewLeases(now);
@@ -255,7 +265,7 @@ void Scheduler::admit(const OperationRecord &op)
         a.operationId = id;
         a.endpointId = op.endpointId;
         a.attempt = op.attempt + 1;
-        a.startedAtMs = a.finishedAtMs = m_clock.nowMs();
+        a.startedAtMs = a.finishedAtMs = nowMs();
         a.error = QStringLiteral("endpoint_not_configured");
         a.decision = QStringLiteral("fail");
         a.reason = QStringLiteral("endpoint_not_configured");
@@ -304,7 +314,7 @@ void Scheduler::advance(Held &held)
     }
     if (held.stage == Held::Stage::Bucket) {
         if (Partition *p = partitionOf(held)) {
-            const qint64 now = m_clock.nowMs();
+            const qint64 now = nowMs();
             held.bucketCost = p->bucket->costOf(held.endpoint->body.size());
             if (held.op.forceNext) {
                 p->bucket->takeForced(held.bucketCost, mono);
@@ -352,7 +362,7 @@ void Scheduler::deferOrWait(Held &held, qint64 waitMs)
     if (waitMs <= kKeepClaimMs || m_stopping)
         return;
     const qint64 id = held.op.id;
-    if (!m_store.releaseClaim(id, m_options.workerId, held.op.version, m_clock.nowMs() + waitMs))
+    if (!m_store.releaseClaim(id, m_options.workerId, held.op.version, nowMs() + waitMs))
         qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
     release(id);
 }
@@ -396,7 +406,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     --m_inFlight;
     const EndpointConfig &e = *held.endpoint;
     const OperationRecord &op = held.op;
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
 
     AttemptOutcome outcome;
     outcome.method = e.method;
@@ -515,7 +525,7 @@ void Scheduler::recordRescue(Held &held)
     // the server executed it. The contract decides, as for a connection lost.
     const EndpointConfig &e = *held.endpoint;
     const OperationRecord &op = held.op;
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
     AttemptOutcome outcome;
     outcome.method = e.method;
     outcome.error = TransportError::WorkerDied;
@@ -623,7 +633,7 @@ void Scheduler::armTimer()
         m_timer.disarm();
         return;
     }
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
     qint64 delay = m_options.pollMs;
     if (const auto due = m_store.nextDueAtMs())
@@ -676,7 +686,7 @@ void Scheduler::checkIdle()
 
 QList<PartitionHold> Scheduler::holds() const
 {
-    return m_snooze.activeHolds(m_clock.nowMs());
+    return m_snooze.activeHolds(nowMs());
 }
 
 QList<PolicyDrift> Scheduler::drifts() const
@@ -686,7 +696,7 @@ QList<PolicyDrift> Scheduler::drifts() const
 
 Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
 {
-    const Store::OperatorResult r = m_store.retryNow(operationId, m_clock.nowMs(), force);
+    const Store::OperatorResult r = m_store.retryNow(operationId, nowMs(), force);
     if (r == Store::OperatorResult::Done) {
         m_notBeforeMonotonicMs.remove(operationId);
         if (const auto op = m_store.operation(operationId))
@@ -698,7 +708,7 @@ Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
 
 Store::OperatorResult Scheduler::cancel(qint64 operationId)
 {
-    Store::OperatorResult r = m_store.cancel(operationId, m_clock.nowMs());
+    Store::OperatorResult r = m_store.cancel(operationId, nowMs());
     const auto held = m_held.find(operationId);
     if (r == Store::OperatorResult::Pending && held != m_held.end() &&
         held->second->stage != Held::Stage::InFlight) {
@@ -718,7 +728,7 @@ Store::OperatorResult Scheduler::cancel(qint64 operationId)
 
 bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
 {
-    const bool ok = m_store.setEndpointPaused(endpointId, paused, m_clock.nowMs());
+    const bool ok = m_store.setEndpointPaused(endpointId, paused, nowMs());
     if (ok)
         wake();
     return ok;
@@ -726,7 +736,7 @@ bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
 
 void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
 {
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = nowMs();
     const qint64 until = m_snooze.heldUntilMs(policyId, partitionKey, now);
     if (!m_snooze.lift(policyId, partitionKey))
         return;

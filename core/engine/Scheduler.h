@@ -107,6 +107,7 @@ private:
     Partition *partitionOf(const Held &held);
     AsyncSemaphore &hostSemaphore(const QString &host);
     QString newIdempotencyKey();
+    qint64 nowMs() const;
 
     WorkspaceConfig m_config;
     Store &m_store;
@@ -125,6 +126,7 @@ private:
     std::map<qint64, std::unique_ptr<Held>> m_held;
     QHash<QString, qint64> m_nextTickMs;          // periodic endpoints, wall ms
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
+    qint64 m_monotonicToWallMs = 0;
     int m_inFlight = 0;
     bool m_started = false;
     bool m_stopping = false;

@@ -637,6 +637,14 @@ std::optional<OperationRecord> Store::latestOperation(const QString &endpointId)
 
 // ---------------------------------------------------------------------------------------
 
+QString Store::dueIndexHint() const
+{
+    // Without statistics SQLite prefers the (state, id) index and sorts every pending
+    // operation on each claim; the partial index on next_attempt_at is already in
+    // claim order and stops at the limit. PostgreSQL's planner finds it by itself.
+    return m_backend == Backend::Sqlite ? QStringLiteral(" INDEXED BY operations_due") : QString();
+}
+
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                        int limit)
 {
@@ -664,10 +672,11 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         "SELECT id FROM operations WHERE state = 'running' AND lease_expires_at <= :now1"
         " AND cancel_requested = 0 ORDER BY lease_expires_at LIMIT :limit1");
     const QString due =
-        QStringLiteral("SELECT id FROM operations WHERE state IN ('scheduled', 'waiting')"
+        QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
                        " AND next_attempt_at <= :now2"
                        " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
-                       " ORDER BY next_attempt_at LIMIT :limit2");
+                       " ORDER BY next_attempt_at LIMIT :limit2")
+            .arg(dueIndexHint());
     const QString set = QStringLiteral(
         "rescued = CASE WHEN %1state = 'running' THEN 1 ELSE 0 END, state = 'running',"
         " lease_owner = :owner, lease_expires_at = :expires, version = %1version + 1");
@@ -924,9 +933,9 @@ bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claim
 std::optional<qint64> Store::nextDueAtMs()
 {
     QSqlQuery query = prepare(QStringLiteral(
-        "SELECT next_attempt_at FROM operations WHERE state IN ('scheduled', 'waiting')"
+        "SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
         " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
-        " ORDER BY next_attempt_at LIMIT 1"));
+        " ORDER BY next_attempt_at LIMIT 1").arg(dueIndexHint()));
     if (!exec(query))
         return std::nullopt;
     std::optional<qint64> earliest;

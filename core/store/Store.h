@@ -222,6 +222,7 @@ private:
                                           const QString &partitionKey);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     std::optional<OperationRecord> singleOperation(const QString &where, const QVariant &value);
+    QString dueIndexHint() const;
     QSqlQuery prepare(const QString &sql);
     bool exec(QSqlQuery &query);
     bool fail(const QString &context, const QString &detail);

@@ -118,6 +118,7 @@ private slots:
 
     void waitsForRetryAfterThenSucceeds();
     void wallClockJumpDoesNotFireEarly();
+    void wallClockStepBackDoesNotStrand();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
     void globalLimitHolds();
@@ -171,6 +172,19 @@ void tst_Scheduler::wallClockJumpDoesNotFireEarly()
     QCOMPARE(m_server->received.size(), 1);
     QVERIFY(advance(291000));
     QCOMPARE(m_server->received.size(), 2);
+    QCOMPARE(latest("x").state, OperationState::Succeeded);
+}
+
+void tst_Scheduler::wallClockStepBackDoesNotStrand()
+{
+    m_server->script("/x", {{503, {{"Retry-After", "300"}}, {}}, {200, {}, "ok"}});
+    QVERIFY(startWith(endpoint("x", "/x")));
+    QCOMPARE(latest("x").state, OperationState::Waiting);
+    m_clock->jumpWall(-3600 * 1000); // the wall clock is stepped an hour back
+    QVERIFY(advance(290000, 1000));
+    QCOMPARE(m_server->received.size(), 1); // not early
+    QVERIFY(advance(12000, 500));
+    QCOMPARE(m_server->received.size(), 2); // and not an hour late
     QCOMPARE(latest("x").state, OperationState::Succeeded);
 }
 
