@@ -58,6 +58,7 @@ RetryAfter RetryAfter::parse(const std::optional<QByteArray> &raw, qint64 nowMs,
         for (const char c : value) {
             if (c < '0' || c > '9') {
                 result.form = Form::Invalid;
+                result.saturated = false; // an invalid value has no size to report
                 result.error =
                     QStringLiteral("delay-seconds must be ASCII digits only, found '%1'")
                         .arg(QLatin1Char(c));

@@ -49,7 +49,11 @@ void tst_AsyncSemaphore::fifoOrder()
         sem.acquire([&, i](Permit p) { order << i; held.push_back(std::move(p)); });
     QCOMPARE(order, QList<int>{0});
     for (int i = 1; i < 5; ++i) {
-        held.erase(held.begin()); // release the oldest
+        // Release the oldest outside the vector: the release grants the next waiter at
+        // once, and its callback appends to `held`, which must not be mid-erase then.
+        Permit oldest = std::move(held.front());
+        held.erase(held.begin());
+        oldest.release();
         QCOMPARE(order.size(), i + 1);
     }
     QCOMPARE(order, (QList<int>{0, 1, 2, 3, 4}));

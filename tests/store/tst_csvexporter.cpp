@@ -484,6 +484,11 @@ void tst_CsvExporter::forwardOnlyMemory()
     QCOMPARE(exporter.rowsWritten(), qint64(rows));
     QVERIFY(QFileInfo(m_dir->filePath(QStringLiteral("big.csv"))).size() > qint64(rows) * 2000);
     const qint64 grownKb = peakKb() - before;
+#ifdef __SANITIZE_ADDRESS__
+    // AddressSanitizer keeps freed blocks in quarantine (256 MB), so peak memory
+    // counts everything ever allocated; the export above still ran under it.
+    QSKIP("peak memory is not measurable under AddressSanitizer");
+#endif
     QVERIFY2(grownKb < 40 * 1024,
              qPrintable(QStringLiteral("peak memory grew by %1 KB").arg(grownKb)));
 #endif

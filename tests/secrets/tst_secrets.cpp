@@ -1,0 +1,334 @@
+// Secrets never reach the database, its WAL, an export or the log: real traffic with
+// credentials in every place a client puts them (Authorization, Cookie, X-API-Key, an
+// api_key query parameter, a redirect target) and in what a server sends back
+// (Set-Cookie, a token header), then a byte search of everything that was written.
+
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/engine/Transport.h"
+#include "core/store/CsvExporter.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+#include "support/ScriptedHttpServer.h"
+
+#include <algorithm>
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+const qint64 kStart = QDateTime(QDate(2026, 11, 29), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+
+// One distinct value per place, so that a hit says which path leaked. Plain letters
+// and digits: a percent-encoded or quoted copy is byte-identical.
+const QByteArray kBearer = "bearerZq7xK2pW9mVt";
+const QByteArray kCookie = "cookieHn4rB8sLq1Yd";
+const QByteArray kApiKey = "apikeyTc6gM3vJx0Ue";
+const QByteArray kQueryKey = "queryWb5nP2kRz8Fa";
+const QByteArray kRedirectToken = "redirectQp2sV7cNf4Lh";
+const QByteArray kSetCookie = "setcookieLm9dQ4hXs7Ck";
+const QByteArray kResponseToken = "resptokenGv3yN6tBw1Ej";
+
+const QList<QPair<const char *, QByteArray>> kSecrets = {
+    {"Authorization", kBearer},
+    {"Cookie", kCookie},
+    {"X-API-Key", kApiKey},
+    {"api_key", kQueryKey},
+    {"redirect token", kRedirectToken},
+    {"Set-Cookie", kSetCookie},
+    {"X-Refresh-Token", kResponseToken},
+};
+
+QMutex g_logMutex;
+QByteArray g_log;
+QtMessageHandler g_previousHandler = nullptr;
+
+void captureMessage(QtMsgType type, const QMessageLogContext &context, const QString &text)
+{
+    {
+        QMutexLocker lock(&g_logMutex);
+        g_log += QByteArray(context.category ? context.category : "") + ' ' + text.toUtf8() + '\n';
+    }
+    // QtTest's own handler still sees warnings, so a failure stays readable.
+    if (type != QtDebugMsg && type != QtInfoMsg && g_previousHandler)
+        g_previousHandler(type, context, text);
+}
+
+// Names of what holds a secret, as "file: secret place"; empty when nothing leaked.
+QStringList leaksIn(const QString &what, const QByteArray &bytes)
+{
+    QStringList found;
+    for (const auto &secret : kSecrets) {
+        if (bytes.contains(secret.second))
+            found.append(QStringLiteral("%1: %2").arg(what, QLatin1String(secret.first)));
+    }
+    return found;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QHash<QString, QString> secretEnvironment()
+{
+    return {{"BEARER", QString::fromLatin1(kBearer)},
+            {"COOKIE", QString::fromLatin1(kCookie)},
+            {"API_KEY", QString::fromLatin1(kApiKey)},
+            {"QUERY_KEY", QString::fromLatin1(kQueryKey)}};
+}
+
+// A port where nothing listens: bound once, then released.
+quint16 closedPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
+}
+} // namespace
+
+class tst_Secrets : public QObject
+{
+    Q_OBJECT
+
+private:
+    // Every endpoint carries every client-side secret; ${env:...} resolves them.
+    static QByteArray config(const ScriptedHttpServer &server, quint16 refusedPort)
+    {
+        const QJsonObject headers{{"Authorization", "Bearer ${env:BEARER}"},
+                                  {"Cookie", "session=${env:COOKIE}; theme=dark"},
+                                  {"X-API-Key", "${env:API_KEY}"}};
+        auto endpoint = [&headers](const QString &id, const QString &url) {
+            return QJsonObject{
+                {"id", id}, {"url", url + "api_key=${env:QUERY_KEY}"}, {"headers", headers}};
+        };
+        QJsonObject write = endpoint("write", server.url("/write?"));
+        write.insert("method", "POST");
+        write.insert("body", "{\"n\":1}");
+        write.insert("idempotency", QJsonObject{{"header", "Idempotency-Key"}});
+        const QJsonObject profile{
+            {"max_attempts", 3}, {"base_seconds", 1}, {"cap_seconds", 2}, {"spread_seconds", 0}};
+        const QJsonObject workspace{
+            {"version", 1},
+            {"retry_profiles", QJsonObject{{"default", profile}}},
+            {"endpoints",
+             QJsonArray{
+                 endpoint("read", server.url("/read?page=1&")), write,
+                 endpoint("hop", server.url("/hop?")),
+                 endpoint("refused", QStringLiteral("http://127.0.0.1:%1/r?").arg(refusedPort))}}};
+        return QJsonDocument(workspace).toJson();
+    }
+
+    static void script(ScriptedHttpServer &server)
+    {
+        const QByteArray cookie = "session=" + kSetCookie + "; HttpOnly; Path=/";
+        const QByteArray landing =
+            server.url(QStringLiteral("/landing?token=")).toUtf8() + kRedirectToken;
+        server.script("/read", {{429, {{"Retry-After", "1"}, {"Set-Cookie", cookie}}, {}},
+                                {500, {{"X-Refresh-Token", kResponseToken}}, "oops"},
+                                {200, {{"Set-Cookie", cookie}}, "ok"}});
+        server.script("/write", {{503, {{"Retry-After", "1"}, {"Set-Cookie", cookie}}, {}},
+                                 {201, {{"Set-Cookie", cookie}}, "created"}});
+        server.script("/hop", {{302, {{"Location", landing}}, {}}});
+        server.script("/landing", {{404, {{"Set-Cookie", cookie}}, "gone"}});
+    }
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void engineStoreExportAndLog();
+    void commandLine();
+};
+
+void tst_Secrets::initTestCase()
+{
+    QLoggingCategory::setFilterRules(QStringLiteral("cooldown.*=true"));
+    g_previousHandler = qInstallMessageHandler(captureMessage);
+}
+
+void tst_Secrets::cleanupTestCase()
+{
+    qInstallMessageHandler(g_previousHandler);
+    QLoggingCategory::setFilterRules(QString());
+}
+
+void tst_Secrets::engineStoreExportAndLog()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString dbPath = dir.filePath(QStringLiteral("ops.db"));
+    ScriptedHttpServer server;
+    QVERIFY(server.isListening());
+    script(server);
+
+    QString error;
+    auto workspace = WorkspaceConfig::parse(config(server, closedPort()), "secrets.json", &error,
+                                            {}, secretEnvironment());
+    QVERIFY2(workspace, qPrintable(error));
+    ManualClock clock(kStart);
+    SeededRandom random(11);
+    ManualWakeTimer timer(clock);
+    std::unique_ptr<Store> store = Store::open(dbPath, &error);
+    QVERIFY2(store, qPrintable(error));
+    Transport transport(clock);
+    Scheduler scheduler(std::move(*workspace), *store, transport, clock, random, timer);
+    QVERIFY2(scheduler.start(&error), qPrintable(error));
+
+    // Real loopback I/O in real time, the schedule on the manual clock; bounded both ways.
+    QElapsedTimer elapsed;
+    elapsed.start();
+    while (!(scheduler.inFlight() == 0 && scheduler.isIdle()) && elapsed.elapsed() < 20000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (scheduler.inFlight() == 0) {
+            clock.advance(250);
+            timer.fireIfDue();
+        }
+    }
+    QVERIFY2(scheduler.isIdle(), "the operations did not finish");
+
+    // The secrets really went out, so finding none afterwards means something.
+    bool sawEverySecret = false;
+    for (const ReceivedRequest &r : std::as_const(server.received)) {
+        if (r.header("Authorization") == "Bearer " + kBearer &&
+            r.header("Cookie").contains(kCookie) && r.header("X-API-Key") == kApiKey &&
+            r.path.contains(kQueryKey))
+            sawEverySecret = true;
+    }
+    QVERIFY(sawEverySecret);
+    QVERIFY(std::any_of(server.received.cbegin(), server.received.cend(),
+                        [](const ReceivedRequest &r) { return r.path.contains(kRedirectToken); }));
+    const QList<AttemptRecord> attempts = store->attempts({});
+    QVERIFY(attempts.size() >= 8);
+    QVERIFY(std::any_of(attempts.cbegin(), attempts.cend(),
+                        [](const AttemptRecord &a) { return a.status == 0; })); // refused
+
+    // The export reads through a store of its own, as `cooldown export` does.
+    const QString csvPath = dir.filePath(QStringLiteral("attempts.csv"));
+    {
+        StoreOptions readOnly;
+        readOnly.createIfMissing = false;
+        std::unique_ptr<Store> exportStore = Store::open(dbPath, &error, readOnly);
+        QVERIFY2(exportStore, qPrintable(error));
+        CsvExporter exporter;
+        QSignalSpy finished(&exporter, &CsvExporter::finished);
+        exporter.start(exportStore.get(), {}, csvPath);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.first().at(0).toInt(), int(CsvExporter::NoError));
+    }
+    const QByteArray csv = readAll(csvPath);
+    QCOMPARE(csv.count("\r\n"), attempts.size() + 1);
+
+    // Read while the writer is still open: the WAL then holds the latest pages.
+    QStringList leaks;
+    QByteArray stored;
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        const QByteArray bytes = readAll(dbPath + suffix);
+        stored += bytes;
+        leaks += leaksIn(QStringLiteral("ops.db") + suffix, bytes);
+    }
+    // Headers are stored (names kept, values redacted): the search looked at them.
+    QVERIFY(stored.contains("X-API-Key"));
+    QVERIFY(stored.contains("Set-Cookie"));
+    leaks += leaksIn(QStringLiteral("attempts.csv"), csv);
+    {
+        QMutexLocker lock(&g_logMutex);
+        QVERIFY2(g_log.contains("cooldown."), "no log output was captured");
+        leaks += leaksIn(QStringLiteral("log"), g_log);
+    }
+
+    // After a clean close the WAL is checkpointed into the main file.
+    scheduler.stop();
+    store.reset();
+    leaks += leaksIn(QStringLiteral("ops.db after close"), readAll(dbPath));
+    QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QStringLiteral(", "))));
+}
+
+void tst_Secrets::commandLine()
+{
+    const QString binary = qEnvironmentVariable("COOLDOWN_BINARY");
+    if (binary.isEmpty())
+        QSKIP("COOLDOWN_BINARY is not set");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ScriptedHttpServer server;
+    QVERIFY(server.isListening());
+    script(server);
+    const QString configPath = dir.filePath(QStringLiteral("workspace.json"));
+    {
+        QFile file(configPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(config(server, closedPort()));
+    }
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const auto secrets = secretEnvironment();
+    for (auto it = secrets.cbegin(); it != secrets.cend(); ++it)
+        environment.insert(it.key(), it.value());
+    environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("cooldown.*=true"));
+    const QString dbPath = dir.filePath(QStringLiteral("ops.db"));
+
+    // The server lives in this process: keep its event loop turning while the child runs.
+    auto runToEnd = [&environment, &binary](const QStringList &arguments, QByteArray *output) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(binary, arguments);
+        if (!process.waitForStarted(10000))
+            return -1;
+        QElapsedTimer elapsed;
+        elapsed.start();
+        while (process.state() != QProcess::NotRunning && elapsed.elapsed() < 60000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+            return -1;
+        }
+        *output = process.readAllStandardOutput() + process.readAllStandardError();
+        return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    };
+
+    QByteArray runOutput;
+    const int runCode = runToEnd({QStringLiteral("run"), QStringLiteral("--config"), configPath,
+                                  QStringLiteral("--db"), dbPath, QStringLiteral("--until-idle")},
+                                 &runOutput);
+    QVERIFY2(runCode == 0 || runCode == 1, runOutput.constData());
+    QVERIFY(server.received.size() >= 6);
+    QVERIFY2(runOutput.contains("cooldown."),
+             "the run logged nothing: is QT_LOGGING_RULES honoured?");
+
+    const QString csvPath = dir.filePath(QStringLiteral("attempts.csv"));
+    QByteArray exportOutput;
+    QCOMPARE(runToEnd({QStringLiteral("export"), QStringLiteral("--db"), dbPath,
+                       QStringLiteral("--out"), csvPath},
+                      &exportOutput),
+             0);
+    const QByteArray csv = readAll(csvPath);
+    QVERIFY(csv.count("\r\n") >= 7);
+
+    QStringList leaks = leaksIn(QStringLiteral("cooldown run output"), runOutput);
+    leaks += leaksIn(QStringLiteral("cooldown export output"), exportOutput);
+    leaks += leaksIn(QStringLiteral("exported CSV"), csv);
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+        leaks += leaksIn(QStringLiteral("ops.db") + suffix, readAll(dbPath + suffix));
+    QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QStringLiteral(", "))));
+}
+
+QTEST_GUILESS_MAIN(tst_Secrets)
+#include "tst_secrets.moc"
