@@ -22,6 +22,8 @@ namespace {
 // A claimed operation waits this long at most for its partition's token before it is
 // handed back to the store with the time the token will be there.
 constexpr qint64 kKeepClaimMs = 1000;
+// A wall clock this far behind the monotonic one has been stepped back, not slewed.
+constexpr qint64 kWallStepBackMs = 1000;
 // A concurrency quota frees up when an exchange ends; look again this soon.
 constexpr qint64 kConcurrencyRecheckMs = 500;
 
@@ -115,11 +117,18 @@ Scheduler::~Scheduler()
 
 qint64 Scheduler::nowMs() const
 {
-    // The wall clock may be stepped back (NTP, an operator): the schedule then goes
-    // on from where the monotonic clock says it is, so no wait is stretched by the
-    // step. A step forward is taken as it comes; the monotonic guard on this worker's
-    // own retries keeps them from firing early.
-    return std::max(m_clock.nowMs(), m_clock.monotonicMs() + m_monotonicToWallMs);
+    // The wall clock may be stepped back (NTP, an operator): the schedule then goes on
+    // from where the monotonic clock says it is, so no wait is stretched by the step.
+    // Otherwise the wall clock is followed as it is, forward steps and slewing
+    // included; the monotonic guard on this worker's own retries keeps them from
+    // firing early after a step forward.
+    const qint64 wall = m_clock.nowMs();
+    const qint64 mono = m_clock.monotonicMs();
+    const qint64 continued = mono + m_monotonicToWallMs;
+    if (continued - wall > kWallStepBackMs)
+        return continued;
+    m_monotonicToWallMs = wall - mono;
+    return wall;
 }
 
 bool Scheduler::start(QString *error)

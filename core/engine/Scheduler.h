@@ -126,7 +126,7 @@ private:
     std::map<qint64, std::unique_ptr<Held>> m_held;
     QHash<QString, qint64> m_nextTickMs;          // periodic endpoints, wall ms
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
-    qint64 m_monotonicToWallMs = 0;
+    mutable qint64 m_monotonicToWallMs = 0; // follows the wall clock until it steps back
     int m_inFlight = 0;
     bool m_started = false;
     bool m_stopping = false;
