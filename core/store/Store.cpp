@@ -877,6 +877,24 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
     return FinishResult::Committed;
 }
 
+bool Store::execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
+                       qint64 claimedVersion)
+{
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), claimedVersion);
+    query.bindValue(QStringLiteral(":owner"), text(workerId));
+    if (!exec(query))
+        return false;
+    if (query.numRowsAffected() != 1) {
+        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
+                          .arg(operationId)
+                          .arg(workerId)
+                          .arg(claimedVersion);
+        return false;
+    }
+    return true;
+}
+
 bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion,
                          qint64 dueAtMs)
 {
@@ -893,19 +911,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
     query.bindValue(QStringLiteral(":due"), dueAtMs);
     query.bindValue(QStringLiteral(":due2"), dueAtMs);
-    query.bindValue(QStringLiteral(":id"), operationId);
-    query.bindValue(QStringLiteral(":version"), claimedVersion);
-    query.bindValue(QStringLiteral(":owner"), text(workerId));
-    if (!exec(query))
-        return false;
-    if (query.numRowsAffected() != 1) {
-        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
-                          .arg(operationId)
-                          .arg(workerId)
-                          .arg(claimedVersion);
-        return false;
-    }
-    return true;
+    return execFenced(query, operationId, workerId, claimedVersion);
 }
 
 bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
@@ -915,19 +921,7 @@ bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claim
         "UPDATE operations SET lease_expires_at = :expires"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
     query.bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
-    query.bindValue(QStringLiteral(":id"), operationId);
-    query.bindValue(QStringLiteral(":version"), claimedVersion);
-    query.bindValue(QStringLiteral(":owner"), text(workerId));
-    if (!exec(query))
-        return false;
-    if (query.numRowsAffected() != 1) {
-        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
-                          .arg(operationId)
-                          .arg(workerId)
-                          .arg(claimedVersion);
-        return false;
-    }
-    return true;
+    return execFenced(query, operationId, workerId, claimedVersion);
 }
 
 std::optional<qint64> Store::nextDueAtMs()

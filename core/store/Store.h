@@ -225,6 +225,10 @@ private:
     QString dueIndexHint() const;
     QSqlQuery prepare(const QString &sql);
     bool exec(QSqlQuery &query);
+    // Binds :id, :version and :owner and runs a statement fenced by the claim; false
+    // unless exactly that one row changed.
+    bool execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
+                    qint64 claimedVersion);
     bool fail(const QString &context, const QString &detail);
 
     Backend m_backend = Backend::Sqlite;
