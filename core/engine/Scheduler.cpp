@@ -9,11 +9,12 @@
 #include "core/time/WakeTimer.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
 #include <QHostInfo>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace cooldown {
 
@@ -31,8 +32,8 @@ QString headerLines(const HttpHeaders &headers)
 {
     QString out;
     for (const auto &field : headers.fields())
-        out += QString::fromLatin1(field.first) + QStringLiteral(": ") + QString::fromUtf8(field.second) +
-               QLatin1Char('\n');
+        out += QString::fromLatin1(field.first) + QStringLiteral(": ") +
+               QString::fromUtf8(field.second) + QLatin1Char('\n');
     return out;
 }
 
@@ -67,7 +68,14 @@ struct Scheduler::Partition
 // An operation this worker has claimed, from the claim until its attempt is recorded.
 struct Scheduler::Held
 {
-    enum class Stage { Guard, Bucket, Permits, InFlight, Done };
+    enum class Stage
+    {
+        Guard,
+        Bucket,
+        Permits,
+        InFlight,
+        Done
+    };
 
     OperationRecord op;
     const EndpointConfig *endpoint = nullptr;
@@ -108,11 +116,21 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
 
 Scheduler::~Scheduler()
 {
+    // Attempts that ended are written even now; nobody is left to hear about them.
+    if (!m_finishing.isEmpty())
+        m_store.finishAttempts(std::exchange(m_finishing, {}), m_options.workerId);
     // Calls in flight belong to the transport; make sure none calls back into us.
+    // No permit given back below may start another exchange: leave every queue first.
     for (auto &[id, held] : m_held) {
         if (held->call)
             held->call->disconnect(this);
+        if (held->hostTicket)
+            hostSemaphore(held->endpoint->url.host()).cancel(held->hostTicket);
+        if (held->globalTicket)
+            m_global->cancel(held->globalTicket);
+        held->hostTicket = held->globalTicket = 0;
     }
+    m_held.clear();
 }
 
 qint64 Scheduler::nowMs() const
@@ -136,8 +154,9 @@ bool Scheduler::start(QString *error)
     m_monotonicToWallMs = m_clock.nowMs() - m_clock.monotonicMs();
     for (const RateLimitPolicy &policy : std::as_const(m_config.policies)) {
         m_policies.insert(policy.policyId, policy);
-        m_store.upsertPolicy(policy.policyId, int(policy.policyVersion),
-                             QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
+        m_store.upsertPolicy(
+            policy.policyId, int(policy.policyVersion),
+            QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
     }
     const qint64 now = nowMs();
     for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
@@ -147,15 +166,17 @@ bool Scheduler::start(QString *error)
         }
         if (e.isPeriodic()) {
             const auto latest = m_store.latestOperation(e.id);
-            m_nextTickMs.insert(e.id, latest ? latest->createdAtMs + qint64(e.everySeconds) * 1000 : now);
-        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy, e.partitionKey)) {
+            m_nextTickMs.insert(e.id,
+                                latest ? latest->createdAtMs + qint64(e.everySeconds) * 1000 : now);
+        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy,
+                                                   e.partitionKey)) {
             *error = m_store.lastError();
             return false;
         }
     }
     m_started = true;
-    qCDebug(lcEngine) << "worker" << m_options.workerId << "started with" << m_config.endpoints.size()
-                     << "endpoints";
+    qCDebug(lcEngine) << "worker" << m_options.workerId << "started with"
+                      << m_config.endpoints.size() << "endpoints";
     wake();
     return true;
 }
@@ -190,7 +211,8 @@ QString Scheduler::newIdempotencyKey()
     // 128 random bits in UUID form; the random source is the system's in production.
     const quint64 a = m_random.next();
     const quint64 b = m_random.next();
-    const QString hex = QStringLiteral("%1%2").arg(a, 16, 16, QLatin1Char('0')).arg(b, 16, 16, QLatin1Char('0'));
+    const QString hex =
+        QStringLiteral("%1%2").arg(a, 16, 16, QLatin1Char('0')).arg(b, 16, 16, QLatin1Char('0'));
     return hex.mid(0, 8) + QLatin1Char('-') + hex.mid(8, 4) + QLatin1Char('-') + hex.mid(12, 4) +
            QLatin1Char('-') + hex.mid(16, 4) + QLatin1Char('-') + hex.mid(20, 12);
 }
@@ -216,11 +238,11 @@ void Scheduler::wake()
             advance(held);
     }
 
-    // Claim only what can go out soon: the free global permits.
-    const int waitingHere = int(std::count_if(m_held.begin(), m_held.end(), [](const auto &entry) {
-        return entry.second->stage != Held::Stage::InFlight;
-    }));
-    const int room = m_global->permits() - m_inFlight - waitingHere;
+    // Claim only what can go out soon: the free global permits, and as many again
+    // queued behind them, so that a permit coming back sends at once instead of
+    // waiting for the next claim.
+    const int room = 2 * m_global->permits() - int(m_held.size());
+    bool storeMayHaveDue = true;
     if (room > 0) {
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room);
@@ -228,9 +250,14 @@ void Scheduler::wake()
             emit storeFailed(m_store.lastError());
         for (const OperationRecord &op : claimed)
             admit(op);
+        // A full claim: there may be more due, but nothing more fits until an
+        // attempt ends, and that wakes us again.
+        storeMayHaveDue = claimed.size() < room;
+    } else {
+        storeMayHaveDue = false;
     }
     m_waking = false;
-    armTimer();
+    armTimer(storeMayHaveDue);
     checkIdle();
 }
 
@@ -334,8 +361,9 @@ void Scheduler::advance(Held &held)
                     return deferOrWait(held, heldUntil - now);
                 if (!p->bucket->tryTake(held.bucketCost, mono)) {
                     const qint64 at = p->bucket->availableAtMs(held.bucketCost, mono);
-                    return deferOrWait(held, at == TokenBucket::kWaitForRelease ? kConcurrencyRecheckMs
-                                                                                : at - mono);
+                    return deferOrWait(held, at == TokenBucket::kWaitForRelease
+                                                 ? kConcurrencyRecheckMs
+                                                 : at - mono);
                 }
             }
             held.tookConcurrencyPermit = p->bucket->unit() == QuotaUnit::Concurrency;
@@ -344,22 +372,23 @@ void Scheduler::advance(Held &held)
         // Host permit first, then the global one: a saturated host never sits on
         // global permits that other hosts could use.
         const qint64 id = held.op.id;
-        held.hostTicket = hostSemaphore(held.endpoint->url.host()).acquire([this, id](Permit permit) {
-            const auto it = m_held.find(id);
-            if (it == m_held.end())
-                return;
-            Held &h = *it->second;
-            h.hostTicket = 0;
-            h.hostPermit = std::move(permit);
-            h.globalTicket = m_global->acquire([this, id](Permit global) {
-                const auto found = m_held.find(id);
-                if (found == m_held.end())
+        held.hostTicket =
+            hostSemaphore(held.endpoint->url.host()).acquire([this, id](Permit permit) {
+                const auto it = m_held.find(id);
+                if (it == m_held.end())
                     return;
-                found->second->globalTicket = 0;
-                found->second->globalPermit = std::move(global);
-                send(*found->second);
+                Held &h = *it->second;
+                h.hostTicket = 0;
+                h.hostPermit = std::move(permit);
+                h.globalTicket = m_global->acquire([this, id](Permit global) {
+                    const auto found = m_held.find(id);
+                    if (found == m_held.end())
+                        return;
+                    found->second->globalTicket = 0;
+                    found->second->globalPermit = std::move(global);
+                    send(*found->second);
+                });
             });
-        });
     }
 }
 
@@ -380,7 +409,8 @@ AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
 {
     auto it = m_hosts.find(host);
     if (it == m_hosts.end())
-        it = m_hosts.emplace(host, std::make_unique<AsyncSemaphore>(m_config.concurrency.perHost)).first;
+        it = m_hosts.emplace(host, std::make_unique<AsyncSemaphore>(m_config.concurrency.perHost))
+                 .first;
     return *it->second;
 }
 
@@ -451,9 +481,11 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     a.method = QString::fromLatin1(e.method);
     a.url = e.url.toString();
     a.status = result.status;
-    a.error = result.error == TransportError::None ? QString() : QLatin1String(toString(result.error));
+    a.error =
+        result.error == TransportError::None ? QString() : QLatin1String(toString(result.error));
     if (result.bodyTruncated)
-        a.error = a.error.isEmpty() ? QStringLiteral("body_truncated") : a.error + QStringLiteral(",body_truncated");
+        a.error = a.error.isEmpty() ? QStringLiteral("body_truncated")
+                                    : a.error + QStringLiteral(",body_truncated");
     a.decision = QLatin1String(toString(d.action));
     a.reason = d.reason;
     a.waitMs = d.delayMs;
@@ -582,33 +614,46 @@ void Scheduler::recordRescue(Held &held)
 
 void Scheduler::finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next)
 {
-    const qint64 id = held.op.id;
-    const Store::FinishResult result =
-        m_store.finishAttempt(attempt, next, held.op.version, m_options.workerId);
-    switch (result) {
-    case Store::FinishResult::Committed: {
-        const auto stored = m_store.operation(id);
-        const OperationRecord current = stored.value_or(next);
-        if (isFinal(current.state) || current.state == OperationState::Parked)
+    // The permits go back now; the record goes with the others that end in this pass
+    // of the event loop, in one transaction.
+    m_finishing.append({attempt, next, held.op.version});
+    release(held.op.id);
+    if (!m_flushQueued) {
+        m_flushQueued = true;
+        QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
+    }
+}
+
+void Scheduler::flushFinished()
+{
+    m_flushQueued = false;
+    const QList<Store::FinishRequest> batch = std::exchange(m_finishing, {});
+    const QList<Store::FinishOutcome> outcomes = m_store.finishAttempts(batch, m_options.workerId);
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        const AttemptRecord &attempt = batch.at(i).attempt;
+        const Store::FinishOutcome &outcome = outcomes.at(i);
+        const qint64 id = attempt.operationId;
+        switch (outcome.result) {
+        case Store::FinishResult::Committed:
+            if (isFinal(outcome.operation.state) ||
+                outcome.operation.state == OperationState::Parked)
+                m_notBeforeMonotonicMs.remove(id);
+            emit attemptRecorded(attempt, outcome.operation);
+            emit operationChanged(outcome.operation);
+            break;
+        case Store::FinishResult::LeaseConflict:
+            qCWarning(lcEngine) << "operation" << id
+                                << "lost its lease; attempt kept, state unchanged";
             m_notBeforeMonotonicMs.remove(id);
-        emit attemptRecorded(attempt, current);
-        emit operationChanged(current);
-        break;
+            emit attemptRecorded(attempt, outcome.operation);
+            break;
+        case Store::FinishResult::Failed:
+            qCWarning(lcEngine) << "could not record attempt of operation" << id << outcome.error;
+            emit storeFailed(outcome.error);
+            break;
+        }
     }
-    case Store::FinishResult::LeaseConflict:
-        qCWarning(lcEngine) << "operation" << id << "lost its lease; attempt kept, state unchanged";
-        m_notBeforeMonotonicMs.remove(id);
-        if (const auto stored = m_store.operation(id))
-            emit attemptRecorded(attempt, *stored);
-        break;
-    case Store::FinishResult::Failed:
-        qCWarning(lcEngine) << "could not record attempt of operation" << id << m_store.lastError();
-        emit storeFailed(m_store.lastError());
-        break;
-    }
-    release(id);
-    if (!m_waking)
-        wake();
+    wake();
 }
 
 void Scheduler::release(qint64 operationId)
@@ -636,7 +681,7 @@ void Scheduler::renewLeases(qint64 nowMs)
     }
 }
 
-void Scheduler::armTimer()
+void Scheduler::armTimer(bool storeMayHaveDue)
 {
     if (m_stopping) {
         m_timer.disarm();
@@ -645,8 +690,10 @@ void Scheduler::armTimer()
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
     qint64 delay = m_options.pollMs;
-    if (const auto due = m_store.nextDueAtMs())
-        delay = std::min(delay, *due - now);
+    if (storeMayHaveDue) {
+        if (const auto due = m_store.nextDueAtMs())
+            delay = std::min(delay, *due - now);
+    }
     for (auto it = m_nextTickMs.cbegin(); it != m_nextTickMs.cend(); ++it)
         delay = std::min(delay, it.value() - now);
     for (const auto &[id, held] : m_held) {
@@ -655,10 +702,12 @@ void Scheduler::armTimer()
             delay = std::min(delay, held->readyAtMonotonicMs - mono);
         } else if (held->stage == Held::Stage::Bucket) {
             if (Partition *p = partitionOf(*held)) {
-                const qint64 heldUntil = m_snooze.heldUntilMs(held->endpoint->policy, held->endpoint->partitionKey, now);
+                const qint64 heldUntil =
+                    m_snooze.heldUntilMs(held->endpoint->policy, held->endpoint->partitionKey, now);
                 if (heldUntil > now)
                     delay = std::min(delay, heldUntil - now);
-                const qint64 at = p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
+                const qint64 at =
+                    p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
                 if (at != TokenBucket::kWaitForRelease)
                     delay = std::min(delay, at - mono);
             }
@@ -669,7 +718,7 @@ void Scheduler::armTimer()
 
 bool Scheduler::isIdle()
 {
-    if (!m_held.empty() || m_inFlight > 0)
+    if (!m_held.empty() || m_inFlight > 0 || !m_finishing.isEmpty())
         return false;
     const auto counts = m_store.countsByState();
     return counts.value(OperationState::Scheduled) + counts.value(OperationState::Waiting) +
@@ -680,7 +729,7 @@ bool Scheduler::isIdle()
 void Scheduler::checkIdle()
 {
     if (m_stopping) {
-        if (m_inFlight == 0 && m_held.empty()) {
+        if (m_inFlight == 0 && m_held.empty() && m_finishing.isEmpty()) {
             m_stopping = false;
             m_started = false;
             emit stopped();

@@ -25,8 +25,8 @@ struct TransportResult;
 
 struct SchedulerOptions
 {
-    QString workerId;          // unique per process; made up when empty
-    qint64 leaseMs = 120000;   // renewed while an attempt is held
+    QString workerId;        // unique per process; made up when empty
+    qint64 leaseMs = 120000; // renewed while an attempt is held
     qint64 maxResponseBytes = 1 << 20;
     int maxRedirects = 5;
     // Look at the store at least this often, for work other workers added.
@@ -39,7 +39,9 @@ using PartitionHold = SnoozeHold;
 // Runs the configured endpoints: one timer armed for the earliest due time, due
 // operations claimed from the store with a lease, a token from the partition's
 // bucket, a permit per host and a global one, one exchange through the transport,
-// and the decision written back with the attempt in one fenced transaction.
+// and the decision written back with the attempt, fenced by the claim. Attempts that
+// end in the same pass of the event loop are written in one transaction (group
+// commit); an operation is claimed again only after its attempt is durable.
 class Scheduler final : public QObject
 {
     Q_OBJECT
@@ -100,9 +102,10 @@ private:
     void onFinished(qint64 operationId, const TransportResult &result);
     void recordRescue(Held &held);
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next);
+    void flushFinished();
     void release(qint64 operationId);
     void renewLeases(qint64 nowMs);
-    void armTimer();
+    void armTimer(bool storeMayHaveDue);
     void checkIdle();
     Partition *partitionOf(const Held &held);
     AsyncSemaphore &hostSemaphore(const QString &host);
@@ -124,9 +127,13 @@ private:
     std::unique_ptr<AsyncSemaphore> m_global;
     std::map<QString, std::unique_ptr<AsyncSemaphore>> m_hosts;
     std::map<qint64, std::unique_ptr<Held>> m_held;
+    // Attempts that ended, waiting for the group commit at the end of this event
+    // loop pass; their operations stay leased to this worker until it is written.
+    QList<Store::FinishRequest> m_finishing;
+    bool m_flushQueued = false;
     QHash<QString, qint64> m_nextTickMs;          // periodic endpoints, wall ms
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
-    mutable qint64 m_monotonicToWallMs = 0; // follows the wall clock until it steps back
+    mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;
     bool m_started = false;
     bool m_stopping = false;
@@ -135,4 +142,3 @@ private:
 };
 
 } // namespace cooldown
-

@@ -3,6 +3,9 @@
 #include <QByteArray>
 #include <QStringList>
 #include <QUrl>
+#include <QVarLengthArray>
+
+#include <string_view>
 
 namespace cooldown::redaction {
 
@@ -30,30 +33,34 @@ bool isAsciiLetterOrDigit(QChar c)
     return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9');
 }
 
-// Splits "X-API-Key", "client_secret" and "accessToken" alike into lower-case words.
-QStringList nameWords(QStringView name)
+// Calls visit(word) with each lower-case word of a name: "X-API-Key", "client_secret"
+// and "accessToken" split alike. Stops at, and returns true for, the first word visit
+// accepts. Allocates nothing: this runs for every header of every attempt stored.
+template <typename Visit> bool anyNameWord(QStringView name, Visit visit)
 {
-    QStringList words;
-    QString current;
-    QChar previous;
+    QVarLengthArray<char, 64> word;
+    const auto done = [&] {
+        const bool found =
+            !word.isEmpty() && visit(std::string_view(word.data(), size_t(word.size())));
+        word.clear();
+        return found;
+    };
+    char previous = 0;
     for (const QChar c : name) {
         if (!isAsciiLetterOrDigit(c)) {
-            if (!current.isEmpty())
-                words.append(current);
-            current.clear();
-            previous = QChar();
+            if (done())
+                return true;
+            previous = 0;
             continue;
         }
-        if (c.isUpper() && previous.isLower() && !current.isEmpty()) {
-            words.append(current);
-            current.clear();
-        }
-        current.append(c.toLower());
-        previous = c;
+        const char ascii = char(c.unicode());
+        const bool upper = ascii >= 'A' && ascii <= 'Z';
+        if (upper && previous >= 'a' && previous <= 'z' && done())
+            return true;
+        word.append(upper ? char(ascii - 'A' + 'a') : ascii);
+        previous = ascii;
     }
-    if (!current.isEmpty())
-        words.append(current);
-    return words;
+    return done();
 }
 
 QString redactParameters(QStringView part)
@@ -136,23 +143,22 @@ QString marker()
 
 bool isSecretName(QStringView name)
 {
-    const QString trimmed = name.trimmed().toString().toLower();
-    if (trimmed == QLatin1String("idempotency-key") ||
-        trimmed == QLatin1String("x-idempotency-key") ||
-        trimmed == QLatin1String("idempotency_key"))
-        return false;
-    const QStringList words = nameWords(name);
-    for (const QString &word : words) {
+    const QStringView trimmed = name.trimmed();
+    for (const char *exempt : {"idempotency-key", "x-idempotency-key", "idempotency_key"}) {
+        if (trimmed.compare(QLatin1String(exempt), Qt::CaseInsensitive) == 0)
+            return false;
+    }
+    return anyNameWord(name, [](std::string_view word) {
         for (const char *secret : kSecretWords) {
-            if (word == QLatin1String(secret))
+            if (word == secret)
                 return true;
         }
         for (const char *fragment : kSecretFragments) {
-            if (word.contains(QLatin1String(fragment)))
+            if (word.find(fragment) != std::string_view::npos)
                 return true;
         }
-    }
-    return false;
+        return false;
+    });
 }
 
 QString redactUrl(const QString &url)
@@ -213,30 +219,58 @@ QString redactText(const QString &text)
     return redactHeaderLines(text);
 }
 
+namespace {
+
+// The name of a "Name: value" line, or an empty view when the line is not one.
+QStringView headerName(QStringView line)
+{
+    const qsizetype colon = line.indexOf(u':');
+    if (colon <= 0)
+        return {};
+    const QStringView name = line.left(colon);
+    const QStringView trimmed = name.trimmed();
+    if (trimmed.isEmpty() || trimmed.contains(u' ') ||
+        line.mid(colon).startsWith(QLatin1String("://")))
+        return {};
+    return name;
+}
+
+// Most header blocks hold no secret and no URL: they are kept as they are, shared.
+bool needsRedaction(const QString &lines)
+{
+    if (lines.contains(QLatin1String("://")))
+        return true;
+    for (const QStringView line : QStringView(lines).split(u'\n')) {
+        const QStringView name = headerName(line);
+        if (!name.isEmpty() && isSecretName(name))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 QString redactHeaderLines(const QString &lines)
 {
+    if (!needsRedaction(lines))
+        return lines;
     const QStringList parts = lines.split(u'\n');
     QStringList out;
     out.reserve(parts.size());
     for (const QString &line : parts) {
-        const qsizetype colon = line.indexOf(u':');
-        if (colon <= 0) {
+        const QStringView name = headerName(line);
+        if (name.isEmpty()) {
             out.append(redactUrlsOnly(line));
             continue;
         }
-        const QString name = line.left(colon);
-        if (name.trimmed().isEmpty() || name.trimmed().contains(u' ') ||
-            QStringView(line).mid(colon).startsWith(QLatin1String("://"))) {
-            out.append(redactUrlsOnly(line));
-            continue;
-        }
+        const QString rest = line.mid(name.size() + 1);
         if (!isSecretName(name)) {
-            out.append(name + u':' + redactUrlsOnly(line.mid(colon + 1)));
+            out.append(name.toString() + u':' + redactUrlsOnly(rest));
             continue;
         }
-        const QStringView value = QStringView(line).mid(colon + 1);
-        out.append(name + u':' + (value.startsWith(u' ') ? QStringLiteral(" ") : QString()) +
-                   marker() + (value.endsWith(u'\r') ? QStringLiteral("\r") : QString()));
+        out.append(name.toString() + u':' +
+                   (rest.startsWith(u' ') ? QStringLiteral(" ") : QString()) + marker() +
+                   (rest.endsWith(u'\r') ? QStringLiteral("\r") : QString()));
     }
     return out.join(u'\n');
 }

@@ -11,10 +11,13 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
+#include <QStringList>
 #include <QUrl>
 #include <QVariant>
 
 #include <algorithm>
+#include <initializer_list>
+#include <utility>
 
 namespace cooldown {
 
@@ -53,6 +56,90 @@ QString columns(const char *list, const char *prefix = "")
 QString text(const QString &value)
 {
     return value.isNull() ? QStringLiteral("") : value;
+}
+
+// Names for the values of a statement run on every attempt. QtSql binds a named value
+// with one lookup, but formats a ":N" name for every positional one, which costs more
+// than SQLite's own work for such a row.
+class Placeholders
+{
+public:
+    Placeholders(std::initializer_list<const char *> names)
+    {
+        for (const char *name : names)
+            m_names.append(QLatin1Char(':') + QLatin1String(name));
+    }
+    // ":a, :b, …" in declaration order, for a VALUES list.
+    QString list() const { return m_names.join(QStringLiteral(", ")); }
+    // "a, b, …": the names without their colons, for a column list.
+    QString names() const { return list().remove(u':'); }
+    template <size_t N> void bind(QSqlQuery &query, const QVariant (&values)[N]) const
+    {
+        Q_ASSERT(qsizetype(N) == m_names.size());
+        for (size_t i = 0; i < N; ++i)
+            query.bindValue(m_names.at(qsizetype(i)), values[i]);
+    }
+
+private:
+    QStringList m_names;
+};
+
+const Placeholders &attemptInsert()
+{
+    static const Placeholders columns{"operation_id",
+                                      "endpoint_id",
+                                      "attempt",
+                                      "started_at",
+                                      "finished_at",
+                                      "method",
+                                      "url",
+                                      "status",
+                                      "error",
+                                      "decision",
+                                      "reason",
+                                      "wait_ms",
+                                      "wait_source",
+                                      "retry_after_raw",
+                                      "problem_type",
+                                      "problem_instance",
+                                      "rate_limit_remaining",
+                                      "idempotency_key",
+                                      "duration_ms",
+                                      "worker_id",
+                                      "policy_id",
+                                      "policy_version",
+                                      "forced",
+                                      "request_headers",
+                                      "response_headers",
+                                      "lease_conflict"};
+    return columns;
+}
+
+const Placeholders &finishUpdate()
+{
+    static const Placeholders values{"cancelled_state",
+                                     "state",
+                                     "attempt",
+                                     "throttled_attempts",
+                                     "first_attempt_at",
+                                     "cancelled_next",
+                                     "next",
+                                     "last_status",
+                                     "last_error",
+                                     "response_instance",
+                                     "cancelled_reason",
+                                     "reason",
+                                     "wait_source",
+                                     "previous_backoff_ms",
+                                     "force_next",
+                                     "cancelled_owner",
+                                     "owner",
+                                     "cancelled_expires",
+                                     "expires",
+                                     "id",
+                                     "version",
+                                     "worker"};
+    return values;
 }
 
 OperationRecord readOperation(const QSqlQuery &query)
@@ -203,6 +290,7 @@ Store::Store(Backend backend, const QString &connectionName)
 
 Store::~Store()
 {
+    m_statements.clear(); // statements go before their connection
     m_database.close();
     m_database = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connectionName);
@@ -437,6 +525,20 @@ QSqlQuery Store::prepare(const QString &sql)
     return query;
 }
 
+QSqlQuery *Store::cached(const QString &sql)
+{
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end()) {
+        auto query = std::make_unique<QSqlQuery>(m_database);
+        if (!query->prepare(sql)) {
+            fail(QStringLiteral("prepare"), errorText(query->lastError()));
+            return nullptr;
+        }
+        it = m_statements.emplace(sql, std::move(query)).first;
+    }
+    return it->second.get();
+}
+
 bool Store::exec(QSqlQuery &query)
 {
     if (query.exec())
@@ -658,12 +760,14 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         return claimed;
     }
 
-    QSqlQuery cancelled = prepare(QStringLiteral(
+    QSqlQuery *cancelled = cached(QStringLiteral(
         "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
         " lease_owner = '', lease_expires_at = -1, next_attempt_at = -1, version = version + 1"
         " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
-    cancelled.bindValue(QStringLiteral(":now"), nowMs);
-    if (!exec(cancelled))
+    if (!cancelled)
+        return claimed;
+    cancelled->bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(*cancelled))
         return claimed;
 
     // One statement picks and leases, so two workers can never take the same row.
@@ -696,7 +800,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                              " RETURNING %4")
                   .arg(rescue, due, set.arg(QString()), columns(kOperationColumns));
     }
-    QSqlQuery query = prepare(sql);
+    QSqlQuery *statement = cached(sql);
+    if (!statement)
+        return claimed;
+    QSqlQuery &query = *statement;
     query.bindValue(QStringLiteral(":now1"), nowMs);
     query.bindValue(QStringLiteral(":now2"), nowMs);
     query.bindValue(QStringLiteral(":limit1"), limit);
@@ -710,6 +817,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         claimed.append(readOperation(query));
     if (query.lastError().isValid()) {
         fail(QStringLiteral("claim"), errorText(query.lastError()));
+        query.finish();
         return {};
     }
     query.finish();
@@ -729,13 +837,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
 bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
 {
-    QSqlQuery query = prepare(QStringLiteral(
-        "INSERT INTO attempts (operation_id, endpoint_id, attempt, started_at, finished_at, method,"
-        " url, status, error, decision, reason, wait_ms, wait_source, retry_after_raw,"
-        " problem_type, problem_instance, rate_limit_remaining, idempotency_key, duration_ms,"
-        " worker_id, policy_id, policy_version, forced, request_headers, response_headers,"
-        " lease_conflict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-        " ?, ?, ?, ?, ?) RETURNING id"));
+    static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2) RETURNING id")
+                                   .arg(attemptInsert().names(), attemptInsert().list());
+    QSqlQuery *statement = cached(sql);
+    if (!statement)
+        return false;
+    QSqlQuery &query = *statement;
     // Redaction happens here, whatever the caller did.
     const QVariant values[] = {
         a.operationId,
@@ -765,116 +872,158 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
         text(redaction::redactHeaderLines(a.responseHeaders)),
         leaseConflict ? 1 : 0,
     };
-    int index = 0;
-    for (const QVariant &value : values)
-        query.bindValue(index++, value);
+    attemptInsert().bind(query, values);
     if (!exec(query))
         return false;
-    if (!query.next())
-        return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
-    if (id)
+    const bool returned = query.next();
+    if (returned && id)
         *id = query.value(0).toLongLong();
     query.finish();
-    return true;
+    return returned || fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
 }
 
 Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
                                          const OperationRecord &newState, qint64 claimedVersion,
                                          const QString &workerId)
 {
-    const bool postgres = m_backend == Backend::Postgres;
-    SqlTransaction transaction(m_database);
-    if (!transaction.isActive()) {
-        fail(QStringLiteral("finish attempt"), transaction.error());
-        return FinishResult::Failed;
-    }
-    QSqlQuery current = prepare(QStringLiteral("SELECT version, lease_owner, cancel_requested"
-                                               " FROM operations WHERE id = :id%1")
-                                    .arg(postgres ? QStringLiteral(" FOR UPDATE") : QString()));
-    current.bindValue(QStringLiteral(":id"), attempt.operationId);
-    if (!exec(current))
-        return FinishResult::Failed;
-    if (!current.next()) {
-        fail(QStringLiteral("finish attempt"),
-             QStringLiteral("operation %1 does not exist").arg(attempt.operationId));
-        return FinishResult::Failed;
-    }
-    const qint64 version = current.value(0).toLongLong();
-    const QString owner = current.value(1).toString();
-    const bool cancelRequested = current.value(2).toInt() != 0;
-    current.finish();
+    const FinishOutcome outcome =
+        finishAttempts({{attempt, newState, claimedVersion}}, workerId).value(0);
+    if (outcome.result != FinishResult::Committed)
+        m_lastError = outcome.error;
+    return outcome.result;
+}
 
-    if (version != claimedVersion || owner != workerId) {
-        // The request did leave: keep what it got, but let it change nothing.
-        if (!insertAttempt(attempt, true, nullptr))
-            return FinishResult::Failed;
-        if (!transaction.commit()) {
-            fail(QStringLiteral("finish attempt"), transaction.error());
-            return FinishResult::Failed;
+QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
+                                                  const QString &workerId)
+{
+    QList<FinishOutcome> outcomes(requests.size());
+    const auto failAll = [&](const QString &detail) {
+        fail(QStringLiteral("finish attempts"), detail);
+        for (FinishOutcome &outcome : outcomes) {
+            outcome.result = FinishResult::Failed;
+            outcome.error = m_lastError;
         }
-        m_lastError = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
-                                     "version %4 leased to '%5'")
-                          .arg(attempt.operationId)
-                          .arg(workerId)
-                          .arg(claimedVersion)
-                          .arg(version)
-                          .arg(owner);
-        qCWarning(lcStore).noquote() << "lease conflict:" << m_lastError;
-        return FinishResult::LeaseConflict;
+        return outcomes;
+    };
+    if (requests.isEmpty())
+        return outcomes;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive())
+        return failAll(transaction.error());
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        if (!finishOne(requests.at(i), workerId, &outcomes[i]))
+            return failAll(m_lastError);
+    }
+    if (!transaction.commit())
+        return failAll(transaction.error());
+    for (const FinishOutcome &outcome : std::as_const(outcomes)) {
+        if (outcome.result == FinishResult::LeaseConflict)
+            qCWarning(lcStore).noquote() << "lease conflict:" << outcome.error;
+    }
+    return outcomes;
+}
+
+bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
+{
+    // One statement applies the new state where the fence holds; a pending cancel
+    // turns any state but succeeded and failed into cancelled on the way.
+    QSqlQuery *update = cached(QStringLiteral(
+        "UPDATE operations SET"
+        " state = CASE WHEN cancel_requested = 1 THEN :cancelled_state ELSE :state END,"
+        " attempt = :attempt, throttled_attempts = :throttled_attempts,"
+        " first_attempt_at = :first_attempt_at,"
+        " next_attempt_at = CASE WHEN cancel_requested = 1 THEN CAST(:cancelled_next AS BIGINT)"
+        " ELSE CAST(:next AS BIGINT) END,"
+        " last_status = :last_status, last_error = :last_error,"
+        " response_instance = :response_instance,"
+        " final_reason = CASE WHEN cancel_requested = 1 THEN :cancelled_reason ELSE :reason END,"
+        " wait_source = :wait_source, previous_backoff_ms = :previous_backoff_ms,"
+        " force_next = :force_next, rescued = 0,"
+        " lease_owner = CASE WHEN cancel_requested = 1 THEN :cancelled_owner ELSE :owner END,"
+        " lease_expires_at = CASE WHEN cancel_requested = 1 THEN CAST(:cancelled_expires AS BIGINT)"
+        " ELSE CAST(:expires AS BIGINT) END, version = version + 1"
+        " WHERE id = :id AND version = :version AND lease_owner = :worker"
+        " RETURNING cancel_requested"));
+    if (!update)
+        return false;
+    const AttemptRecord &attempt = request.attempt;
+    const OperationRecord &next = request.newState;
+
+    // The operation as it will be stored, without and with a pending cancel.
+    OperationRecord stored = next;
+    stored.id = attempt.operationId;
+    stored.version = request.claimedVersion + 1;
+    stored.lastError = redaction::redactText(next.lastError);
+    stored.responseInstance = redaction::redactText(next.responseInstance);
+    stored.rescued = false;
+    const bool keepsLease = next.state == OperationState::Running;
+    stored.leaseOwner = keepsLease ? workerId : QString();
+    stored.leaseExpiresAtMs = keepsLease ? next.leaseExpiresAtMs : -1;
+    OperationRecord cancelled = stored;
+    cancelled.cancelRequested = true;
+    if (next.state != OperationState::Succeeded && next.state != OperationState::Failed) {
+        cancelled.state = OperationState::Cancelled;
+        cancelled.finalReason = QStringLiteral("cancelled_by_operator");
+        cancelled.nextAttemptAtMs = -1;
+        cancelled.leaseOwner.clear();
+        cancelled.leaseExpiresAtMs = -1;
     }
 
-    OperationState state = newState.state;
-    QString finalReason = newState.finalReason;
-    qint64 nextAttemptAt = newState.nextAttemptAtMs;
-    if (cancelRequested && state != OperationState::Succeeded && state != OperationState::Failed) {
-        state = OperationState::Cancelled;
-        finalReason = QStringLiteral("cancelled_by_operator");
-        nextAttemptAt = -1;
-    }
-    const bool keepsLease = state == OperationState::Running;
-    QSqlQuery update = prepare(QStringLiteral(
-        "UPDATE operations SET state = ?, attempt = ?, throttled_attempts = ?, first_attempt_at = "
-        "?,"
-        " next_attempt_at = ?, last_status = ?, last_error = ?, response_instance = ?,"
-        " final_reason = ?, wait_source = ?, previous_backoff_ms = ?, force_next = ?,"
-        " rescued = 0, lease_owner = ?, lease_expires_at = ?, version = version + 1"
-        " WHERE id = ? AND version = ? AND lease_owner = ?"));
     const QVariant values[] = {
-        stateText(state),
-        newState.attempt,
-        newState.throttledAttempts,
-        newState.firstAttemptAtMs,
-        nextAttemptAt,
-        newState.lastStatus,
-        text(redaction::redactText(newState.lastError)),
-        text(redaction::redactText(newState.responseInstance)),
-        text(finalReason),
-        text(newState.waitSource),
-        newState.previousBackoffMs,
-        newState.forceNext ? 1 : 0,
-        keepsLease ? text(workerId) : QStringLiteral(""),
-        keepsLease ? newState.leaseExpiresAtMs : qint64(-1),
+        stateText(cancelled.state),
+        stateText(stored.state),
+        next.attempt,
+        next.throttledAttempts,
+        next.firstAttemptAtMs,
+        cancelled.nextAttemptAtMs,
+        stored.nextAttemptAtMs,
+        next.lastStatus,
+        text(stored.lastError),
+        text(stored.responseInstance),
+        text(cancelled.finalReason),
+        text(stored.finalReason),
+        text(next.waitSource),
+        next.previousBackoffMs,
+        next.forceNext ? 1 : 0,
+        text(cancelled.leaseOwner),
+        text(stored.leaseOwner),
+        cancelled.leaseExpiresAtMs,
+        stored.leaseExpiresAtMs,
         attempt.operationId,
-        claimedVersion,
+        request.claimedVersion,
         text(workerId),
     };
-    int index = 0;
-    for (const QVariant &value : values)
-        update.bindValue(index++, value);
-    if (!exec(update))
-        return FinishResult::Failed;
-    if (update.numRowsAffected() != 1) {
-        fail(QStringLiteral("finish attempt"),
-             QStringLiteral("operation %1 changed under its lease").arg(attempt.operationId));
-        return FinishResult::Failed;
+    finishUpdate().bind(*update, values);
+    if (!exec(*update))
+        return false;
+    const bool applied = update->next();
+    const bool cancelRequested = applied && update->value(0).toInt() != 0;
+    update->finish();
+
+    if (applied) {
+        outcome->result = FinishResult::Committed;
+        outcome->operation = cancelRequested ? cancelled : stored;
+        return insertAttempt(attempt, false, nullptr);
     }
-    if (!insertAttempt(attempt, false, nullptr))
-        return FinishResult::Failed;
-    if (!transaction.commit()) {
-        fail(QStringLiteral("finish attempt"), transaction.error());
-        return FinishResult::Failed;
+
+    // The fence did not hold. The request did leave: keep what it got, but let it
+    // change nothing.
+    const std::optional<OperationRecord> current = operation(attempt.operationId);
+    if (!current) {
+        outcome->result = FinishResult::Failed;
+        outcome->error = QStringLiteral("operation %1 does not exist").arg(attempt.operationId);
+        return m_lastError == QLatin1String("no such operation");
     }
-    return FinishResult::Committed;
+    outcome->result = FinishResult::LeaseConflict;
+    outcome->operation = *current;
+    outcome->error = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
+                                    "version %4 leased to '%5'")
+                         .arg(attempt.operationId)
+                         .arg(workerId)
+                         .arg(request.claimedVersion)
+                         .arg(current->version)
+                         .arg(current->leaseOwner);
+    return insertAttempt(attempt, true, nullptr);
 }
 
 bool Store::execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
@@ -899,7 +1048,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
                          qint64 dueAtMs)
 {
     // A rescue keeps state running with an expired lease: the next claim rescues it again.
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery *query = cached(QStringLiteral(
         "UPDATE operations SET"
         " state = CASE WHEN cancel_requested = 1 THEN 'cancelled' WHEN rescued = 1 THEN 'running'"
         " WHEN attempt = 0 THEN 'scheduled' ELSE 'waiting' END,"
@@ -909,41 +1058,45 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
         " THEN 0 ELSE -1 END, version = version + 1,"
         " next_attempt_at = CASE WHEN :due >= 0 AND rescued = 0 THEN :due2 ELSE next_attempt_at END"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
-    query.bindValue(QStringLiteral(":due"), dueAtMs);
-    query.bindValue(QStringLiteral(":due2"), dueAtMs);
-    return execFenced(query, operationId, workerId, claimedVersion);
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":due"), dueAtMs);
+    query->bindValue(QStringLiteral(":due2"), dueAtMs);
+    return execFenced(*query, operationId, workerId, claimedVersion);
 }
 
 bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
                        qint64 leaseExpiresAtMs)
 {
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery *query = cached(QStringLiteral(
         "UPDATE operations SET lease_expires_at = :expires"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
-    query.bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
-    return execFenced(query, operationId, workerId, claimedVersion);
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
+    return execFenced(*query, operationId, workerId, claimedVersion);
 }
 
 std::optional<qint64> Store::nextDueAtMs()
 {
-    QSqlQuery query = prepare(QStringLiteral(
-        "SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
-        " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
-        " ORDER BY next_attempt_at LIMIT 1").arg(dueIndexHint()));
-    if (!exec(query))
-        return std::nullopt;
+    QSqlQuery *due = cached(
+        QStringLiteral(
+            "SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
+            " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
+            " ORDER BY next_attempt_at LIMIT 1")
+            .arg(dueIndexHint()));
+    QSqlQuery *leases =
+        cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
+                              " ORDER BY lease_expires_at LIMIT 1"));
     std::optional<qint64> earliest;
-    if (query.next())
-        earliest = query.value(0).toLongLong();
-    query.finish();
-    QSqlQuery leases =
-        prepare(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
-                               " ORDER BY lease_expires_at LIMIT 1"));
-    if (!exec(leases))
-        return std::nullopt;
-    if (leases.next()) {
-        const qint64 expiry = leases.value(0).toLongLong();
-        earliest = earliest ? std::min(*earliest, expiry) : expiry;
+    for (QSqlQuery *query : {due, leases}) {
+        if (!query || !exec(*query))
+            return std::nullopt;
+        if (query->next()) {
+            const qint64 at = query->value(0).toLongLong();
+            earliest = earliest ? std::min(*earliest, at) : at;
+        }
+        query->finish();
     }
     m_lastError.clear();
     return earliest;
@@ -1034,15 +1187,15 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
     return query.numRowsAffected();
 }
 
-int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey,
-                               qint64 untilMs, qint64 nowMs)
+int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                               qint64 nowMs)
 {
     // Operations the snooze moved sit exactly at its end; those whose own retry time
     // is later (the throttled one among them) keep it.
-    QSqlQuery query = prepare(QStringLiteral(
-        "UPDATE operations SET next_attempt_at = :now, version = version + 1"
-        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
-        " AND partition_key = :partition AND next_attempt_at = :until"));
+    QSqlQuery query =
+        prepare(QStringLiteral("UPDATE operations SET next_attempt_at = :now, version = version + 1"
+                               " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+                               " AND partition_key = :partition AND next_attempt_at = :until"));
     query.bindValue(QStringLiteral(":now"), nowMs);
     query.bindValue(QStringLiteral(":policy"), text(policyId));
     query.bindValue(QStringLiteral(":partition"), text(partitionKey));

@@ -7,6 +7,7 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -39,11 +40,11 @@ struct AttemptFilter
     QString endpointId;
     qint64 operationId = 0;
     std::optional<OperationState> operationState; // the operation's current state
-    int statusMin = -1;    // HTTP status within [statusMin, statusMax]; 0 is "no response"
+    int statusMin = -1; // HTTP status within [statusMin, statusMax]; 0 is "no response"
     int statusMax = -1;
     int statusExcluded = -1; // and not this one (e.g. 4xx other than 429)
-    QString decision;      // success | retry | park | fail
-    qint64 afterId = 0;                           // only attempts with a larger id (paging by key)
+    QString decision;        // success | retry | park | fail
+    qint64 afterId = 0;      // only attempts with a larger id (paging by key)
     int limit = -1;
 };
 
@@ -100,6 +101,23 @@ public:
         LeaseConflict, // the worker had lost its lease: the attempt is kept, marked,
                        // and the operation is unchanged
         Failed,        // nothing was written; see lastError()
+    };
+
+    // One finished attempt for finishAttempts: the attempt row, the operation's new
+    // state and the version the worker's claim holds.
+    struct FinishRequest
+    {
+        AttemptRecord attempt;
+        OperationRecord newState;
+        qint64 claimedVersion = 0;
+    };
+    struct FinishOutcome
+    {
+        FinishResult result = FinishResult::Failed;
+        // Committed: the operation as it now is in the store (a pending cancel
+        // applied, texts redacted). LeaseConflict: as the store has it, unchanged.
+        OperationRecord operation;
+        QString error; // LeaseConflict and Failed: why
     };
 
     enum class OperatorResult
@@ -169,6 +187,12 @@ public:
     // any state but succeeded and failed into cancelled.
     FinishResult finishAttempt(const AttemptRecord &attempt, const OperationRecord &newState,
                                qint64 claimedVersion, const QString &workerId);
+    // Group commit: finishAttempt for each request, all in one transaction, each fenced
+    // on its own (one stale claim does not hold back the others). One outcome per
+    // request, in order. When the transaction fails nothing is written and every
+    // outcome is Failed.
+    QList<FinishOutcome> finishAttempts(const QList<FinishRequest> &requests,
+                                        const QString &workerId);
     // Hands back a claimed operation whose attempt was never sent (the worker is
     // stopping): it is due again at once for any worker, as it was before the claim. A
     // rescued one stays a rescue, so the next claimer still learns that a worker died.
@@ -224,6 +248,11 @@ private:
     std::optional<OperationRecord> singleOperation(const QString &where, const QVariant &value);
     QString dueIndexHint() const;
     QSqlQuery prepare(const QString &sql);
+    // A statement prepared once and kept for the store's life, for the paths taken on
+    // every attempt. Bind every value on each use; finish() it after reading so that it
+    // holds no read snapshot. nullptr when it does not prepare (see lastError()).
+    QSqlQuery *cached(const QString &sql);
+    bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     bool exec(QSqlQuery &query);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.
@@ -234,6 +263,7 @@ private:
     Backend m_backend = Backend::Sqlite;
     QString m_connectionName;
     QSqlDatabase m_database;
+    std::map<QString, std::unique_ptr<QSqlQuery>> m_statements;
     int m_schemaVersion = 0;
     QString m_lastError;
 };

@@ -112,6 +112,7 @@ private slots:
     void claimOrderAndLimit();
     void claimNeverOverlaps();
     void versionFenceAndLeaseConflict();
+    void groupCommit();
     void renewLease();
     void expiredLeaseRescue();
     void oneShot();
@@ -422,6 +423,97 @@ void tst_Store::versionFenceAndLeaseConflict()
     QCOMPARE(store->finishAttempt(orphan, theirs, theirs.version, QStringLiteral("w2")),
              Store::FinishResult::Failed);
     QVERIFY(store->lastError().contains(QLatin1String("does not exist")));
+}
+
+// What finishAttempts says the operation now is must be what the store holds.
+static void compareOperations(const OperationRecord &reported, const OperationRecord &stored)
+{
+    QCOMPARE(reported.id, stored.id);
+    QCOMPARE(reported.endpointId, stored.endpointId);
+    QCOMPARE(reported.state, stored.state);
+    QCOMPARE(reported.attempt, stored.attempt);
+    QCOMPARE(reported.throttledAttempts, stored.throttledAttempts);
+    QCOMPARE(reported.createdAtMs, stored.createdAtMs);
+    QCOMPARE(reported.firstAttemptAtMs, stored.firstAttemptAtMs);
+    QCOMPARE(reported.nextAttemptAtMs, stored.nextAttemptAtMs);
+    QCOMPARE(reported.lastStatus, stored.lastStatus);
+    QCOMPARE(reported.lastError, stored.lastError);
+    QCOMPARE(reported.idempotencyKey, stored.idempotencyKey);
+    QCOMPARE(reported.responseInstance, stored.responseInstance);
+    QCOMPARE(reported.leaseOwner, stored.leaseOwner);
+    QCOMPARE(reported.leaseExpiresAtMs, stored.leaseExpiresAtMs);
+    QCOMPARE(reported.version, stored.version);
+    QCOMPARE(reported.finalReason, stored.finalReason);
+    QCOMPARE(reported.waitSource, stored.waitSource);
+    QCOMPARE(reported.previousBackoffMs, stored.previousBackoffMs);
+    QCOMPARE(reported.policyId, stored.policyId);
+    QCOMPARE(reported.partitionKey, stored.partitionKey);
+    QCOMPARE(reported.forceNext, stored.forceNext);
+    QCOMPARE(reported.rescued, stored.rescued);
+    QCOMPARE(reported.cancelRequested, stored.cancelRequested);
+}
+
+void tst_Store::groupCommit()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("k%1").arg(i), kNow,
+                                       QStringLiteral("p"), QStringLiteral("tenant")));
+    const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 4);
+    QCOMPARE(claimed.size(), 4);
+    const OperationRecord &succeeds = claimed[0];
+    const OperationRecord &retries = claimed[1];
+    const OperationRecord &cancelled = claimed[2];
+    const OperationRecord &stale = claimed[3];
+    QCOMPARE(store->cancel(cancelled.id, kNow + 1), Store::OperatorResult::Pending);
+    // Another worker took this one over: w's claim on it is stale.
+    QVERIFY(store->releaseClaim(stale.id, QStringLiteral("w"), stale.version));
+    const OperationRecord takenOver =
+        store->claimDue(QStringLiteral("w2"), kNow + 2, kLeaseMs, 1).value(0);
+    QCOMPARE(takenOver.id, stale.id);
+
+    OperationRecord succeeded = afterOutcome(succeeds, OperationState::Succeeded, QString());
+    succeeded.lastError = QStringLiteral("GET https://api.example.com/x?token=abc failed once");
+    AttemptRecord orphan = attemptFor(succeeds, QStringLiteral("w"), QStringLiteral("success"));
+    orphan.operationId = 10'000;
+    const QList<Store::FinishRequest> requests{
+        {attemptFor(succeeds, QStringLiteral("w"), QStringLiteral("success")), succeeded,
+         succeeds.version},
+        {attemptFor(retries, QStringLiteral("w"), QStringLiteral("retry")),
+         afterRetry(retries, kNow + 5000), retries.version},
+        {attemptFor(cancelled, QStringLiteral("w"), QStringLiteral("retry")),
+         afterRetry(cancelled, kNow + 5000), cancelled.version},
+        {attemptFor(stale, QStringLiteral("w"), QStringLiteral("success")),
+         afterOutcome(stale, OperationState::Succeeded, QString()), stale.version},
+        {orphan, succeeded, succeeds.version},
+    };
+    const QList<Store::FinishOutcome> outcomes =
+        store->finishAttempts(requests, QStringLiteral("w"));
+    QCOMPARE(outcomes.size(), requests.size());
+    QCOMPARE(outcomes[0].result, Store::FinishResult::Committed);
+    QCOMPARE(outcomes[0].operation.state, OperationState::Succeeded);
+    QVERIFY(!outcomes[0].operation.lastError.contains(QLatin1String("abc")));
+    QCOMPARE(outcomes[1].result, Store::FinishResult::Committed);
+    QCOMPARE(outcomes[1].operation.state, OperationState::Waiting);
+    QCOMPARE(outcomes[1].operation.leaseOwner, QString());
+    QCOMPARE(outcomes[2].result, Store::FinishResult::Committed);
+    QCOMPARE(outcomes[2].operation.state, OperationState::Cancelled);
+    QCOMPARE(outcomes[2].operation.finalReason, QStringLiteral("cancelled_by_operator"));
+    QCOMPARE(outcomes[3].result, Store::FinishResult::LeaseConflict);
+    QVERIFY(outcomes[3].error.contains(QLatin1String("'w2'")));
+    QCOMPARE(outcomes[3].operation.leaseOwner, QStringLiteral("w2"));
+    QCOMPARE(outcomes[4].result, Store::FinishResult::Failed);
+    QVERIFY(outcomes[4].error.contains(QLatin1String("does not exist")));
+
+    for (int i = 0; i < 4; ++i)
+        compareOperations(outcomes[i].operation,
+                          *store->operation(requests[i].attempt.operationId));
+    // Four attempts kept, the stale one marked; the orphan wrote nothing.
+    QCOMPARE(store->attempts({}).size(), 4);
+    QCOMPARE(store->leaseConflictCount(), qint64(1));
+    QCOMPARE(store->operation(stale.id)->state, OperationState::Running);
+    QCOMPARE(store->finishAttempts({}, QStringLiteral("w")).size(), 0);
 }
 
 void tst_Store::renewLease()
