@@ -13,6 +13,7 @@
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
 #include "support/ScriptedHttpServer.h"
+#include "support/SettleScheduler.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -121,19 +122,10 @@ private:
         return settle();
     }
 
-    // The exchanges are real loopback I/O and finish in real time; bounded.
     bool settle()
     {
-        QElapsedTimer t;
-        t.start();
-        do {
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-            if (m_scheduler->inFlight() == 0) {
-                QCoreApplication::processEvents();
-                if (m_scheduler->inFlight() == 0)
-                    return true;
-            }
-        } while (t.elapsed() < kRealIoTimeoutMs);
+        if (settleScheduler(*m_scheduler, kRealIoTimeoutMs))
+            return true;
         qWarning() << "exchanges still in flight after" << kRealIoTimeoutMs << "ms";
         return false;
     }

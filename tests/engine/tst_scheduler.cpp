@@ -6,6 +6,7 @@
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
 #include "support/ScriptedHttpServer.h"
+#include "support/SettleScheduler.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -67,22 +68,8 @@ private:
         return settle();
     }
 
-    // Real loopback I/O finishes in real time; the schedule itself runs on the
-    // manual clock. Bounded: false if the exchanges do not end within 10 s.
-    bool settle()
-    {
-        QElapsedTimer t;
-        t.start();
-        do {
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-            if (m_scheduler->inFlight() == 0) {
-                QCoreApplication::processEvents();
-                if (m_scheduler->inFlight() == 0)
-                    return true;
-            }
-        } while (t.elapsed() < 10000);
-        return false;
-    }
+    // Bounded: false if the exchanges do not end within 10 s.
+    bool settle() { return settleScheduler(*m_scheduler, 10000); }
 
     // Moves the manual clock in steps, firing the one timer whenever it is due.
     bool advance(qint64 ms, qint64 stepMs = 100)

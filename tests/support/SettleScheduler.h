@@ -1,0 +1,29 @@
+#pragma once
+
+// For tests that run a Scheduler on a manual clock against real loopback servers: the
+// schedule moves only when the test moves the clock, but the exchanges are real I/O
+// and finish in real time.
+
+#include "core/engine/Scheduler.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+
+// Processes events until nothing is in flight and the records of what ended are
+// written (they are written one pass of the event loop later, together). False when
+// exchanges are still in flight after timeoutMs.
+inline bool settleScheduler(const cooldown::Scheduler &scheduler, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    do {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (scheduler.inFlight() == 0) {
+            QCoreApplication::processEvents();
+            if (scheduler.inFlight() == 0)
+                return true;
+        }
+    } while (t.elapsed() < timeoutMs);
+    return false;
+}
