@@ -112,6 +112,8 @@ int runDashboard(QApplication &app)
         DashboardSession::open(std::move(*workspace), databaseUrl, workspaceName, &error);
     if (!session)
         return refuse(error);
+    if (!configPath.isEmpty())
+        session->setConfigPath(QFileInfo(configPath).absoluteFilePath());
     if (!session->start(&error))
         return refuse(error);
     if (!configPath.isEmpty()) {

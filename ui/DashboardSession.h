@@ -39,6 +39,10 @@ public:
     QString databaseUrl() const { return m_databaseUrl; }
     // "Demo workspace", or the config file's path.
     QString workspaceName() const { return m_workspaceName; }
+    // The config file the workspace was read from; empty for the demo workspace, which
+    // lives in the binary.
+    QString configPath() const { return m_configPath; }
+    void setConfigPath(const QString &path) { m_configPath = path; }
     const Clock &clock() const { return m_clock; }
 
 private:
@@ -48,6 +52,7 @@ private:
     WorkspaceConfig m_config;
     QString m_databaseUrl;
     QString m_workspaceName;
+    QString m_configPath;
     const Clock &m_clock;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<Transport> m_transport;

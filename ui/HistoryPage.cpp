@@ -85,7 +85,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_time->setCurrentIndex(1);
 
     m_export = new QAction(tr("E&xport CSV…"), this);
-    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_export->setStatusTip(tr("Write the attempts of this endpoint and time range as CSV"));
     auto *exportButton = new QToolButton(this);
     exportButton->setDefaultAction(m_export);

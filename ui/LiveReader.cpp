@@ -12,10 +12,10 @@ namespace cooldown {
 
 LiveReader::LiveReader(QString databaseUrl, const Clock &clock, QHash<QString, QString> partitionOf,
                        QStringList endpointIds)
-    : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_endpointIds(std::move(endpointIds)),
-      m_metrics(clock)
+    : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_partitionOf(std::move(partitionOf)),
+      m_endpointIds(std::move(endpointIds)), m_metrics(clock)
 {
-    for (auto it = partitionOf.cbegin(); it != partitionOf.cend(); ++it)
+    for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
         m_metrics.setPartitionOf(it.key(), it.value());
 }
 
@@ -51,6 +51,30 @@ void LiveReader::setRange(qint64 rangeMs, qint64 bucketMs)
 {
     m_rangeMs = rangeMs;
     m_bucketMs = bucketMs;
+    m_window.reset();
+    m_windowFigures.reset();
+    poll();
+}
+
+void LiveReader::setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs)
+{
+    // The first bucket starts where Metrics::snapshot() puts it: read it whole.
+    const qint64 minute = Metrics::kMinuteMs;
+    const qint64 bucket = std::max<qint64>(1, (bucketMs + minute - 1) / minute) * minute;
+    const qint64 alignedFrom = std::max<qint64>(0, fromMs) / bucket * bucket;
+    m_rangeMs = toMs - fromMs;
+    m_bucketMs = bucketMs;
+    m_windowFigures.reset();
+    // Figures of their own, kept as long as the window is old: the live ones forget what
+    // is older than a week.
+    const qint64 age = m_clock.nowMs() - alignedFrom + minute;
+    m_window = std::make_unique<Metrics>(m_clock, std::max(age, Metrics::kDefaultRetentionMs));
+    for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
+        m_window->setPartitionOf(it.key(), it.value());
+    m_windowFromMs = alignedFrom;
+    m_windowToMs = toMs;
+    m_windowLastId = 0;
+    m_windowComplete = false;
     poll();
 }
 
@@ -93,6 +117,44 @@ bool LiveReader::readNewAttempts(int maxPages)
     return false; // more to read
 }
 
+bool LiveReader::readWindow(int maxPages)
+{
+    AttemptFilter filter;
+    filter.fromMs = m_windowFromMs;
+    filter.toMs = m_windowToMs;
+    filter.limit = kPageRows;
+    for (int page = 0; page < maxPages; ++page) {
+        filter.afterId = m_windowLastId;
+        const QList<AttemptRecord> rows = m_store->attempts(filter);
+        if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
+            emit failed(m_store->lastError());
+            return true;
+        }
+        for (const AttemptRecord &a : rows)
+            m_window->record(a);
+        if (!rows.isEmpty())
+            m_windowLastId = rows.constLast().id;
+        if (rows.size() < kPageRows)
+            return true;
+    }
+    return false;
+}
+
+MetricsSnapshot LiveReader::windowSnapshot()
+{
+    MetricsSnapshot figures = m_windowFigures
+                                  ? *m_windowFigures
+                                  : m_window->snapshot(m_windowFromMs, m_windowToMs, m_bucketMs);
+    if (m_windowComplete && !m_windowFigures)
+        m_windowFigures = figures;
+    // Exchanges in flight are sampled, not stored: the window has those seen live.
+    const MetricsSnapshot live = m_metrics.snapshot(m_windowFromMs, m_windowToMs, m_bucketMs);
+    figures.peakInFlight = live.peakInFlight;
+    figures.maxInFlight = live.maxInFlight;
+    figures.nowMs = live.nowMs;
+    return figures;
+}
+
 QList<OperationRecord> LiveReader::readOperations()
 {
     QList<OperationRecord> out;
@@ -133,7 +195,9 @@ void LiveReader::poll()
     if (!ensureOpen())
         return;
     const qint64 now = m_clock.nowMs();
-    const qint64 wantedFrom = std::min(now - m_rangeMs, localMidnightMs());
+    // The live figures cover today at least, for "failed today".
+    const qint64 wantedFrom =
+        m_window ? localMidnightMs() : std::min(now - m_rangeMs, localMidnightMs());
     if (m_loadedFromMs < 0 || wantedFrom < m_loadedFromMs) {
         // The range reaches further back than what was read: read it again from there.
         m_metrics.clear();
@@ -143,9 +207,14 @@ void LiveReader::poll()
     // A long history is read a few pages per tick, so that the figures appear early
     // and a change of range is never stuck behind a week of rows.
     m_catchingUp = !readNewAttempts(m_catchingUp ? 40 : 20);
+    if (m_window && !m_windowComplete) {
+        m_windowComplete = readWindow(m_catchingUp ? 20 : 40);
+        m_catchingUp = m_catchingUp || !m_windowComplete;
+    }
 
     LiveSnapshot snapshot;
-    snapshot.metrics = m_metrics.snapshot(now - m_rangeMs, now + 1, m_bucketMs);
+    snapshot.metrics =
+        m_window ? windowSnapshot() : m_metrics.snapshot(now - m_rangeMs, now + 1, m_bucketMs);
     snapshot.counts = m_store->countsByState();
     snapshot.failedToday = m_metrics.finalFailuresSince(localMidnightMs());
     for (const QString &endpoint : std::as_const(m_endpointIds)) {

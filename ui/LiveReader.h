@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -45,7 +46,8 @@ struct LiveSnapshot
 // moved to: it follows new attempts by key (afterId) into a Metrics, and once a second
 // sends a LiveSnapshot with the figures of the chosen range, the operation counts and
 // the operations of the chosen Jobs scope. Attempts other workers record in the same
-// database show up too.
+// database show up too. A fixed window (setWindow) is read once, by key, into figures
+// of its own, however old it is; it does not follow the clock.
 class LiveReader final : public QObject
 {
     Q_OBJECT
@@ -65,6 +67,9 @@ public slots:
     void start(int intervalMs);
     // The Overview's range: the last rangeMs, in buckets of bucketMs.
     void setRange(qint64 rangeMs, qint64 bucketMs);
+    // The Overview's range: [fromMs, toMs) in buckets of bucketMs, read afresh and
+    // then kept as it is. setRange() goes back to following the clock.
+    void setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs);
     void setJobsScope(cooldown::JobsScope scope);
     void noteInFlight(int inFlight, int maxInFlight);
     // Reads now instead of at the next tick.
@@ -77,11 +82,14 @@ signals:
 private:
     bool ensureOpen();
     bool readNewAttempts(int maxPages);
+    bool readWindow(int maxPages);
+    MetricsSnapshot windowSnapshot();
     QList<OperationRecord> readOperations();
     qint64 localMidnightMs() const;
 
     QString m_databaseUrl;
     const Clock &m_clock;
+    QHash<QString, QString> m_partitionOf;
     QStringList m_endpointIds;
     std::unique_ptr<Store> m_store;
     Metrics m_metrics;
@@ -93,6 +101,13 @@ private:
     qint64 m_lastAttemptId = 0;
     bool m_catchingUp = false;
     JobsScope m_scope = JobsScope::Active;
+
+    std::unique_ptr<Metrics> m_window; // the fixed window's figures, or null
+    qint64 m_windowFromMs = -1;        // read from here (aligned to a bucket) ...
+    qint64 m_windowToMs = -1;          // ... to here
+    qint64 m_windowLastId = 0;
+    bool m_windowComplete = false;
+    std::optional<MetricsSnapshot> m_windowFigures; // once complete, they no longer change
 };
 
 } // namespace cooldown

@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "core/config/WorkspaceDocument.h"
 #include "core/engine/Metrics.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
@@ -13,6 +14,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QFile>
 #include <QIcon>
 #include <QLabel>
 #include <QMenu>
@@ -32,6 +34,8 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kTabKey = QStringLiteral("window/tab");
 const QString kRangeKey = QStringLiteral("overview/range");
+const QString kWindowFromKey = QStringLiteral("overview/window_from");
+const QString kWindowToKey = QStringLiteral("overview/window_to");
 
 bool belongsTo(JobsScope scope, OperationState state)
 {
@@ -69,7 +73,7 @@ MainWindow::MainWindow(DashboardSession &session, QWidget *parent)
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_overview = new OverviewPage(m_tabs);
+    m_overview = new OverviewPage(session.clock(), m_tabs);
     m_jobs = new JobsPage(&m_scheduler, session.clock(), m_tabs);
     m_history = new HistoryPage(session.databaseUrl(), session.config(), session.clock(), m_tabs);
     m_tabs->addTab(m_overview, tr("&Overview"));
@@ -98,6 +102,12 @@ MainWindow::~MainWindow()
 void MainWindow::setupMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_endpointsAction = file->addAction(
+        tr("&Endpoints…"), this, [this] { openEndpoints(EndpointsDialog::Page::Endpoints); });
+    m_endpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_endpointsAction->setStatusTip(
+        tr("Add and edit the workspace's endpoints and policies; compare them with what "
+           "servers advertise"));
     file->addAction(m_history->exportAction());
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -133,6 +143,11 @@ void MainWindow::setupStatusBar()
     m_holdsLabel->setObjectName(QStringLiteral("holdsLabel"));
     m_driftLabel = new QLabel(this);
     m_driftLabel->setObjectName(QStringLiteral("driftLabel"));
+    m_driftLabel->setTextFormat(Qt::RichText);
+    m_driftLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                          Qt::LinksAccessibleByKeyboard);
+    connect(m_driftLabel, &QLabel::linkActivated, this,
+            [this] { openEndpoints(EndpointsDialog::Page::Drift); });
     m_driftLabel->hide();
     statusBar()->addPermanentWidget(m_driftLabel);
     statusBar()->addPermanentWidget(m_inFlightLabel);
@@ -166,6 +181,12 @@ void MainWindow::connectEngine()
             reader, [reader, range, bucket] { reader->setRange(range, bucket); },
             Qt::QueuedConnection);
     });
+    connect(m_overview, &OverviewPage::windowChanged, this,
+            [reader](qint64 from, qint64 to, qint64 bucket) {
+                QMetaObject::invokeMethod(
+                    reader, [reader, from, to, bucket] { reader->setWindow(from, to, bucket); },
+                    Qt::QueuedConnection);
+            });
     connect(m_jobs, &JobsPage::scopeChanged, this, [reader](JobsScope scope) {
         QMetaObject::invokeMethod(
             reader, [reader, scope] { reader->setJobsScope(scope); }, Qt::QueuedConnection);
@@ -176,7 +197,10 @@ void MainWindow::connectEngine()
         reader,
         [reader, range, scope] {
             reader->setJobsScope(scope);
-            reader->setRange(range.rangeMs, range.bucketMs);
+            if (range.isFixed())
+                reader->setWindow(range.fromMs, range.toMs, range.bucketMs);
+            else
+                reader->setRange(range.rangeMs, range.bucketMs);
             reader->start(1000);
         },
         Qt::QueuedConnection);
@@ -261,10 +285,51 @@ void MainWindow::refreshDrift()
                 .arg(d.policyId, d.partitionKey, d.differences.join(QStringLiteral("; "))));
     }
     m_driftLabel->setVisible(!lines.isEmpty());
-    m_driftLabel->setText(stricter
-                              ? tr("<b>Policy drift: %1 (server stricter)</b>").arg(lines.size())
-                              : tr("Policy drift: %1").arg(lines.size()));
+    const QString text = stricter
+                             ? tr("<b>Policy drift: %1 (server stricter)</b>").arg(lines.size())
+                             : tr("Policy drift: %1").arg(lines.size());
+    m_driftLabel->setText(QStringLiteral("<a href=\"#drift\">%1</a>").arg(text));
+    lines.append(tr("Click to compare with the configured policies."));
     m_driftLabel->setToolTip(lines.join(QLatin1Char('\n')));
+    if (m_endpointsDialog)
+        m_endpointsDialog->setDrifts(m_scheduler.drifts(), m_session.clock().nowMs());
+}
+
+void MainWindow::openEndpoints(EndpointsDialog::Page page)
+{
+    if (m_endpointsDialog) {
+        m_endpointsDialog->showPage(page);
+        m_endpointsDialog->raise();
+        m_endpointsDialog->activateWindow();
+        return;
+    }
+    // The file as it is now, which is what Save replaces; the demo has no file.
+    const QString path = m_session.configPath();
+    QString error;
+    std::optional<WorkspaceDocument> document;
+    if (path.isEmpty()) {
+        QFile demo(QStringLiteral(":/cooldown/demo.json"));
+        if (demo.open(QIODevice::ReadOnly))
+            document =
+                WorkspaceDocument::fromJson(demo.readAll(), QStringLiteral("demo.json"), &error);
+        else
+            error = tr("The demo workspace is missing from this build.");
+    } else {
+        document = WorkspaceDocument::load(path, &error);
+    }
+    if (!document) {
+        QMessageBox::warning(this, tr("Endpoints"), error);
+        return;
+    }
+    m_endpointsDialog = new EndpointsDialog(std::move(*document), path, this);
+    m_endpointsDialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_endpointsDialog->setDrifts(m_scheduler.drifts(), m_session.clock().nowMs());
+    m_endpointsDialog->showPage(page);
+    connect(m_endpointsDialog, &EndpointsDialog::saved, this, [this](const QString &file) {
+        statusBar()->showMessage(tr("Saved %1; the engine reads it on its next start").arg(file),
+                                 10000);
+    });
+    m_endpointsDialog->show();
 }
 
 void MainWindow::tick()
@@ -294,6 +359,9 @@ void MainWindow::restoreSettings()
         resize(1280, 820);
     restoreState(settings.value(kStateKey).toByteArray());
     m_tabs->setCurrentIndex(settings.value(kTabKey, 0).toInt());
+    const qint64 windowTo = settings.value(kWindowToKey, -1).toLongLong();
+    if (windowTo >= 0)
+        m_overview->setCustomWindow(settings.value(kWindowFromKey).toLongLong(), windowTo, false);
     m_overview->setRangeIndex(settings.value(kRangeKey, 0).toInt());
 }
 
@@ -304,10 +372,22 @@ void MainWindow::saveSettings() const
     settings.setValue(kStateKey, saveState());
     settings.setValue(kTabKey, m_tabs->currentIndex());
     settings.setValue(kRangeKey, m_overview->rangeIndex());
+    if (const auto window = m_overview->customWindow()) {
+        settings.setValue(kWindowFromKey, window->fromMs);
+        settings.setValue(kWindowToKey, window->toMs);
+    } else {
+        settings.remove(kWindowFromKey);
+        settings.remove(kWindowToKey);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Edits not saved yet are not dropped without asking.
+    if (m_endpointsDialog && !m_endpointsDialog->close()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     QMainWindow::closeEvent(event);
 }

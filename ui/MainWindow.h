@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/engine/Scheduler.h"
+#include "ui/EndpointsDialog.h"
 #include "ui/LiveReader.h"
 #include "ui/WorkerThread.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -22,8 +24,9 @@ class OverviewPage;
 
 // The dashboard: Overview (charts and headline figures), Jobs (operations and the
 // operator's actions) and History (every attempt, the inspector, CSV export), with
-// the database, the permits in flight and the held partitions in the status bar.
-// Geometry, the open tab and the chosen ranges are kept with QSettings.
+// the database, the permits in flight, the held partitions and policy drift in the
+// status bar. Endpoints… edits the workspace file. Geometry, the open tab and the
+// chosen ranges are kept with QSettings.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -37,6 +40,11 @@ public:
     JobsPage *jobsPage() const { return m_jobs; }
     HistoryPage *historyPage() const { return m_history; }
     QTabWidget *tabs() const { return m_tabs; }
+    QAction *endpointsAction() const { return m_endpointsAction; }
+    // The open Endpoints dialog, or null.
+    EndpointsDialog *endpointsDialog() const { return m_endpointsDialog; }
+    // Opens the Endpoints dialog on a page (or brings the open one forward).
+    void openEndpoints(EndpointsDialog::Page page);
     // How many "failed for good" notifications were raised (shown in the tray when
     // there is one).
     int failureNotifications() const { return m_failureNotifications; }
@@ -69,6 +77,8 @@ private:
     QLabel *m_inFlightLabel = nullptr;
     QLabel *m_holdsLabel = nullptr;
     QLabel *m_driftLabel = nullptr;
+    QAction *m_endpointsAction = nullptr;
+    QPointer<EndpointsDialog> m_endpointsDialog;
     QSystemTrayIcon *m_tray = nullptr;
     QTimer *m_tick = nullptr;
     QList<PartitionHold> m_holds;

@@ -1,6 +1,8 @@
 #include "ui/OverviewPage.h"
 
+#include "core/time/Clock.h"
 #include "ui/ChartPoints.h"
+#include "ui/CustomRangeDialog.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -16,6 +18,7 @@
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPen>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -119,16 +122,62 @@ QList<OverviewPage::Range> OverviewPage::ranges()
     };
 }
 
-OverviewPage::OverviewPage(QWidget *parent) : QWidget(parent)
+OverviewPage::Range OverviewPage::customRange(qint64 fromMs, qint64 toMs)
 {
+    static const qint64 kStepMinutes[] = {1,   2,   5,   10,  15,   30,   60,
+                                          120, 180, 360, 720, 1440, 2880, 10080};
+    Range r;
+    r.fromMs = fromMs;
+    r.toMs = toMs;
+    r.rangeMs = std::max<qint64>(1, toMs - fromMs);
+    for (const qint64 minutes : kStepMinutes) {
+        r.bucketMs = minutes * kMinute;
+        if ((r.rangeMs + r.bucketMs - 1) / r.bucketMs <= kMaxBuckets)
+            break;
+    }
+    return r;
+}
+
+QString OverviewPage::windowLabel(qint64 fromMs, qint64 toMs, qint64 nowMs)
+{
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs).toLocalTime();
+    const QDateTime to = QDateTime::fromMSecsSinceEpoch(toMs).toLocalTime();
+    const int thisYear = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime().date().year();
+    const QLocale locale;
+    const auto day = [&locale, thisYear](const QDate &d) {
+        return locale.toString(d, d.year() == thisYear ? QStringLiteral("d MMM")
+                                                       : QStringLiteral("d MMM yyyy"));
+    };
+    const QString hm = QStringLiteral("HH:mm");
+    if (from.date() == to.date())
+        return QStringLiteral("%1 %2 – %3")
+            .arg(day(from.date()), from.toString(hm), to.toString(hm));
+    return QStringLiteral("%1 %2 – %3 %4")
+        .arg(day(from.date()), from.toString(hm), day(to.date()), to.toString(hm));
+}
+
+OverviewPage::OverviewPage(const Clock &clock, QWidget *parent) : QWidget(parent), m_clock(clock)
+{
+    m_pickWindow = [this](qint64 fromMs, qint64 toMs) -> std::optional<std::pair<qint64, qint64>> {
+        CustomRangeDialog dialog(fromMs, toMs, m_clock.nowMs(), this);
+        if (dialog.exec() != QDialog::Accepted)
+            return std::nullopt;
+        return std::make_pair(dialog.fromMs(), dialog.toMs());
+    };
+
     auto *layout = new QVBoxLayout(this);
 
     auto *top = new QHBoxLayout;
     auto *rangeLabel = new QLabel(tr("&Time range:"), this);
     m_range = new QComboBox(this);
     m_range->setObjectName(QStringLiteral("overviewRange"));
+    m_range->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const Range &r : ranges())
         m_range->addItem(r.label);
+    m_range->addItem(tr("Custom…"));
+    m_range->setItemData(m_range->count() - 1,
+                         tr("A fixed window of your choice, read from the database"),
+                         Qt::ToolTipRole);
     rangeLabel->setBuddy(m_range);
     m_loading = new QLabel(this);
     m_loading->setObjectName(QStringLiteral("overviewLoading"));
@@ -168,10 +217,7 @@ OverviewPage::OverviewPage(QWidget *parent) : QWidget(parent)
     grid->setRowStretch(1, 2);
     layout->addLayout(grid, 1);
 
-    connect(m_range, &QComboBox::currentIndexChanged, this, [this] {
-        const Range r = currentRange();
-        emit rangeChanged(r.rangeMs, r.bucketMs);
-    });
+    connect(m_range, &QComboBox::currentIndexChanged, this, &OverviewPage::onRangeIndexChanged);
 }
 
 OverviewPage::~OverviewPage() = default;
@@ -370,9 +416,12 @@ void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
 
 void OverviewPage::updateTimeAxes(const MetricsSnapshot &m)
 {
-    const bool days = m.toMs - m.fromMs > 26 * 3600 * qint64(1000);
+    const qint64 span = m.toMs - m.fromMs;
+    const QString format = span > 8 * 24 * 60 * kMinute ? QStringLiteral("d MMM")
+                           : span > 26 * 60 * kMinute   ? QStringLiteral("ddd HH:mm")
+                                                        : QStringLiteral("HH:mm");
     for (QDateTimeAxis *axis : std::as_const(m_timeAxes)) {
-        axis->setFormat(days ? QStringLiteral("ddd HH:mm") : QStringLiteral("HH:mm"));
+        axis->setFormat(format);
         axis->setRange(QDateTime::fromMSecsSinceEpoch(m.fromMs),
                        QDateTime::fromMSecsSinceEpoch(std::max(m.toMs, m.fromMs + 1)));
     }
@@ -475,18 +524,91 @@ void OverviewPage::setHeldPartitions(int count)
 
 OverviewPage::Range OverviewPage::currentRange() const
 {
+    const int index = rangeIndex();
+    if (index == customIndex() && m_custom)
+        return *m_custom;
     const QList<Range> all = ranges();
-    return all.value(std::clamp(m_range->currentIndex(), 0, int(all.size()) - 1));
+    return all.value(std::clamp(index, 0, int(all.size()) - 1));
 }
 
 void OverviewPage::setRangeIndex(int index)
 {
-    m_range->setCurrentIndex(std::clamp(index, 0, m_range->count() - 1));
+    m_range->setCurrentIndex(std::clamp(index, 0, m_custom ? customIndex() : customIndex() - 1));
 }
 
 int OverviewPage::rangeIndex() const
 {
-    return m_range->currentIndex();
+    // While "Custom…" asks, the range shown is still the one before.
+    const int index = m_range->currentIndex();
+    return index == m_range->count() - 1 ? m_lastIndex : index;
+}
+
+bool OverviewPage::setCustomWindow(qint64 fromMs, qint64 toMs, bool select)
+{
+    const qint64 now = m_clock.nowMs();
+    if (!CustomRangeDialog::problem(fromMs, toMs, now).isEmpty())
+        return false;
+    Range r = customRange(fromMs, toMs);
+    r.label = windowLabel(fromMs, toMs, now);
+    const QSignalBlocker blocker(m_range);
+    const int index = customIndex();
+    if (m_custom)
+        m_range->setItemText(index, r.label);
+    else
+        m_range->insertItem(index, r.label);
+    const QString full = QStringLiteral("yyyy-MM-dd HH:mm");
+    m_range->setItemData(
+        index,
+        tr("%1 to %2, in buckets of %3 min")
+            .arg(QDateTime::fromMSecsSinceEpoch(fromMs).toLocalTime().toString(full),
+                 QDateTime::fromMSecsSinceEpoch(toMs).toLocalTime().toString(full))
+            .arg(r.bucketMs / kMinute),
+        Qt::ToolTipRole);
+    m_custom = r;
+    if (select) {
+        m_range->setCurrentIndex(index);
+        m_lastIndex = index;
+        emitRange();
+    }
+    return true;
+}
+
+void OverviewPage::setWindowPicker(WindowPicker picker)
+{
+    m_pickWindow = std::move(picker);
+}
+
+void OverviewPage::onRangeIndexChanged(int index)
+{
+    if (index == m_range->count() - 1) {
+        pickCustomWindow();
+        return;
+    }
+    m_lastIndex = index;
+    emitRange();
+}
+
+void OverviewPage::pickCustomWindow()
+{
+    // The dialog opens on the custom window, or on the range shown until now.
+    const qint64 now = m_clock.nowMs();
+    const Range shown = currentRange();
+    const qint64 to = m_custom ? m_custom->toMs : now;
+    const qint64 from = m_custom ? m_custom->fromMs : now - shown.rangeMs;
+    const auto picked = m_pickWindow(from, to);
+    if (picked && setCustomWindow(picked->first, picked->second))
+        return;
+    const QSignalBlocker blocker(m_range);
+    m_range->setCurrentIndex(m_lastIndex);
+}
+
+void OverviewPage::emitRange()
+{
+    const Range r = currentRange();
+    if (r.isFixed())
+        emit windowChanged(r.fromMs, r.toMs, r.bucketMs);
+    else
+        emit rangeChanged(r.rangeMs, r.bucketMs);
 }
 
 } // namespace cooldown

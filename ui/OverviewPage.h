@@ -7,6 +7,10 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+#include <optional>
+#include <utility>
+
 class QAreaSeries;
 class QBarCategoryAxis;
 class QBarSet;
@@ -21,9 +25,12 @@ class QValueAxis;
 
 namespace cooldown {
 
+class Clock;
+
 // Is anything being throttled, who waits and why, what failed for good: four charts
 // over a chosen time range and the headline figures above them. It draws what it is
-// given (showSnapshot); the time range choice goes out as rangeChanged.
+// given (showSnapshot); the time range choice goes out as rangeChanged (the last so
+// much, following the clock) or windowChanged (a fixed window chosen with "Custom…").
 class OverviewPage final : public QWidget
 {
     Q_OBJECT
@@ -35,24 +42,46 @@ public:
         QString label;
         qint64 rangeMs = 0;
         qint64 bucketMs = 0;
+        // A fixed window [fromMs, toMs) rather than the last rangeMs: the custom choice.
+        qint64 fromMs = -1;
+        qint64 toMs = -1;
+
+        bool isFixed() const { return toMs >= 0; }
     };
     static QList<Range> ranges();
+    // The most buckets a custom window is cut into.
+    static constexpr int kMaxBuckets = 300;
+    // [fromMs, toMs) in the smallest round bucket that keeps to kMaxBuckets.
+    static Range customRange(qint64 fromMs, qint64 toMs);
+    // "12 Nov 10:00 – 14:00", in local time.
+    static QString windowLabel(qint64 fromMs, qint64 toMs, qint64 nowMs);
+    using WindowPicker =
+        std::function<std::optional<std::pair<qint64, qint64>>(qint64 fromMs, qint64 toMs)>;
 
-    explicit OverviewPage(QWidget *parent = nullptr);
+    explicit OverviewPage(const Clock &clock, QWidget *parent = nullptr);
     ~OverviewPage() override;
 
     void showSnapshot(const LiveSnapshot &snapshot);
     void setInFlight(int inFlight, int maxInFlight);
     void setHeldPartitions(int count);
     Range currentRange() const;
+    // 0 .. ranges().size() - 1: the ranges; customIndex(): the custom window, if any.
     void setRangeIndex(int index);
     int rangeIndex() const;
+    static int customIndex() { return int(ranges().size()); }
+    std::optional<Range> customWindow() const { return m_custom; }
+    // Makes [fromMs, toMs) the custom choice, and the current one when select is set.
+    // False, and nothing changes, when CustomRangeDialog::problem() refuses it.
+    bool setCustomWindow(qint64 fromMs, qint64 toMs, bool select = true);
+    // What "Custom…" asks with; by default CustomRangeDialog. nullopt: cancelled.
+    void setWindowPicker(WindowPicker picker);
 
     // The chart's line of 429s per minute over every partition (for tests and checks).
     const QLineSeries *throttleTotalSeries() const { return m_throttleTotal; }
 
 signals:
     void rangeChanged(qint64 rangeMs, qint64 bucketMs);
+    void windowChanged(qint64 fromMs, qint64 toMs, qint64 bucketMs);
 
 private:
     struct Card
@@ -74,7 +103,14 @@ private:
     void updateTimeAxes(const MetricsSnapshot &m);
     int pointBudget(const QChartView *view) const;
     QLineSeries *partitionSeries(const QString &partition);
+    void onRangeIndexChanged(int index);
+    void pickCustomWindow();
+    void emitRange();
 
+    const Clock &m_clock;
+    WindowPicker m_pickWindow;
+    std::optional<Range> m_custom;
+    int m_lastIndex = 0; // the range shown while "Custom…" asks
     QComboBox *m_range = nullptr;
     QLabel *m_loading = nullptr;
     Card m_inFlight;

@@ -8,6 +8,8 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace cooldown {
 
 namespace {
@@ -103,11 +105,21 @@ void TransportCall::abort()
     m_reply->abort(); // emits finished synchronously
 }
 
+namespace {
+
+// What is there, up to room: QIODevice::read(n) allocates n bytes first, and the cap
+// is a megabyte while most answers are a few hundred bytes.
+QByteArray readUpTo(QIODevice *device, qint64 room)
+{
+    const qint64 available = device->bytesAvailable();
+    return room > 0 && available > 0 ? device->read(std::min(room, available)) : QByteArray();
+}
+
+} // namespace
+
 void TransportCall::onReadyRead()
 {
-    const qint64 room = m_maxResponseBytes - m_result.body.size();
-    if (room > 0)
-        m_result.body += m_reply->read(room);
+    m_result.body += readUpTo(m_reply, m_maxResponseBytes - m_result.body.size());
     if (m_reply->bytesAvailable() > 0) {
         // More than the cap: cut it here and keep what the status and headers said,
         // so memory stays flat whatever the server sends.
@@ -129,9 +141,7 @@ void TransportCall::onFinished()
             result.headers.append(pair.first, pair.second);
     }
     if (!result.bodyTruncated && reply->isOpen()) {
-        const qint64 room = m_maxResponseBytes - result.body.size();
-        if (room > 0)
-            result.body += reply->read(room);
+        result.body += readUpTo(reply, m_maxResponseBytes - result.body.size());
         result.bodyTruncated = reply->bytesAvailable() > 0;
     }
     const QNetworkReply::NetworkError error = reply->error();

@@ -4,12 +4,15 @@
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "ui/DashboardSession.h"
+#include "ui/DriftModel.h"
+#include "ui/EndpointsDialog.h"
 #include "ui/HistoryPage.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/OverviewPage.h"
 
+#include <QDateTimeAxis>
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
@@ -44,6 +47,30 @@ QByteArray operatorWorkspace()
     })";
 }
 
+// A server that advertises 2 requests per 6 s for a policy configured with 10.
+QByteArray driftingWorkspace()
+{
+    return R"({
+      "version": 1,
+      "policies": [ { "policy_id": "search", "limit": 10, "window_seconds": 6 } ],
+      "endpoints": [
+        { "id": "search", "method": "GET",
+          "url": "${demo:base_url}/limited/ratelimit?key=drift-test&limit=2&window=6&policy=search",
+          "every_seconds": 1, "timeout_seconds": 10, "policy": "search", "partition_key": "p" }
+      ]
+    })";
+}
+
+const QDateTimeAxis *timeAxis(const QLineSeries *series)
+{
+    // attachedAxes() is not const, though it changes nothing.
+    for (const QAbstractAxis *axis : const_cast<QLineSeries *>(series)->attachedAxes()) {
+        if (const auto *time = qobject_cast<const QDateTimeAxis *>(axis))
+            return time;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 class tst_MainWindow : public QObject
@@ -59,6 +86,8 @@ private slots:
     void forceNowAsksFirstAndIsRecorded();
     void finalFailureIsAnnounced();
     void keepsGeometryAndTab();
+    void customWindowIsReadAndKept();
+    void endpointsOpenFromTheMenuAndTheDriftLabel();
 
 private:
     std::unique_ptr<DashboardSession> openSession(const QByteArray &json);
@@ -278,6 +307,80 @@ void tst_MainWindow::keepsGeometryAndTab()
     QCOMPARE(window.tabs()->currentIndex(), 2);
     QCOMPARE(window.overviewPage()->rangeIndex(), 1);
     QCOMPARE(window.size(), QSize(1000, 700));
+}
+
+void tst_MainWindow::customWindowIsReadAndKept()
+{
+    const qint64 now = SystemClock::instance().nowMs();
+    const qint64 to = now - now % 60000 - 3600000;
+    const qint64 from = to - 2 * 3600000;
+    {
+        auto session = openSession(operatorWorkspace());
+        QVERIFY(session);
+        MainWindow window(*session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.overviewPage()->setCustomWindow(from, to));
+        // The reader reads that window, and the charts show it.
+        const QDateTimeAxis *axis = timeAxis(window.overviewPage()->throttleTotalSeries());
+        QVERIFY(axis);
+        QTRY_COMPARE_WITH_TIMEOUT(axis->max().toMSecsSinceEpoch(), to, 10000);
+        QCOMPARE(axis->min().toMSecsSinceEpoch(), from);
+        window.close();
+    }
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    QCOMPARE(window.overviewPage()->rangeIndex(), OverviewPage::customIndex());
+    const OverviewPage::Range range = window.overviewPage()->currentRange();
+    QVERIFY(range.isFixed());
+    QCOMPARE(range.fromMs, from);
+    QCOMPARE(range.toMs, to);
+    window.overviewPage()->setRangeIndex(0);
+    window.close();
+}
+
+void tst_MainWindow::endpointsOpenFromTheMenuAndTheDriftLabel()
+{
+    const QString path = m_dir->filePath(QStringLiteral("drift.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(driftingWorkspace());
+    file.close();
+    auto session = openSession(driftingWorkspace());
+    QVERIFY(session);
+    session->setConfigPath(path);
+    MainWindow window(*session);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+
+    QVERIFY(!window.endpointsDialog());
+    QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+    EndpointsDialog *dialog = window.endpointsDialog();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(dialog->filePath(), path);
+    QCOMPARE(dialog->currentPage(), EndpointsDialog::Page::Endpoints);
+    QCOMPARE(dialog->document().endpoints().size(), 1);
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    dialog->close();
+    QTRY_VERIFY(!window.endpointsDialog()); // deleted once closed
+
+    // The server's first answer shows the drift; the label opens the dialog on it.
+    auto *drift = window.findChild<QLabel *>(QStringLiteral("driftLabel"));
+    QVERIFY(drift);
+    QTRY_VERIFY_WITH_TIMEOUT(drift->isVisible(), 15000);
+    emit drift->linkActivated(QStringLiteral("#drift"));
+    dialog = window.endpointsDialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->currentPage(), EndpointsDialog::Page::Drift);
+    QVERIFY(dialog->driftModel()->rowCount() >= 1);
+    const QModelIndex row = dialog->driftModel()->index(0, 0);
+    QCOMPARE(row.data().toString(), QStringLiteral("search"));
+    QCOMPARE(dialog->driftModel()->index(0, DriftModel::AdvertisedColumn).data().toString(),
+             QStringLiteral("2 per 6 s"));
+    QVERIFY(row.data(DriftModel::ServerIsStricterRole).toBool());
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,0 +1,444 @@
+#include "core/config/WorkspaceConfig.h"
+#include "core/config/WorkspaceDocument.h"
+#include "ui/DriftModel.h"
+#include "ui/EndpointsDialog.h"
+#include "ui/WorkspaceItemsModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+// Declared before the JSON below, which moc cannot read through.
+class tst_EndpointsDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void invalidUrlDisablesSaveUntilFixed();
+    void saveWritesTheFile();
+    void refusedDocumentIsNeverWritten();
+    void numbersAndHeaderLines();
+    void policyFieldsAreChecked();
+    void addDuplicateRemove();
+    void removingAUsedPolicyPointsAtTheEndpoint();
+    void demoIsSavedAs();
+    void driftRowsAppear();
+    void closingAsksBeforeDroppingChanges();
+
+private:
+    std::unique_ptr<EndpointsDialog> openDialog(const QString &path = QString());
+    template <typename T> T *field(EndpointsDialog &dialog, const char *name);
+    void retype(QLineEdit *edit, const QString &text);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+    std::unique_ptr<QAbstractItemModelTester> m_endpointsTester;
+    std::unique_ptr<QAbstractItemModelTester> m_policiesTester;
+    std::unique_ptr<QAbstractItemModelTester> m_driftTester;
+};
+
+namespace {
+
+const QHash<QString, QString> kEnv = {{"UI_TEST_TOKEN", "s3cr3t"}};
+
+const QByteArray kWorkspace = R"({
+  "version": 1,
+  "concurrency": { "max_in_flight": 4, "per_host": 2 },
+  "policies": [ { "policy_id": "read-v1", "limit": 120, "window_seconds": 60 } ],
+  "endpoints": [
+    { "id": "measurements", "url": "https://api.example.com/measurements",
+      "headers": { "Authorization": "Bearer ${env:UI_TEST_TOKEN}" },
+      "every_seconds": 30, "policy": "read-v1", "partition_key": "p1" },
+    { "id": "report", "method": "GET", "url": "https://api.example.com/report" }
+  ]
+})";
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+PolicyDrift drift(const char *policy, const char *key, qint64 configured, qint64 advertised)
+{
+    PolicyDrift d;
+    d.policyId = QString::fromLatin1(policy);
+    d.partitionKey = QString::fromLatin1(key);
+    d.configuredLimit = configured;
+    d.configuredWindowMs = 60000;
+    d.advertised.name = d.policyId;
+    d.advertised.quota = advertised;
+    d.advertised.windowSeconds = 60;
+    if (configured != advertised)
+        d.differences.append(
+            QStringLiteral("quota: server %1, configured %2").arg(advertised).arg(configured));
+    d.observedAtMs = 1000;
+    return d;
+}
+
+} // namespace
+
+void tst_EndpointsDialog::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_path = m_dir->filePath("workspace.json");
+    QFile file(m_path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(kWorkspace), kWorkspace.size());
+}
+
+std::unique_ptr<EndpointsDialog> tst_EndpointsDialog::openDialog(const QString &path)
+{
+    QString error;
+    auto document = path.isEmpty() ? WorkspaceDocument::fromJson(kWorkspace, "demo.json", &error)
+                                   : WorkspaceDocument::load(path, &error);
+    if (!document) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    auto dialog = std::make_unique<EndpointsDialog>(std::move(*document), path);
+    dialog->setResolution({}, kEnv);
+    m_endpointsTester = std::make_unique<QAbstractItemModelTester>(
+        dialog->endpointsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_policiesTester = std::make_unique<QAbstractItemModelTester>(
+        dialog->policiesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_driftTester = std::make_unique<QAbstractItemModelTester>(
+        dialog->driftModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    dialog->show();
+    return dialog;
+}
+
+template <typename T> T *tst_EndpointsDialog::field(EndpointsDialog &dialog, const char *name)
+{
+    return dialog.findChild<T *>(QString::fromLatin1(name));
+}
+
+void tst_EndpointsDialog::retype(QLineEdit *edit, const QString &text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+void tst_EndpointsDialog::invalidUrlDisablesSaveUntilFixed()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    QVERIFY(dialog->saveButton()->isEnabled());
+
+    dialog->selectItem(EndpointsDialog::Page::Endpoints, 1);
+    auto *url = field<QLineEdit>(*dialog, "endpoint:url");
+    QVERIFY(url);
+    QCOMPARE(url->text(), "https://api.example.com/report");
+    retype(url, "api.example.com/report");
+
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    QCOMPARE(dialog->problemPath(), "endpoints[1].url");
+    QVERIFY2(
+        dialog->problem().startsWith("endpoints[1].url: expected an absolute http or https URL"),
+        qPrintable(dialog->problem()));
+    auto *problem = field<QLabel>(*dialog, "problemLabel");
+    QVERIFY(problem && problem->isVisible());
+    QVERIFY(problem->text().contains("endpoints[1].url"));
+    QVERIFY(url->property("invalid").toBool());
+    QCOMPARE(
+        dialog->endpointsModel()->index(1, 0).data(WorkspaceItemsModel::ProblemRole).toString(),
+        dialog->problem());
+    QVERIFY(!dialog->save());
+
+    retype(url, "https://api.example.com/v2/report");
+    QVERIFY(dialog->saveButton()->isEnabled());
+    QVERIFY(dialog->problem().isEmpty());
+    QVERIFY(!problem->isVisible());
+    QVERIFY(!url->property("invalid").toBool());
+    QVERIFY(dialog->endpointsModel()->index(1, 0).data(WorkspaceItemsModel::ProblemRole).isNull() ||
+            dialog->endpointsModel()
+                ->index(1, 0)
+                .data(WorkspaceItemsModel::ProblemRole)
+                .toString()
+                .isEmpty());
+    QCOMPARE(
+        dialog->endpointsModel()->index(1, WorkspaceItemsModel::SummaryColumn).data().toString(),
+        "GET https://api.example.com/v2/report");
+}
+
+void tst_EndpointsDialog::saveWritesTheFile()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    QCOMPARE(dialog->saveButton()->text(), "&Save");
+    dialog->selectItem(EndpointsDialog::Page::Endpoints, 0);
+    retype(field<QLineEdit>(*dialog, "endpoint:every_seconds"), "45");
+    retype(field<QLineEdit>(*dialog, "endpoint:name"), "Read measurements");
+    QVERIFY(dialog->isModified());
+    QSignalSpy saved(dialog.get(), &EndpointsDialog::saved);
+    QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
+    QCOMPARE(saved.size(), 1);
+    QCOMPARE(saved.first().first().toString(), m_path);
+    QVERIFY(!dialog->isModified());
+
+    const QByteArray written = readAll(m_path);
+    QVERIFY(written.contains("Bearer ${env:UI_TEST_TOKEN}"));
+    QVERIFY(!written.contains("s3cr3t"));
+    QString error;
+    const auto config = WorkspaceConfig::parse(written, m_path, &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->endpoint("measurements")->everySeconds, 45);
+    QCOMPARE(config->endpoint("measurements")->name, "Read measurements");
+    QCOMPARE(config->endpoint("measurements")->headers.value("Authorization"), "Bearer s3cr3t");
+    QCOMPARE(config->concurrency.perHost, 2);
+    QCOMPARE(config->endpoint("report")->url.toString(), "https://api.example.com/report");
+}
+
+void tst_EndpointsDialog::refusedDocumentIsNeverWritten()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    retype(field<QLineEdit>(*dialog, "endpoint:id"), "has spaces");
+    QCOMPARE(dialog->problemPath(), "endpoints[0].id");
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    QVERIFY(!dialog->save());
+    QCOMPARE(readAll(m_path), kWorkspace);
+}
+
+void tst_EndpointsDialog::numbersAndHeaderLines()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    auto *every = field<QLineEdit>(*dialog, "endpoint:every_seconds");
+    retype(every, "soon");
+    QCOMPARE(dialog->problemPath(), "endpoints[0].every_seconds");
+    QVERIFY(every->property("invalid").toBool());
+    retype(every, "2.5");
+    QVERIFY2(dialog->problem().startsWith("endpoints[0].every_seconds: expected a whole number"),
+             qPrintable(dialog->problem()));
+    every->clear(); // absent: runs once per database
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    QVERIFY(!dialog->document().endpoints().first().contains("every_seconds"));
+
+    auto *headers = field<QPlainTextEdit>(*dialog, "endpoint:headers");
+    QVERIFY(headers);
+    QCOMPARE(headers->toPlainText(), "Authorization: Bearer ${env:UI_TEST_TOKEN}");
+    headers->setPlainText("Authorization: Bearer ${env:UI_TEST_TOKEN}\nno colon here");
+    QCOMPARE(dialog->problem(), "endpoints[0].headers: line 2: expected 'Name: value'");
+    QVERIFY(headers->property("invalid").toBool());
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    headers->setPlainText("Authorization: Bearer ${env:UNSET_VARIABLE}\nX-Trace: 1");
+    QCOMPARE(dialog->problemPath(), "endpoints[0].headers.Authorization");
+    QVERIFY(dialog->problem().contains("environment variable UNSET_VARIABLE is not set"));
+    headers->setPlainText("Authorization: Bearer ${env:UI_TEST_TOKEN}\nX-Trace: 1");
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    const QJsonObject written = dialog->document().endpoints().first().value("headers").toObject();
+    QCOMPARE(written.value("X-Trace").toString(), "1");
+    QCOMPARE(written.value("Authorization").toString(), "Bearer ${env:UI_TEST_TOKEN}");
+
+    auto *idempotency = field<QLineEdit>(*dialog, "endpoint:idempotency");
+    retype(idempotency, "Idempotency Key");
+    QCOMPARE(dialog->problemPath(), "endpoints[0].idempotency.header");
+    QVERIFY(idempotency->property("invalid").toBool());
+    retype(idempotency, "Idempotency-Key");
+    QVERIFY(dialog->problem().isEmpty());
+    QCOMPARE(dialog->document().endpoints().first().value("idempotency").toObject(),
+             QJsonObject({{"header", "Idempotency-Key"}}));
+}
+
+void tst_EndpointsDialog::policyFieldsAreChecked()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    dialog->selectItem(EndpointsDialog::Page::Policies, 0);
+    auto *limit = field<QLineEdit>(*dialog, "policy:limit");
+    QVERIFY(limit);
+    QCOMPARE(limit->text(), "120");
+    retype(limit, "0");
+    QCOMPARE(dialog->problemPath(), "policies[0].limit");
+    QVERIFY(limit->property("invalid").toBool());
+    retype(limit, "50");
+    auto *unit = field<QComboBox>(*dialog, "policy:quota_unit");
+    QVERIFY(unit);
+    unit->setEditText("requests");
+    QCOMPARE(dialog->problemPath(), "policies[0].quota_unit");
+    unit->setCurrentIndex(unit->findText("request"));
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    QCOMPARE(
+        dialog->policiesModel()->index(0, WorkspaceItemsModel::SummaryColumn).data().toString(),
+        "50 per 60 s");
+}
+
+void tst_EndpointsDialog::addDuplicateRemove()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    QTest::mouseClick(field<QPushButton>(*dialog, "addButton"), Qt::LeftButton);
+    QCOMPARE(dialog->endpointsModel()->rowCount(), 3);
+    QCOMPARE(dialog->document().endpoints().at(2).value("id").toString(), "endpoint");
+    // A new endpoint has no host yet: nothing is saved until it has one.
+    QCOMPARE(dialog->problemPath(), "endpoints[2].url");
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    auto *url = field<QLineEdit>(*dialog, "endpoint:url");
+    QCOMPARE(url->text(), "https://");
+    url->setFocus();
+    url->end(false);
+    QTest::keyClicks(url, "api.example.com/new");
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+
+    QTest::mouseClick(field<QPushButton>(*dialog, "duplicateButton"), Qt::LeftButton);
+    QCOMPARE(dialog->endpointsModel()->rowCount(), 4);
+    QCOMPARE(dialog->document().endpoints().at(3).value("id").toString(), "endpoint-copy");
+    QCOMPARE(field<QLineEdit>(*dialog, "endpoint:id")->text(), "endpoint-copy");
+    QVERIFY(dialog->problem().isEmpty());
+
+    // Giving the copy the id of another endpoint is refused at the copy's id.
+    retype(field<QLineEdit>(*dialog, "endpoint:id"), "report");
+    QCOMPARE(dialog->problemPath(), "endpoints[3].id");
+    QVERIFY(dialog->problem().contains("duplicate id 'report'"));
+
+    QTest::mouseClick(field<QPushButton>(*dialog, "removeButton"), Qt::LeftButton);
+    QCOMPARE(dialog->endpointsModel()->rowCount(), 3);
+    QVERIFY(dialog->problem().isEmpty());
+    QCOMPARE(field<QLineEdit>(*dialog, "endpoint:id")->text(), "endpoint");
+
+    dialog->selectItem(EndpointsDialog::Page::Policies, 0);
+    QTest::mouseClick(field<QPushButton>(*dialog, "addButton"), Qt::LeftButton);
+    QCOMPARE(dialog->policiesModel()->rowCount(), 2);
+    QCOMPARE(dialog->document().policies().at(1).value("policy_id").toString(), "policy");
+    QVERIFY(dialog->problem().isEmpty());
+    // The new policy is offered to endpoints.
+    auto *policy = field<QComboBox>(*dialog, "endpoint:policy");
+    QVERIFY(policy->findText("policy") >= 0);
+}
+
+void tst_EndpointsDialog::removingAUsedPolicyPointsAtTheEndpoint()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    dialog->selectItem(EndpointsDialog::Page::Policies, 0);
+    QTest::mouseClick(field<QPushButton>(*dialog, "removeButton"), Qt::LeftButton);
+    QCOMPARE(dialog->policiesModel()->rowCount(), 0);
+    QCOMPARE(dialog->problemPath(), "endpoints[0].policy");
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    auto *problem = field<QLabel>(*dialog, "problemLabel");
+    QVERIFY(problem->text().contains("href"));
+
+    // "Show" goes to the endpoint and marks its policy.
+    emit problem->linkActivated("#problem");
+    QCOMPARE(dialog->currentPage(), EndpointsDialog::Page::Endpoints);
+    auto *policy = field<QComboBox>(*dialog, "endpoint:policy");
+    QCOMPARE(policy->currentText(), "read-v1");
+    QVERIFY(policy->property("invalid").toBool());
+    policy->setEditText(QString());
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    QVERIFY(!dialog->document().endpoints().first().contains("policy"));
+}
+
+void tst_EndpointsDialog::demoIsSavedAs()
+{
+    auto dialog = openDialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->saveButton()->text(), "Save &as…");
+    QVERIFY(field<QLabel>(*dialog, "noteLabel")->text().contains("cooldown --config"));
+
+    int asked = 0;
+    dialog->setFileChooser([&asked] {
+        ++asked;
+        return QString();
+    });
+    QVERIFY(!dialog->save()); // cancelled
+    QCOMPARE(asked, 1);
+
+    const QString copy = m_dir->filePath("copy.json");
+    dialog->setFileChooser([&copy] { return copy; });
+    QVERIFY(dialog->save());
+    QCOMPARE(dialog->filePath(), copy);
+    QCOMPARE(dialog->saveButton()->text(), "&Save");
+    QString error;
+    const auto config = WorkspaceConfig::parse(readAll(copy), copy, &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->endpoints.size(), 2);
+}
+
+void tst_EndpointsDialog::driftRowsAppear()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    auto *noDrift = field<QLabel>(*dialog, "noDriftLabel");
+    dialog->showPage(EndpointsDialog::Page::Drift);
+    QVERIFY(noDrift->isVisible());
+
+    dialog->setDrifts({drift("read-v1", "p1", 120, 50), drift("read-v1", "p2", 120, 120),
+                       drift("other", "", 10, 20)},
+                      2000);
+    DriftModel *model = dialog->driftModel();
+    QCOMPARE(model->rowCount(), 2); // the comparison that matched is no drift
+    QVERIFY(!noDrift->isVisible());
+    QCOMPARE(model->index(0, DriftModel::PolicyColumn).data().toString(), "other");
+    QCOMPARE(model->index(1, DriftModel::PolicyColumn).data().toString(), "read-v1");
+    QCOMPARE(model->index(1, DriftModel::PartitionKeyColumn).data().toString(), "p1");
+    QCOMPARE(model->index(1, DriftModel::ConfiguredColumn).data().toString(), "120 per 60 s");
+    QCOMPARE(model->index(1, DriftModel::AdvertisedColumn).data().toString(), "50 per 60 s");
+    QCOMPARE(model->index(1, DriftModel::DifferencesColumn).data().toString(),
+             "quota: server 50, configured 120");
+    QVERIFY(model->index(1, 0).data(DriftModel::ServerIsStricterRole).toBool());
+    QVERIFY(!model->index(0, 0).data(DriftModel::ServerIsStricterRole).toBool());
+    QCOMPARE(dialog->policiesModel()->index(0, WorkspaceItemsModel::DriftColumn).data().toString(),
+             "differs for 1 partition(s), server stricter");
+
+    // Selecting a drift row opens its policy in the form.
+    auto *table = dialog->findChild<QTableView *>("driftTable");
+    table->setCurrentIndex(model->index(1, 0));
+    QCOMPARE(field<QLineEdit>(*dialog, "policy:policy_id")->text(), "read-v1");
+    QCOMPARE(dialog->currentPage(), EndpointsDialog::Page::Drift);
+
+    dialog->setDrifts({}, 3000);
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(noDrift->isVisible());
+    QVERIFY(dialog->policiesModel()
+                ->index(0, WorkspaceItemsModel::DriftColumn)
+                .data()
+                .toString()
+                .isEmpty());
+}
+
+void tst_EndpointsDialog::closingAsksBeforeDroppingChanges()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    QStringList asked;
+    bool discard = false;
+    dialog->setConfirmation([&](const QString &question) {
+        asked.append(question);
+        return discard;
+    });
+    dialog->reject(); // nothing changed: closes without asking
+    QVERIFY(asked.isEmpty());
+    QVERIFY(!dialog->isVisible());
+
+    dialog->show();
+    retype(field<QLineEdit>(*dialog, "endpoint:name"), "Renamed");
+    dialog->reject();
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(dialog->isVisible());
+    discard = true;
+    dialog->reject();
+    QVERIFY(!dialog->isVisible());
+    QCOMPARE(readAll(m_path), kWorkspace);
+}
+
+QTEST_MAIN(tst_EndpointsDialog)
+#include "tst_endpointsdialog.moc"

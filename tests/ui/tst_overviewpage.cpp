@@ -1,0 +1,205 @@
+#include "core/time/Clock.h"
+#include "ui/CustomRangeDialog.h"
+#include "ui/OverviewPage.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+
+constexpr qint64 kMinute = 60000;
+constexpr qint64 kDay = 24 * 60 * kMinute;
+
+qint64 localMs(int year, int month, int day, int hour, int minute = 0)
+{
+    return QDateTime(QDate(year, month, day), QTime(hour, minute)).toMSecsSinceEpoch();
+}
+
+} // namespace
+
+class tst_OverviewPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void windowProblems_data();
+    void windowProblems();
+    void bucketsStayFew_data();
+    void bucketsStayFew();
+    void labels();
+    void customChoiceAsksAndEmitsTheWindow();
+    void cancelledChoiceKeepsTheRange();
+    void dialogRefusesUntilValid();
+
+private:
+    qint64 m_now = 0;
+};
+
+void tst_OverviewPage::initTestCase()
+{
+    // Month names as the labels below spell them, whatever the machine's language.
+    QLocale::setDefault(QLocale::c());
+    m_now = localMs(2026, 11, 29, 12);
+}
+
+void tst_OverviewPage::windowProblems_data()
+{
+    QTest::addColumn<qint64>("from");
+    QTest::addColumn<qint64>("to");
+    QTest::addColumn<QString>("problem");
+    const qint64 now = localMs(2026, 11, 29, 12);
+    QTest::newRow("an hour ago") << now - 60 * kMinute << now << QString();
+    QTest::newRow("last week") << now - 8 * kDay << now - 7 * kDay << QString();
+    QTest::newRow("90 days") << now - 90 * kDay << now << QString();
+    QTest::newRow("the minute now") << now - kMinute << now + 30000 << QString();
+    QTest::newRow("empty") << now - kMinute << now - kMinute << "start before it ends";
+    QTest::newRow("backwards") << now << now - kMinute << "start before it ends";
+    QTest::newRow("future") << now - kMinute << now + 2 * kMinute << "end in the future";
+    QTest::newRow("too long") << now - 91 * kDay << now << "at most 90 days";
+}
+
+void tst_OverviewPage::windowProblems()
+{
+    QFETCH(qint64, from);
+    QFETCH(qint64, to);
+    QFETCH(QString, problem);
+    const QString why = CustomRangeDialog::problem(from, to, m_now);
+    if (problem.isEmpty())
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    else
+        QVERIFY2(why.contains(problem), qPrintable(why));
+}
+
+void tst_OverviewPage::bucketsStayFew_data()
+{
+    QTest::addColumn<qint64>("span");
+    QTest::addColumn<qint64>("bucket");
+    QTest::newRow("10 min") << 10 * kMinute << kMinute;
+    QTest::newRow("4 h") << 4 * 60 * kMinute << kMinute;
+    QTest::newRow("5 h 1 min") << 301 * kMinute << 2 * kMinute;
+    QTest::newRow("3 days") << 3 * kDay << 15 * kMinute;
+    QTest::newRow("90 days") << 90 * kDay << 720 * kMinute;
+}
+
+void tst_OverviewPage::bucketsStayFew()
+{
+    QFETCH(qint64, span);
+    QFETCH(qint64, bucket);
+    const OverviewPage::Range r = OverviewPage::customRange(m_now - span, m_now);
+    QVERIFY(r.isFixed());
+    QCOMPARE(r.fromMs, m_now - span);
+    QCOMPARE(r.toMs, m_now);
+    QCOMPARE(r.bucketMs, bucket);
+    QVERIFY((span + r.bucketMs - 1) / r.bucketMs <= OverviewPage::kMaxBuckets);
+}
+
+void tst_OverviewPage::labels()
+{
+    QCOMPARE(OverviewPage::windowLabel(localMs(2026, 11, 12, 10), localMs(2026, 11, 12, 14), m_now),
+             "12 Nov 10:00 – 14:00");
+    QCOMPARE(OverviewPage::windowLabel(localMs(2026, 11, 12, 22), localMs(2026, 11, 13, 2), m_now),
+             "12 Nov 22:00 – 13 Nov 02:00");
+    QCOMPARE(OverviewPage::windowLabel(localMs(2025, 12, 30, 8), localMs(2026, 1, 2, 8), m_now),
+             "30 Dec 2025 08:00 – 2 Jan 08:00");
+}
+
+void tst_OverviewPage::customChoiceAsksAndEmitsTheWindow()
+{
+    ManualClock clock(m_now);
+    OverviewPage page(clock);
+    auto *combo = page.findChild<QComboBox *>("overviewRange");
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), OverviewPage::ranges().size() + 1);
+    QCOMPARE(combo->itemText(combo->count() - 1), "Custom…");
+    page.setRangeIndex(1); // the last hour
+
+    QList<QPair<qint64, qint64>> offered;
+    const qint64 from = localMs(2026, 11, 12, 10);
+    const qint64 to = localMs(2026, 11, 12, 14);
+    page.setWindowPicker([&](qint64 shownFrom, qint64 shownTo) {
+        offered.append({shownFrom, shownTo});
+        return std::make_optional(std::make_pair(from, to));
+    });
+    QSignalSpy windows(&page, &OverviewPage::windowChanged);
+    QSignalSpy ranges(&page, &OverviewPage::rangeChanged);
+    combo->setCurrentIndex(combo->count() - 1);
+
+    // The picker opened on the range shown until then.
+    QCOMPARE(offered.size(), 1);
+    QCOMPARE(offered.first(), qMakePair(m_now - 60 * kMinute, m_now));
+    QCOMPARE(windows.size(), 1);
+    QCOMPARE(ranges.size(), 0);
+    QCOMPARE(windows.first().at(0).toLongLong(), from);
+    QCOMPARE(windows.first().at(1).toLongLong(), to);
+    QCOMPARE(windows.first().at(2).toLongLong(), kMinute);
+    QCOMPARE(combo->currentText(), "12 Nov 10:00 – 14:00");
+    QCOMPARE(page.rangeIndex(), OverviewPage::customIndex());
+    QVERIFY(page.currentRange().isFixed());
+    QCOMPARE(combo->count(), OverviewPage::ranges().size() + 2);
+
+    // Choosing "Custom…" again opens on the window, and back to a range follows the clock.
+    combo->setCurrentIndex(combo->count() - 1);
+    QCOMPARE(offered.last(), qMakePair(from, to));
+    page.setRangeIndex(0);
+    QCOMPARE(ranges.size(), 1);
+    QCOMPARE(ranges.last().at(0).toLongLong(), 15 * kMinute);
+    // The window stays on offer.
+    page.setRangeIndex(OverviewPage::customIndex());
+    QCOMPARE(windows.size(), 3);
+    QCOMPARE(windows.last().at(0).toLongLong(), from);
+}
+
+void tst_OverviewPage::cancelledChoiceKeepsTheRange()
+{
+    ManualClock clock(m_now);
+    OverviewPage page(clock);
+    auto *combo = page.findChild<QComboBox *>("overviewRange");
+    page.setRangeIndex(2);
+    int asked = 0;
+    page.setWindowPicker([&asked](qint64, qint64) -> std::optional<std::pair<qint64, qint64>> {
+        ++asked;
+        return std::nullopt;
+    });
+    QSignalSpy windows(&page, &OverviewPage::windowChanged);
+    QSignalSpy ranges(&page, &OverviewPage::rangeChanged);
+    combo->setCurrentIndex(combo->count() - 1);
+    QCOMPARE(asked, 1);
+    QCOMPARE(combo->currentIndex(), 2);
+    QCOMPARE(page.rangeIndex(), 2);
+    QCOMPARE(windows.size(), 0);
+    QCOMPARE(ranges.size(), 0);
+    QVERIFY(!page.customWindow());
+
+    // A window that cannot be shown is not taken either.
+    QVERIFY(!page.setCustomWindow(m_now, m_now + kDay));
+    QVERIFY(!page.customWindow());
+    QCOMPARE(windows.size(), 0);
+}
+
+void tst_OverviewPage::dialogRefusesUntilValid()
+{
+    CustomRangeDialog dialog(m_now - 60 * kMinute, m_now, m_now);
+    auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    QVERIFY(ok->isEnabled());
+    QCOMPARE(dialog.fromMs(), m_now - 60 * kMinute);
+    QCOMPARE(dialog.toMs(), m_now);
+    dialog.setWindow(m_now, m_now - 60 * kMinute);
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(dialog.findChild<QLabel *>("customProblem")->text().contains("start before it ends"));
+    dialog.setWindow(m_now - 60 * kMinute, m_now + kDay);
+    QVERIFY(!ok->isEnabled());
+    dialog.setWindow(m_now - 2 * 60 * kMinute, m_now - 60 * kMinute);
+    QVERIFY(ok->isEnabled());
+    QVERIFY(dialog.problem().isEmpty());
+}
+
+QTEST_MAIN(tst_OverviewPage)
+#include "tst_overviewpage.moc"

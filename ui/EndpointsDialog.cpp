@@ -1,0 +1,889 @@
+#include "ui/EndpointsDialog.h"
+
+#include "ui/DriftModel.h"
+#include "ui/WorkspaceItemsModel.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSet>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cooldown {
+
+namespace {
+
+const QString kId = QStringLiteral("id");
+const QString kPolicyId = QStringLiteral("policy_id");
+const QString kHeader = QStringLiteral("header");
+
+// A value that is no string, as JSON text, so that the form can show and keep it.
+QString jsonText(const QJsonValue &value)
+{
+    if (value.isUndefined())
+        return QString();
+    if (value.isString())
+        return value.toString();
+    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+
+QString numberText(const QJsonValue &value)
+{
+    if (!value.isDouble())
+        return jsonText(value);
+    const double d = value.toDouble();
+    if (d == std::floor(d) && std::fabs(d) < 1e15)
+        return QString::number(qint64(d));
+    return QString::number(d, 'g', QLocale::FloatingPointShortest);
+}
+
+QString textOf(const QWidget *widget)
+{
+    if (const auto *edit = qobject_cast<const QLineEdit *>(widget))
+        return edit->text();
+    if (const auto *combo = qobject_cast<const QComboBox *>(widget))
+        return combo->currentText();
+    if (const auto *text = qobject_cast<const QPlainTextEdit *>(widget))
+        return text->toPlainText();
+    return QString();
+}
+
+void setTextOf(QWidget *widget, const QString &text)
+{
+    if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
+        edit->setText(text);
+        edit->setCursorPosition(0); // a long URL shows its start
+    } else if (auto *combo = qobject_cast<QComboBox *>(widget))
+        combo->setEditText(text);
+    else if (auto *plain = qobject_cast<QPlainTextEdit *>(widget))
+        plain->setPlainText(text);
+}
+
+void setMarked(QWidget *widget, bool marked, const QString &why)
+{
+    if (widget->property("invalid").toBool() == marked && widget->toolTip() == why)
+        return;
+    widget->setProperty("invalid", marked);
+    widget->setToolTip(why);
+    if (!marked) {
+        widget->setPalette(QPalette()); // back to what the parent gives
+        return;
+    }
+    QPalette palette = widget->palette();
+    palette.setColor(QPalette::Base, QColor(0xfd, 0xe7, 0xe9));
+    widget->setPalette(palette);
+}
+
+QComboBox *choice(const QStringList &items, const QString &placeholder, QWidget *parent)
+{
+    // Editable, so that whatever the file holds is shown and kept as written.
+    auto *combo = new QComboBox(parent);
+    combo->setEditable(true);
+    combo->setInsertPolicy(QComboBox::NoInsert);
+    combo->addItems(items);
+    combo->lineEdit()->setPlaceholderText(placeholder);
+    combo->setEditText(QString());
+    return combo;
+}
+
+QLineEdit *line(const QString &placeholder, QWidget *parent)
+{
+    auto *edit = new QLineEdit(parent);
+    edit->setPlaceholderText(placeholder);
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
+QPlainTextEdit *lines(const QString &placeholder, int rows, QWidget *parent)
+{
+    auto *edit = new QPlainTextEdit(parent);
+    edit->setPlaceholderText(placeholder);
+    edit->setTabChangesFocus(true);
+    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    edit->setFixedHeight(edit->fontMetrics().lineSpacing() * rows + 12);
+    return edit;
+}
+
+} // namespace
+
+EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &filePath,
+                                 QWidget *parent)
+    : QDialog(parent), m_document(std::move(document)), m_filePath(filePath),
+      m_variables(WorkspaceConfig::demoVariables()),
+      m_endpointsModel(new WorkspaceItemsModel(WorkspaceItemsModel::Kind::Endpoints, this)),
+      m_policiesModel(new WorkspaceItemsModel(WorkspaceItemsModel::Kind::Policies, this)),
+      m_driftModel(new DriftModel(this))
+{
+    setObjectName(QStringLiteral("endpointsDialog"));
+    setWindowTitle(tr("Endpoints and policies"));
+    m_savedJson = m_document.toJson();
+    m_chooseFile = [this] {
+        return QFileDialog::getSaveFileName(this, tr("Save workspace as"),
+                                            QDir::home().filePath(QStringLiteral("workspace.json")),
+                                            tr("Workspace config (*.json)"));
+    };
+    m_confirm = [this](const QString &question) {
+        return QMessageBox::question(this, windowTitle(), question,
+                                     QMessageBox::Discard | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) == QMessageBox::Discard;
+    };
+
+    auto *layout = new QVBoxLayout(this);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("noteLabel"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_note);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    auto *left = new QWidget(splitter);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_pages = new QTabWidget(left);
+    m_pages->setObjectName(QStringLiteral("endpointsPages"));
+    m_endpointsView = makeList(m_endpointsModel, QStringLiteral("endpointsList"));
+    m_policiesView = makeList(m_policiesModel, QStringLiteral("policiesList"));
+    m_pages->addTab(m_endpointsView, tr("Endp&oints"));
+    m_pages->addTab(m_policiesView, tr("Poli&cies"));
+
+    auto *drift = new QWidget(m_pages);
+    auto *driftLayout = new QVBoxLayout(drift);
+    auto *driftAbout = new QLabel(tr("What servers advertised in <code>RateLimit-Policy</code> "
+                                     "since the engine started, beside the configured policy. "
+                                     "Select a row to edit its policy."),
+                                  drift);
+    driftAbout->setWordWrap(true);
+    driftLayout->addWidget(driftAbout);
+    m_noDrift =
+        new QLabel(tr("No server has advertised other limits than the configured ones."), drift);
+    m_noDrift->setObjectName(QStringLiteral("noDriftLabel"));
+    m_noDrift->setForegroundRole(QPalette::PlaceholderText);
+    driftLayout->addWidget(m_noDrift);
+    m_driftView = new QTableView(drift);
+    m_driftView->setObjectName(QStringLiteral("driftTable"));
+    m_driftView->setModel(m_driftModel);
+    m_driftView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_driftView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_driftView->setWordWrap(false);
+    m_driftView->verticalHeader()->hide();
+    m_driftView->horizontalHeader()->setStretchLastSection(true);
+    driftLayout->addWidget(m_driftView, 1);
+    m_pages->addTab(drift, tr("Dri&ft"));
+    leftLayout->addWidget(m_pages, 1);
+
+    auto *itemButtons = new QHBoxLayout;
+    m_addButton = new QPushButton(tr("Add"), left);
+    m_addButton->setObjectName(QStringLiteral("addButton"));
+    m_duplicateButton = new QPushButton(tr("Duplicate"), left);
+    m_duplicateButton->setObjectName(QStringLiteral("duplicateButton"));
+    m_removeButton = new QPushButton(tr("Remove"), left);
+    m_removeButton->setObjectName(QStringLiteral("removeButton"));
+    for (QPushButton *b : {m_addButton, m_duplicateButton, m_removeButton}) {
+        b->setAutoDefault(false);
+        itemButtons->addWidget(b);
+    }
+    itemButtons->addStretch(1);
+    leftLayout->addLayout(itemButtons);
+
+    m_forms = new QStackedWidget(splitter);
+    auto *empty = new QLabel(tr("Select an endpoint or a policy, or add one."), m_forms);
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setForegroundRole(QPalette::PlaceholderText);
+    m_emptyForm = empty;
+    const auto scrolled = [this](QWidget *form) {
+        auto *area = new QScrollArea(m_forms);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidget(form);
+        return area;
+    };
+    m_endpointForm = scrolled(makeEndpointForm());
+    m_policyForm = scrolled(makePolicyForm());
+    for (QWidget *w : {m_emptyForm, m_endpointForm, m_policyForm})
+        m_forms->addWidget(w);
+    splitter->addWidget(left);
+    splitter->addWidget(m_forms);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({460, 600});
+    layout->addWidget(splitter, 1);
+
+    m_problemLabel = new QLabel(this);
+    m_problemLabel->setObjectName(QStringLiteral("problemLabel"));
+    m_problemLabel->setWordWrap(true);
+    m_problemLabel->setTextFormat(Qt::RichText);
+    QPalette problemPalette = m_problemLabel->palette();
+    problemPalette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
+    m_problemLabel->setPalette(problemPalette);
+    layout->addWidget(m_problemLabel);
+
+    auto *box = new QDialogButtonBox(this);
+    m_saveButton = box->addButton(m_filePath.isEmpty() ? tr("Save &as…") : tr("&Save"),
+                                  QDialogButtonBox::ActionRole);
+    m_saveButton->setObjectName(QStringLiteral("saveButton"));
+    // Enter in a field saves nothing: Save (or its file dialog) is a deliberate click.
+    m_saveButton->setAutoDefault(false);
+    QPushButton *close = box->addButton(QDialogButtonBox::Close);
+    close->setAutoDefault(false);
+    layout->addWidget(box);
+
+    connect(m_saveButton, &QPushButton::clicked, this, &EndpointsDialog::save);
+    connect(box, &QDialogButtonBox::rejected, this, &EndpointsDialog::reject);
+    connect(m_addButton, &QPushButton::clicked, this, &EndpointsDialog::addItem);
+    connect(m_duplicateButton, &QPushButton::clicked, this, &EndpointsDialog::duplicateItem);
+    connect(m_removeButton, &QPushButton::clicked, this, &EndpointsDialog::removeItem);
+    connect(m_problemLabel, &QLabel::linkActivated, this, &EndpointsDialog::goToProblem);
+    connect(m_pages, &QTabWidget::currentChanged, this, &EndpointsDialog::showCurrentItem);
+    connect(m_endpointsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (m_pages->currentIndex() == int(Page::Endpoints))
+                    editItem(true, current.row());
+            });
+    connect(m_policiesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (m_pages->currentIndex() == int(Page::Policies))
+                    editItem(false, current.row());
+            });
+    connect(m_driftView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        if (currentPage() == Page::Drift)
+            showCurrentItem();
+    });
+    connect(m_driftModel, &QAbstractItemModel::modelReset, this, [this] {
+        const int rows = m_driftModel->rowCount();
+        m_noDrift->setVisible(rows == 0);
+        m_driftView->resizeColumnsToContents();
+        m_pages->setTabText(int(Page::Drift), rows ? tr("Dri&ft (%1)").arg(rows) : tr("Dri&ft"));
+    });
+
+    m_endpointsModel->setItems(m_document.endpoints());
+    m_policiesModel->setItems(m_document.policies());
+    // Room for the warning sign a row with a problem gets.
+    for (QTableView *view : {m_endpointsView, m_policiesView}) {
+        view->resizeColumnToContents(WorkspaceItemsModel::IdColumn);
+        view->setColumnWidth(WorkspaceItemsModel::IdColumn,
+                             view->columnWidth(WorkspaceItemsModel::IdColumn) + 24);
+    }
+    refreshChoices();
+    updateNote();
+    resize(1080, 660);
+    selectItem(Page::Endpoints, 0);
+    validate();
+}
+
+EndpointsDialog::~EndpointsDialog() = default;
+
+QTableView *EndpointsDialog::makeList(WorkspaceItemsModel *model, const QString &objectName)
+{
+    auto *view = new QTableView(this);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setHighlightSections(false);
+    return view;
+}
+
+QWidget *EndpointsDialog::addField(QList<Field> &fields, const QString &prefix, const QString &key,
+                                   FieldType type, QWidget *widget)
+{
+    widget->setObjectName(QStringLiteral("%1:%2").arg(prefix, key));
+    fields.append({key, type, widget});
+    if (auto *edit = qobject_cast<QLineEdit *>(widget))
+        connect(edit, &QLineEdit::textChanged, this, &EndpointsDialog::onEdited);
+    else if (auto *combo = qobject_cast<QComboBox *>(widget))
+        connect(combo, &QComboBox::editTextChanged, this, &EndpointsDialog::onEdited);
+    else if (auto *text = qobject_cast<QPlainTextEdit *>(widget))
+        connect(text, &QPlainTextEdit::textChanged, this, &EndpointsDialog::onEdited);
+    return widget;
+}
+
+QWidget *EndpointsDialog::makeEndpointForm()
+{
+    auto *form = new QWidget;
+    auto *outer = new QVBoxLayout(form);
+    auto *layout = new QFormLayout;
+    outer->addLayout(layout);
+    outer->addStretch(1);
+    const QString p = QStringLiteral("endpoint");
+    auto &f = m_endpointFields;
+    layout->addRow(tr("&Id:"), addField(f, p, kId, FieldType::Text,
+                                        line(tr("letters, digits, '.', '_' or '-'"), form)));
+    layout->addRow(tr("&Name:"), addField(f, p, QStringLiteral("name"), FieldType::Text,
+                                          line(tr("the id"), form)));
+    layout->addRow(
+        tr("&Method:"),
+        addField(f, p, QStringLiteral("method"), FieldType::Text,
+                 choice({QStringLiteral("GET"), QStringLiteral("HEAD"), QStringLiteral("POST"),
+                         QStringLiteral("PUT"), QStringLiteral("PATCH"), QStringLiteral("DELETE"),
+                         QStringLiteral("OPTIONS")},
+                        QStringLiteral("GET"), form)));
+    layout->addRow(tr("&URL:"),
+                   addField(f, p, QStringLiteral("url"), FieldType::Text,
+                            line(tr("https://api.example.com/items (${env:NAME} allowed)"), form)));
+    layout->addRow(tr("&Every (seconds):"),
+                   addField(f, p, QStringLiteral("every_seconds"), FieldType::Number,
+                            line(tr("empty or 0: once per database"), form)));
+    layout->addRow(tr("&Timeout (seconds):"),
+                   addField(f, p, QStringLiteral("timeout_seconds"), FieldType::Number,
+                            line(QStringLiteral("30"), form)));
+    layout->addRow(tr("&Policy:"), addField(f, p, QStringLiteral("policy"), FieldType::Text,
+                                            choice({}, tr("none"), form)));
+    layout->addRow(tr("Partition &key:"),
+                   addField(f, p, QStringLiteral("partition_key"), FieldType::Text,
+                            line(tr("e.g. project-184"), form)));
+    layout->addRow(tr("&Retry profile:"), addField(f, p, QStringLiteral("retry"), FieldType::Text,
+                                                   choice({}, QStringLiteral("default"), form)));
+    layout->addRow(tr("Idempotency &header:"),
+                   addField(f, p, QStringLiteral("idempotency"), FieldType::Header,
+                            line(tr("none (e.g. Idempotency-Key)"), form)));
+    layout->addRow(
+        tr("Hea&ders:"),
+        addField(f, p, QStringLiteral("headers"), FieldType::Headers,
+                 lines(tr("One per line, e.g.\nAuthorization: Bearer ${env:API_TOKEN}"), 5, form)));
+    auto *secrets = new QLabel(
+        tr("Write secrets as <code>${env:NAME}</code>: the file keeps the reference."), form);
+    secrets->setForegroundRole(QPalette::PlaceholderText);
+    layout->addRow(QString(), secrets);
+    layout->addRow(tr("&Body:"), addField(f, p, QStringLiteral("body"), FieldType::Text,
+                                          lines(tr("sent as is"), 4, form)));
+    return form;
+}
+
+QWidget *EndpointsDialog::makePolicyForm()
+{
+    auto *form = new QWidget;
+    auto *outer = new QVBoxLayout(form);
+    auto *layout = new QFormLayout;
+    outer->addLayout(layout);
+    outer->addStretch(1);
+    const QString p = QStringLiteral("policy");
+    auto &f = m_policyFields;
+    layout->addRow(tr("Policy &id:"), addField(f, p, kPolicyId, FieldType::Text,
+                                               line(tr("e.g. project-read-v1"), form)));
+    layout->addRow(tr("Pa&rtition:"), addField(f, p, QStringLiteral("partition"), FieldType::Text,
+                                               line(tr("e.g. project_id"), form)));
+    layout->addRow(tr("Reso&urce:"), addField(f, p, QStringLiteral("resource"), FieldType::Text,
+                                              line(tr("any"), form)));
+    layout->addRow(tr("&Method:"), addField(f, p, QStringLiteral("method"), FieldType::Text,
+                                            choice({QStringLiteral("GET"), QStringLiteral("POST"),
+                                                    QStringLiteral("PUT"), QStringLiteral("PATCH"),
+                                                    QStringLiteral("DELETE")},
+                                                   tr("any"), form)));
+    layout->addRow(tr("&Quota unit:"),
+                   addField(f, p, QStringLiteral("quota_unit"), FieldType::Text,
+                            choice({QStringLiteral("request"), QStringLiteral("byte"),
+                                    QStringLiteral("concurrency")},
+                                   QStringLiteral("request"), form)));
+    layout->addRow(tr("&Limit:"), addField(f, p, QStringLiteral("limit"), FieldType::Number,
+                                           line(tr("required: units per window"), form)));
+    layout->addRow(tr("&Window (seconds):"),
+                   addField(f, p, QStringLiteral("window_seconds"), FieldType::Number,
+                            line(tr("required, except for concurrency"), form)));
+    layout->addRow(tr("&Burst:"), addField(f, p, QStringLiteral("burst"), FieldType::Number,
+                                           line(QStringLiteral("0"), form)));
+    layout->addRow(tr("Policy &version:"),
+                   addField(f, p, QStringLiteral("policy_version"), FieldType::Number,
+                            line(QStringLiteral("1"), form)));
+    layout->addRow(
+        tr("&X-RateLimit-Reset:"),
+        addField(f, p, QStringLiteral("x_ratelimit_reset"), FieldType::Text,
+                 choice({QStringLiteral("auto"), QStringLiteral("delta"), QStringLiteral("epoch"),
+                         QStringLiteral("epoch-ms"), QStringLiteral("http-date")},
+                        QStringLiteral("auto"), form)));
+    return form;
+}
+
+void EndpointsDialog::setResolution(const QHash<QString, QString> &variables,
+                                    const std::optional<QHash<QString, QString>> &environment)
+{
+    m_variables = variables;
+    m_environment = environment;
+    validate();
+}
+
+void EndpointsDialog::setDrifts(const QList<PolicyDrift> &drifts, qint64 nowMs)
+{
+    // The row chosen stays chosen, and the form is left alone: it may be mid-edit.
+    const QModelIndex current = m_driftView->currentIndex();
+    const QString policyId = current.data(DriftModel::PolicyIdRole).toString();
+    const QString partitionKey = current.data(DriftModel::PartitionKeyRole).toString();
+    const QSignalBlocker blocker(m_driftView->selectionModel());
+    m_driftModel->setDrifts(drifts, nowMs);
+    m_policiesModel->setDrifts(drifts);
+    for (int row = 0; current.isValid() && row < m_driftModel->rowCount(); ++row) {
+        const PolicyDrift &d = m_driftModel->driftAt(row);
+        if (d.policyId == policyId && d.partitionKey == partitionKey)
+            m_driftView->setCurrentIndex(m_driftModel->index(row, 0));
+    }
+}
+
+void EndpointsDialog::setFileChooser(std::function<QString()> chooser)
+{
+    m_chooseFile = std::move(chooser);
+}
+
+void EndpointsDialog::setConfirmation(std::function<bool(const QString &)> confirm)
+{
+    m_confirm = std::move(confirm);
+}
+
+bool EndpointsDialog::isModified() const
+{
+    return m_document.toJson() != m_savedJson;
+}
+
+void EndpointsDialog::showPage(Page page)
+{
+    m_pages->setCurrentIndex(int(page));
+    if (page == Page::Drift && !m_driftView->currentIndex().isValid() &&
+        m_driftModel->rowCount() > 0)
+        m_driftView->setCurrentIndex(m_driftModel->index(0, 0));
+}
+
+EndpointsDialog::Page EndpointsDialog::currentPage() const
+{
+    return Page(m_pages->currentIndex());
+}
+
+void EndpointsDialog::selectItem(Page page, int row)
+{
+    if (page == Page::Drift) {
+        showPage(page);
+        return;
+    }
+    const bool endpoint = page == Page::Endpoints;
+    QTableView *view = endpoint ? m_endpointsView : m_policiesView;
+    m_pages->setCurrentIndex(int(page));
+    view->setCurrentIndex(view->model()->index(row, 0));
+    editItem(endpoint, view->currentIndex().row());
+}
+
+void EndpointsDialog::showCurrentItem()
+{
+    const Page page = Page(m_pages->currentIndex());
+    switch (page) {
+    case Page::Endpoints:
+    case Page::Policies: {
+        // A list shown for the first time opens on its first item.
+        QTableView *view = page == Page::Endpoints ? m_endpointsView : m_policiesView;
+        if (!view->currentIndex().isValid() && view->model()->rowCount() > 0)
+            view->setCurrentIndex(view->model()->index(0, 0));
+        editItem(page == Page::Endpoints, view->currentIndex().row());
+        break;
+    }
+    case Page::Drift: {
+        const QModelIndex current = m_driftView->currentIndex();
+        editItem(false, current.isValid() ? m_document.policyIndex(
+                                                current.data(DriftModel::PolicyIdRole).toString())
+                                          : -1);
+        break;
+    }
+    }
+}
+
+void EndpointsDialog::editItem(bool endpoint, int row)
+{
+    const QList<QJsonObject> items = endpoint ? m_document.endpoints() : m_document.policies();
+    m_editingEndpoint = endpoint;
+    m_row = row >= 0 && row < items.size() ? row : -1;
+    m_formProblem.clear();
+    m_formProblemKey.clear();
+    if (m_row < 0) {
+        m_forms->setCurrentWidget(m_emptyForm);
+    } else {
+        m_forms->setCurrentWidget(endpoint ? m_endpointForm : m_policyForm);
+        loadForm(endpoint ? m_endpointFields : m_policyFields, items.at(m_row));
+    }
+    updateButtons();
+    validate();
+}
+
+void EndpointsDialog::updateButtons()
+{
+    const bool list = m_pages->currentIndex() != int(Page::Drift);
+    m_addButton->setEnabled(list);
+    m_duplicateButton->setEnabled(list && m_row >= 0);
+    m_removeButton->setEnabled(list && m_row >= 0);
+}
+
+void EndpointsDialog::loadForm(const QList<Field> &fields, const QJsonObject &item)
+{
+    m_loading = true;
+    for (const Field &field : fields) {
+        const QJsonValue value = item.value(field.key);
+        QString text;
+        switch (field.type) {
+        case FieldType::Text:
+            text = jsonText(value);
+            break;
+        case FieldType::Number:
+            text = numberText(value);
+            break;
+        case FieldType::Header:
+            text = value.isObject() ? jsonText(value.toObject().value(kHeader)) : jsonText(value);
+            break;
+        case FieldType::Headers: {
+            QStringList rows;
+            const QJsonObject headers = value.toObject();
+            for (auto it = headers.begin(); it != headers.end(); ++it) {
+                // A line that had no ':' is kept as a member without a value.
+                rows.append(it.value().isNull()
+                                ? it.key()
+                                : QStringLiteral("%1: %2").arg(it.key(), jsonText(it.value())));
+            }
+            text = rows.join(QLatin1Char('\n'));
+            break;
+        }
+        }
+        setTextOf(field.widget, text);
+    }
+    m_loading = false;
+}
+
+QJsonObject EndpointsDialog::readForm(const QList<Field> &fields, QJsonObject item,
+                                      QString *problem, QString *problemKey) const
+{
+    for (const Field &field : fields) {
+        const QString text = textOf(field.widget);
+        switch (field.type) {
+        case FieldType::Text:
+            if (text.isEmpty())
+                item.remove(field.key);
+            else
+                item.insert(field.key, text);
+            break;
+        case FieldType::Number: {
+            const QString trimmed = text.trimmed();
+            bool ok = false;
+            const double d = QLocale::c().toDouble(trimmed, &ok);
+            if (trimmed.isEmpty())
+                item.remove(field.key);
+            else if (ok && std::isfinite(d))
+                item.insert(field.key, d);
+            else
+                item.insert(field.key, trimmed); // the parser says what was expected
+            break;
+        }
+        case FieldType::Header: {
+            if (text.isEmpty()) {
+                item.remove(field.key);
+                break;
+            }
+            QJsonObject idempotency = item.value(field.key).toObject();
+            idempotency.insert(kHeader, text);
+            item.insert(field.key, idempotency);
+            break;
+        }
+        case FieldType::Headers: {
+            QJsonObject headers;
+            const QStringList rows = text.split(QLatin1Char('\n'));
+            for (qsizetype i = 0; i < rows.size(); ++i) {
+                const QString row = rows.at(i).trimmed();
+                if (row.isEmpty())
+                    continue;
+                const qsizetype colon = row.indexOf(QLatin1Char(':'));
+                const QString name = colon < 0 ? row : row.left(colon).trimmed();
+                if (problem->isEmpty() && colon < 0)
+                    *problem = tr("line %1: expected 'Name: value'").arg(i + 1);
+                else if (problem->isEmpty() && headers.contains(name))
+                    *problem = tr("line %1: %2 is already given").arg(i + 1).arg(name);
+                if (!problem->isEmpty() && problemKey->isEmpty())
+                    *problemKey = field.key;
+                headers.insert(name, colon < 0 ? QJsonValue(QJsonValue::Null)
+                                               : QJsonValue(row.mid(colon + 1).trimmed()));
+            }
+            if (headers.isEmpty())
+                item.remove(field.key);
+            else
+                item.insert(field.key, headers);
+            break;
+        }
+        }
+    }
+    return item;
+}
+
+void EndpointsDialog::onEdited()
+{
+    if (m_loading || m_row < 0)
+        return;
+    QString problem;
+    QString problemKey;
+    if (m_editingEndpoint) {
+        const QJsonObject item =
+            readForm(m_endpointFields, m_document.endpoints().value(m_row), &problem, &problemKey);
+        m_document.setEndpointAt(m_row, item);
+        m_endpointsModel->setItem(m_row, item);
+    } else {
+        const QJsonObject item =
+            readForm(m_policyFields, m_document.policies().value(m_row), &problem, &problemKey);
+        m_document.setPolicyAt(m_row, item);
+        m_policiesModel->setItem(m_row, item);
+        refreshChoices();
+    }
+    m_formProblem = problem;
+    m_formProblemKey = problemKey;
+    validate();
+}
+
+void EndpointsDialog::refreshChoices()
+{
+    QStringList policies;
+    for (const QJsonObject &p : m_document.policies()) {
+        const QString id = p.value(kPolicyId).toString();
+        if (!id.isEmpty() && !policies.contains(id))
+            policies.append(id);
+    }
+    const QStringList profiles = m_document.retryProfileNames();
+    const bool loading = m_loading;
+    m_loading = true;
+    for (const Field &field : std::as_const(m_endpointFields)) {
+        const QStringList *items = field.key == QLatin1String("policy")  ? &policies
+                                   : field.key == QLatin1String("retry") ? &profiles
+                                                                         : nullptr;
+        auto *combo = qobject_cast<QComboBox *>(field.widget);
+        if (!items || !combo)
+            continue;
+        QStringList current;
+        for (int i = 0; i < combo->count(); ++i)
+            current.append(combo->itemText(i));
+        if (current == *items)
+            continue;
+        const QString text = combo->currentText();
+        combo->clear();
+        combo->addItems(*items);
+        combo->setEditText(text);
+    }
+    m_loading = loading;
+}
+
+void EndpointsDialog::validate()
+{
+    QString error;
+    const bool valid = m_document.validate(&error, m_variables, m_environment).has_value();
+    if (!m_formProblem.isEmpty()) {
+        m_problemPath =
+            QStringLiteral("%1[%2].%3")
+                .arg(m_editingEndpoint ? QStringLiteral("endpoints") : QStringLiteral("policies"))
+                .arg(m_row)
+                .arg(m_formProblemKey);
+        m_problem = QStringLiteral("%1: %2").arg(m_problemPath, m_formProblem);
+    } else if (!valid) {
+        m_problemPath = m_document.problemPath(error);
+        const QString prefix = m_document.sourceName() + QStringLiteral(": ");
+        m_problem = error.startsWith(prefix) ? error.mid(prefix.size()) : error;
+    } else {
+        m_problemPath.clear();
+        m_problem.clear();
+    }
+    m_saveButton->setEnabled(m_problem.isEmpty());
+    markProblem();
+}
+
+void EndpointsDialog::markProblem()
+{
+    static const QRegularExpression kItem(
+        QStringLiteral(R"(^(endpoints|policies)\[(\d+)\](?:\.([^.]+))?)"));
+    const QRegularExpressionMatch m = kItem.match(m_problemPath);
+    const bool inEndpoint = m.hasMatch() && m.captured(1) == QLatin1String("endpoints");
+    const int row = m.hasMatch() ? m.captured(2).toInt() : -1;
+    const QString key = m.captured(3);
+    m_endpointsModel->setProblem(inEndpoint ? row : -1, m_problem);
+    m_policiesModel->setProblem(m.hasMatch() && !inEndpoint ? row : -1, m_problem);
+
+    const bool here = m.hasMatch() && row == m_row && inEndpoint == m_editingEndpoint;
+    for (const QList<Field> *fields : {&m_endpointFields, &m_policyFields}) {
+        const bool current = fields == (m_editingEndpoint ? &m_endpointFields : &m_policyFields);
+        for (const Field &field : *fields) {
+            const bool marked = current && here && field.key == key;
+            setMarked(field.widget, marked, marked ? m_problem : QString());
+        }
+    }
+
+    if (m_problem.isEmpty()) {
+        m_problemLabel->clear();
+        m_problemLabel->hide();
+        return;
+    }
+    QString text = tr("<b>Not saved until this is fixed:</b> %1").arg(m_problem.toHtmlEscaped());
+    if (m.hasMatch() && !here)
+        text += QStringLiteral(" <a href=\"#problem\">%1</a>").arg(tr("Show"));
+    m_problemLabel->setText(text);
+    m_problemLabel->show();
+}
+
+void EndpointsDialog::goToProblem()
+{
+    static const QRegularExpression kItem(
+        QStringLiteral(R"(^(endpoints|policies)\[(\d+)\](?:\.([^.]+))?)"));
+    const QRegularExpressionMatch m = kItem.match(m_problemPath);
+    if (!m.hasMatch())
+        return;
+    const bool endpoint = m.captured(1) == QLatin1String("endpoints");
+    selectItem(endpoint ? Page::Endpoints : Page::Policies, m.captured(2).toInt());
+    for (const Field &field : endpoint ? m_endpointFields : m_policyFields) {
+        if (field.key == m.captured(3))
+            field.widget->setFocus();
+    }
+}
+
+void EndpointsDialog::updateNote()
+{
+    QString text;
+    if (!m_savedNote.isEmpty())
+        text = m_savedNote + QLatin1Char(' ');
+    if (m_filePath.isEmpty()) {
+        text += tr("The demo workspace is built into the application: <b>Save as…</b> writes "
+                   "your version to a file, which <code>cooldown --config FILE</code> opens. The "
+                   "engine running now keeps the demo configuration.");
+    } else {
+        text += tr("Editing <b>%1</b>. Each change is checked as you type; Save writes the file. "
+                   "The engine running now keeps the configuration it started with and picks "
+                   "the changes up on its next start.")
+                    .arg(QDir::toNativeSeparators(m_filePath).toHtmlEscaped());
+    }
+    m_note->setText(text);
+}
+
+QString EndpointsDialog::uniqueId(const QString &base, bool endpoint) const
+{
+    QSet<QString> taken;
+    for (const QJsonObject &o : endpoint ? m_document.endpoints() : m_document.policies())
+        taken.insert(o.value(endpoint ? kId : kPolicyId).toString());
+    if (!taken.contains(base))
+        return base;
+    for (int n = 2;; ++n) {
+        const QString candidate = QStringLiteral("%1-%2").arg(base).arg(n);
+        if (!taken.contains(candidate))
+            return candidate;
+    }
+}
+
+void EndpointsDialog::addItem()
+{
+    const Page page = Page(m_pages->currentIndex());
+    if (page == Page::Drift)
+        return;
+    const bool endpoint = page == Page::Endpoints;
+    if (endpoint) {
+        const QJsonObject item{{kId, uniqueId(QStringLiteral("endpoint"), true)},
+                               {QStringLiteral("method"), QStringLiteral("GET")},
+                               {QStringLiteral("url"), QStringLiteral("https://")}};
+        m_document.addEndpoint(item);
+        m_endpointsModel->insertItem(m_endpointsModel->rowCount(), item);
+    } else {
+        const QJsonObject item{{kPolicyId, uniqueId(QStringLiteral("policy"), false)},
+                               {QStringLiteral("limit"), 60},
+                               {QStringLiteral("window_seconds"), 60}};
+        m_document.addPolicy(item);
+        m_policiesModel->insertItem(m_policiesModel->rowCount(), item);
+        refreshChoices();
+    }
+    WorkspaceItemsModel *model = endpoint ? m_endpointsModel : m_policiesModel;
+    selectItem(page, model->rowCount() - 1);
+    QWidget *id = (endpoint ? m_endpointFields : m_policyFields).first().widget;
+    id->setFocus();
+    static_cast<QLineEdit *>(id)->selectAll();
+}
+
+void EndpointsDialog::duplicateItem()
+{
+    const Page page = Page(m_pages->currentIndex());
+    if (page == Page::Drift || m_row < 0)
+        return;
+    const bool endpoint = page == Page::Endpoints;
+    const QString idKey = endpoint ? kId : kPolicyId;
+    QJsonObject item =
+        endpoint ? m_document.endpoints().value(m_row) : m_document.policies().value(m_row);
+    item.insert(idKey, uniqueId(item.value(idKey).toString() + QStringLiteral("-copy"), endpoint));
+    WorkspaceItemsModel *model = endpoint ? m_endpointsModel : m_policiesModel;
+    if (endpoint) {
+        m_document.addEndpoint(item);
+    } else {
+        m_document.addPolicy(item);
+    }
+    model->insertItem(model->rowCount(), item);
+    if (!endpoint)
+        refreshChoices();
+    selectItem(page, model->rowCount() - 1);
+}
+
+void EndpointsDialog::removeItem()
+{
+    const Page page = Page(m_pages->currentIndex());
+    if (page == Page::Drift || m_row < 0)
+        return;
+    const bool endpoint = page == Page::Endpoints;
+    const int row = m_row;
+    WorkspaceItemsModel *model = endpoint ? m_endpointsModel : m_policiesModel;
+    if (endpoint) {
+        m_document.removeEndpointAt(row);
+    } else {
+        m_document.removePolicyAt(row);
+    }
+    model->removeItem(row);
+    if (!endpoint)
+        refreshChoices();
+    selectItem(page, std::min(row, model->rowCount() - 1));
+}
+
+bool EndpointsDialog::save()
+{
+    if (!m_problem.isEmpty())
+        return false;
+    const QString path = m_filePath.isEmpty() ? m_chooseFile() : m_filePath;
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_document.save(path, &error, m_variables, m_environment)) {
+        m_problemLabel->setText(tr("<b>Not saved:</b> %1").arg(error.toHtmlEscaped()));
+        m_problemLabel->show();
+        return false;
+    }
+    m_filePath = path;
+    m_document.setSourceName(path);
+    m_savedJson = m_document.toJson();
+    m_saveButton->setText(tr("&Save"));
+    m_savedNote = tr("Saved at %1.").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+    updateNote();
+    emit saved(path);
+    return true;
+}
+
+void EndpointsDialog::reject()
+{
+    if (isModified() && !m_confirm(tr("Discard the changes that are not saved?")))
+        return;
+    QDialog::reject();
+}
+
+} // namespace cooldown
