@@ -240,8 +240,11 @@ void Scheduler::wake()
 
     // Claim only what can go out soon: the free global permits, and as many again
     // queued behind them, so that a permit coming back sends at once instead of
-    // waiting for the next claim.
-    const int room = 2 * m_global->permits() - int(m_held.size());
+    // waiting for the next claim. While half a round is still queued here, the next
+    // claim waits and then takes several at once.
+    const int permits = m_global->permits();
+    const int queued = int(m_held.size()) - m_inFlight;
+    const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
     bool storeMayHaveDue = true;
     if (room > 0) {
         const QList<OperationRecord> claimed =
