@@ -102,19 +102,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_table = new QTableView(splitter);
     m_table->setObjectName(QStringLiteral("historyTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    // A fixed row height lets the view place a million rows without measuring them.
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
-    for (int c = 0; c < widths.size(); ++c)
-        m_table->setColumnWidth(c, widths.at(c));
+    configureTable(m_table);
     m_inspector = new AttemptInspector(splitter);
     m_inspector->setConfig(config);
     splitter->addWidget(m_table);
@@ -162,6 +150,23 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
 }
 
 HistoryPage::~HistoryPage() = default;
+
+void HistoryPage::configureTable(QTableView *table)
+{
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    // A fixed row height lets the view place a million rows without measuring them.
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setHighlightSections(false);
+    const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
+    for (int c = 0; c < widths.size(); ++c)
+        table->setColumnWidth(c, widths.at(c));
+}
 
 HistoryQuery HistoryPage::currentQuery() const
 {

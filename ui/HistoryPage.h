@@ -32,6 +32,10 @@ public:
                 QWidget *parent = nullptr);
     ~HistoryPage() override;
 
+    // How the page sets up its table, for a view over any model with the History
+    // columns (the page's own, or a benchmark's reference); call it after setModel().
+    static void configureTable(QTableView *table);
+
     HistoryModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     AttemptInspector *inspector() const { return m_inspector; }

@@ -105,6 +105,21 @@ double maxY(const QList<QPointF> &points)
     return max;
 }
 
+// Replaces a series' points only when they changed: every replace() makes Qt Charts
+// recompute the series' path and shape and repaint the plot under it.
+void setPoints(QXYSeries *series, const QList<QPointF> &points)
+{
+    if (series->points() != points)
+        series->replace(points);
+}
+
+// The time axes end with the last bucket, not at the snapshot's time, so that they
+// move once a bucket rather than at every snapshot.
+qint64 timeAxisEndMs(const MetricsSnapshot &m)
+{
+    return m.fromMs + std::max(1, m.bucketCount) * m.bucketMs;
+}
+
 QString figure(double value, int decimals = 0)
 {
     return QLocale().toString(value, 'f', decimals);
@@ -416,14 +431,21 @@ void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
 
 void OverviewPage::updateTimeAxes(const MetricsSnapshot &m)
 {
-    const qint64 span = m.toMs - m.fromMs;
+    // Moving an axis lays its labels out again and recomputes every series of its chart:
+    // about as much work as drawing the chart, so it is done only when a bucket starts.
+    const qint64 toMs = timeAxisEndMs(m);
+    if (m.fromMs == m_timeAxisFromMs && toMs == m_timeAxisToMs)
+        return;
+    m_timeAxisFromMs = m.fromMs;
+    m_timeAxisToMs = toMs;
+    const qint64 span = toMs - m.fromMs;
     const QString format = span > 8 * 24 * 60 * kMinute ? QStringLiteral("d MMM")
                            : span > 26 * 60 * kMinute   ? QStringLiteral("ddd HH:mm")
                                                         : QStringLiteral("HH:mm");
     for (QDateTimeAxis *axis : std::as_const(m_timeAxes)) {
         axis->setFormat(format);
         axis->setRange(QDateTime::fromMSecsSinceEpoch(m.fromMs),
-                       QDateTime::fromMSecsSinceEpoch(std::max(m.toMs, m.fromMs + 1)));
+                       QDateTime::fromMSecsSinceEpoch(toMs));
     }
 }
 
@@ -432,10 +454,10 @@ void OverviewPage::updateThrottleChart(const MetricsSnapshot &m)
     const int budget = pointBudget(m_throttleView);
     const QList<QPointF> total = perMinute(m, m.tooManyRequests);
     double top = maxY(total);
-    m_throttleTotal->replace(chart::decimate(total, budget));
+    setPoints(m_throttleTotal, chart::decimate(total, budget));
     const QList<QPointF> unavailable = perMinute(m, m.unavailable);
     top = std::max(top, maxY(unavailable));
-    m_unavailableTotal->replace(chart::decimate(unavailable, budget));
+    setPoints(m_unavailableTotal, chart::decimate(unavailable, budget));
     // A partition seen once keeps its line (at zero) so that colours stay put.
     for (auto it = m.tooManyRequestsByPartition.cbegin(); it != m.tooManyRequestsByPartition.cend();
          ++it)
@@ -443,7 +465,7 @@ void OverviewPage::updateThrottleChart(const MetricsSnapshot &m)
     for (auto it = m_partitionSeries.cbegin(); it != m_partitionSeries.cend(); ++it) {
         const QList<QPointF> points = perMinute(m, m.tooManyRequestsByPartition.value(it.key()));
         top = std::max(top, maxY(points));
-        it.value()->replace(chart::decimate(points, budget));
+        setPoints(it.value(), chart::decimate(points, budget));
     }
     setRoundRange(m_throttleY, top, 5);
 }
@@ -452,9 +474,10 @@ void OverviewPage::updateWaitChart(const MetricsSnapshot &m)
 {
     const int budget = pointBudget(m_waitView);
     QList<qint64> stacked(m.bucketCount, 0);
+    // Each band lies on the one below it: its lower line is that band's upper line.
+    QList<QPointF> below = chart::decimate(perMinute(m, stacked), budget);
     double top = 0;
     for (int g = 0; g < waitGroups().size(); ++g) {
-        const QList<qint64> below = stacked;
         for (const QString &source : waitGroups().at(g).sources) {
             const QList<qint64> values = m.waitMsBySource.value(source);
             for (int b = 0; b < values.size() && b < stacked.size(); ++b)
@@ -462,8 +485,10 @@ void OverviewPage::updateWaitChart(const MetricsSnapshot &m)
         }
         const QList<QPointF> upper = perMinute(m, stacked, 0.001);
         top = std::max(top, maxY(upper));
-        m_waitUpper.at(g)->replace(chart::decimate(upper, budget));
-        m_waitLower.at(g)->replace(chart::decimate(perMinute(m, below, 0.001), budget));
+        QList<QPointF> decimated = chart::decimate(upper, budget);
+        setPoints(m_waitUpper.at(g), decimated);
+        setPoints(m_waitLower.at(g), below);
+        below = std::move(decimated);
     }
     setRoundRange(m_waitY, top, 10);
 }
@@ -490,13 +515,18 @@ void OverviewPage::updateFailureChart(const MetricsSnapshot &m)
     }
     double top = 0;
     for (int i = 0; i < reasons.size(); ++i) {
-        m_failureSet->replace(i, double(reasons.at(i).second));
-        top = std::max(top, double(reasons.at(i).second));
+        const double value = double(reasons.at(i).second);
+        // Each replace() lays out every bar again.
+        if (m_failureSet->at(i) != value)
+            m_failureSet->replace(i, value);
+        top = std::max(top, value);
     }
     setRoundRange(m_failureX, top, 5);
-    m_failureChart->setTitle(
-        reasons.isEmpty() ? tr("Final failures by reason: none in this range")
-                          : tr("Final failures by reason (%1 in range)").arg(m.finalFailures()));
+    const QString title = reasons.isEmpty()
+                              ? tr("Final failures by reason: none in this range")
+                              : tr("Final failures by reason (%1 in range)").arg(m.finalFailures());
+    if (m_failureChart->title() != title)
+        m_failureChart->setTitle(title);
 }
 
 void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
@@ -506,9 +536,9 @@ void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
     for (const int p : m.peakInFlight)
         peaks.append(p);
     const QList<QPointF> points = perMinute(m, peaks, double(m.bucketMs) / kMinute);
-    m_inFlightPeak->replace(chart::decimate(points, pointBudget(m_inFlightView)));
-    m_inFlightLimit->replace({QPointF(double(m.fromMs), m.maxInFlight),
-                              QPointF(double(std::max(m.toMs, m.fromMs + 1)), m.maxInFlight)});
+    setPoints(m_inFlightPeak, chart::decimate(points, pointBudget(m_inFlightView)));
+    setPoints(m_inFlightLimit, {QPointF(double(m.fromMs), m.maxInFlight),
+                                QPointF(double(timeAxisEndMs(m)), m.maxInFlight)});
     setRoundRange(m_inFlightY, std::max<double>(maxY(points), m.maxInFlight) + 1, 5);
 }
 

@@ -147,6 +147,8 @@ private:
     QValueAxis *m_inFlightY = nullptr;
 
     QList<QDateTimeAxis *> m_timeAxes;
+    qint64 m_timeAxisFromMs = -1;
+    qint64 m_timeAxisToMs = -1;
 };
 
 } // namespace cooldown

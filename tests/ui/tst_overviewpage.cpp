@@ -2,13 +2,19 @@
 #include "ui/CustomRangeDialog.h"
 #include "ui/OverviewPage.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDateTimeAxis>
 #include <QDialogButtonBox>
 #include <QLabel>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <memory>
 
 using namespace cooldown;
 
@@ -20,6 +26,27 @@ constexpr qint64 kDay = 24 * 60 * kMinute;
 qint64 localMs(int year, int month, int day, int hour, int minute = 0)
 {
     return QDateTime(QDate(year, month, day), QTime(hour, minute)).toMSecsSinceEpoch();
+}
+
+constexpr qint64 kStart = 1795953600000; // 2026-11-29T12:00:00Z, on every bucket grid
+
+// The last 15 minutes at nowMs in minute buckets, with `last` 429s in the newest bucket
+// and some in every other one.
+LiveSnapshot snapshotAt(qint64 nowMs, qint64 last)
+{
+    LiveSnapshot s;
+    MetricsSnapshot &m = s.metrics;
+    m.bucketMs = kMinute;
+    m.fromMs = (nowMs - 15 * kMinute) / kMinute * kMinute;
+    m.toMs = nowMs + 1;
+    m.nowMs = nowMs;
+    m.bucketCount = int((m.toMs - m.fromMs + kMinute - 1) / kMinute);
+    for (int b = 0; b < m.bucketCount; ++b)
+        m.tooManyRequests.append(b == m.bucketCount - 1 ? last : 3 + b % 4);
+    m.unavailable = QList<qint64>(m.bucketCount, 0);
+    m.peakInFlight = QList<int>(m.bucketCount, 2);
+    m.maxInFlight = 8;
+    return s;
 }
 
 } // namespace
@@ -38,9 +65,17 @@ private slots:
     void customChoiceAsksAndEmitsTheWindow();
     void cancelledChoiceKeepsTheRange();
     void dialogRefusesUntilValid();
+    void chartsShowTheSnapshot();
+    void timeAxisMovesOncePerBucket();
+    void unchangedSeriesAreLeftAlone();
 
 private:
+    // A page for the chart tests, on a clock that stays put: the snapshots carry time.
+    std::unique_ptr<OverviewPage> chartPage();
+    static QDateTimeAxis *timeAxis(const OverviewPage &page);
+
     qint64 m_now = 0;
+    std::unique_ptr<ManualClock> m_clock;
 };
 
 void tst_OverviewPage::initTestCase()
@@ -199,6 +234,70 @@ void tst_OverviewPage::dialogRefusesUntilValid()
     dialog.setWindow(m_now - 2 * 60 * kMinute, m_now - 60 * kMinute);
     QVERIFY(ok->isEnabled());
     QVERIFY(dialog.problem().isEmpty());
+}
+
+std::unique_ptr<OverviewPage> tst_OverviewPage::chartPage()
+{
+    m_clock = std::make_unique<ManualClock>(kStart);
+    auto page = std::make_unique<OverviewPage>(*m_clock);
+    page->resize(1000, 700);
+    return page;
+}
+
+QDateTimeAxis *tst_OverviewPage::timeAxis(const OverviewPage &page)
+{
+    const auto *view = page.findChild<QChartView *>(QStringLiteral("throttleChart"));
+    if (!view)
+        return nullptr;
+    const QList<QAbstractAxis *> axes = view->chart()->axes(Qt::Horizontal);
+    return axes.isEmpty() ? nullptr : qobject_cast<QDateTimeAxis *>(axes.first());
+}
+
+void tst_OverviewPage::chartsShowTheSnapshot()
+{
+    const auto page = chartPage();
+    const LiveSnapshot s = snapshotAt(kStart + 30000, 5);
+    page->showSnapshot(s);
+    const QLineSeries *total = page->throttleTotalSeries();
+    QCOMPARE(total->count(), s.metrics.bucketCount);
+    QCOMPARE(total->at(0).x(), double(s.metrics.fromMs));
+    // Counts per bucket of one minute are counts per minute.
+    QCOMPARE(total->at(total->count() - 1).y(), 5.0);
+}
+
+void tst_OverviewPage::timeAxisMovesOncePerBucket()
+{
+    const auto page = chartPage();
+    QDateTimeAxis *axis = timeAxis(*page);
+    QVERIFY(axis);
+    const LiveSnapshot first = snapshotAt(kStart + 1000, 1);
+    page->showSnapshot(first);
+    // The axis ends with the newest bucket, not at the snapshot's time.
+    QCOMPARE(axis->min().toMSecsSinceEpoch(), first.metrics.fromMs);
+    QCOMPARE(axis->max().toMSecsSinceEpoch(),
+             first.metrics.fromMs + first.metrics.bucketCount * kMinute);
+
+    QSignalSpy moved(axis, &QDateTimeAxis::rangeChanged);
+    for (qint64 second = 2; second < 60; ++second)
+        page->showSnapshot(snapshotAt(kStart + second * 1000, second));
+    QCOMPARE(moved.size(), 0);
+    QCOMPARE(page->throttleTotalSeries()->at(page->throttleTotalSeries()->count() - 1).y(), 59.0);
+
+    page->showSnapshot(snapshotAt(kStart + kMinute + 1000, 1));
+    QCOMPARE(moved.size(), 1);
+    QCOMPARE(axis->min().toMSecsSinceEpoch(), first.metrics.fromMs + kMinute);
+}
+
+void tst_OverviewPage::unchangedSeriesAreLeftAlone()
+{
+    const auto page = chartPage();
+    page->showSnapshot(snapshotAt(kStart + 1000, 1));
+    const QLineSeries *total = page->throttleTotalSeries();
+    QSignalSpy replaced(total, &QXYSeries::pointsReplaced);
+    page->showSnapshot(snapshotAt(kStart + 2000, 1));
+    QCOMPARE(replaced.size(), 0);
+    page->showSnapshot(snapshotAt(kStart + 3000, 2));
+    QCOMPARE(replaced.size(), 1);
 }
 
 QTEST_MAIN(tst_OverviewPage)
