@@ -8,25 +8,32 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <functional>
 
 namespace cooldown {
 
 HistoryModel::HistoryModel(const QString &databaseUrl, QObject *parent)
     : QAbstractTableModel(parent), m_reader(std::make_unique<WorkerThread<HistoryReader>>(
-                                       QStringLiteral("history reader"), databaseUrl)),
+                                       QStringLiteral("history index"), databaseUrl)),
+      m_fetcher(std::make_unique<WorkerThread<HistoryReader>>(QStringLiteral("history rows"),
+                                                              databaseUrl)),
       m_nowMs(QDateTime::currentMSecsSinceEpoch())
 {
     HistoryReader *reader = m_reader->worker();
+    HistoryReader *fetcher = m_fetcher->worker();
     connect(this, &HistoryModel::loadRequested, reader, &HistoryReader::load);
-    connect(this, &HistoryModel::fetchRequested, reader, &HistoryReader::fetch);
+    connect(this, &HistoryModel::loadRequested, fetcher, &HistoryReader::follow);
+    connect(this, &HistoryModel::fetchRequested, fetcher, &HistoryReader::fetch);
     connect(this, &HistoryModel::pollRequested, reader, &HistoryReader::poll);
     connect(reader, &HistoryReader::indexed, this, &HistoryModel::onIndexed);
-    connect(reader, &HistoryReader::fetched, this, &HistoryModel::onFetched);
+    connect(fetcher, &HistoryReader::fetched, this, &HistoryModel::onFetched);
     connect(reader, &HistoryReader::appended, this, &HistoryModel::onAppended);
-    connect(reader, &HistoryReader::failed, this, [this](const QString &message) {
-        setLoading(false);
-        emit failed(message);
-    });
+    for (HistoryReader *worker : {reader, fetcher}) {
+        connect(worker, &HistoryReader::failed, this, [this](const QString &message) {
+            setLoading(false);
+            emit failed(message);
+        });
+    }
     connect(reader, &HistoryReader::progress, this,
             [this](quint64 generation, qint64 indexed, qint64 total) {
                 if (generation == m_generation)
@@ -36,8 +43,9 @@ HistoryModel::HistoryModel(const QString &databaseUrl, QObject *parent)
 
 HistoryModel::~HistoryModel()
 {
-    // The reader's answers must not reach a half-destroyed model.
+    // The readers' answers must not reach a half-destroyed model.
     disconnect(m_reader->worker(), nullptr, this, nullptr);
+    disconnect(m_fetcher->worker(), nullptr, this, nullptr);
 }
 
 int HistoryModel::rowCount(const QModelIndex &parent) const
@@ -54,15 +62,15 @@ qint64 HistoryModel::attemptIdAt(int row) const
 {
     if (row < 0 || row >= m_ids.size())
         return 0;
-    return m_ids.at(m_ids.size() - 1 - row);
+    return m_ids.at(row);
 }
 
 int HistoryModel::rowOfId(qint64 id) const
 {
-    const auto it = std::lower_bound(m_ids.cbegin(), m_ids.cend(), id);
+    const auto it = std::lower_bound(m_ids.cbegin(), m_ids.cend(), id, std::greater<qint64>());
     if (it == m_ids.cend() || *it != id)
         return -1;
-    return int(m_ids.size() - 1 - (it - m_ids.cbegin()));
+    return int(it - m_ids.cbegin());
 }
 
 std::optional<AttemptRecord> HistoryModel::attemptAt(int row) const
@@ -230,16 +238,19 @@ void HistoryModel::setLoading(bool loading)
     emit loadingChanged(loading);
 }
 
-void HistoryModel::onIndexed(quint64 generation, const QList<qint64> &ids)
+void HistoryModel::onIndexed(quint64 generation, const QList<qint64> &ids, bool complete)
 {
     if (generation != m_generation)
         return;
+    // Older attempts go below the rows already shown, which stay where they are.
     if (!ids.isEmpty()) {
-        beginInsertRows({}, 0, int(ids.size()) - 1);
-        m_ids = ids;
+        const int first = int(m_ids.size());
+        beginInsertRows({}, first, first + int(ids.size()) - 1);
+        m_ids.append(ids);
         endInsertRows();
     }
-    setLoading(false);
+    if (complete)
+        setLoading(false);
 }
 
 void HistoryModel::onFetched(quint64 generation, qint64 firstId, qint64 lastId,
@@ -273,8 +284,10 @@ void HistoryModel::onAppended(quint64 generation, const QList<qint64> &ids)
     if (generation != m_generation || ids.isEmpty())
         return;
     // Newest first: new attempts go on top.
+    QList<qint64> newestFirst(ids.crbegin(), ids.crend());
     beginInsertRows({}, 0, int(ids.size()) - 1);
-    m_ids.append(ids);
+    m_ids.swap(newestFirst);
+    m_ids.append(newestFirst);
     endInsertRows();
 }
 

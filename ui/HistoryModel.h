@@ -88,17 +88,20 @@ signals:
     void pollRequested(quint64 generation);
 
 private:
-    void onIndexed(quint64 generation, const QList<qint64> &ids);
+    void onIndexed(quint64 generation, const QList<qint64> &ids, bool complete);
     void onFetched(quint64 generation, qint64 firstId, qint64 lastId,
                    const QList<AttemptRecord> &attempts);
     void onAppended(quint64 generation, const QList<qint64> &ids);
     int rowOfId(qint64 id) const;
     void setLoading(bool loading);
 
-    std::unique_ptr<WorkerThread<HistoryReader>> m_reader;
+    // Two readers on threads of their own: the rows a view shows never wait behind the
+    // index of a big history.
+    std::unique_ptr<WorkerThread<HistoryReader>> m_reader;  // the index, then new rows
+    std::unique_ptr<WorkerThread<HistoryReader>> m_fetcher; // the rows asked for
     HistoryQuery m_query;
     quint64 m_generation = 0;
-    QList<qint64> m_ids; // ascending; row r shows m_ids[size - 1 - r]
+    QList<qint64> m_ids; // descending: row r shows m_ids[r], the newest on top
     mutable QHash<qint64, AttemptRecord> m_cache;
     // Pages in the order they arrived, to forget the oldest first.
     std::deque<QList<qint64>> m_cachedPages;

@@ -126,7 +126,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     // The view opens on the newest attempt, so that the inspector is never blank while
     // there is something to show; after that the selection stays where it was put.
     const auto selectNewest = [this] {
-        if (!m_model->isLoading() && m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
+        if (m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
             m_table->setCurrentIndex(m_model->index(0, 0));
     };
     connect(m_model, &HistoryModel::loadingChanged, this, selectNewest);

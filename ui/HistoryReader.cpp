@@ -34,18 +34,20 @@ void HistoryReader::load(quint64 generation, const HistoryQuery &query)
 {
     m_generation = generation;
     m_query = query;
-    m_ids.clear();
-    m_scanFrom = 0;
+    m_newestId = 0;
+    m_oldestId = 0;
+    m_indexed = 0;
     m_complete = false;
+    m_total = -1;
     if (!ensureOpen())
         return;
-    m_total = m_store->countAttempts(query.storeFilter());
-    if (m_total < 0) {
-        emit failed(m_store->lastError());
-        return;
-    }
-    m_ids.reserve(m_total);
     indexChunk(generation);
+}
+
+void HistoryReader::follow(quint64 generation, const HistoryQuery &query)
+{
+    m_generation = generation;
+    m_query = query;
 }
 
 void HistoryReader::indexChunk(quint64 generation)
@@ -53,25 +55,38 @@ void HistoryReader::indexChunk(quint64 generation)
     if (generation != m_generation || m_complete)
         return; // a newer query took over
     AttemptFilter filter = m_query.storeFilter();
-    filter.afterId = m_scanFrom;
-    filter.limit = kIndexChunk;
-    const QList<AttemptRecord> rows = m_store->attempts(filter);
-    if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
+    filter.afterId = 0;
+    filter.beforeId = m_oldestId;
+    filter.newestFirst = true;
+    // A small first chunk, so that the newest rows show at once.
+    const int chunk = m_indexed == 0 ? kFirstIndexChunk : kIndexChunk;
+    filter.limit = chunk;
+    const QList<qint64> ids = m_store->attemptIds(filter);
+    if (ids.isEmpty() && !m_store->lastError().isEmpty()) {
         emit failed(m_store->lastError());
         return;
     }
-    for (const AttemptRecord &a : rows) {
-        m_scanFrom = a.id;
-        m_ids.append(a.id);
+    if (!ids.isEmpty()) {
+        if (m_oldestId == 0)
+            m_newestId = ids.constFirst();
+        m_oldestId = ids.constLast();
     }
-    if (rows.size() == kIndexChunk) {
-        emit progress(generation, m_ids.size(), m_total);
-        QMetaObject::invokeMethod(
-            this, [this, generation] { indexChunk(generation); }, Qt::QueuedConnection);
+    m_indexed += ids.size();
+    m_complete = ids.size() < chunk;
+    emit indexed(generation, ids, m_complete);
+    if (m_complete)
         return;
+    if (m_total < 0) {
+        // Counted once the first rows are out: it only tells how far the reading got.
+        m_total = m_store->countAttempts(m_query.storeFilter());
+        if (m_total < 0) {
+            emit failed(m_store->lastError());
+            return;
+        }
     }
-    m_complete = true;
-    emit indexed(generation, m_ids);
+    emit progress(generation, m_indexed, std::max(m_total, m_indexed));
+    QMetaObject::invokeMethod(
+        this, [this, generation] { indexChunk(generation); }, Qt::QueuedConnection);
 }
 
 void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
@@ -108,26 +123,14 @@ void HistoryReader::poll(quint64 generation)
     if (generation != m_generation || !m_complete || m_query.toMs >= 0 || !ensureOpen())
         return;
     AttemptFilter filter = m_query.storeFilter();
-    filter.afterId = m_scanFrom;
-    filter.limit = 2000;
-    QList<qint64> added;
-    for (;;) {
-        const QList<AttemptRecord> rows = m_store->attempts(filter);
-        if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
+    filter.afterId = m_newestId;
+    const QList<qint64> added = m_store->attemptIds(filter);
+    if (added.isEmpty()) {
+        if (!m_store->lastError().isEmpty())
             emit failed(m_store->lastError());
-            return;
-        }
-        for (const AttemptRecord &a : rows) {
-            m_scanFrom = a.id;
-            added.append(a.id);
-        }
-        if (rows.size() < filter.limit)
-            break;
-        filter.afterId = m_scanFrom;
-    }
-    if (added.isEmpty())
         return;
-    m_ids.append(added);
+    }
+    m_newestId = added.constLast();
     emit appended(generation, added);
 }
 

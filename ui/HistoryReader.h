@@ -17,8 +17,9 @@ class Store;
 // moved to (see WorkerThread). Every answer carries the generation of the query it
 // belongs to, so that answers to a query the view has left behind can be dropped.
 //
-// load() reads the ids of the matching attempts in key order, a chunk per turn of the
-// event loop, so that fetches of visible rows are served between chunks.
+// load() reads the ids of the matching attempts newest first, a chunk per turn of the
+// event loop: the view shows its first rows after the first chunk, and fetches of
+// visible rows are served between chunks.
 class HistoryReader final : public QObject
 {
     Q_OBJECT
@@ -28,10 +29,14 @@ public:
     explicit HistoryReader(QString databaseUrl);
     ~HistoryReader() override;
 
-    static constexpr int kIndexChunk = 20000;
+    static constexpr int kFirstIndexChunk = 1000;
+    static constexpr int kIndexChunk = 50000;
 
 public slots:
     void load(quint64 generation, const cooldown::HistoryQuery &query);
+    // Takes the query for fetch() without reading an index: for a reader that only
+    // fetches rows while another one indexes.
+    void follow(quint64 generation, const cooldown::HistoryQuery &query);
     // The matching attempts whose ids lie in [firstId, lastId].
     void fetch(quint64 generation, qint64 firstId, qint64 lastId);
     // Attempts of the current query newer than those already indexed.
@@ -39,8 +44,9 @@ public slots:
 
 signals:
     void progress(quint64 generation, qint64 indexed, qint64 total);
-    // The whole index, ascending ids.
-    void indexed(quint64 generation, const QList<qint64> &ids);
+    // The next chunk of the index: ids older than those before, descending. complete:
+    // nothing older is left.
+    void indexed(quint64 generation, const QList<qint64> &ids, bool complete);
     void fetched(quint64 generation, qint64 firstId, qint64 lastId,
                  const QList<cooldown::AttemptRecord> &attempts);
     void appended(quint64 generation, const QList<qint64> &ids);
@@ -55,9 +61,10 @@ private:
     bool m_openFailed = false;
     quint64 m_generation = 0;
     HistoryQuery m_query;
-    QList<qint64> m_ids;
-    qint64 m_scanFrom = 0; // the last id read, matching or not
-    qint64 m_total = 0;
+    qint64 m_newestId = 0; // the newest matching id indexed: poll() looks above it
+    qint64 m_oldestId = 0; // the oldest indexed so far: the next chunk looks below it
+    qint64 m_indexed = 0;
+    qint64 m_total = -1; // counted after the first chunk
     bool m_complete = false;
 };
 

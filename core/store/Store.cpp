@@ -1254,6 +1254,8 @@ namespace {
 QString attemptWhere(const AttemptFilter &filter)
 {
     QStringList where{QStringLiteral("a.id > :after")};
+    if (filter.beforeId > 0)
+        where.append(QStringLiteral("a.id < :before"));
     if (filter.fromMs >= 0)
         where.append(QStringLiteral("a.started_at >= :from"));
     if (filter.toMs >= 0)
@@ -1278,6 +1280,8 @@ QString attemptWhere(const AttemptFilter &filter)
 void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
 {
     query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.beforeId > 0)
+        query.bindValue(QStringLiteral(":before"), filter.beforeId);
     if (filter.fromMs >= 0)
         query.bindValue(QStringLiteral(":from"), filter.fromMs);
     if (filter.toMs >= 0)
@@ -1298,12 +1302,18 @@ void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
         query.bindValue(QStringLiteral(":decision"), filter.decision);
 }
 
-QString attemptSelect(const AttemptFilter &filter)
+// The operations table joins in only when needed: the full rows carry its state, the
+// ids alone only when the filter asks for a state.
+QString attemptSelect(const AttemptFilter &filter,
+                      const QString &columns = QLatin1String(kAttemptColumns),
+                      bool joinOperations = true)
 {
     QString sql =
-        QStringLiteral("SELECT %1 FROM attempts AS a JOIN operations AS o ON o.id = a.operation_id"
-                       " WHERE %2 ORDER BY a.id")
-            .arg(QLatin1String(kAttemptColumns), attemptWhere(filter));
+        QStringLiteral("SELECT %1 FROM attempts AS a%2 WHERE %3 ORDER BY a.id%4")
+            .arg(columns,
+                 joinOperations ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
+                                : QString(),
+                 attemptWhere(filter), filter.newestFirst ? QStringLiteral(" DESC") : QString());
     if (filter.limit >= 0)
         sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
     return sql;
@@ -1328,6 +1338,27 @@ QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
         readAttempt(query, &record);
         out.append(record);
     }
+    return out;
+}
+
+QList<qint64> Store::attemptIds(const AttemptFilter &filter)
+{
+    QList<qint64> out;
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.prepare(
+            attemptSelect(filter, QStringLiteral("a.id"), bool(filter.operationState)))) {
+        fail(QStringLiteral("attempt ids"), errorText(query.lastError()));
+        return out;
+    }
+    bindAttemptFilter(query, filter);
+    if (!exec(query))
+        return out;
+    if (filter.limit > 0)
+        out.reserve(filter.limit);
+    while (query.next())
+        out.append(query.value(0).toLongLong());
+    m_lastError.clear();
     return out;
 }
 

@@ -42,9 +42,11 @@ struct AttemptFilter
     std::optional<OperationState> operationState; // the operation's current state
     int statusMin = -1; // HTTP status within [statusMin, statusMax]; 0 is "no response"
     int statusMax = -1;
-    int statusExcluded = -1; // and not this one (e.g. 4xx other than 429)
-    QString decision;        // success | retry | park | fail
-    qint64 afterId = 0;      // only attempts with a larger id (paging by key)
+    int statusExcluded = -1;  // and not this one (e.g. 4xx other than 429)
+    QString decision;         // success | retry | park | fail
+    qint64 afterId = 0;       // only attempts with a larger id (paging by key)
+    qint64 beforeId = 0;      // and, when above 0, a smaller one
+    bool newestFirst = false; // largest id first
     int limit = -1;
 };
 
@@ -229,6 +231,9 @@ public:
     QList<OperationRecord> operations(const OperationFilter &filter);
     QMap<OperationState, qint64> countsByState();
     QList<AttemptRecord> attempts(const AttemptFilter &filter);
+    // The ids alone of the attempts the filter selects, in its order: what a view
+    // needs to know its rows before it reads the ones it shows.
+    QList<qint64> attemptIds(const AttemptFilter &filter);
     qint64 countAttempts(const AttemptFilter &filter);
     qint64 leaseConflictCount();
     // A forward-only stream of the attempts the filter selects, oldest id first.

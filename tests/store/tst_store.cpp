@@ -806,6 +806,19 @@ void tst_Store::queries()
     const QList<AttemptRecord> parkedAttempts = store->attempts(parked);
     QCOMPARE(parkedAttempts.size(), 2);
     QCOMPARE(store->countAttempts(parked), qint64(2));
+    // Ids alone, newest first, below a bound: how the History view learns its rows.
+    QList<qint64> allIds;
+    for (const AttemptRecord &a : store->attempts({}))
+        allIds.prepend(a.id);
+    AttemptFilter newest;
+    newest.newestFirst = true;
+    newest.limit = 4;
+    QCOMPARE(store->attemptIds(newest), allIds.mid(0, 4));
+    newest.beforeId = allIds.at(3);
+    QCOMPARE(store->attemptIds(newest), allIds.mid(4));
+    parked.newestFirst = true;
+    QCOMPARE(store->attemptIds(parked),
+             (QList<qint64>{parkedAttempts.at(1).id, parkedAttempts.at(0).id}));
     AttemptFilter page;
     page.limit = 4;
     const QList<AttemptRecord> firstPage = store->attempts(page);
