@@ -201,7 +201,7 @@ void CsvExporter::start(Store *store, const AttemptFilter &filter, const QString
               QStringLiteral("cannot write '%1': %2").arg(fileName, m_file->errorString()));
         return;
     }
-    m_cursor = store->streamAttempts(filter);
+    m_cursor = store->streamAttempts(filter, false);
     if (!m_cursor) {
         later(QueryFailed, QStringLiteral("cannot read attempts: %1").arg(store->lastError()));
         return;

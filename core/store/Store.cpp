@@ -1386,12 +1386,16 @@ qint64 Store::leaseConflictCount()
     return query.value(0).toLongLong();
 }
 
-std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter)
+std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter, bool withHeaders)
 {
     auto query = std::make_unique<QSqlQuery>(m_database);
     // A default query keeps every row it has read; this one keeps one.
     query->setForwardOnly(true);
-    if (!query->prepare(attemptSelect(filter))) {
+    QString columns = QLatin1String(kAttemptColumns);
+    if (!withHeaders)
+        columns.replace(QLatin1String("a.request_headers, a.response_headers"),
+                        QLatin1String("'', ''"));
+    if (!query->prepare(attemptSelect(filter, columns))) {
         fail(QStringLiteral("export"), errorText(query->lastError()));
         return nullptr;
     }

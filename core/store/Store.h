@@ -237,7 +237,10 @@ public:
     qint64 countAttempts(const AttemptFilter &filter);
     qint64 leaseConflictCount();
     // A forward-only stream of the attempts the filter selects, oldest id first.
-    std::unique_ptr<AttemptCursor> streamAttempts(const AttemptFilter &filter);
+    // withHeaders = false leaves the request and response headers empty, unread: the
+    // largest texts of a row, which an export does not contain.
+    std::unique_ptr<AttemptCursor> streamAttempts(const AttemptFilter &filter,
+                                                  bool withHeaders = true);
 
 private:
     Store(Backend backend, const QString &connectionName);

@@ -851,6 +851,22 @@ void tst_Store::queries()
     }
     QVERIFY(cursor->error().isEmpty());
     QCOMPARE(streamed, 3);
+
+    // An export reads no headers; everything else comes as it is.
+    cursor.reset(); // one open cursor per connection (PostgreSQL streams its rows)
+    const QList<AttemptRecord> full = store->attempts(byEndpoint);
+    cursor = store->streamAttempts(byEndpoint, false);
+    QVERIFY(cursor);
+    for (const AttemptRecord &expected : full) {
+        QVERIFY(cursor->next(&record));
+        QVERIFY(!expected.requestHeaders.isEmpty());
+        QCOMPARE(record.requestHeaders, QString());
+        QCOMPARE(record.responseHeaders, QString());
+        QCOMPARE(record.id, expected.id);
+        QCOMPARE(record.retryAfterRaw, expected.retryAfterRaw);
+        QCOMPARE(record.leaseConflict, expected.leaseConflict);
+    }
+    QVERIFY(!cursor->next(&record));
 }
 
 void tst_Store::secretsNeverStored()
