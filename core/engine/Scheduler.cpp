@@ -73,8 +73,7 @@ struct Scheduler::Held
         Guard,
         Bucket,
         Permits,
-        InFlight,
-        Done
+        InFlight
     };
 
     OperationRecord op;
@@ -240,10 +239,14 @@ void Scheduler::wake()
 
     // Claim only what can go out soon: the free global permits, and as many again
     // queued behind them, so that a permit coming back sends at once instead of
-    // waiting for the next claim. While half a round is still queued here, the next
-    // claim waits and then takes several at once.
+    // waiting for the next claim. While half a round is still queued for permits, the
+    // next claim waits and then takes several at once. Operations waiting for their
+    // partition's token do not count as queued: they must not keep other partitions'
+    // due work from being claimed.
     const int permits = m_global->permits();
-    const int queued = int(m_held.size()) - m_inFlight;
+    const auto queued = std::count_if(m_held.cbegin(), m_held.cend(), [](const auto &entry) {
+        return entry.second->stage == Held::Stage::Permits;
+    });
     const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
     bool storeMayHaveDue = true;
     if (room > 0) {
