@@ -128,6 +128,16 @@ QPlainTextEdit *lines(const QString &placeholder, int rows, QWidget *parent)
     return edit;
 }
 
+// The form of a page, at its top, with room below it.
+QFormLayout *formOn(QWidget *page)
+{
+    auto *outer = new QVBoxLayout(page);
+    auto *layout = new QFormLayout;
+    outer->addLayout(layout);
+    outer->addStretch(1);
+    return layout;
+}
+
 } // namespace
 
 EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &filePath,
@@ -329,10 +339,7 @@ QWidget *EndpointsDialog::addField(QList<Field> &fields, const QString &prefix, 
 QWidget *EndpointsDialog::makeEndpointForm()
 {
     auto *form = new QWidget;
-    auto *outer = new QVBoxLayout(form);
-    auto *layout = new QFormLayout;
-    outer->addLayout(layout);
-    outer->addStretch(1);
+    QFormLayout *layout = formOn(form);
     const QString p = QStringLiteral("endpoint");
     auto &f = m_endpointFields;
     layout->addRow(tr("&Id:"), addField(f, p, kId, FieldType::Text,
@@ -381,10 +388,7 @@ QWidget *EndpointsDialog::makeEndpointForm()
 QWidget *EndpointsDialog::makePolicyForm()
 {
     auto *form = new QWidget;
-    auto *outer = new QVBoxLayout(form);
-    auto *layout = new QFormLayout;
-    outer->addLayout(layout);
-    outer->addStretch(1);
+    QFormLayout *layout = formOn(form);
     const QString p = QStringLiteral("policy");
     auto &f = m_policyFields;
     layout->addRow(tr("Policy &id:"), addField(f, p, kPolicyId, FieldType::Text,

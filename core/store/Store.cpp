@@ -33,23 +33,21 @@ const char kOperationColumns[] =
     " lease_owner, lease_expires_at, version, final_reason, wait_source,"
     " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested";
 
-// The order readAttempt() expects; the operation's state follows them.
-const char kAttemptColumns[] =
-    "a.id, a.operation_id, a.endpoint_id, a.attempt, a.started_at, a.finished_at, a.method,"
-    " a.url, a.status, a.error, a.decision, a.reason, a.wait_ms, a.wait_source,"
-    " a.retry_after_raw, a.problem_type, a.problem_instance, a.rate_limit_remaining,"
-    " a.idempotency_key, a.duration_ms, a.worker_id, a.policy_id, a.policy_version,"
-    " a.forced, a.request_headers, a.response_headers, a.lease_conflict, o.state";
 const int kAttemptStateColumn = 27;
+
+QString columns(const QString &list, const char *prefix = "")
+{
+    if (!*prefix)
+        return list;
+    QStringList out;
+    for (const QString &name : list.split(u','))
+        out.append(QLatin1String(prefix) + name.trimmed());
+    return out.join(QStringLiteral(", "));
+}
 
 QString columns(const char *list, const char *prefix = "")
 {
-    if (!*prefix)
-        return QString::fromLatin1(list);
-    QStringList out;
-    for (const QString &name : QString::fromLatin1(list).split(u','))
-        out.append(QLatin1String(prefix) + name.trimmed());
-    return out.join(QStringLiteral(", "));
+    return columns(QString::fromLatin1(list), prefix);
 }
 
 // A null QString binds as SQL NULL; the schema wants empty text instead.
@@ -113,6 +111,15 @@ const Placeholders &attemptInsert()
                                       "response_headers",
                                       "lease_conflict"};
     return columns;
+}
+
+// The order readAttempt() expects: the id, the columns an attempt is written with, and
+// the operation's state (kAttemptStateColumn).
+const QString &attemptColumns()
+{
+    static const QString list =
+        QStringLiteral("a.id, %1, o.state").arg(columns(attemptInsert().names(), "a."));
+    return list;
 }
 
 const Placeholders &finishUpdate()
@@ -1304,8 +1311,7 @@ void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
 
 // The operations table joins in only when needed: the full rows carry its state, the
 // ids alone only when the filter asks for a state.
-QString attemptSelect(const AttemptFilter &filter,
-                      const QString &columns = QLatin1String(kAttemptColumns),
+QString attemptSelect(const AttemptFilter &filter, const QString &columns = attemptColumns(),
                       bool joinOperations = true)
 {
     QString sql =
@@ -1391,7 +1397,7 @@ std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter
     auto query = std::make_unique<QSqlQuery>(m_database);
     // A default query keeps every row it has read; this one keeps one.
     query->setForwardOnly(true);
-    QString columns = QLatin1String(kAttemptColumns);
+    QString columns = attemptColumns();
     if (!withHeaders)
         columns.replace(QLatin1String("a.request_headers, a.response_headers"),
                         QLatin1String("'', ''"));
