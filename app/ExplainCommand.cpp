@@ -17,29 +17,13 @@ namespace {
 
 const QString kCommand = QStringLiteral("explain");
 
-std::optional<TransportError> transportErrorFromName(const QString &name)
-{
-    static const std::pair<const char *, TransportError> kNames[] = {
-        {"refused", TransportError::ConnectionRefused},
-        {"dns", TransportError::HostNotFound},
-        {"timeout", TransportError::Timeout},
-        {"closed", TransportError::ConnectionClosed},
-        {"tls", TransportError::Tls},
-        {"worker_died", TransportError::WorkerDied},
-    };
-    for (const auto &[text, error] : kNames) {
-        if (name == QLatin1String(text))
-            return error;
-    }
-    return std::nullopt;
-}
-
 bool isToken(const QString &method)
 {
     if (method.isEmpty())
         return false;
     for (const QChar c : method) {
-        if (c.unicode() > 127 || !(c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c)))
+        if (c.unicode() > 127 ||
+            !(c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c)))
             return false;
     }
     return true;
@@ -57,10 +41,11 @@ int runExplain(const QStringList &arguments)
                                     QStringLiteral("M"), QStringLiteral("GET"));
     const QCommandLineOption status(QStringLiteral("status"), QStringLiteral("Response status."),
                                     QStringLiteral("N"));
-    const QCommandLineOption error(QStringLiteral("error"),
-                                   QStringLiteral("Transport failure instead of a response: "
-                                                  "refused, dns, timeout, closed, tls, worker_died."),
-                                   QStringLiteral("KIND"));
+    const QCommandLineOption error(
+        QStringLiteral("error"),
+        QStringLiteral("Transport failure instead of a response: "
+                       "refused, dns, timeout, closed, tls, worker_died."),
+        QStringLiteral("KIND"));
     const QCommandLineOption header(QStringLiteral("header"),
                                     QStringLiteral("A response header field (repeatable)."),
                                     QStringLiteral("Name: value"));
@@ -70,9 +55,9 @@ int runExplain(const QStringList &arguments)
     const QCommandLineOption now(QStringLiteral("now"),
                                  QStringLiteral("The client's time (HTTP-date or ISO 8601)."),
                                  QStringLiteral("DATE"));
-    const QCommandLineOption attempt(QStringLiteral("attempt"),
-                                     QStringLiteral("Number of the attempt that got this response."),
-                                     QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption attempt(
+        QStringLiteral("attempt"), QStringLiteral("Number of the attempt that got this response."),
+        QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption throttled(QStringLiteral("throttled"),
                                        QStringLiteral("Earlier attempts answered 429 or 503."),
                                        QStringLiteral("N"), QStringLiteral("0"));
@@ -82,9 +67,9 @@ int runExplain(const QStringList &arguments)
     const QCommandLineOption key(QStringLiteral("idempotency-key"),
                                  QStringLiteral("The idempotency key the request carried."),
                                  QStringLiteral("K"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Seed for jitter and spread (reproducible output)."),
-                                  QStringLiteral("N"));
+    const QCommandLineOption seed(
+        QStringLiteral("seed"), QStringLiteral("Seed for jitter and spread (reproducible output)."),
+        QStringLiteral("N"));
     const QCommandLineOption set(QStringLiteral("set"),
                                  QStringLiteral("Override a retry-profile field (repeatable)."),
                                  QStringLiteral("key=value"));
@@ -92,8 +77,8 @@ int runExplain(const QStringList &arguments)
         QStringLiteral("x-ratelimit-reset"),
         QStringLiteral("What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date."),
         QStringLiteral("MEANING"), QStringLiteral("auto"));
-    parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed, key,
-                       seed, set, xRateLimitReset});
+    parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed,
+                       key, seed, set, xRateLimitReset});
 
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
@@ -105,7 +90,8 @@ int runExplain(const QStringList &arguments)
     AttemptOutcome outcome;
     const QString methodName = parser.value(method);
     if (!isToken(methodName))
-        return usageError(kCommand, QStringLiteral("--method: '%1' is not an HTTP method").arg(methodName));
+        return usageError(kCommand,
+                          QStringLiteral("--method: '%1' is not an HTTP method").arg(methodName));
     outcome.method = methodName.toUpper().toLatin1();
 
     if (parser.isSet(status) == parser.isSet(error))
@@ -113,12 +99,15 @@ int runExplain(const QStringList &arguments)
     if (parser.isSet(status)) {
         const auto code = parseInteger(parser.value(status), 100, 599);
         if (!code)
-            return usageError(kCommand, QStringLiteral("--status: expected a number from 100 to 599, got '%1'")
-                                            .arg(parser.value(status)));
+            return usageError(
+                kCommand, QStringLiteral("--status: expected a number from 100 to 599, got '%1'")
+                              .arg(parser.value(status)));
         outcome.status = int(*code);
     } else {
-        const auto kind = transportErrorFromName(parser.value(error));
-        if (!kind)
+        // What can end an exchange on the wire; a bad URL never starts one.
+        const auto kind = transportErrorFromString(parser.value(error));
+        if (!kind || *kind == TransportError::None || *kind == TransportError::BadUrl ||
+            *kind == TransportError::UnsupportedScheme)
             return usageError(kCommand,
                               QStringLiteral("--error: expected refused, dns, timeout, closed, tls "
                                              "or worker_died, got '%1'")
@@ -128,8 +117,8 @@ int runExplain(const QStringList &arguments)
 
     for (const QString &line : parser.values(header)) {
         if (!outcome.headers.appendLine(line.toUtf8()))
-            return usageError(kCommand,
-                              QStringLiteral("--header: expected \"Name: value\", got '%1'").arg(line));
+            return usageError(
+                kCommand, QStringLiteral("--header: expected \"Name: value\", got '%1'").arg(line));
     }
     if (parser.isSet(bodyFile)) {
         QFile file(parser.value(bodyFile));
@@ -148,8 +137,9 @@ int runExplain(const QStringList &arguments)
     if (parser.isSet(now)) {
         const auto parsed = parseTimeMs(parser.value(now));
         if (!parsed)
-            return usageError(kCommand, QStringLiteral("--now: expected an HTTP-date or ISO 8601 time, got '%1'")
-                                            .arg(parser.value(now)));
+            return usageError(
+                kCommand, QStringLiteral("--now: expected an HTTP-date or ISO 8601 time, got '%1'")
+                              .arg(parser.value(now)));
         nowMs = *parsed;
     }
 
@@ -161,15 +151,17 @@ int runExplain(const QStringList &arguments)
     history.attempt = int(*attemptNumber);
     const auto throttledCount = parseInteger(parser.value(throttled), 0, history.attempt - 1);
     if (!throttledCount)
-        return usageError(kCommand, QStringLiteral("--throttled: expected a number from 0 to %1, got '%2'")
-                                        .arg(history.attempt - 1)
-                                        .arg(parser.value(throttled)));
+        return usageError(kCommand,
+                          QStringLiteral("--throttled: expected a number from 0 to %1, got '%2'")
+                              .arg(history.attempt - 1)
+                              .arg(parser.value(throttled)));
     history.throttledBefore = int(*throttledCount);
     bool elapsedOk = false;
     const double elapsedSeconds = parser.value(elapsed).toDouble(&elapsedOk);
     if (!elapsedOk || !std::isfinite(elapsedSeconds) || elapsedSeconds < 0 || elapsedSeconds > 1e9)
-        return usageError(kCommand, QStringLiteral("--elapsed: expected seconds (0 or more), got '%1'")
-                                        .arg(parser.value(elapsed)));
+        return usageError(kCommand,
+                          QStringLiteral("--elapsed: expected seconds (0 or more), got '%1'")
+                              .arg(parser.value(elapsed)));
     history.firstAttemptAtMs = nowMs - qint64(std::llround(elapsedSeconds * 1000));
 
     RetryProfile profile;
@@ -193,9 +185,10 @@ int runExplain(const QStringList &arguments)
     ServerWaitOptions hints;
     const auto meaning = xRateLimitResetMeaningFromString(parser.value(xRateLimitReset));
     if (!meaning)
-        return usageError(kCommand, QStringLiteral("--x-ratelimit-reset: expected auto, delta, epoch, "
-                                                   "epoch-ms or http-date, got '%1'")
-                                        .arg(parser.value(xRateLimitReset)));
+        return usageError(kCommand,
+                          QStringLiteral("--x-ratelimit-reset: expected auto, delta, epoch, "
+                                         "epoch-ms or http-date, got '%1'")
+                              .arg(parser.value(xRateLimitReset)));
     hints.xRateLimitReset = *meaning;
 
     const RetryDecision decision =

@@ -14,27 +14,6 @@ namespace cooldown {
 
 namespace {
 
-TransportError transportErrorFromText(const QString &text)
-{
-    static const std::pair<const char *, TransportError> kNames[] = {
-        {"refused", TransportError::ConnectionRefused},
-        {"dns", TransportError::HostNotFound},
-        {"timeout", TransportError::Timeout},
-        {"closed", TransportError::ConnectionClosed},
-        {"tls", TransportError::Tls},
-        {"bad_url", TransportError::BadUrl},
-        {"unsupported_scheme", TransportError::UnsupportedScheme},
-        {"worker_died", TransportError::WorkerDied},
-    };
-    // "timeout,body_truncated": the first word is the transport's.
-    const QString first = text.section(QLatin1Char(','), 0, 0);
-    for (const auto &[name, error] : kNames) {
-        if (first == QLatin1String(name))
-            return error;
-    }
-    return TransportError::None;
-}
-
 QString escaped(const QString &text)
 {
     return text.toHtmlEscaped();
@@ -60,7 +39,11 @@ QJsonObject explainAttempt(const AttemptRecord &a, const WorkspaceConfig &config
     AttemptOutcome outcome;
     outcome.method = a.method.toLatin1();
     outcome.status = a.status;
-    outcome.error = a.status > 0 ? TransportError::None : transportErrorFromText(a.error);
+    // "timeout,body_truncated": the first word is the transport's.
+    outcome.error =
+        a.status > 0
+            ? TransportError::None
+            : transportErrorFromString(a.error.section(u',', 0, 0)).value_or(TransportError::None);
     for (const QString &line : a.responseHeaders.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         outcome.headers.appendLine(line.toUtf8());
     outcome.idempotencyKeySent = !a.idempotencyKey.isEmpty();

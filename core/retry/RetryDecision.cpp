@@ -15,14 +15,15 @@ namespace cooldown {
 namespace {
 
 // How the table in DESIGN.md classifies an outcome before the method is considered.
-enum class Kind {
+enum class Kind
+{
     Success,
-    Throttle,      // 429, 503: wait for the server's time
-    Transient,     // 408, 500, 502, 504: backoff, or the server's time if given
-    KeyInUse,      // 409 for a keyed request: the first one is still running
-    NotSent,       // refused, DNS: safe to send again whatever the method
-    Ambiguous,     // timeout, closed, worker died: may have been executed
-    Final,         // fail without retrying
+    Throttle,  // 429, 503: wait for the server's time
+    Transient, // 408, 500, 502, 504: backoff, or the server's time if given
+    KeyInUse,  // 409 for a keyed request: the first one is still running
+    NotSent,   // refused, DNS: safe to send again whatever the method
+    Ambiguous, // timeout, closed, worker died: may have been executed
+    Final,     // fail without retrying
 };
 
 struct Classified
@@ -126,7 +127,8 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     if (outcome.error == TransportError::None)
         d.serverWait = ServerWait::resolve(outcome.headers, outcome.body, nowMs, hints);
     if (profile.deadlineSeconds > 0)
-        d.deadlineMs = history.firstAttemptAtMs + qint64(std::llround(profile.deadlineSeconds * 1000));
+        d.deadlineMs =
+            history.firstAttemptAtMs + qint64(std::llround(profile.deadlineSeconds * 1000));
 
     const bool idempotent = isIdempotentMethod(outcome.method);
     const Classified c = classify(outcome, idempotent);
@@ -166,8 +168,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     if (d.countedAttempts >= profile.maxAttempts)
         return endWith(d, Action::Fail, "max_attempts");
 
-    const Action onDeadline =
-        profile.onDeadline == OnDeadline::Park ? Action::Park : Action::Fail;
+    const Action onDeadline = profile.onDeadline == OnDeadline::Park ? Action::Park : Action::Fail;
     const bool serverTimed =
         (c.kind == Kind::Throttle || c.kind == Kind::Transient) && d.serverWait.hasWait();
     if (serverTimed) {
@@ -186,8 +187,8 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
         d.delayMs = waitMs + (spreadMs > 0 ? random.uniformInt(0, spreadMs) : 0);
         d.source = d.serverWait.source;
     } else {
-        d.delayMs = Backoff::delayMs(profile, history.attempt - 1, history.previousBackoffMs,
-                                     random);
+        d.delayMs =
+            Backoff::delayMs(profile, history.attempt - 1, history.previousBackoffMs, random);
         d.source = WaitSource::Backoff;
         if (d.deadlineMs >= 0 && nowMs + d.delayMs > d.deadlineMs)
             return endWith(d, onDeadline, "deadline_unreachable");
@@ -195,8 +196,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     d.action = Action::Retry;
     d.reason = QLatin1String(c.reason);
     d.notBeforeMs = nowMs + d.delayMs;
-    qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from"
-                     << toString(d.source);
+    qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from" << toString(d.source);
     return d;
 }
 
@@ -204,12 +204,12 @@ QJsonObject RetryDecision::toJson() const
 {
     const RetryAfter &ra = serverWait.retryAfter;
     QJsonObject retryAfter{
-        {QStringLiteral("raw"), ra.isPresent() ? QJsonValue(QString::fromLatin1(ra.raw))
-                                               : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("raw"),
+         ra.isPresent() ? QJsonValue(QString::fromLatin1(ra.raw)) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("form"), QLatin1String(cooldown::toString(ra.form))},
         {QStringLiteral("seconds"), ra.isValid() ? secondsOrNull(ra.waitMs) : QJsonValue::Null},
-        {QStringLiteral("error"), ra.error.isEmpty() ? QJsonValue(QJsonValue::Null)
-                                                     : QJsonValue(ra.error)},
+        {QStringLiteral("error"),
+         ra.error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(ra.error)},
     };
     if (ra.saturated)
         retryAfter.insert(QStringLiteral("saturated"), true);
@@ -272,6 +272,16 @@ const char *toString(TransportError error)
         return "worker_died";
     }
     return "none";
+}
+
+std::optional<TransportError> transportErrorFromString(QStringView name)
+{
+    for (int value = int(TransportError::None); value <= int(TransportError::WorkerDied); ++value) {
+        const auto error = TransportError(value);
+        if (name == QLatin1String(toString(error)))
+            return error;
+    }
+    return std::nullopt;
 }
 
 } // namespace cooldown

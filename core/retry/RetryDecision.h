@@ -8,12 +8,15 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace cooldown {
 
 class RandomSource;
 
 // How an exchange ended when it did not end with an HTTP response.
-enum class TransportError {
+enum class TransportError
+{
     None,
     ConnectionRefused, // nothing was sent
     HostNotFound,      // nothing was sent
@@ -22,9 +25,11 @@ enum class TransportError {
     Tls,
     BadUrl,
     UnsupportedScheme,
-    WorkerDied,        // the lease expired while the attempt was running
+    WorkerDied, // the lease expired while the attempt was running
 };
 const char *toString(TransportError error);
+// The inverse of toString: "timeout" → Timeout; empty for a name it does not give.
+std::optional<TransportError> transportErrorFromString(QStringView name);
 
 // What one HTTP exchange produced.
 struct AttemptOutcome
@@ -40,8 +45,8 @@ struct AttemptOutcome
 // Where the operation stands when the outcome arrives.
 struct AttemptHistory
 {
-    int attempt = 1;            // the number of the attempt that just ended, from 1
-    int throttledBefore = 0;    // earlier attempts answered 429 or 503
+    int attempt = 1;         // the number of the attempt that just ended, from 1
+    int throttledBefore = 0; // earlier attempts answered 429 or 503
     qint64 firstAttemptAtMs = 0;
     qint64 previousBackoffMs = 0; // the last backoff chosen (decorrelated jitter)
 };
@@ -49,21 +54,27 @@ struct AttemptHistory
 // The retry contract of DESIGN.md turned into one answer.
 struct RetryDecision
 {
-    enum class Action { Success, Retry, Park, Fail };
+    enum class Action
+    {
+        Success,
+        Retry,
+        Park,
+        Fail
+    };
 
     Action action = Action::Fail;
-    QString reason;                 // a short machine word
-    qint64 delayMs = -1;            // Retry only: from now until the retry may start
-    qint64 notBeforeMs = -1;        // Retry only: absolute UTC ms
+    QString reason;          // a short machine word
+    qint64 delayMs = -1;     // Retry only: from now until the retry may start
+    qint64 notBeforeMs = -1; // Retry only: absolute UTC ms
     WaitSource source = WaitSource::None;
-    ServerWait serverWait;          // what the server said, even when it was not used
-    bool throttled = false;         // a 429 or 503: counted apart from failures
-    int countedAttempts = 0;        // attempts that count towards max_attempts
-    qint64 deadlineMs = -1;         // -1 without a deadline
+    ServerWait serverWait;   // what the server said, even when it was not used
+    bool throttled = false;  // a 429 or 503: counted apart from failures
+    int countedAttempts = 0; // attempts that count towards max_attempts
+    qint64 deadlineMs = -1;  // -1 without a deadline
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
-                                const AttemptHistory &history, qint64 nowMs,
-                                RandomSource &random, const ServerWaitOptions &hints = {});
+                                const AttemptHistory &history, qint64 nowMs, RandomSource &random,
+                                const ServerWaitOptions &hints = {});
 
     // The object `cooldown explain` prints and the attempt inspector shows.
     QJsonObject toJson() const;
