@@ -82,14 +82,13 @@ void appendOptional(QByteArray *out, qint64 value, qint64 none = -1)
         appendNumber(out, value);
 }
 
-void appendTextCell(QByteArray *out, const QString &value)
+void appendTextCell(QByteArray *out, QByteArrayView utf8)
 {
-    if (value.isEmpty())
+    if (utf8.isEmpty())
         return;
-    const QChar first = value.front();
-    const bool formula = first == u'=' || first == u'+' || first == u'-' || first == u'@' ||
-                         first == u'\t' || first == u'\r' || first == u'\n';
-    const QByteArray utf8 = value.toUtf8();
+    const char first = utf8.front();
+    const bool formula = first == '=' || first == '+' || first == '-' || first == '@' ||
+                         first == '\t' || first == '\r' || first == '\n';
     bool quote = false;
     for (const char c : utf8) {
         if (c == ',' || c == '"' || c == '\r' || c == '\n') {
@@ -112,6 +111,16 @@ void appendTextCell(QByteArray *out, const QString &value)
         out->append(c);
     }
     out->append('"');
+}
+
+// A URL without user info, query or fragment has nothing to redact: most of them.
+void appendUrlCell(QByteArray *out, QByteArrayView utf8)
+{
+    const bool plain = !utf8.contains('@') && !utf8.contains('?') && !utf8.contains('#');
+    if (plain)
+        appendTextCell(out, utf8);
+    else
+        appendTextCell(out, redaction::redactUrl(QString::fromUtf8(utf8)).toUtf8());
 }
 
 void appendTime(QByteArray *out, qint64 ms)
@@ -159,7 +168,7 @@ QStringList CsvExporter::columnNames()
 QByteArray CsvExporter::textCell(const QString &value)
 {
     QByteArray out;
-    appendTextCell(&out, value);
+    appendTextCell(&out, value.toUtf8());
     return out;
 }
 
@@ -227,61 +236,77 @@ void CsvExporter::cancel()
         m_cancelRequested = true;
 }
 
-void CsvExporter::appendRow(const AttemptRecord &r, OperationState state, QByteArray *out) const
+void CsvExporter::appendRow(const AttemptCursor &row, QByteArray *out)
 {
-    // The store redacted these on the way in; redacting again costs little and keeps
+    using C = AttemptColumn;
+    const auto text = [&](C column) {
+        appendTextCell(out, row.text(column));
+    };
+    const auto optional = [&](C column, qint64 none) {
+        appendOptional(out, row.integer(column), none);
+    };
+    const auto time = [&](C column) {
+        appendTime(out, row.integer(column));
+    };
+    const auto boolean = [&](C column) {
+        out->append(row.integer(column) ? "true" : "false");
+    };
+    const auto comma = [out] {
+        out->append(',');
+    };
+    appendNumber(out, row.integer(C::Id));
+    comma();
+    appendNumber(out, row.integer(C::OperationId));
+    comma();
+    text(C::EndpointId);
+    comma();
+    appendNumber(out, row.integer(C::Attempt));
+    comma();
+    time(C::StartedAt);
+    comma();
+    time(C::FinishedAt);
+    comma();
+    optional(C::DurationMs, -1);
+    comma();
+    text(C::Method);
+    comma();
+    // The store redacted the URL on the way in; redacting again costs little and keeps
     // a database written by an older version from leaking through an export.
-    appendNumber(out, r.id);
-    out->append(',');
-    appendNumber(out, r.operationId);
-    out->append(',');
-    appendTextCell(out, r.endpointId);
-    out->append(',');
-    appendNumber(out, r.attempt);
-    out->append(',');
-    appendTime(out, r.startedAtMs);
-    out->append(',');
-    appendTime(out, r.finishedAtMs);
-    out->append(',');
-    appendOptional(out, r.durationMs);
-    out->append(',');
-    appendTextCell(out, r.method);
-    out->append(',');
-    appendTextCell(out, redaction::redactUrl(r.url));
-    out->append(',');
-    appendOptional(out, r.status, 0);
-    out->append(',');
-    appendTextCell(out, r.error);
-    out->append(',');
-    appendTextCell(out, r.decision);
-    out->append(',');
-    appendTextCell(out, r.reason);
-    out->append(',');
-    appendOptional(out, r.waitMs);
-    out->append(',');
-    appendTextCell(out, r.waitSource);
-    out->append(',');
-    appendTextCell(out, r.retryAfterRaw);
-    out->append(',');
-    appendTextCell(out, r.problemType);
-    out->append(',');
-    appendTextCell(out, r.problemInstance);
-    out->append(',');
-    appendOptional(out, r.rateLimitRemaining);
-    out->append(',');
-    appendTextCell(out, r.idempotencyKey);
-    out->append(',');
-    appendTextCell(out, r.workerId);
-    out->append(',');
-    appendTextCell(out, r.policyId);
-    out->append(',');
-    appendOptional(out, r.policyVersion, 0);
-    out->append(',');
-    out->append(r.forced ? "true" : "false");
-    out->append(',');
-    out->append(r.leaseConflict ? "true" : "false");
-    out->append(',');
-    appendTextCell(out, toString(state));
+    appendUrlCell(out, row.text(C::Url));
+    comma();
+    optional(C::Status, 0);
+    comma();
+    text(C::Error);
+    comma();
+    text(C::Decision);
+    comma();
+    text(C::Reason);
+    comma();
+    optional(C::WaitMs, -1);
+    comma();
+    text(C::WaitSource);
+    comma();
+    text(C::RetryAfterRaw);
+    comma();
+    text(C::ProblemType);
+    comma();
+    text(C::ProblemInstance);
+    comma();
+    optional(C::RateLimitRemaining, -1);
+    comma();
+    text(C::IdempotencyKey);
+    comma();
+    text(C::WorkerId);
+    comma();
+    text(C::PolicyId);
+    comma();
+    optional(C::PolicyVersion, 0);
+    comma();
+    boolean(C::Forced);
+    comma();
+    boolean(C::LeaseConflict);
+    comma();
+    text(C::OperationState);
     out->append("\r\n");
 }
 
@@ -297,15 +322,14 @@ void CsvExporter::writeChunk()
     }
     QByteArray chunk;
     chunk.reserve(m_chunkSize * 256);
-    AttemptRecord record;
     int rows = 0;
     bool atEnd = false;
     while (rows < m_chunkSize) {
-        if (!m_cursor->next(&record)) {
+        if (!m_cursor->next()) {
             atEnd = true;
             break;
         }
-        appendRow(record, m_cursor->operationState(), &chunk);
+        appendRow(*m_cursor, &chunk);
         ++rows;
     }
     if (atEnd && !m_cursor->error().isEmpty()) {

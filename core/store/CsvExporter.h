@@ -67,7 +67,7 @@ Q_SIGNALS:
 
 private:
     void writeChunk();
-    void appendRow(const AttemptRecord &record, OperationState state, QByteArray *out) const;
+    static void appendRow(const AttemptCursor &row, QByteArray *out);
     void finish(Error error, const QString &text);
 
     int m_chunkSize = 5000;

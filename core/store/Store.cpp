@@ -8,12 +8,15 @@
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QStringList>
 #include <QUrl>
 #include <QVariant>
+
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <initializer_list>
@@ -32,8 +35,6 @@ const char kOperationColumns[] =
     " next_attempt_at, last_status, last_error, idempotency_key, response_instance,"
     " lease_owner, lease_expires_at, version, final_reason, wait_source,"
     " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested";
-
-const int kAttemptStateColumn = 27;
 
 QString columns(const QString &list, const char *prefix = "")
 {
@@ -113,12 +114,13 @@ const Placeholders &attemptInsert()
     return columns;
 }
 
-// The order readAttempt() expects: the id, the columns an attempt is written with, and
-// the operation's state (kAttemptStateColumn).
+// The order of AttemptColumn: the id, the columns an attempt is written with, and the
+// operation's state.
 const QString &attemptColumns()
 {
     static const QString list =
         QStringLiteral("a.id, %1, o.state").arg(columns(attemptInsert().names(), "a."));
+    Q_ASSERT(list.count(u',') + 1 == kAttemptColumnCount);
     return list;
 }
 
@@ -178,36 +180,67 @@ OperationRecord readOperation(const QSqlQuery &query)
     return r;
 }
 
-void readAttempt(const QSqlQuery &query, AttemptRecord *r)
+// A row's cells by column, whatever reads them: integer(i) and string(i).
+template <typename Cells> void readAttempt(const Cells &cells, AttemptRecord *r)
 {
-    r->id = query.value(0).toLongLong();
-    r->operationId = query.value(1).toLongLong();
-    r->endpointId = query.value(2).toString();
-    r->attempt = query.value(3).toInt();
-    r->startedAtMs = query.value(4).toLongLong();
-    r->finishedAtMs = query.value(5).toLongLong();
-    r->method = query.value(6).toString();
-    r->url = query.value(7).toString();
-    r->status = query.value(8).toInt();
-    r->error = query.value(9).toString();
-    r->decision = query.value(10).toString();
-    r->reason = query.value(11).toString();
-    r->waitMs = query.value(12).toLongLong();
-    r->waitSource = query.value(13).toString();
-    r->retryAfterRaw = query.value(14).toString();
-    r->problemType = query.value(15).toString();
-    r->problemInstance = query.value(16).toString();
-    r->rateLimitRemaining = query.value(17).toInt();
-    r->idempotencyKey = query.value(18).toString();
-    r->durationMs = query.value(19).toLongLong();
-    r->workerId = query.value(20).toString();
-    r->policyId = query.value(21).toString();
-    r->policyVersion = query.value(22).toInt();
-    r->forced = query.value(23).toInt() != 0;
-    r->requestHeaders = query.value(24).toString();
-    r->responseHeaders = query.value(25).toString();
-    r->leaseConflict = query.value(26).toInt() != 0;
+    using C = AttemptColumn;
+    r->id = cells.integer(C::Id);
+    r->operationId = cells.integer(C::OperationId);
+    r->endpointId = cells.string(C::EndpointId);
+    r->attempt = int(cells.integer(C::Attempt));
+    r->startedAtMs = cells.integer(C::StartedAt);
+    r->finishedAtMs = cells.integer(C::FinishedAt);
+    r->method = cells.string(C::Method);
+    r->url = cells.string(C::Url);
+    r->status = int(cells.integer(C::Status));
+    r->error = cells.string(C::Error);
+    r->decision = cells.string(C::Decision);
+    r->reason = cells.string(C::Reason);
+    r->waitMs = cells.integer(C::WaitMs);
+    r->waitSource = cells.string(C::WaitSource);
+    r->retryAfterRaw = cells.string(C::RetryAfterRaw);
+    r->problemType = cells.string(C::ProblemType);
+    r->problemInstance = cells.string(C::ProblemInstance);
+    r->rateLimitRemaining = int(cells.integer(C::RateLimitRemaining));
+    r->idempotencyKey = cells.string(C::IdempotencyKey);
+    r->durationMs = cells.integer(C::DurationMs);
+    r->workerId = cells.string(C::WorkerId);
+    r->policyId = cells.string(C::PolicyId);
+    r->policyVersion = int(cells.integer(C::PolicyVersion));
+    r->forced = cells.integer(C::Forced) != 0;
+    r->requestHeaders = cells.string(C::RequestHeaders);
+    r->responseHeaders = cells.string(C::ResponseHeaders);
+    r->leaseConflict = cells.integer(C::LeaseConflict) != 0;
 }
+
+// The cells of a QSqlQuery's current row.
+struct QueryCells
+{
+    const QSqlQuery &query;
+    qint64 integer(AttemptColumn column) const { return query.value(int(column)).toLongLong(); }
+    QString string(AttemptColumn column) const { return query.value(int(column)).toString(); }
+};
+
+// The cells of a SQLite statement's current row.
+struct SqliteCells
+{
+    sqlite3_stmt *statement;
+    QByteArrayView text(AttemptColumn column) const
+    {
+        const int i = int(column);
+        const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(statement, i));
+        return data ? QByteArrayView(data, sqlite3_column_bytes(statement, i)) : QByteArrayView();
+    }
+    qint64 integer(AttemptColumn column) const
+    {
+        return sqlite3_column_int64(statement, int(column));
+    }
+    QString string(AttemptColumn column) const
+    {
+        const QByteArrayView utf8 = text(column);
+        return utf8.isEmpty() ? QStringLiteral("") : QString::fromUtf8(utf8);
+    }
+};
 
 QString stateText(OperationState state)
 {
@@ -274,19 +307,66 @@ QString errorText(const QSqlError &error)
 
 AttemptCursor::AttemptCursor(std::unique_ptr<QSqlQuery> query) : m_query(std::move(query)) {}
 
-AttemptCursor::~AttemptCursor() = default;
+AttemptCursor::AttemptCursor(sqlite3_stmt *statement) : m_statement(statement) {}
 
-bool AttemptCursor::next(AttemptRecord *record)
+AttemptCursor::~AttemptCursor()
 {
+    sqlite3_finalize(m_statement);
+}
+
+bool AttemptCursor::next()
+{
+    if (m_statement) {
+        const int rc = sqlite3_step(m_statement);
+        if (rc == SQLITE_ROW)
+            return true;
+        if (rc != SQLITE_DONE)
+            m_error = QString::fromUtf8(sqlite3_errmsg(sqlite3_db_handle(m_statement)));
+        return false;
+    }
     if (!m_query->next()) {
         if (m_query->lastError().isValid())
             m_error = errorText(m_query->lastError());
         return false;
     }
-    readAttempt(*m_query, record);
-    m_operationState = operationStateFromString(m_query->value(kAttemptStateColumn).toString())
-                           .value_or(OperationState::Failed);
     return true;
+}
+
+bool AttemptCursor::next(AttemptRecord *record)
+{
+    if (!next())
+        return false;
+    read(record);
+    return true;
+}
+
+void AttemptCursor::read(AttemptRecord *record) const
+{
+    if (m_statement)
+        readAttempt(SqliteCells{m_statement}, record);
+    else
+        readAttempt(QueryCells{*m_query}, record);
+}
+
+qint64 AttemptCursor::integer(AttemptColumn column) const
+{
+    return m_statement ? SqliteCells{m_statement}.integer(column)
+                       : QueryCells{*m_query}.integer(column);
+}
+
+QByteArrayView AttemptCursor::text(AttemptColumn column) const
+{
+    if (m_statement)
+        return SqliteCells{m_statement}.text(column);
+    QByteArray &cell = m_text[int(column)];
+    cell = QueryCells{*m_query}.string(column).toUtf8();
+    return cell;
+}
+
+OperationState AttemptCursor::operationState() const
+{
+    const QByteArrayView state = text(AttemptColumn::OperationState);
+    return operationStateFromString(QString::fromUtf8(state)).value_or(OperationState::Failed);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1284,29 +1364,61 @@ QString attemptWhere(const AttemptFilter &filter)
     return where.join(QStringLiteral(" AND "));
 }
 
+// Calls bind(name, value) for each value the filter's WHERE clause names.
+template <typename Bind> void forEachFilterValue(const AttemptFilter &filter, Bind bind)
+{
+    bind(":after", QVariant(filter.afterId));
+    if (filter.beforeId > 0)
+        bind(":before", QVariant(filter.beforeId));
+    if (filter.fromMs >= 0)
+        bind(":from", QVariant(filter.fromMs));
+    if (filter.toMs >= 0)
+        bind(":to", QVariant(filter.toMs));
+    if (!filter.endpointId.isEmpty())
+        bind(":endpoint", QVariant(filter.endpointId));
+    if (filter.operationId > 0)
+        bind(":operation", QVariant(filter.operationId));
+    if (filter.operationState)
+        bind(":state", QVariant(toString(*filter.operationState)));
+    if (filter.statusMin >= 0)
+        bind(":status_min", QVariant(filter.statusMin));
+    if (filter.statusMax >= 0)
+        bind(":status_max", QVariant(filter.statusMax));
+    if (filter.statusExcluded >= 0)
+        bind(":status_excluded", QVariant(filter.statusExcluded));
+    if (!filter.decision.isEmpty())
+        bind(":decision", QVariant(filter.decision));
+}
+
 void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
 {
-    query.bindValue(QStringLiteral(":after"), filter.afterId);
-    if (filter.beforeId > 0)
-        query.bindValue(QStringLiteral(":before"), filter.beforeId);
-    if (filter.fromMs >= 0)
-        query.bindValue(QStringLiteral(":from"), filter.fromMs);
-    if (filter.toMs >= 0)
-        query.bindValue(QStringLiteral(":to"), filter.toMs);
-    if (!filter.endpointId.isEmpty())
-        query.bindValue(QStringLiteral(":endpoint"), filter.endpointId);
-    if (filter.operationId > 0)
-        query.bindValue(QStringLiteral(":operation"), filter.operationId);
-    if (filter.operationState)
-        query.bindValue(QStringLiteral(":state"), toString(*filter.operationState));
-    if (filter.statusMin >= 0)
-        query.bindValue(QStringLiteral(":status_min"), filter.statusMin);
-    if (filter.statusMax >= 0)
-        query.bindValue(QStringLiteral(":status_max"), filter.statusMax);
-    if (filter.statusExcluded >= 0)
-        query.bindValue(QStringLiteral(":status_excluded"), filter.statusExcluded);
-    if (!filter.decision.isEmpty())
-        query.bindValue(QStringLiteral(":decision"), filter.decision);
+    forEachFilterValue(filter, [&query](const char *name, const QVariant &value) {
+        query.bindValue(QLatin1String(name), value);
+    });
+}
+
+// False with SQLite's message when a value cannot be bound.
+bool bindAttemptFilter(sqlite3_stmt *statement, const AttemptFilter &filter, QString *error)
+{
+    bool ok = true;
+    forEachFilterValue(filter, [&](const char *name, const QVariant &value) {
+        const int index = sqlite3_bind_parameter_index(statement, name);
+        if (!ok || index == 0)
+            return;
+        int rc = SQLITE_OK;
+        if (value.typeId() == QMetaType::QString) {
+            const QByteArray utf8 = value.toString().toUtf8();
+            rc = sqlite3_bind_text(statement, index, utf8.constData(), int(utf8.size()),
+                                   SQLITE_TRANSIENT);
+        } else {
+            rc = sqlite3_bind_int64(statement, index, value.toLongLong());
+        }
+        if (rc != SQLITE_OK) {
+            ok = false;
+            *error = QString::fromUtf8(sqlite3_errstr(rc));
+        }
+    });
+    return ok;
 }
 
 // The operations table joins in only when needed: the full rows carry its state, the
@@ -1330,19 +1442,15 @@ QString attemptSelect(const AttemptFilter &filter, const QString &columns = atte
 QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
 {
     QList<AttemptRecord> out;
-    QSqlQuery query(m_database);
-    query.setForwardOnly(true);
-    if (!query.prepare(attemptSelect(filter))) {
-        fail(QStringLiteral("attempts"), errorText(query.lastError()));
+    const std::unique_ptr<AttemptCursor> cursor = streamAttempts(filter);
+    if (!cursor)
         return out;
-    }
-    bindAttemptFilter(query, filter);
-    if (!exec(query))
-        return out;
-    while (query.next()) {
-        AttemptRecord record;
-        readAttempt(query, &record);
+    AttemptRecord record;
+    while (cursor->next(&record))
         out.append(record);
+    if (!cursor->error().isEmpty()) {
+        fail(QStringLiteral("attempts"), cursor->error());
+        return {};
     }
     return out;
 }
@@ -1394,21 +1502,51 @@ qint64 Store::leaseConflictCount()
 
 std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter, bool withHeaders)
 {
-    auto query = std::make_unique<QSqlQuery>(m_database);
-    // A default query keeps every row it has read; this one keeps one.
-    query->setForwardOnly(true);
     QString columns = attemptColumns();
     if (!withHeaders)
         columns.replace(QLatin1String("a.request_headers, a.response_headers"),
                         QLatin1String("'', ''"));
-    if (!query->prepare(attemptSelect(filter, columns))) {
-        fail(QStringLiteral("export"), errorText(query->lastError()));
+    const QString sql = attemptSelect(filter, columns);
+    if (sqlite3 *connection = sqliteHandle()) {
+        // SQLite's own statement: a cell is read as the UTF-8 it is stored as.
+        sqlite3_stmt *statement = nullptr;
+        const QByteArray utf8 = sql.toUtf8();
+        if (sqlite3_prepare_v2(connection, utf8.constData(), int(utf8.size()), &statement,
+                               nullptr) != SQLITE_OK) {
+            fail(QStringLiteral("attempts"), QString::fromUtf8(sqlite3_errmsg(connection)));
+            sqlite3_finalize(statement);
+            return nullptr;
+        }
+        std::unique_ptr<AttemptCursor> cursor(new AttemptCursor(statement));
+        QString error;
+        if (!bindAttemptFilter(statement, filter, &error)) {
+            fail(QStringLiteral("attempts"), error);
+            return nullptr;
+        }
+        return cursor;
+    }
+    auto query = std::make_unique<QSqlQuery>(m_database);
+    // A default query keeps every row it has read; this one keeps one.
+    query->setForwardOnly(true);
+    if (!query->prepare(sql)) {
+        fail(QStringLiteral("attempts"), errorText(query->lastError()));
         return nullptr;
     }
     bindAttemptFilter(*query, filter);
     if (!exec(*query))
         return nullptr;
     return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
+}
+
+sqlite3 *Store::sqliteHandle() const
+{
+    if (m_backend != Backend::Sqlite || !m_database.driver())
+        return nullptr;
+    // Qt's SQLite driver and this library load the same libsqlite3.
+    const QVariant handle = m_database.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(handle.constData());
 }
 
 } // namespace cooldown

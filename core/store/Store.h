@@ -2,6 +2,7 @@
 
 #include "core/store/Records.h"
 
+#include <QByteArrayView>
 #include <QList>
 #include <QMap>
 #include <QSqlDatabase>
@@ -12,6 +13,8 @@
 #include <optional>
 
 class QSqlQuery;
+struct sqlite3;
+struct sqlite3_stmt;
 
 namespace cooldown {
 
@@ -58,26 +61,73 @@ struct OperationFilter
     int limit = -1;
 };
 
+// The columns of an attempt row, in the order a cursor reads them: the attempt's
+// own columns, then its operation's current state.
+enum class AttemptColumn
+{
+    Id,
+    OperationId,
+    EndpointId,
+    Attempt,
+    StartedAt,
+    FinishedAt,
+    Method,
+    Url,
+    Status,
+    Error,
+    Decision,
+    Reason,
+    WaitMs,
+    WaitSource,
+    RetryAfterRaw,
+    ProblemType,
+    ProblemInstance,
+    RateLimitRemaining,
+    IdempotencyKey,
+    DurationMs,
+    WorkerId,
+    PolicyId,
+    PolicyVersion,
+    Forced,
+    RequestHeaders,
+    ResponseHeaders,
+    LeaseConflict,
+    OperationState,
+};
+inline constexpr int kAttemptColumnCount = int(AttemptColumn::OperationState) + 1;
+
 // Attempts read one row at a time with a forward-only query: memory stays flat
-// however many rows there are. Created by Store::streamAttempts.
+// however many rows there are. Created by Store::streamAttempts; it must not outlive
+// its store. On SQLite the rows come through SQLite's own statement API, so a cell
+// can be read as the UTF-8 it is stored as, without a QVariant or a QString.
 class AttemptCursor final
 {
 public:
     ~AttemptCursor();
     Q_DISABLE_COPY_MOVE(AttemptCursor)
 
-    // The next attempt, or false at the end or on an error (see error()).
+    // Moves to the next attempt; false at the end or on an error (see error()).
+    bool next();
+    // The next attempt as a record, or false as next().
     bool next(AttemptRecord *record);
-    // The operation state of the attempt last read by next().
-    OperationState operationState() const { return m_operationState; }
+    // The current attempt as a record.
+    void read(AttemptRecord *record) const;
+    // One cell of the current attempt: a number (0 for an empty cell), or text as
+    // UTF-8, valid until next().
+    qint64 integer(AttemptColumn column) const;
+    QByteArrayView text(AttemptColumn column) const;
+    // The operation state of the current attempt.
+    OperationState operationState() const;
     QString error() const { return m_error; }
 
 private:
     friend class Store;
     explicit AttemptCursor(std::unique_ptr<QSqlQuery> query);
+    explicit AttemptCursor(sqlite3_stmt *statement);
 
-    std::unique_ptr<QSqlQuery> m_query;
-    OperationState m_operationState = OperationState::Scheduled;
+    std::unique_ptr<QSqlQuery> m_query;             // any backend
+    sqlite3_stmt *m_statement = nullptr;            // or SQLite's own statement
+    mutable QByteArray m_text[kAttemptColumnCount]; // the query's cells as UTF-8
     QString m_error;
 };
 
@@ -245,6 +295,8 @@ public:
 private:
     Store(Backend backend, const QString &connectionName);
 
+    // The SQLite connection under QtSql, or null on PostgreSQL.
+    sqlite3 *sqliteHandle() const;
     bool initialise(const StoreOptions &options, const QString &displayName, QString *error);
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);

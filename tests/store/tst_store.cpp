@@ -859,6 +859,14 @@ void tst_Store::queries()
     QVERIFY(cursor);
     for (const AttemptRecord &expected : full) {
         QVERIFY(cursor->next(&record));
+        // The cells as stored, the way the export reads them.
+        QCOMPARE(cursor->integer(AttemptColumn::Id), expected.id);
+        QCOMPARE(cursor->integer(AttemptColumn::StartedAt), expected.startedAtMs);
+        QCOMPARE(cursor->text(AttemptColumn::EndpointId), expected.endpointId.toUtf8());
+        QCOMPARE(cursor->text(AttemptColumn::Url), expected.url.toUtf8());
+        QCOMPARE(cursor->text(AttemptColumn::OperationState),
+                 toString(cursor->operationState()).toUtf8());
+        QCOMPARE(cursor->text(AttemptColumn::RequestHeaders), QByteArrayView());
         QVERIFY(!expected.requestHeaders.isEmpty());
         QCOMPARE(record.requestHeaders, QString());
         QCOMPARE(record.responseHeaders, QString());
