@@ -4,6 +4,7 @@
 #include "core/http/Redaction.h"
 #include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
+#include "core/store/WalCheckpointer.h"
 
 #include <QAtomicInteger>
 #include <QDir>
@@ -377,6 +378,7 @@ Store::Store(Backend backend, const QString &connectionName)
 
 Store::~Store()
 {
+    m_checkpointer.reset();
     m_statements.clear(); // statements go before their connection
     m_database.close();
     m_database = QSqlDatabase();
@@ -498,6 +500,11 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         for (const QString &statement : pragmas) {
             if (!pragma.exec(statement))
                 return problem(errorText(pragma.lastError()));
+        }
+        if (mode == QLatin1String("wal")) {
+            if (sqlite3 *connection = sqliteHandle())
+                m_checkpointer = std::make_unique<WalCheckpointer>(
+                    connection, m_database.databaseName(), WalCheckpointer::kDefaultThreshold);
         }
     }
 
@@ -924,9 +931,13 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
 bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
 {
-    static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2) RETURNING id")
+    // SQLite gathers a RETURNING clause's rows in a temporary table of their own, which
+    // costs more than the insert: there the id comes from the connection instead.
+    static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2)")
                                    .arg(attemptInsert().names(), attemptInsert().list());
-    QSqlQuery *statement = cached(sql);
+    static const QString returning = sql + QStringLiteral(" RETURNING id");
+    const bool postgres = m_backend == Backend::Postgres;
+    QSqlQuery *statement = cached(postgres ? returning : sql);
     if (!statement)
         return false;
     QSqlQuery &query = *statement;
@@ -962,6 +973,11 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
     attemptInsert().bind(query, values);
     if (!exec(query))
         return false;
+    if (!postgres) {
+        if (id)
+            *id = query.lastInsertId().toLongLong();
+        return true;
+    }
     const bool returned = query.next();
     if (returned && id)
         *id = query.value(0).toLongLong();
@@ -1013,8 +1029,11 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
 bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
 {
     // One statement applies the new state where the fence holds; a pending cancel
-    // turns any state but succeeded and failed into cancelled on the way.
-    QSqlQuery *update = cached(QStringLiteral(
+    // turns any state but succeeded and failed into cancelled on the way. PostgreSQL
+    // returns the flag with the update; SQLite would build a temporary table for it
+    // (see insertAttempt), so there the flag is read back by key.
+    const bool postgres = m_backend == Backend::Postgres;
+    static const QString sql = QStringLiteral(
         "UPDATE operations SET"
         " state = CASE WHEN cancel_requested = 1 THEN :cancelled_state ELSE :state END,"
         " attempt = :attempt, throttled_attempts = :throttled_attempts,"
@@ -1029,8 +1048,9 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         " lease_owner = CASE WHEN cancel_requested = 1 THEN :cancelled_owner ELSE :owner END,"
         " lease_expires_at = CASE WHEN cancel_requested = 1 THEN CAST(:cancelled_expires AS BIGINT)"
         " ELSE CAST(:expires AS BIGINT) END, version = version + 1"
-        " WHERE id = :id AND version = :version AND lease_owner = :worker"
-        " RETURNING cancel_requested"));
+        " WHERE id = :id AND version = :version AND lease_owner = :worker");
+    static const QString returning = sql + QStringLiteral(" RETURNING cancel_requested");
+    QSqlQuery *update = cached(postgres ? returning : sql);
     if (!update)
         return false;
     const AttemptRecord &attempt = request.attempt;
@@ -1083,9 +1103,24 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
     finishUpdate().bind(*update, values);
     if (!exec(*update))
         return false;
-    const bool applied = update->next();
-    const bool cancelRequested = applied && update->value(0).toInt() != 0;
-    update->finish();
+    bool applied = false;
+    bool cancelRequested = false;
+    if (postgres) {
+        applied = update->next();
+        cancelRequested = applied && update->value(0).toInt() != 0;
+        update->finish();
+    } else if (update->numRowsAffected() == 1) {
+        QSqlQuery *flag =
+            cached(QStringLiteral("SELECT cancel_requested FROM operations WHERE id = :id"));
+        if (!flag)
+            return false;
+        flag->bindValue(QStringLiteral(":id"), attempt.operationId);
+        if (!exec(*flag) || !flag->next())
+            return fail(QStringLiteral("finish"), QStringLiteral("the operation vanished"));
+        applied = true;
+        cancelRequested = flag->value(0).toInt() != 0;
+        flag->finish();
+    }
 
     if (applied) {
         outcome->result = FinishResult::Committed;
@@ -1489,6 +1524,11 @@ qint64 Store::countAttempts(const AttemptFilter &filter)
         return -1;
     const qint64 count = query.value(0).toLongLong();
     return filter.limit >= 0 ? std::min<qint64>(count, filter.limit) : count;
+}
+
+int Store::backgroundCheckpoints() const
+{
+    return m_checkpointer ? m_checkpointer->completedCheckpoints() : 0;
 }
 
 qint64 Store::leaseConflictCount()

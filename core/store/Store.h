@@ -18,6 +18,8 @@ struct sqlite3_stmt;
 
 namespace cooldown {
 
+class WalCheckpointer;
+
 struct StoreOptions
 {
     // SQLite: synchronous=FULL makes every commit survive a power cut; NORMAL (the
@@ -286,6 +288,9 @@ public:
     QList<qint64> attemptIds(const AttemptFilter &filter);
     qint64 countAttempts(const AttemptFilter &filter);
     qint64 leaseConflictCount();
+    // SQLite: write-ahead log checkpoints completed off this store's thread (see
+    // WalCheckpointer); 0 on PostgreSQL.
+    int backgroundCheckpoints() const;
     // A forward-only stream of the attempts the filter selects, oldest id first.
     // withHeaders = false leaves the request and response headers empty, unread: the
     // largest texts of a row, which an export does not contain.
@@ -324,6 +329,7 @@ private:
     QString m_connectionName;
     QSqlDatabase m_database;
     std::map<QString, std::unique_ptr<QSqlQuery>> m_statements;
+    std::unique_ptr<WalCheckpointer> m_checkpointer; // SQLite in WAL mode
     int m_schemaVersion = 0;
     QString m_lastError;
 };

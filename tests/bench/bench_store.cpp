@@ -213,9 +213,9 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
         batchedSeconds = seconds(timer);
     }
 
-    // Like for like: the C API doing the store's own work for each attempt (the fenced
-    // update of the operation, with its pending-cancel cases, then the attempt row), in
-    // transactions of `group` attempts.
+    // Like for like: the C API doing the store's own work for each attempt on SQLite
+    // (the fenced update of the operation, with its pending-cancel cases; its cancel
+    // flag read back by key; then the attempt row), in transactions of `group` attempts.
     const auto sameWorkThroughC = [&](const QString &name, qint64 group) {
         const QString path = createDatabase(dir, name, count, now, QStringLiteral("running"));
         Database db(path);
@@ -236,7 +236,8 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
             " lease_expires_at = CASE WHEN cancel_requested = 1 THEN CAST(? AS BIGINT) ELSE CAST(? "
             "AS BIGINT) END,"
             " version = version + 1"
-            " WHERE id = ? AND version = ? AND lease_owner = ? RETURNING cancel_requested");
+            " WHERE id = ? AND version = ? AND lease_owner = ?");
+        Statement flag(db.handle(), "SELECT cancel_requested FROM operations WHERE id = ?");
         Statement insert(db.handle(), kInsertAttempt);
         const std::string succeededText = "succeeded";
         const std::string empty;
@@ -272,9 +273,13 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
             update.bind(column++, id);
             update.bind(column++, qint64(1));
             update.bind(column++, worker);
-            if (update.step() != SQLITE_ROW)
+            if (update.step() != SQLITE_DONE || sqlite3_changes(db.handle()) != 1)
                 die(QStringLiteral("fence mismatch at operation %1").arg(id));
             update.reset();
+            flag.bind(1, id);
+            if (flag.step() != SQLITE_ROW || flag.int64(0) != 0)
+                die(QStringLiteral("operation %1: no cancel expected").arg(id));
+            flag.reset();
             bindAttempt(insert, rows[size_t(i)], id);
             insert.step();
             insert.reset();

@@ -123,6 +123,7 @@ private slots:
     void nextDue();
     void queries();
     void secretsNeverStored();
+    void checkpointsOffTheWritingThread();
     void migrationFromVersion1();
     void newerVersionRefused();
     void unreachableOrUnusable();
@@ -935,6 +936,29 @@ void tst_Store::secretsNeverStored()
     QVERIFY(bytes.contains("[redacted]"));
     for (const QByteArray &secret : secrets)
         QVERIFY2(!bytes.contains(secret), secret.constData());
+}
+
+void tst_Store::checkpointsOffTheWritingThread()
+{
+    if (!isSqlite())
+        QSKIP("a SQLite write-ahead log only");
+    std::unique_ptr<Store> store = openStore();
+    QVERIFY(store);
+    const qint64 emptySize = QFileInfo(m_url).size();
+    QCOMPARE(store->backgroundCheckpoints(), 0);
+    // Each operation is a commit of a few pages: enough to pass SQLite's 1,000 frames
+    // several times.
+    for (int i = 0; i < 2000; ++i)
+        QVERIFY(store->createOperation(QStringLiteral("e"), QString::number(i), kNow + i));
+    QTRY_VERIFY_WITH_TIMEOUT(store->backgroundCheckpoints() > 0, 30000);
+    // The database file itself has the operations while the writer is still open.
+    QVERIFY2(QFileInfo(m_url).size() > emptySize,
+             qPrintable(QStringLiteral("%1 bytes").arg(QFileInfo(m_url).size())));
+    QCOMPARE(store->countsByState().value(OperationState::Scheduled), qint64(2000));
+    store.reset();
+    store = openStore();
+    QVERIFY(store);
+    QCOMPARE(store->countsByState().value(OperationState::Scheduled), qint64(2000));
 }
 
 void tst_Store::migrationFromVersion1()
