@@ -445,6 +445,7 @@ struct ChartLines
 {
     QSize size;
     QRectF plot;
+    bool antialiased = false; // as the view draws
     QList<QList<QPointF>> lines;
     QList<QPen> pens;
     QList<QPair<QList<QPointF>, QList<QPointF>>> areas;
@@ -457,6 +458,7 @@ ChartLines linesOf(QChartView *view)
     ChartLines out;
     out.size = view->viewport()->size();
     out.plot = view->chart()->plotArea();
+    out.antialiased = view->renderHints().testFlag(QPainter::Antialiasing);
     const QList<QAbstractSeries *> all = view->chart()->series();
     for (QAbstractSeries *series : all) {
         if (auto *line = qobject_cast<QLineSeries *>(series)) {
@@ -496,7 +498,7 @@ void drawReference(const QList<ChartLines> &charts, QList<QImage> &images)
             image = QImage(chart.size, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::Antialiasing, chart.antialiased);
         double minX = std::numeric_limits<double>::max();
         double maxX = std::numeric_limits<double>::lowest();
         double maxY = 1;
