@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -128,6 +129,13 @@ QPlainTextEdit *lines(const QString &placeholder, int rows, QWidget *parent)
     return edit;
 }
 
+// A file's bytes; empty when it cannot be read.
+QByteArray fileContents(const QString &path)
+{
+    QFile file(path);
+    return !path.isEmpty() && file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 // The form of a page, at its top, with room below it.
 QFormLayout *formOn(QWidget *page)
 {
@@ -156,11 +164,14 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
                                             QDir::home().filePath(QStringLiteral("workspace.json")),
                                             tr("Workspace config (*.json)"));
     };
-    m_confirm = [this](const QString &question) {
-        return QMessageBox::question(this, windowTitle(), question,
-                                     QMessageBox::Discard | QMessageBox::Cancel,
-                                     QMessageBox::Cancel) == QMessageBox::Discard;
+    m_confirm = [this](const QString &question, const QString &action) {
+        QMessageBox box(QMessageBox::Question, windowTitle(), question, QMessageBox::Cancel, this);
+        QPushButton *yes = box.addButton(action, QMessageBox::DestructiveRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == yes;
     };
+    m_fileSeen = fileContents(m_filePath);
 
     auto *layout = new QVBoxLayout(this);
     m_note = new QLabel(this);
@@ -455,7 +466,8 @@ void EndpointsDialog::setFileChooser(std::function<QString()> chooser)
     m_chooseFile = std::move(chooser);
 }
 
-void EndpointsDialog::setConfirmation(std::function<bool(const QString &)> confirm)
+void EndpointsDialog::setConfirmation(
+    std::function<bool(const QString &question, const QString &action)> confirm)
 {
     m_confirm = std::move(confirm);
 }
@@ -867,6 +879,13 @@ bool EndpointsDialog::save()
     const QString path = m_filePath.isEmpty() ? m_chooseFile() : m_filePath;
     if (path.isEmpty())
         return false;
+    // An editor (or another Cooldown) may have written the file since it was read.
+    if (path == m_filePath && fileContents(path) != m_fileSeen &&
+        !m_confirm(tr("%1 was changed by another program after it was opened here. Saving "
+                      "replaces those changes with what this dialog shows.")
+                       .arg(QDir::toNativeSeparators(path)),
+                   tr("Overwrite")))
+        return false;
     QString error;
     if (!m_document.save(path, &error, m_variables, m_environment)) {
         m_problemLabel->setText(tr("<b>Not saved:</b> %1").arg(error.toHtmlEscaped()));
@@ -874,6 +893,7 @@ bool EndpointsDialog::save()
         return false;
     }
     m_filePath = path;
+    m_fileSeen = fileContents(path);
     m_document.setSourceName(path);
     m_savedJson = m_document.toJson();
     m_saveButton->setText(tr("&Save"));
@@ -885,7 +905,7 @@ bool EndpointsDialog::save()
 
 void EndpointsDialog::reject()
 {
-    if (isModified() && !m_confirm(tr("Discard the changes that are not saved?")))
+    if (isModified() && !m_confirm(tr("Discard the changes that are not saved?"), tr("Discard")))
         return;
     QDialog::reject();
 }

@@ -55,8 +55,12 @@ public:
     Page currentPage() const;
     // Picks the file of Save as…; by default a file dialog asks. Empty: cancelled.
     void setFileChooser(std::function<QString()> chooser);
-    // Asks whether unsaved changes may be dropped; by default a message box asks.
-    void setConfirmation(std::function<bool(const QString &)> confirm);
+    // Asks a yes-or-no question before something is lost: unsaved changes when the
+    // dialog closes, or changes another program made to the file when Save would
+    // replace them. `action` names what yes does ("Discard", "Overwrite"). By default
+    // a message box asks.
+    void
+    setConfirmation(std::function<bool(const QString &question, const QString &action)> confirm);
 
     const WorkspaceDocument &document() const { return m_document; }
     QString filePath() const { return m_filePath; }
@@ -127,7 +131,10 @@ private:
     QHash<QString, QString> m_variables;
     std::optional<QHash<QString, QString>> m_environment;
     std::function<QString()> m_chooseFile;
-    std::function<bool(const QString &)> m_confirm;
+    std::function<bool(const QString &, const QString &)> m_confirm;
+    // The file's bytes as this dialog last read or wrote them (empty when it did not
+    // exist): Save compares them with the file to notice changes made meanwhile.
+    QByteArray m_fileSeen;
 
     WorkspaceItemsModel *m_endpointsModel = nullptr;
     WorkspaceItemsModel *m_policiesModel = nullptr;

@@ -36,6 +36,7 @@ private slots:
     void demoIsSavedAs();
     void driftRowsAppear();
     void closingAsksBeforeDroppingChanges();
+    void saveAsksBeforeReplacingChangesOnDisk();
 
 private:
     std::unique_ptr<EndpointsDialog> openDialog(const QString &path = QString());
@@ -421,9 +422,9 @@ void tst_EndpointsDialog::closingAsksBeforeDroppingChanges()
     QVERIFY(dialog);
     QStringList asked;
     bool discard = false;
-    dialog->setConfirmation([&](const QString &question) {
+    dialog->setConfirmation([&](const QString &question, const QString &action) {
         asked.append(question);
-        return discard;
+        return action == "Discard" && discard;
     });
     dialog->reject(); // nothing changed: closes without asking
     QVERIFY(asked.isEmpty());
@@ -438,6 +439,44 @@ void tst_EndpointsDialog::closingAsksBeforeDroppingChanges()
     dialog->reject();
     QVERIFY(!dialog->isVisible());
     QCOMPARE(readAll(m_path), kWorkspace);
+}
+
+void tst_EndpointsDialog::saveAsksBeforeReplacingChangesOnDisk()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    QStringList asked;
+    bool overwrite = false;
+    dialog->setConfirmation([&](const QString &question, const QString &action) {
+        asked.append(question);
+        return action == "Overwrite" && overwrite;
+    });
+    // Saving what this dialog read and wrote asks nothing.
+    retype(field<QLineEdit>(*dialog, "endpoint:name"), "First");
+    QVERIFY(dialog->save());
+    QVERIFY(asked.isEmpty());
+
+    // Another program writes the file; Save asks, and No leaves its bytes alone.
+    const QByteArray theirs = readAll(m_path).replace("First", "Theirs");
+    {
+        QFile file(m_path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(theirs);
+    }
+    retype(field<QLineEdit>(*dialog, "endpoint:name"), "Mine");
+    QVERIFY(!dialog->save());
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked.first().contains("changed by another program"), qPrintable(asked.first()));
+    QCOMPARE(readAll(m_path), theirs);
+    QVERIFY(dialog->isModified());
+
+    // Yes writes this dialog's document, and the next Save asks nothing again.
+    overwrite = true;
+    QVERIFY(dialog->save());
+    QVERIFY(readAll(m_path).contains("\"Mine\""));
+    retype(field<QLineEdit>(*dialog, "endpoint:name"), "Again");
+    QVERIFY(dialog->save());
+    QCOMPARE(asked.size(), 2);
 }
 
 QTEST_MAIN(tst_EndpointsDialog)
