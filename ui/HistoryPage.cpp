@@ -36,6 +36,87 @@ struct TimeChoice
     qint64 rangeMs; // 0: everything
 };
 
+// A scroll into rows not read yet would paint them as placeholders, then again when
+// they arrive. The hold asks for them as the scroll bar moves and keeps the table's
+// viewport from painting until they are there, for at most kHoldMs: a jump is painted
+// once, without a flash of empty rows. The bound keeps a drag through a slow
+// database moving at a frame every 30 ms, placeholders and all.
+class ScrollHold final : public QObject
+{
+public:
+    static constexpr int kHoldMs = 30;
+
+    explicit ScrollHold(QTableView *table) : QObject(table), m_table(table)
+    {
+        m_guard.setSingleShot(true);
+        m_guard.setInterval(kHoldMs);
+        connect(&m_guard, &QTimer::timeout, this, &ScrollHold::release);
+        // After the view's own connection: rowAt() already answers for the new place.
+        connect(table->verticalScrollBar(), &QScrollBar::valueChanged, this,
+                &ScrollHold::onScrolled);
+    }
+
+private:
+    HistoryModel *model() const { return qobject_cast<HistoryModel *>(m_table->model()); }
+
+    // The rows the viewport shows, or false when it shows none.
+    bool visibleRows(int *first, int *last) const
+    {
+        *first = m_table->rowAt(0);
+        *last = m_table->rowAt(m_table->viewport()->height() - 1);
+        if (*last < 0)
+            *last = m_table->model()->rowCount() - 1;
+        return *first >= 0 && *last >= *first;
+    }
+
+    bool shown(const HistoryModel *model, int first, int last) const
+    {
+        for (int row = first; row <= last; ++row) {
+            if (!model->index(row, 0).data(HistoryModel::LoadedRole).toBool())
+                return false;
+        }
+        return true;
+    }
+
+    void onScrolled()
+    {
+        HistoryModel *history = model();
+        int first = 0;
+        int last = 0;
+        if (!history || !visibleRows(&first, &last) || shown(history, first, last)) {
+            release();
+            return;
+        }
+        history->ensureLoaded(first, last);
+        if (m_connection)
+            return; // already holding: the guard keeps counting from the first hold
+        m_connection = connect(history, &HistoryModel::rowsLoaded, this, [this] {
+            int first = 0;
+            int last = 0;
+            const HistoryModel *history = model();
+            if (!history || !visibleRows(&first, &last) || shown(history, first, last))
+                release();
+        });
+        m_table->viewport()->setUpdatesEnabled(false);
+        m_guard.start();
+    }
+
+    void release()
+    {
+        if (!m_connection)
+            return;
+        disconnect(m_connection);
+        m_connection = {};
+        m_guard.stop();
+        // Enabling updates again repaints the viewport.
+        m_table->viewport()->setUpdatesEnabled(true);
+    }
+
+    QTableView *m_table;
+    QTimer m_guard;
+    QMetaObject::Connection m_connection;
+};
+
 const TimeChoice kTimes[] = {
     {QT_TRANSLATE_NOOP("HistoryPage", "Last 15 minutes"), 15 * kMinute},
     {QT_TRANSLATE_NOOP("HistoryPage", "Last hour"), 60 * kMinute},
@@ -166,6 +247,9 @@ void HistoryPage::configureTable(QTableView *table)
     const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
     for (int c = 0; c < widths.size(); ++c)
         table->setColumnWidth(c, widths.at(c));
+    const QString hold = QStringLiteral("historyScrollHold");
+    if (!table->findChild<QObject *>(hold, Qt::FindDirectChildrenOnly))
+        (new ScrollHold(table))->setObjectName(hold);
 }
 
 HistoryQuery HistoryPage::currentQuery() const

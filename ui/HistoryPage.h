@@ -34,6 +34,8 @@ public:
 
     // How the page sets up its table, for a view over any model with the History
     // columns (the page's own, or a benchmark's reference); call it after setModel().
+    // Over a HistoryModel, a scroll into rows not read yet is painted once they are
+    // there (waiting 30 ms at most), not first as placeholders.
     static void configureTable(QTableView *table);
 
     HistoryModel *model() const { return m_model; }

@@ -1,8 +1,11 @@
 #include "UiTestSupport.h"
 #include "ui/HistoryModel.h"
+#include "ui/HistoryPage.h"
 
 #include <QAbstractItemModelTester>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,6 +30,7 @@ private slots:
     void newAttemptsAppearOnTop();
     void answersToAnOldQueryAreDropped();
     void unreadableDatabaseIsReported();
+    void scrollIntoUnreadRowsPaintsThemOnce();
 
 private:
     void fill(int count);
@@ -212,3 +216,35 @@ void tst_HistoryModel::unreadableDatabaseIsReported()
 
 QTEST_MAIN(tst_HistoryModel)
 #include "tst_historymodel.moc"
+
+void tst_HistoryModel::scrollIntoUnreadRowsPaintsThemOnce()
+{
+    const int count = HistoryModel::kPageRows * 6;
+    fill(count);
+    HistoryModel model(url());
+    model.setQuery(HistoryQuery());
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), count, 10000);
+    QTableView view;
+    view.resize(800, 400);
+    view.setModel(&model);
+    HistoryPage::configureTable(&view);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY_WITH_TIMEOUT(model.index(0, 0).data(HistoryModel::LoadedRole).toBool(), 10000);
+
+    // To rows not read yet: the viewport waits for them instead of painting "…".
+    QScrollBar *bar = view.verticalScrollBar();
+    bar->setValue(bar->maximum());
+    const int first = view.rowAt(0);
+    QVERIFY(first > HistoryModel::kPageRows * 4);
+    QVERIFY(!model.index(first, 0).data(HistoryModel::LoadedRole).toBool());
+    QVERIFY(!view.viewport()->updatesEnabled());
+    // Held until they arrive, or for 30 ms at most (a slow machine may take longer).
+    QTRY_VERIFY_WITH_TIMEOUT(view.viewport()->updatesEnabled(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(model.index(first, 0).data(HistoryModel::LoadedRole).toBool(), 5000);
+    QVERIFY(model.index(count - 1, 0).data(HistoryModel::LoadedRole).toBool());
+
+    // Back to rows already read: nothing to wait for.
+    bar->setValue(0);
+    QVERIFY(view.viewport()->updatesEnabled());
+}
