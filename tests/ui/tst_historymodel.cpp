@@ -242,7 +242,8 @@ void tst_HistoryModel::scrollIntoUnreadRowsPaintsThemOnce()
     // Held until they arrive, or for 30 ms at most (a slow machine may take longer).
     QTRY_VERIFY_WITH_TIMEOUT(view.viewport()->updatesEnabled(), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(model.index(first, 0).data(HistoryModel::LoadedRole).toBool(), 5000);
-    QVERIFY(model.index(count - 1, 0).data(HistoryModel::LoadedRole).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(model.index(count - 1, 0).data(HistoryModel::LoadedRole).toBool(),
+                             5000);
 
     // Back to rows already read: nothing to wait for.
     bar->setValue(0);
