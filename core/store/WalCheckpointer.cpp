@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace cooldown {
 
 WalCheckpointer::WalCheckpointer(sqlite3 *connection, const QString &path, int thresholdFrames)
@@ -23,12 +25,6 @@ WalCheckpointer::~WalCheckpointer()
     m_wake.notify_one();
     if (m_thread.joinable())
         m_thread.join();
-}
-
-QString WalCheckpointer::lastError() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_error;
 }
 
 int WalCheckpointer::onCommit(void *self, sqlite3 *connection, const char *database, int frames)
@@ -99,10 +95,14 @@ void WalCheckpointer::run()
         const int rc = sqlite3_wal_checkpoint_v2(connection, nullptr, SQLITE_CHECKPOINT_PASSIVE,
                                                  &logFrames, &copiedFrames);
         lock.lock();
-        if (rc == SQLITE_OK && copiedFrames == logFrames)
+        if (rc == SQLITE_OK && copiedFrames == logFrames) {
             ++m_completed;
-        else if (rc != SQLITE_OK && rc != SQLITE_BUSY)
-            m_error = QString::fromUtf8(sqlite3_errmsg(connection));
+        } else if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+            const QString error = QString::fromUtf8(sqlite3_errmsg(connection));
+            if (error != m_error)
+                qCWarning(lcStore).noquote() << "checkpoint failed:" << error;
+            m_error = error;
+        }
     }
     lock.unlock();
     sqlite3_close(connection);

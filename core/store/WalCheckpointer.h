@@ -42,8 +42,6 @@ public:
 
     // Checkpoints completed so far (the whole log copied), for tests and diagnostics.
     int completedCheckpoints() const { return m_completed.load(); }
-    // The last error of the checkpoint connection, if any.
-    QString lastError() const;
 
 private:
     static int onCommit(void *self, sqlite3 *connection, const char *database, int frames);
@@ -54,11 +52,11 @@ private:
     const QByteArray m_path;
     const int m_threshold;
 
-    mutable std::mutex m_mutex;
+    std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_requested = false;
     bool m_stopping = false;
-    QString m_error;
+    QString m_error; // the last one logged, so that a lasting failure is logged once
     std::thread m_thread;
     std::atomic<int> m_completed{0};
     std::atomic<bool> m_failed{false}; // no connection of our own: checkpoint inline
