@@ -20,7 +20,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <initializer_list>
+#include <thread>
 #include <utility>
 
 namespace cooldown {
@@ -295,6 +297,18 @@ std::optional<ParsedUrl> parseUrl(const QString &url, QString *error)
 
 QAtomicInteger<quint64> g_connectionCounter;
 
+// SQLite's own busy handler backs off to sleeps of 25 to 100 ms: a worker waiting for
+// another process's write lock then misses the short gaps between that process's
+// transactions, and can wait while the other claims everything. Trying again every
+// millisecond, up to the busy timeout, gives each waiting worker its turn.
+int pollWhileBusy(void *timeoutMs, int attempts)
+{
+    if (attempts >= *static_cast<const int *>(timeoutMs))
+        return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return 1;
+}
+
 // The driver's own words; Qt's text() appends a generic "Unable to execute statement".
 QString errorText(const QSqlError &error)
 {
@@ -500,6 +514,10 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         for (const QString &statement : pragmas) {
             if (!pragma.exec(statement))
                 return problem(errorText(pragma.lastError()));
+        }
+        if (sqlite3 *connection = sqliteHandle()) {
+            m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
+            sqlite3_busy_handler(connection, &pollWhileBusy, &m_busyTimeoutMs);
         }
         if (mode == QLatin1String("wal")) {
             if (sqlite3 *connection = sqliteHandle())

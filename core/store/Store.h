@@ -331,6 +331,7 @@ private:
     std::map<QString, std::unique_ptr<QSqlQuery>> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; // SQLite in WAL mode
     int m_schemaVersion = 0;
+    int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     QString m_lastError;
 };
 

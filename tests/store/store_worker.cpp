@@ -2,7 +2,8 @@
 // and reports each durable step on stdout, so that the test can count claims across
 // processes or kill it mid-run. Time is a fixed argument: nothing here reads a clock.
 //
-//   store_worker claim DB WORKER NOW_MS LEASE_MS BATCH   claim until nothing is due
+//   store_worker claim DB WORKER NOW_MS LEASE_MS BATCH   says "ready", waits for "go" on
+//                                                         stdin, claims until nothing is due
 //   store_worker write DB WORKER NOW_MS LEASE_MS         claim and record forever
 
 #include "core/store/Store.h"
@@ -55,6 +56,15 @@ int main(int argc, char *argv[])
         return 1;
     }
     QTextStream out(stdout);
+    if (mode == QLatin1String("claim")) {
+        // Workers that compete start together: each says it is ready and waits for
+        // the test's "go" on stdin.
+        out << "ready\n";
+        out.flush();
+        QTextStream in(stdin);
+        if (in.readLine() != QLatin1String("go"))
+            return 2;
+    }
     while (true) {
         const QList<OperationRecord> claimed = store->claimDue(worker, nowMs, leaseMs, batch);
         if (claimed.isEmpty()) {

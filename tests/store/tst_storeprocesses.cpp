@@ -59,9 +59,20 @@ void tst_StoreProcesses::twoProcessesNeverClaimTheSameOperation()
     };
     QHash<qint64, int> claims;
     int perWorker[2] = {0, 0};
+    // Both open the store first, then start claiming at the same moment: neither may
+    // finish the work before the other has begun.
     for (int w = 0; w < 2; ++w) {
         QVERIFY(workers[w]->waitForStarted(10'000));
+        for (int wait = 0; wait < 100 && !workers[w]->canReadLine(); ++wait)
+            workers[w]->waitForReadyRead(100);
+        QCOMPARE(workers[w]->readLine(), QByteArray("ready\n"));
     }
+    // QProcess writes from the event loop: both get their "go" before either is
+    // waited for.
+    for (int w = 0; w < 2; ++w)
+        workers[w]->write("go\n");
+    for (int w = 0; w < 2; ++w)
+        QVERIFY(workers[w]->waitForBytesWritten(10'000));
     for (int w = 0; w < 2; ++w) {
         QVERIFY(workers[w]->waitForFinished(120'000));
         QCOMPARE(workers[w]->exitStatus(), QProcess::NormalExit);
