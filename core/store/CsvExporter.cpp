@@ -10,33 +10,53 @@ namespace cooldown {
 
 namespace {
 
-const char *const kColumns[] = {
-    "attempt_id",
-    "operation_id",
-    "endpoint_id",
-    "attempt",
-    "started_at",
-    "finished_at",
-    "duration_ms",
-    "method",
-    "url",
-    "status",
-    "error",
-    "decision",
-    "reason",
-    "wait_ms",
-    "wait_source",
-    "retry_after_raw",
-    "problem_type",
-    "problem_instance",
-    "rate_limit_remaining",
-    "idempotency_key",
-    "worker_id",
-    "policy_id",
-    "policy_version",
-    "forced",
-    "lease_conflict",
-    "operation_state",
+// How a cell is written.
+enum class Cell
+{
+    Number,   // always there
+    Optional, // empty when it equals the column's "none" (or is negative)
+    Time,     // ISO 8601 UTC with milliseconds; empty when negative
+    Text,     // neutralised against formulas, quoted when it must be
+    Url,      // as Text, redacted again
+    Boolean,  // true / false
+};
+
+// The export's columns, in order: the header's names and where each cell comes from.
+struct Column
+{
+    const char *name;
+    AttemptColumn source;
+    Cell cell;
+    qint64 none = -1;
+};
+
+const Column kColumns[] = {
+    {"attempt_id", AttemptColumn::Id, Cell::Number},
+    {"operation_id", AttemptColumn::OperationId, Cell::Number},
+    {"endpoint_id", AttemptColumn::EndpointId, Cell::Text},
+    {"attempt", AttemptColumn::Attempt, Cell::Number},
+    {"started_at", AttemptColumn::StartedAt, Cell::Time},
+    {"finished_at", AttemptColumn::FinishedAt, Cell::Time},
+    {"duration_ms", AttemptColumn::DurationMs, Cell::Optional},
+    {"method", AttemptColumn::Method, Cell::Text},
+    {"url", AttemptColumn::Url, Cell::Url},
+    {"status", AttemptColumn::Status, Cell::Optional, 0},
+    {"error", AttemptColumn::Error, Cell::Text},
+    {"decision", AttemptColumn::Decision, Cell::Text},
+    {"reason", AttemptColumn::Reason, Cell::Text},
+    {"wait_ms", AttemptColumn::WaitMs, Cell::Optional},
+    {"wait_source", AttemptColumn::WaitSource, Cell::Text},
+    {"retry_after_raw", AttemptColumn::RetryAfterRaw, Cell::Text},
+    {"problem_type", AttemptColumn::ProblemType, Cell::Text},
+    {"problem_instance", AttemptColumn::ProblemInstance, Cell::Text},
+    {"rate_limit_remaining", AttemptColumn::RateLimitRemaining, Cell::Optional},
+    {"idempotency_key", AttemptColumn::IdempotencyKey, Cell::Text},
+    {"worker_id", AttemptColumn::WorkerId, Cell::Text},
+    {"policy_id", AttemptColumn::PolicyId, Cell::Text},
+    {"policy_version", AttemptColumn::PolicyVersion, Cell::Optional, 0},
+    {"forced", AttemptColumn::Forced, Cell::Boolean},
+    {"lease_conflict", AttemptColumn::LeaseConflict, Cell::Boolean},
+    {"operation_state", AttemptColumn::OperationState, Cell::Text},
 };
 
 // Days since 1970-01-01 to a civil date (proleptic Gregorian), as in H. Hinnant's
@@ -76,7 +96,7 @@ void appendNumber(QByteArray *out, qint64 value)
 }
 
 // Counts and times use -1 (or 0 for a status) for "none": those stay empty cells.
-void appendOptional(QByteArray *out, qint64 value, qint64 none = -1)
+void appendOptional(QByteArray *out, qint64 value, qint64 none)
 {
     if (value != none && value >= 0)
         appendNumber(out, value);
@@ -160,8 +180,8 @@ CsvExporter::~CsvExporter() = default;
 QStringList CsvExporter::columnNames()
 {
     QStringList names;
-    for (const char *name : kColumns)
-        names.append(QLatin1String(name));
+    for (const Column &column : kColumns)
+        names.append(QLatin1String(column.name));
     return names;
 }
 
@@ -216,10 +236,10 @@ void CsvExporter::start(Store *store, const AttemptFilter &filter, const QString
         return;
     }
     QByteArray header;
-    for (const char *name : kColumns) {
+    for (const Column &column : kColumns) {
         if (!header.isEmpty())
             header.append(',');
-        header.append(name);
+        header.append(column.name);
     }
     header.append("\r\n");
     if (m_file->write(header) != header.size()) {
@@ -238,75 +258,34 @@ void CsvExporter::cancel()
 
 void CsvExporter::appendRow(const AttemptCursor &row, QByteArray *out)
 {
-    using C = AttemptColumn;
-    const auto text = [&](C column) {
-        appendTextCell(out, row.text(column));
-    };
-    const auto optional = [&](C column, qint64 none) {
-        appendOptional(out, row.integer(column), none);
-    };
-    const auto time = [&](C column) {
-        appendTime(out, row.integer(column));
-    };
-    const auto boolean = [&](C column) {
-        out->append(row.integer(column) ? "true" : "false");
-    };
-    const auto comma = [out] {
-        out->append(',');
-    };
-    appendNumber(out, row.integer(C::Id));
-    comma();
-    appendNumber(out, row.integer(C::OperationId));
-    comma();
-    text(C::EndpointId);
-    comma();
-    appendNumber(out, row.integer(C::Attempt));
-    comma();
-    time(C::StartedAt);
-    comma();
-    time(C::FinishedAt);
-    comma();
-    optional(C::DurationMs, -1);
-    comma();
-    text(C::Method);
-    comma();
-    // The store redacted the URL on the way in; redacting again costs little and keeps
-    // a database written by an older version from leaking through an export.
-    appendUrlCell(out, row.text(C::Url));
-    comma();
-    optional(C::Status, 0);
-    comma();
-    text(C::Error);
-    comma();
-    text(C::Decision);
-    comma();
-    text(C::Reason);
-    comma();
-    optional(C::WaitMs, -1);
-    comma();
-    text(C::WaitSource);
-    comma();
-    text(C::RetryAfterRaw);
-    comma();
-    text(C::ProblemType);
-    comma();
-    text(C::ProblemInstance);
-    comma();
-    optional(C::RateLimitRemaining, -1);
-    comma();
-    text(C::IdempotencyKey);
-    comma();
-    text(C::WorkerId);
-    comma();
-    text(C::PolicyId);
-    comma();
-    optional(C::PolicyVersion, 0);
-    comma();
-    boolean(C::Forced);
-    comma();
-    boolean(C::LeaseConflict);
-    comma();
-    text(C::OperationState);
+    bool first = true;
+    for (const Column &column : kColumns) {
+        if (!first)
+            out->append(',');
+        first = false;
+        switch (column.cell) {
+        case Cell::Number:
+            appendNumber(out, row.integer(column.source));
+            break;
+        case Cell::Optional:
+            appendOptional(out, row.integer(column.source), column.none);
+            break;
+        case Cell::Time:
+            appendTime(out, row.integer(column.source));
+            break;
+        case Cell::Text:
+            appendTextCell(out, row.text(column.source));
+            break;
+        case Cell::Url:
+            // The store redacted it on the way in; redacting again costs little and
+            // keeps a database written by an older version from leaking through.
+            appendUrlCell(out, row.text(column.source));
+            break;
+        case Cell::Boolean:
+            out->append(row.integer(column.source) ? "true" : "false");
+            break;
+        }
+    }
     out->append("\r\n");
 }
 
