@@ -1,5 +1,9 @@
 #include "ui/ChartPoints.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QLocale>
+
 #include <algorithm>
 
 namespace cooldown::chart {
@@ -30,6 +34,87 @@ QList<QPointF> decimate(const QList<QPointF> &points, int maxPoints)
             out.append(points.at(std::max(low, high)));
     }
     return out;
+}
+
+} // namespace cooldown::chart
+
+namespace cooldown::chart {
+
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+constexpr qint64 kDayMs = 24 * kHourMs;
+
+// The smallest round step that cuts spanMs into at most kMaxTimeIntervals.
+qint64 roundStep(qint64 spanMs)
+{
+    static const qint64 steps[] = {
+        kMinuteMs, 2 * kMinuteMs, 5 * kMinuteMs, 10 * kMinuteMs, 15 * kMinuteMs, 30 * kMinuteMs,
+        kHourMs,   2 * kHourMs,   3 * kHourMs,   4 * kHourMs,    6 * kHourMs,    12 * kHourMs,
+        kDayMs,    2 * kDayMs,    7 * kDayMs,    14 * kDayMs,    28 * kDayMs};
+    for (const qint64 step : steps) {
+        if (spanMs <= step * kMaxTimeIntervals)
+            return step;
+    }
+    return (spanMs + kMaxTimeIntervals - 1) / kMaxTimeIntervals;
+}
+
+QString agoLabel(qint64 agoMs, qint64 stepMs)
+{
+    if (agoMs == 0)
+        return QCoreApplication::translate("TimeTicks", "now");
+    // U+2212 MINUS SIGN: the labels read as times before now.
+    if (stepMs < kHourMs)
+        return QCoreApplication::translate("TimeTicks", "\u2212%1 min").arg(agoMs / kMinuteMs);
+    if (stepMs < kDayMs)
+        return QCoreApplication::translate("TimeTicks", "\u2212%1 h").arg(agoMs / kHourMs);
+    return QCoreApplication::translate("TimeTicks", "\u2212%1 d").arg(agoMs / kDayMs);
+}
+
+} // namespace
+
+QList<TimeTick> slidingTicks(qint64 rangeMs, qint64 spanMs)
+{
+    QList<TimeTick> ticks;
+    if (rangeMs <= 0 || spanMs <= 0)
+        return ticks;
+    const qint64 step = roundStep(rangeMs);
+    for (qint64 ago = (std::min(rangeMs, spanMs) / step) * step; ago >= 0; ago -= step) {
+        if (spanMs - ago > 0)
+            ticks.append({spanMs - ago, agoLabel(ago, step)});
+    }
+    return ticks;
+}
+
+QList<TimeTick> clockTicks(qint64 fromMs, qint64 spanMs)
+{
+    QList<TimeTick> ticks;
+    if (spanMs <= 0)
+        return ticks;
+    const qint64 step = roundStep(spanMs);
+    const qint64 toMs = fromMs + spanMs;
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs).toLocalTime();
+    const QDateTime to = QDateTime::fromMSecsSinceEpoch(toMs - 1).toLocalTime();
+    const QString format = step >= kDayMs             ? QStringLiteral("d MMM")
+                           : from.date() == to.date() ? QStringLiteral("HH:mm")
+                           : spanMs <= 7 * kDayMs     ? QStringLiteral("ddd HH:mm")
+                                                      : QStringLiteral("d MMM HH:mm");
+    // Round local times: steps from the local midnight before the window (a week's steps
+    // from the Monday before it).
+    QDate origin = from.date();
+    if (step >= 7 * kDayMs)
+        origin = origin.addDays(1 - origin.dayOfWeek());
+    const qint64 originMs = origin.startOfDay().toMSecsSinceEpoch();
+    const QLocale locale;
+    for (qint64 t = originMs + (std::max<qint64>(0, fromMs - originMs) + step - 1) / step * step;
+         t <= toMs; t += step) {
+        const QString label =
+            locale.toString(QDateTime::fromMSecsSinceEpoch(t).toLocalTime(), format);
+        if (t > fromMs && (ticks.isEmpty() || ticks.constLast().label != label))
+            ticks.append({t - fromMs, label});
+    }
+    return ticks;
 }
 
 } // namespace cooldown::chart

@@ -224,6 +224,7 @@ void LiveReader::poll()
     snapshot.jobsScope = m_scope;
     snapshot.operations = readOperations();
     snapshot.loadingHistory = m_catchingUp;
+    snapshot.fixedWindow = m_window != nullptr;
     emit snapshotReady(snapshot);
     if (m_catchingUp)
         QTimer::singleShot(0, this, &LiveReader::poll);

@@ -40,6 +40,7 @@ struct LiveSnapshot
     JobsScope jobsScope = JobsScope::Active;
     QList<OperationRecord> operations;
     bool loadingHistory = false; // the range is still being read back from the store
+    bool fixedWindow = false;    // the figures of a fixed window, not of the last so much
 };
 
 // Reads the store for the live views, from a Store of its own on the thread it was

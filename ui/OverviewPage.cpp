@@ -7,12 +7,13 @@
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QFrame>
+#include <QGraphicsSimpleTextItem>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
@@ -31,6 +32,10 @@ namespace cooldown {
 namespace {
 
 constexpr qint64 kMinute = 60000;
+// The width of the many lines (partitions, dashed references). Without antialiasing a
+// line of at most one pixel is drawn pixel by pixel; a wider one is first turned into
+// a polygon, joins and dashes included, which made the lines most of a repaint.
+constexpr qreal kThinLine = 1;
 
 // The wait groups of the stacked chart, bottom band first.
 struct WaitGroup
@@ -94,6 +99,7 @@ void setRoundRange(QValueAxis *axis, double value, double floor)
     axis->setTickCount(steps + 1);
 }
 
+// One point per bucket: x in milliseconds from the window's start, y per minute.
 QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
 {
     QList<QPointF> points;
@@ -101,7 +107,7 @@ QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, 
     const double minutes = double(m.bucketMs) / kMinute;
     for (int b = 0; b < m.bucketCount; ++b) {
         const double value = b < counts.size() ? double(counts.at(b)) * scale / minutes : 0.0;
-        points.append(QPointF(double(m.bucketStartMs(b)), value));
+        points.append(QPointF(double(m.bucketStartMs(b) - m.fromMs), value));
     }
     return points;
 }
@@ -122,8 +128,8 @@ void setPoints(QXYSeries *series, const QList<QPointF> &points)
         series->replace(points);
 }
 
-// The time axes end with the last bucket, not at the snapshot's time, so that they
-// move once a bucket rather than at every snapshot.
+// The charts' window ends with its newest bucket, not at the snapshot's time: its
+// length stays the same while it slides.
 qint64 timeAxisEndMs(const MetricsSnapshot &m)
 {
     return m.fromMs + std::max(1, m.bucketCount) * m.bucketMs;
@@ -288,14 +294,24 @@ QChartView *OverviewPage::makeChartView(QChart *chart, const QString &objectName
     // band's edge is blended pixel by pixel), which puts a live update over its 4 ms.
     view->setRenderHint(QPainter::Antialiasing, false);
     view->setMinimumSize(320, 200);
+    // The view paints the white behind the chart as one rectangle. The chart's own
+    // background is a rounded rectangle, filled as a path span by span (and, being
+    // large, on the GUI thread pool) at every repaint of the plot.
+    chart->setBackgroundVisible(false);
+    view->setBackgroundBrush(QColor(Qt::white));
     return view;
 }
 
-QDateTimeAxis *OverviewPage::makeTimeAxis(QChart *chart)
+QCategoryAxis *OverviewPage::makeTimeAxis(QChart *chart)
 {
-    auto *axis = new QDateTimeAxis(chart);
-    axis->setFormat(QStringLiteral("HH:mm"));
-    axis->setTickCount(6);
+    // The series lie on an axis of milliseconds from the window's start, labelled with
+    // ticks of our own (chart::slidingTicks, chart::clockTicks). While the window slides
+    // with the clock neither its range nor its labels change: a new bucket only gives
+    // the series new points, and the axis is not laid out again (each label of a Qt
+    // Charts axis is a rich-text document, laid out twice more to be measured).
+    auto *axis = new QCategoryAxis(chart);
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setStartValue(0);
     chart->addAxis(axis, Qt::AlignBottom);
     m_timeAxes.append(axis);
     return axis;
@@ -306,7 +322,7 @@ void OverviewPage::setupThrottleChart()
     m_throttleChart = new QChart;
     m_throttleChart->setTitle(tr("429 Too Many Requests per minute"));
     m_throttleView = makeChartView(m_throttleChart, QStringLiteral("throttleChart"));
-    QDateTimeAxis *x = makeTimeAxis(m_throttleChart);
+    QCategoryAxis *x = makeTimeAxis(m_throttleChart);
     m_throttleY = new QValueAxis(m_throttleChart);
     m_throttleY->setLabelFormat(QStringLiteral("%.0f"));
     m_throttleY->setRange(0, 1);
@@ -318,7 +334,7 @@ void OverviewPage::setupThrottleChart()
     m_throttleTotal->setPen(QPen(QColor(0x20, 0x24, 0x2a), 3.5));
     m_unavailableTotal = new QLineSeries(m_throttleChart);
     m_unavailableTotal->setName(tr("503, all"));
-    QPen dashed(QColor(0x8a, 0x8f, 0x98), 1.5);
+    QPen dashed(QColor(0x8a, 0x8f, 0x98), kThinLine);
     dashed.setStyle(Qt::DashLine);
     m_unavailableTotal->setPen(dashed);
     for (QLineSeries *s : {m_throttleTotal, m_unavailableTotal}) {
@@ -335,7 +351,7 @@ QLineSeries *OverviewPage::partitionSeries(const QString &partition)
     auto *series = new QLineSeries(m_throttleChart);
     series->setName(tr("429, %1").arg(partition));
     const QColor color = partitionColors().at(m_partitionSeries.size() % partitionColors().size());
-    series->setPen(QPen(color, 1.5));
+    series->setPen(QPen(color, kThinLine));
     m_throttleChart->addSeries(series);
     series->attachAxis(m_timeAxes.first());
     series->attachAxis(m_throttleY);
@@ -348,7 +364,7 @@ void OverviewPage::setupWaitChart()
     m_waitChart = new QChart;
     m_waitChart->setTitle(tr("Wait chosen, seconds per minute, by source"));
     m_waitView = makeChartView(m_waitChart, QStringLiteral("waitChart"));
-    QDateTimeAxis *x = makeTimeAxis(m_waitChart);
+    QCategoryAxis *x = makeTimeAxis(m_waitChart);
     m_waitY = new QValueAxis(m_waitChart);
     m_waitY->setLabelFormat(QStringLiteral("%.0f s"));
     m_waitY->setRange(0, 1);
@@ -391,6 +407,13 @@ void OverviewPage::setupFailureChart()
     m_failureChart->addAxis(m_failureX, Qt::AlignBottom);
     series->attachAxis(m_failureX);
     m_failureChart->legend()->hide();
+    // The number in range is drawn in the title's row by an item of its own: a new
+    // chart title lays the whole chart out again, every axis label included, and the
+    // number changes with every final failure.
+    m_failureTotal = new QGraphicsSimpleTextItem(m_failureChart);
+    m_failureTotal->setBrush(palette().color(QPalette::PlaceholderText));
+    connect(m_failureChart, &QGraphicsWidget::geometryChanged, this,
+            &OverviewPage::placeFailureTotal);
 }
 
 void OverviewPage::setupInFlightChart()
@@ -398,7 +421,7 @@ void OverviewPage::setupInFlightChart()
     m_inFlightChart = new QChart;
     m_inFlightChart->setTitle(tr("In flight (peak per minute) and limit"));
     m_inFlightView = makeChartView(m_inFlightChart, QStringLiteral("inFlightChart"));
-    QDateTimeAxis *x = makeTimeAxis(m_inFlightChart);
+    QCategoryAxis *x = makeTimeAxis(m_inFlightChart);
     m_inFlightY = new QValueAxis(m_inFlightChart);
     m_inFlightY->setLabelFormat(QStringLiteral("%.0f"));
     m_inFlightY->setRange(0, 1);
@@ -408,7 +431,7 @@ void OverviewPage::setupInFlightChart()
     m_inFlightPeak->setPen(QPen(QColor(0x1f, 0x5f, 0xbf), 2));
     m_inFlightLimit = new QLineSeries(m_inFlightChart);
     m_inFlightLimit->setName(tr("Limit"));
-    QPen dashed(QColor(0xc0, 0x1c, 0x28), 1.5);
+    QPen dashed(QColor(0xc0, 0x1c, 0x28), kThinLine);
     dashed.setStyle(Qt::DashLine);
     m_inFlightLimit->setPen(dashed);
     for (QLineSeries *s : {m_inFlightPeak, m_inFlightLimit}) {
@@ -434,30 +457,35 @@ void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
     m_attemptsPerSuccess.value->setText(perSuccess < 0 ? QStringLiteral("—")
                                                        : figure(perSuccess, 2));
 
-    updateTimeAxes(m);
+    updateTimeAxes(snapshot);
     updateThrottleChart(m);
     updateWaitChart(m);
     updateFailureChart(m);
     updateInFlightChart(m);
 }
 
-void OverviewPage::updateTimeAxes(const MetricsSnapshot &m)
+void OverviewPage::updateTimeAxes(const LiveSnapshot &snapshot)
 {
-    // Moving an axis lays its labels out again and recomputes every series of its chart:
-    // about as much work as drawing the chart, so it is done only when a bucket starts.
-    const qint64 toMs = timeAxisEndMs(m);
-    if (m.fromMs == m_timeAxisFromMs && toMs == m_timeAxisToMs)
+    const MetricsSnapshot &m = snapshot.metrics;
+    const qint64 span = timeAxisEndMs(m) - m.fromMs;
+    const QList<chart::TimeTick> ticks =
+        snapshot.fixedWindow ? chart::clockTicks(m.fromMs, span)
+                             // The window of the last rangeMs has one bucket more than
+                             // the range, the newest: it ends, "now", one bucket later.
+                             : chart::slidingTicks(span - m.bucketMs, span);
+    m_shownFromMs = m.fromMs;
+    m_shownToMs = m.fromMs + span;
+    if (ticks == m_timeTicks && span == m_timeSpanMs)
         return;
-    m_timeAxisFromMs = m.fromMs;
-    m_timeAxisToMs = toMs;
-    const qint64 span = toMs - m.fromMs;
-    const QString format = span > 8 * 24 * 60 * kMinute ? QStringLiteral("d MMM")
-                           : span > 26 * 60 * kMinute   ? QStringLiteral("ddd HH:mm")
-                                                        : QStringLiteral("HH:mm");
-    for (QDateTimeAxis *axis : std::as_const(m_timeAxes)) {
-        axis->setFormat(format);
-        axis->setRange(QDateTime::fromMSecsSinceEpoch(m.fromMs),
-                       QDateTime::fromMSecsSinceEpoch(toMs));
+    m_timeTicks = ticks;
+    m_timeSpanMs = span;
+    for (QCategoryAxis *axis : std::as_const(m_timeAxes)) {
+        const QStringList old = axis->categoriesLabels();
+        for (const QString &label : old)
+            axis->remove(label);
+        for (const chart::TimeTick &tick : ticks)
+            axis->append(tick.label, double(tick.offsetMs));
+        axis->setRange(0, double(span));
     }
 }
 
@@ -534,11 +562,24 @@ void OverviewPage::updateFailureChart(const MetricsSnapshot &m)
         top = std::max(top, value);
     }
     setRoundRange(m_failureX, top, 5);
-    const QString title = reasons.isEmpty()
-                              ? tr("Final failures by reason: none in this range")
-                              : tr("Final failures by reason (%1 in range)").arg(m.finalFailures());
+    const QString title = reasons.isEmpty() ? tr("Final failures by reason: none in this range")
+                                            : tr("Final failures by reason");
     if (m_failureChart->title() != title)
         m_failureChart->setTitle(title);
+    const QString total =
+        reasons.isEmpty() ? QString() : tr("%1 in range").arg(figure(double(m.finalFailures())));
+    if (m_failureTotal->text() != total) {
+        m_failureTotal->setText(total);
+        placeFailureTotal();
+    }
+}
+
+void OverviewPage::placeFailureTotal()
+{
+    // Right-aligned with the plot, on the title's line just above it.
+    const QRectF plot = m_failureChart->plotArea();
+    const QRectF text = m_failureTotal->boundingRect();
+    m_failureTotal->setPos(plot.right() - text.width(), plot.top() - text.height() - 5);
 }
 
 void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
@@ -549,8 +590,8 @@ void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
         peaks.append(p);
     const QList<QPointF> points = perMinute(m, peaks, double(m.bucketMs) / kMinute);
     setPoints(m_inFlightPeak, chart::decimate(points, pointBudget(m_inFlightView)));
-    setPoints(m_inFlightLimit, {QPointF(double(m.fromMs), m.maxInFlight),
-                                QPointF(double(timeAxisEndMs(m)), m.maxInFlight)});
+    setPoints(m_inFlightLimit, {QPointF(0, m.maxInFlight),
+                                QPointF(double(timeAxisEndMs(m) - m.fromMs), m.maxInFlight)});
     setRoundRange(m_inFlightY, std::max<double>(maxY(points), m.maxInFlight) + 1, 5);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/ChartPoints.h"
 #include "ui/LiveReader.h"
 
 #include <QHash>
@@ -17,7 +18,8 @@ class QBarSet;
 class QChart;
 class QChartView;
 class QComboBox;
-class QDateTimeAxis;
+class QCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QHBoxLayout;
 class QLabel;
 class QLineSeries;
@@ -78,6 +80,10 @@ public:
 
     // The chart's line of 429s per minute over every partition (for tests and checks).
     const QLineSeries *throttleTotalSeries() const { return m_throttleTotal; }
+    // The time axis of the charts: milliseconds from the window's start, labelled.
+    const QCategoryAxis *timeAxis() const { return m_timeAxes.value(0); }
+    // The window the charts show: [from, to), to being the end of the newest bucket.
+    std::pair<qint64, qint64> shownWindow() const { return {m_shownFromMs, m_shownToMs}; }
 
 signals:
     void rangeChanged(qint64 rangeMs, qint64 bucketMs);
@@ -91,7 +97,7 @@ private:
     };
     Card addCard(QHBoxLayout *row, const QString &caption, const QString &tip);
     QChartView *makeChartView(QChart *chart, const QString &objectName);
-    QDateTimeAxis *makeTimeAxis(QChart *chart);
+    QCategoryAxis *makeTimeAxis(QChart *chart);
     void setupThrottleChart();
     void setupWaitChart();
     void setupFailureChart();
@@ -100,7 +106,8 @@ private:
     void updateWaitChart(const MetricsSnapshot &m);
     void updateFailureChart(const MetricsSnapshot &m);
     void updateInFlightChart(const MetricsSnapshot &m);
-    void updateTimeAxes(const MetricsSnapshot &m);
+    void placeFailureTotal();
+    void updateTimeAxes(const LiveSnapshot &snapshot);
     int pointBudget(const QChartView *view) const;
     QLineSeries *partitionSeries(const QString &partition);
     void onRangeIndexChanged(int index);
@@ -139,6 +146,7 @@ private:
     QBarCategoryAxis *m_failureReasons = nullptr;
     QValueAxis *m_failureX = nullptr;
     QStringList m_failureCategories;
+    QGraphicsSimpleTextItem *m_failureTotal = nullptr;
 
     QChartView *m_inFlightView = nullptr;
     QChart *m_inFlightChart = nullptr;
@@ -146,9 +154,11 @@ private:
     QLineSeries *m_inFlightLimit = nullptr;
     QValueAxis *m_inFlightY = nullptr;
 
-    QList<QDateTimeAxis *> m_timeAxes;
-    qint64 m_timeAxisFromMs = -1;
-    qint64 m_timeAxisToMs = -1;
+    QList<QCategoryAxis *> m_timeAxes;
+    QList<chart::TimeTick> m_timeTicks;
+    qint64 m_timeSpanMs = -1;
+    qint64 m_shownFromMs = -1;
+    qint64 m_shownToMs = -1;
 };
 
 } // namespace cooldown

@@ -13,6 +13,9 @@ private slots:
     void boundedAndOrdered_data();
     void boundedAndOrdered();
     void peaksSurvive();
+    void slidingTicksStepBackFromNow_data();
+    void slidingTicksStepBackFromNow();
+    void clockTicksAreRoundLocalTimes();
 };
 
 void tst_ChartPoints::smallInputIsKept()
@@ -66,4 +69,87 @@ void tst_ChartPoints::peaksSurvive()
 }
 
 QTEST_GUILESS_MAIN(tst_ChartPoints)
+void tst_ChartPoints::slidingTicksStepBackFromNow_data()
+{
+    QTest::addColumn<qint64>("rangeMs");
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<qint64>("stepMs");
+    const qint64 minute = 60000;
+    const auto minus = [](const char *rest) {
+        return QString(QChar(0x2212)) + QLatin1String(rest);
+    };
+    QTest::newRow("15 min") << 15 * minute << minute
+                            << QStringList{minus("15 min"), minus("10 min"), minus("5 min"),
+                                           QStringLiteral("now")}
+                            << 5 * minute;
+    QTest::newRow("1 h") << 60 * minute << minute
+                         << QStringList{minus("60 min"),      minus("50 min"), minus("40 min"),
+                                        minus("30 min"),      minus("20 min"), minus("10 min"),
+                                        QStringLiteral("now")}
+                         << 10 * minute;
+    QTest::newRow("24 h") << 24 * 60 * minute << 10 * minute
+                          << QStringList{minus("24 h"),        minus("20 h"), minus("16 h"),
+                                         minus("12 h"),        minus("8 h"),  minus("4 h"),
+                                         QStringLiteral("now")}
+                          << 4 * 60 * minute;
+    QTest::newRow("7 d") << 7 * 24 * 60 * minute << 60 * minute
+                         << QStringList{minus("7 d"), minus("6 d"),         minus("5 d"),
+                                        minus("4 d"), minus("3 d"),         minus("2 d"),
+                                        minus("1 d"), QStringLiteral("now")}
+                         << 24 * 60 * minute;
+}
+
+void tst_ChartPoints::slidingTicksStepBackFromNow()
+{
+    QFETCH(qint64, rangeMs);
+    QFETCH(qint64, bucketMs);
+    QFETCH(QStringList, labels);
+    QFETCH(qint64, stepMs);
+    // The window of the last rangeMs is one bucket longer: "now" ends its newest bucket.
+    const qint64 span = rangeMs + bucketMs;
+    const QList<chart::TimeTick> ticks = chart::slidingTicks(rangeMs, span);
+    QStringList got;
+    for (const chart::TimeTick &t : ticks)
+        got.append(t.label);
+    QCOMPARE(got, labels);
+    QVERIFY(ticks.size() <= chart::kMaxTimeIntervals + 1);
+    QCOMPARE(ticks.first().offsetMs, bucketMs);
+    QCOMPARE(ticks.last().offsetMs, span);
+    for (int i = 1; i < ticks.size(); ++i)
+        QCOMPARE(ticks.at(i).offsetMs - ticks.at(i - 1).offsetMs, stepMs);
+    QVERIFY(chart::slidingTicks(0, span).isEmpty());
+}
+
+void tst_ChartPoints::clockTicksAreRoundLocalTimes()
+{
+    const qint64 minute = 60000;
+    // 09:50 to 12:10 local time: half hours, the first after the start.
+    const QDateTime from(QDate(2026, 11, 12), QTime(9, 50));
+    QList<chart::TimeTick> ticks = chart::clockTicks(from.toMSecsSinceEpoch(), 140 * minute);
+    QStringList got;
+    for (const chart::TimeTick &t : ticks)
+        got.append(t.label);
+    QCOMPARE(got,
+             (QStringList{QStringLiteral("10:00"), QStringLiteral("10:30"), QStringLiteral("11:00"),
+                          QStringLiteral("11:30"), QStringLiteral("12:00")}));
+    QCOMPARE(ticks.first().offsetMs, 10 * minute);
+    for (const chart::TimeTick &t : ticks)
+        QCOMPARE(
+            QDateTime::fromMSecsSinceEpoch(from.toMSecsSinceEpoch() + t.offsetMs).time().minute() %
+                30,
+            0);
+
+    // Three days: labelled with the day, on round hours.
+    ticks = chart::clockTicks(from.toMSecsSinceEpoch(), 3 * 24 * 60 * minute);
+    QVERIFY(ticks.size() >= 3 && ticks.size() <= chart::kMaxTimeIntervals + 1);
+    const QLocale locale;
+    for (const chart::TimeTick &t : ticks) {
+        const QDateTime at = QDateTime::fromMSecsSinceEpoch(from.toMSecsSinceEpoch() + t.offsetMs);
+        QCOMPARE(at.time().minute(), 0);
+        QCOMPARE(t.label, locale.toString(at, QStringLiteral("ddd HH:mm")));
+    }
+    QVERIFY(chart::clockTicks(from.toMSecsSinceEpoch(), 0).isEmpty());
+}
+
 #include "tst_chartpoints.moc"

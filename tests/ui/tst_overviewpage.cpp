@@ -2,12 +2,15 @@
 #include "ui/CustomRangeDialog.h"
 #include "ui/OverviewPage.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QDialogButtonBox>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -66,13 +69,17 @@ private slots:
     void cancelledChoiceKeepsTheRange();
     void dialogRefusesUntilValid();
     void chartsShowTheSnapshot();
-    void timeAxisMovesOncePerBucket();
+    void timeAxisStaysWhileTheWindowSlides();
+    void timeAxisOfAFixedWindowReadsTheClock();
     void unchangedSeriesAreLeftAlone();
+    void failureCountChangesWithoutANewTitle();
 
 private:
     // A page for the chart tests, on a clock that stays put: the snapshots carry time.
     std::unique_ptr<OverviewPage> chartPage();
-    static QDateTimeAxis *timeAxis(const OverviewPage &page);
+    static QCategoryAxis *seriesTimeAxis(const OverviewPage &page);
+    static QStringList shownLabels(const OverviewPage &page);
+    static QStringList failureTexts(const OverviewPage &page);
 
     qint64 m_now = 0;
     std::unique_ptr<ManualClock> m_clock;
@@ -244,13 +251,47 @@ std::unique_ptr<OverviewPage> tst_OverviewPage::chartPage()
     return page;
 }
 
-QDateTimeAxis *tst_OverviewPage::timeAxis(const OverviewPage &page)
+QCategoryAxis *tst_OverviewPage::seriesTimeAxis(const OverviewPage &page)
 {
+    auto *series = const_cast<QLineSeries *>(page.throttleTotalSeries());
+    const QList<QAbstractAxis *> axes = series->attachedAxes();
+    for (QAbstractAxis *axis : axes) {
+        if (axis->orientation() == Qt::Horizontal)
+            return qobject_cast<QCategoryAxis *>(axis);
+    }
+    return nullptr;
+}
+
+// The plain texts the failures chart draws besides its axes and bars.
+QStringList tst_OverviewPage::failureTexts(const OverviewPage &page)
+{
+    QStringList texts;
+    const auto *view = page.findChild<QChartView *>(QStringLiteral("failureChart"));
+    if (!view)
+        return texts;
+    const QList<QGraphicsItem *> items = view->scene()->items();
+    for (const QGraphicsItem *item : items) {
+        if (const auto *text = qgraphicsitem_cast<const QGraphicsSimpleTextItem *>(item);
+            text && text->isVisible() && !text->text().isEmpty())
+            texts.append(text->text());
+    }
+    return texts;
+}
+
+// The texts the 429 chart draws, axis labels among them.
+QStringList tst_OverviewPage::shownLabels(const OverviewPage &page)
+{
+    QStringList texts;
     const auto *view = page.findChild<QChartView *>(QStringLiteral("throttleChart"));
     if (!view)
-        return nullptr;
-    const QList<QAbstractAxis *> axes = view->chart()->axes(Qt::Horizontal);
-    return axes.isEmpty() ? nullptr : qobject_cast<QDateTimeAxis *>(axes.first());
+        return texts;
+    const QList<QGraphicsItem *> items = view->scene()->items();
+    for (const QGraphicsItem *item : items) {
+        if (const auto *text = qgraphicsitem_cast<const QGraphicsTextItem *>(item);
+            text && text->isVisible())
+            texts.append(text->toPlainText());
+    }
+    return texts;
 }
 
 void tst_OverviewPage::chartsShowTheSnapshot()
@@ -260,32 +301,77 @@ void tst_OverviewPage::chartsShowTheSnapshot()
     page->showSnapshot(s);
     const QLineSeries *total = page->throttleTotalSeries();
     QCOMPARE(total->count(), s.metrics.bucketCount);
-    QCOMPARE(total->at(0).x(), double(s.metrics.fromMs));
+    // x: milliseconds from the window's start.
+    QCOMPARE(total->at(0).x(), 0.0);
+    QCOMPARE(total->at(1).x(), double(kMinute));
+    QCOMPARE(page->timeAxis(), seriesTimeAxis(*page));
+    QCOMPARE(page->shownWindow(),
+             std::make_pair(s.metrics.fromMs, s.metrics.fromMs + s.metrics.bucketCount * kMinute));
     // Counts per bucket of one minute are counts per minute.
     QCOMPARE(total->at(total->count() - 1).y(), 5.0);
 }
 
-void tst_OverviewPage::timeAxisMovesOncePerBucket()
+void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
 {
     const auto page = chartPage();
-    QDateTimeAxis *axis = timeAxis(*page);
+    page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(page.get()));
+    QCategoryAxis *axis = seriesTimeAxis(*page);
     QVERIFY(axis);
     const LiveSnapshot first = snapshotAt(kStart + 1000, 1);
     page->showSnapshot(first);
-    // The axis ends with the newest bucket, not at the snapshot's time.
-    QCOMPARE(axis->min().toMSecsSinceEpoch(), first.metrics.fromMs);
-    QCOMPARE(axis->max().toMSecsSinceEpoch(),
-             first.metrics.fromMs + first.metrics.bucketCount * kMinute);
+    // Sixteen buckets of a minute: "now" at the end of the newest, every five minutes
+    // back to the start of the range.
+    const double span = double(first.metrics.bucketCount * kMinute);
+    QCOMPARE(axis->min(), 0.0);
+    QCOMPARE(axis->max(), span);
+    const QStringList labels{QStringLiteral("\u221215 min"), QStringLiteral("\u221210 min"),
+                             QStringLiteral("\u22125 min"), QStringLiteral("now")};
+    QCOMPARE(axis->categoriesLabels(), labels);
+    QCOMPARE(axis->endValue(QStringLiteral("now")), span);
+    QCOMPARE(axis->endValue(labels.first()), double(kMinute));
+    QCoreApplication::processEvents();
+    for (const QString &label : labels)
+        QVERIFY2(shownLabels(*page).contains(label), qPrintable(label));
 
-    QSignalSpy moved(axis, &QDateTimeAxis::rangeChanged);
+    QSignalSpy moved(axis, &QValueAxis::rangeChanged);
+    QSignalSpy relabelled(axis, &QCategoryAxis::categoriesChanged);
     for (qint64 second = 2; second < 60; ++second)
         page->showSnapshot(snapshotAt(kStart + second * 1000, second));
-    QCOMPARE(moved.size(), 0);
     QCOMPARE(page->throttleTotalSeries()->at(page->throttleTotalSeries()->count() - 1).y(), 59.0);
-
+    // A new bucket: the window moves on, the axis stays as it is.
     page->showSnapshot(snapshotAt(kStart + kMinute + 1000, 1));
-    QCOMPARE(moved.size(), 1);
-    QCOMPARE(axis->min().toMSecsSinceEpoch(), first.metrics.fromMs + kMinute);
+    QCOMPARE(page->shownWindow().first, first.metrics.fromMs + kMinute);
+    QCOMPARE(moved.size(), 0);
+    QCOMPARE(relabelled.size(), 0);
+    // The newest bucket is the last point, at its offset from the new start.
+    const QLineSeries *total = page->throttleTotalSeries();
+    QCOMPARE(total->at(total->count() - 1).x(), double((total->count() - 1) * kMinute));
+    QCOMPARE(total->at(total->count() - 1).y(), 1.0);
+}
+
+void tst_OverviewPage::timeAxisOfAFixedWindowReadsTheClock()
+{
+    const auto page = chartPage();
+    // Two hours from 10:00 local time, in buckets of a minute.
+    const qint64 from = QDateTime(QDate(2026, 11, 12), QTime(10, 0)).toMSecsSinceEpoch();
+    LiveSnapshot s;
+    s.fixedWindow = true;
+    MetricsSnapshot &m = s.metrics;
+    m.bucketMs = kMinute;
+    m.fromMs = from;
+    m.toMs = from + 120 * kMinute;
+    m.nowMs = kStart;
+    m.bucketCount = 120;
+    m.tooManyRequests = QList<qint64>(m.bucketCount, 2);
+    page->showSnapshot(s);
+    QCategoryAxis *axis = seriesTimeAxis(*page);
+    QCOMPARE(page->timeAxis(), axis);
+    QCOMPARE(axis->max(), double(120 * kMinute));
+    const QStringList labels{QStringLiteral("10:30"), QStringLiteral("11:00"),
+                             QStringLiteral("11:30"), QStringLiteral("12:00")};
+    QCOMPARE(axis->categoriesLabels(), labels);
+    QCOMPARE(axis->endValue(QStringLiteral("11:00")), double(60 * kMinute));
 }
 
 void tst_OverviewPage::unchangedSeriesAreLeftAlone()
@@ -301,4 +387,29 @@ void tst_OverviewPage::unchangedSeriesAreLeftAlone()
 }
 
 QTEST_MAIN(tst_OverviewPage)
+void tst_OverviewPage::failureCountChangesWithoutANewTitle()
+{
+    const auto page = chartPage();
+    const auto *view = page->findChild<QChartView *>(QStringLiteral("failureChart"));
+    QVERIFY(view);
+    LiveSnapshot s = snapshotAt(kStart + 1000, 1);
+    page->showSnapshot(s);
+    QCOMPARE(view->chart()->title(),
+             QStringLiteral("Final failures by reason: none in this range"));
+    QCOMPARE(failureTexts(*page), QStringList{});
+
+    s.metrics.finalFailuresByReason.insert(QStringLiteral("http_400"), 3);
+    s.metrics.finalFailuresByReason.insert(QStringLiteral("deadline"), 2);
+    page->showSnapshot(s);
+    const QString title = view->chart()->title();
+    QCOMPARE(title, QStringLiteral("Final failures by reason"));
+    QCOMPARE(failureTexts(*page), QStringList{QStringLiteral("5 in range")});
+
+    // One more failure: the number changes, the title (and with it the layout) does not.
+    s.metrics.finalFailuresByReason[QStringLiteral("deadline")] = 3;
+    page->showSnapshot(s);
+    QCOMPARE(view->chart()->title(), title);
+    QCOMPARE(failureTexts(*page), QStringList{QStringLiteral("6 in range")});
+}
+
 #include "tst_overviewpage.moc"
