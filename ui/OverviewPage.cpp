@@ -99,15 +99,33 @@ void setRoundRange(QValueAxis *axis, double value, double floor)
     axis->setTickCount(steps + 1);
 }
 
-// One point per bucket: x in milliseconds from the window's start, y per minute.
-QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
+// The least time a rate is taken over: a newest bucket a second old would make one
+// event look like a storm.
+constexpr qint64 kMinRateSpanMs = 10000;
+
+// One point per bucket: x in milliseconds from the window's start, y its value times
+// scale.
+QList<QPointF> perBucket(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
 {
     QList<QPointF> points;
     points.reserve(m.bucketCount);
-    const double minutes = double(m.bucketMs) / kMinute;
     for (int b = 0; b < m.bucketCount; ++b) {
-        const double value = b < counts.size() ? double(counts.at(b)) * scale / minutes : 0.0;
+        const double value = b < counts.size() ? double(counts.at(b)) * scale : 0.0;
         points.append(QPointF(double(m.bucketStartMs(b) - m.fromMs), value));
+    }
+    return points;
+}
+
+// The same, y per minute of the time the bucket covers. The newest bucket of the last
+// so much has only begun: taken over its whole length, its rate would fall at the start
+// of every bucket, as if each storm were ending.
+QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
+{
+    QList<QPointF> points = perBucket(m, counts, scale);
+    const qint64 least = std::min(m.bucketMs, kMinRateSpanMs);
+    for (int b = 0; b < points.size(); ++b) {
+        const qint64 covered = std::clamp(m.toMs - m.bucketStartMs(b), least, m.bucketMs);
+        points[b].setY(points.at(b).y() * double(kMinute) / double(covered));
     }
     return points;
 }
@@ -588,7 +606,7 @@ void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
     peaks.reserve(m.peakInFlight.size());
     for (const int p : m.peakInFlight)
         peaks.append(p);
-    const QList<QPointF> points = perMinute(m, peaks, double(m.bucketMs) / kMinute);
+    const QList<QPointF> points = perBucket(m, peaks);
     setPoints(m_inFlightPeak, chart::decimate(points, pointBudget(m_inFlightView)));
     setPoints(m_inFlightLimit, {QPointF(0, m.maxInFlight),
                                 QPointF(double(timeAxisEndMs(m) - m.fromMs), m.maxInFlight)});

@@ -307,8 +307,10 @@ void tst_OverviewPage::chartsShowTheSnapshot()
     QCOMPARE(page->timeAxis(), seriesTimeAxis(*page));
     QCOMPARE(page->shownWindow(),
              std::make_pair(s.metrics.fromMs, s.metrics.fromMs + s.metrics.bucketCount * kMinute));
-    // Counts per bucket of one minute are counts per minute.
-    QCOMPARE(total->at(total->count() - 1).y(), 5.0);
+    // Counts per bucket of one minute are counts per minute; the newest bucket, 30 s
+    // old, has the rate so far.
+    QCOMPARE(total->at(0).y(), double(s.metrics.tooManyRequests.at(0)));
+    QCOMPARE(total->at(total->count() - 1).y(), 5 * 60000.0 / 30001);
 }
 
 void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
@@ -338,7 +340,8 @@ void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
     QSignalSpy relabelled(axis, &QCategoryAxis::categoriesChanged);
     for (qint64 second = 2; second < 60; ++second)
         page->showSnapshot(snapshotAt(kStart + second * 1000, second));
-    QCOMPARE(page->throttleTotalSeries()->at(page->throttleTotalSeries()->count() - 1).y(), 59.0);
+    QCOMPARE(page->throttleTotalSeries()->at(page->throttleTotalSeries()->count() - 1).y(),
+             59 * 60000.0 / 59001);
     // A new bucket: the window moves on, the axis stays as it is.
     page->showSnapshot(snapshotAt(kStart + kMinute + 1000, 1));
     QCOMPARE(page->shownWindow().first, first.metrics.fromMs + kMinute);
@@ -347,7 +350,8 @@ void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
     // The newest bucket is the last point, at its offset from the new start.
     const QLineSeries *total = page->throttleTotalSeries();
     QCOMPARE(total->at(total->count() - 1).x(), double((total->count() - 1) * kMinute));
-    QCOMPARE(total->at(total->count() - 1).y(), 1.0);
+    // One 429 in the first second of a bucket: a rate over ten seconds at least.
+    QCOMPARE(total->at(total->count() - 1).y(), 6.0);
 }
 
 void tst_OverviewPage::timeAxisOfAFixedWindowReadsTheClock()
