@@ -300,6 +300,7 @@ QChartView *OverviewPage::makeChartView(QChart *chart, const QString &objectName
     chart->setTheme(QChart::ChartThemeLight);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true); // the whole name of an entry cut short
     chart->setAnimationOptions(QChart::NoAnimation);
     QFont title = chart->titleFont();
     title.setBold(true);
@@ -346,6 +347,9 @@ void OverviewPage::setupThrottleChart()
     m_throttleY->setRange(0, 1);
     m_throttleChart->addAxis(m_throttleY, Qt::AlignLeft);
 
+    // One entry per partition: a column beside the plot shows their names, a row under
+    // it would cut them to a few letters.
+    m_throttleChart->legend()->setAlignment(Qt::AlignRight);
     m_throttleTotal = new QLineSeries(m_throttleChart);
     m_throttleTotal->setName(tr("429, all partitions"));
     m_throttleTotal->setObjectName(QStringLiteral("throttleTotal"));
