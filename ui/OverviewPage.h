@@ -136,8 +136,7 @@ private:
 
     QChartView *m_waitView = nullptr;
     QChart *m_waitChart = nullptr;
-    QList<QLineSeries *> m_waitUpper; // one stacked band per wait group
-    QList<QLineSeries *> m_waitLower;
+    QList<QLineSeries *> m_waitUpper; // the top of each wait group's band, bottom first
     QValueAxis *m_waitY = nullptr;
 
     QChartView *m_failureView = nullptr;

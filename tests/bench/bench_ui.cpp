@@ -465,7 +465,13 @@ ChartLines linesOf(QChartView *view)
             out.lines.append(line->points());
             out.pens.append(line->pen());
         } else if (auto *area = qobject_cast<QAreaSeries *>(series)) {
-            out.areas.append({area->upperSeries()->points(), area->lowerSeries()->points()});
+            // Without a lower line an area reaches down to zero.
+            QList<QPointF> lower;
+            if (area->lowerSeries())
+                lower = area->lowerSeries()->points();
+            else if (const QList<QPointF> upper = area->upperSeries()->points(); !upper.isEmpty())
+                lower = {QPointF(upper.first().x(), 0), QPointF(upper.last().x(), 0)};
+            out.areas.append({area->upperSeries()->points(), lower});
             out.areaPens.append(area->pen());
             out.areaBrushes.append(area->brush());
         }
@@ -562,11 +568,13 @@ void benchCharts(int updates)
     if (views.contains(nullptr))
         die(QStringLiteral("the Overview page has no chart view of that name"));
     PaintCounter counter(views);
-    // On the hour, so that half way through the updates a new bucket starts at every
-    // range and the window moves by one bucket.
-    const qint64 hour = 3600000;
-    const qint64 boundary = QDateTime::currentMSecsSinceEpoch() / hour * hour;
+    // On the grid of the longest bucket, so that half way through the updates a new
+    // bucket starts at every range and the window moves by one bucket.
     const QList<OverviewPage::Range> ranges = OverviewPage::ranges();
+    qint64 grid = 1;
+    for (const OverviewPage::Range &range : ranges)
+        grid = std::max(grid, range.bucketMs);
+    const qint64 boundary = QDateTime::currentMSecsSinceEpoch() / grid * grid;
     for (int r = 0; r < ranges.size(); ++r) {
         const OverviewPage::Range &range = ranges.at(r);
         page.setRangeIndex(r);
