@@ -36,6 +36,8 @@ constexpr qint64 kMinute = 60000;
 // line of at most one pixel is drawn pixel by pixel; a wider one is first turned into
 // a polygon, joins and dashes included, which made the lines most of a repaint.
 constexpr qreal kThinLine = 1;
+// The most partitions the 429 chart's legend lists in a row under the plot.
+constexpr int kPartitionsInARow = 2;
 
 // The wait groups of the stacked chart, bottom band first.
 struct WaitGroup
@@ -350,9 +352,6 @@ void OverviewPage::setupThrottleChart()
     m_throttleY->setRange(0, 1);
     m_throttleChart->addAxis(m_throttleY, Qt::AlignLeft);
 
-    // One entry per partition: a column beside the plot shows their names, a row under
-    // it would cut them to a few letters.
-    m_throttleChart->legend()->setAlignment(Qt::AlignRight);
     m_throttleTotal = new QLineSeries(m_throttleChart);
     m_throttleTotal->setName(tr("429, all partitions"));
     m_throttleTotal->setObjectName(QStringLiteral("throttleTotal"));
@@ -381,6 +380,10 @@ QLineSeries *OverviewPage::partitionSeries(const QString &partition)
     series->attachAxis(m_timeAxes.first());
     series->attachAxis(m_throttleY);
     m_partitionSeries.insert(partition, series);
+    // An entry per partition: past a few, a row under the plot would cut their names to
+    // a few letters; a column beside it shows them whole.
+    if (m_partitionSeries.size() == kPartitionsInARow + 1)
+        m_throttleChart->legend()->setAlignment(Qt::AlignRight);
     return series;
 }
 

@@ -73,6 +73,7 @@ private slots:
     void timeAxisOfAFixedWindowReadsTheClock();
     void unchangedSeriesAreLeftAlone();
     void failureCountChangesWithoutANewTitle();
+    void manyPartitionsAreListedBesideThePlot();
 
 private:
     // A page for the chart tests, on a clock that stays put: the snapshots carry time.
@@ -414,6 +415,27 @@ void tst_OverviewPage::failureCountChangesWithoutANewTitle()
     page->showSnapshot(s);
     QCOMPARE(view->chart()->title(), title);
     QCOMPARE(failureTexts(*page), QStringList{QStringLiteral("6 in range")});
+}
+
+void tst_OverviewPage::manyPartitionsAreListedBesideThePlot()
+{
+    const auto page = chartPage();
+    const auto *view = page->findChild<QChartView *>(QStringLiteral("throttleChart"));
+    QVERIFY(view);
+    LiveSnapshot s = snapshotAt(kStart + 1000, 1);
+    const auto addPartition = [&s](const char *name) {
+        s.metrics.tooManyRequestsByPartition.insert(QLatin1String(name),
+                                                    QList<qint64>(s.metrics.bucketCount, 1));
+    };
+    addPartition("search");
+    addPartition("uploads / eu");
+    page->showSnapshot(s);
+    // The two totals and two partitions fit in a row under the plot.
+    QCOMPARE(view->chart()->legend()->alignment(), Qt::AlignBottom);
+    addPartition("uploads / us");
+    page->showSnapshot(s);
+    QCOMPARE(view->chart()->legend()->alignment(), Qt::AlignRight);
+    QCOMPARE(view->chart()->series().size(), 5);
 }
 
 #include "tst_overviewpage.moc"
