@@ -36,10 +36,6 @@ QList<QPointF> decimate(const QList<QPointF> &points, int maxPoints)
     return out;
 }
 
-} // namespace cooldown::chart
-
-namespace cooldown::chart {
-
 namespace {
 
 constexpr qint64 kMinuteMs = 60000;
