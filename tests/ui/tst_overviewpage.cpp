@@ -263,36 +263,38 @@ QCategoryAxis *tst_OverviewPage::seriesTimeAxis(const OverviewPage &page)
     return nullptr;
 }
 
-// The plain texts the failures chart draws besides its axes and bars.
-QStringList tst_OverviewPage::failureTexts(const OverviewPage &page)
+namespace {
+
+// The non-empty texts of the visible items of one kind (QGraphicsTextItem: axis
+// labels, legend and title; QGraphicsSimpleTextItem: the page's own) that a chart
+// view draws.
+template <typename Item>
+QStringList textsOf(const OverviewPage &page, const char *viewName, QString (Item::*text)() const)
 {
     QStringList texts;
-    const auto *view = page.findChild<QChartView *>(QStringLiteral("failureChart"));
+    const auto *view = page.findChild<QChartView *>(QLatin1String(viewName));
     if (!view)
         return texts;
     const QList<QGraphicsItem *> items = view->scene()->items();
     for (const QGraphicsItem *item : items) {
-        if (const auto *text = qgraphicsitem_cast<const QGraphicsSimpleTextItem *>(item);
-            text && text->isVisible() && !text->text().isEmpty())
-            texts.append(text->text());
+        if (const auto *it = qgraphicsitem_cast<const Item *>(item); it && it->isVisible()) {
+            if (const QString t = (it->*text)(); !t.isEmpty())
+                texts.append(t);
+        }
     }
     return texts;
 }
 
-// The texts the 429 chart draws, axis labels among them.
+} // namespace
+
+QStringList tst_OverviewPage::failureTexts(const OverviewPage &page)
+{
+    return textsOf(page, "failureChart", &QGraphicsSimpleTextItem::text);
+}
+
 QStringList tst_OverviewPage::shownLabels(const OverviewPage &page)
 {
-    QStringList texts;
-    const auto *view = page.findChild<QChartView *>(QStringLiteral("throttleChart"));
-    if (!view)
-        return texts;
-    const QList<QGraphicsItem *> items = view->scene()->items();
-    for (const QGraphicsItem *item : items) {
-        if (const auto *text = qgraphicsitem_cast<const QGraphicsTextItem *>(item);
-            text && text->isVisible())
-            texts.append(text->toPlainText());
-    }
-    return texts;
+    return textsOf(page, "throttleChart", &QGraphicsTextItem::toPlainText);
 }
 
 void tst_OverviewPage::chartsShowTheSnapshot()
