@@ -505,7 +505,6 @@ void OverviewPage::updateTimeAxes(const LiveSnapshot &snapshot)
                              // the range, the newest: it ends, "now", one bucket later.
                              : chart::slidingTicks(span - m.bucketMs, span);
     m_shownFromMs = m.fromMs;
-    m_shownToMs = m.fromMs + span;
     if (ticks == m_timeTicks && span == m_timeSpanMs)
         return;
     m_timeTicks = ticks;

@@ -83,7 +83,10 @@ public:
     // The time axis of the charts: milliseconds from the window's start, labelled.
     const QCategoryAxis *timeAxis() const { return m_timeAxes.value(0); }
     // The window the charts show: [from, to), to being the end of the newest bucket.
-    std::pair<qint64, qint64> shownWindow() const { return {m_shownFromMs, m_shownToMs}; }
+    std::pair<qint64, qint64> shownWindow() const
+    {
+        return {m_shownFromMs, m_shownFromMs + m_timeSpanMs};
+    }
 
 signals:
     void rangeChanged(qint64 rangeMs, qint64 bucketMs);
@@ -157,7 +160,6 @@ private:
     QList<chart::TimeTick> m_timeTicks;
     qint64 m_timeSpanMs = -1;
     qint64 m_shownFromMs = -1;
-    qint64 m_shownToMs = -1;
 };
 
 } // namespace cooldown
