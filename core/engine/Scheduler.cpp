@@ -159,16 +159,23 @@ bool Scheduler::start(QString *error)
     }
     const qint64 now = nowMs();
     for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
-        if (!m_store.upsertEndpoint(e.id, e.name, now)) {
+        if (!m_store.upsertEndpoint(e.id, e.name, now) || !ensurePartition(e)) {
             *error = m_store.lastError();
             return false;
         }
         if (e.isPeriodic()) {
+            // The first tick of an endpoint new to the database is now; a known one
+            // keeps the tick the fleet has reached.
+            const qint64 periodMs = qint64(e.everySeconds) * 1000;
             const auto latest = m_store.latestOperation(e.id);
-            m_nextTickMs.insert(e.id,
-                                latest ? latest->createdAtMs + qint64(e.everySeconds) * 1000 : now);
+            if (!m_store.ensureTick(e.id, periodMs,
+                                    latest ? latest->createdAtMs + periodMs : now)) {
+                *error = m_store.lastError();
+                return false;
+            }
+            m_ticks.insert(e.id, {e.id, e.policy, e.partitionKey, costOf(e)});
         } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy,
-                                                   e.partitionKey)) {
+                                                   e.partitionKey, nullptr, costOf(e))) {
             *error = m_store.lastError();
             return false;
         }
@@ -269,26 +276,50 @@ void Scheduler::wake()
 
 void Scheduler::createPeriodicOperations(qint64 nowMs)
 {
-    for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
-        if (!e.isPeriodic())
-            continue;
-        qint64 &next = m_nextTickMs[e.id];
-        if (next > nowMs)
-            continue;
-        const qint64 periodMs = qint64(e.everySeconds) * 1000;
-        // Ticks missed while the worker was down or busy collapse into this one.
-        next += ((nowMs - next) / periodMs + 1) * periodMs;
-        const auto paused = m_store.isEndpointPaused(e.id);
-        if (paused.value_or(false))
-            continue;
-        const auto latest = m_store.latestOperation(e.id);
-        if (latest && !isFinal(latest->state)) {
-            qCDebug(lcEngine) << e.id << "tick skipped: operation" << latest->id << "unfinished";
-            continue;
-        }
-        if (!m_store.createOperation(e.id, newIdempotencyKey(), nowMs, e.policy, e.partitionKey))
-            emit storeFailed(m_store.lastError());
+    if (m_ticks.isEmpty())
+        return;
+    // Each tick is won by one worker of the fleet, in the store.
+    m_store.runDueTicks(nowMs, m_ticks, [this] { return newIdempotencyKey(); });
+    if (!m_store.lastError().isEmpty())
+        emit storeFailed(m_store.lastError());
+}
+
+qint64 Scheduler::costOf(const EndpointConfig &endpoint) const
+{
+    const auto policy = m_policies.constFind(endpoint.policy);
+    if (policy == m_policies.constEnd() || policy->quotaUnit != QuotaUnit::Byte)
+        return 1;
+    return std::max<qint64>(0, endpoint.body.size());
+}
+
+bool Scheduler::ensurePartition(const EndpointConfig &endpoint)
+{
+    const auto policy = m_policies.constFind(endpoint.policy);
+    if (policy == m_policies.constEnd())
+        return true;
+    const QString definition =
+        QString::fromUtf8(QJsonDocument(policy->toJson()).toJson(QJsonDocument::Compact));
+    QString stored;
+    switch (m_store.ensurePartition(policy->policyId, endpoint.partitionKey,
+                                    int(policy->policyVersion), definition,
+                                    Gcra::forPolicy(*policy), &stored)) {
+    case Store::PaceResult::Written:
+        return true;
+    case Store::PaceResult::KeptNewer:
+        qCWarning(lcEngine).noquote()
+            << "policy" << policy->policyId << "version" << policy->policyVersion
+            << "is older than the one the database holds; the fleet keeps" << stored;
+        return true;
+    case Store::PaceResult::Conflict:
+        qCWarning(lcEngine).noquote()
+            << "policy" << policy->policyId << "version" << policy->policyVersion
+            << "differs from what another worker configured under the same version:" << definition
+            << "here," << stored << "in the database; the database's is kept";
+        return true;
+    case Store::PaceResult::Failed:
+        return false;
     }
+    return false;
 }
 
 void Scheduler::admit(const OperationRecord &op)
@@ -559,9 +590,12 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         m_drift.observe(*partition->policy, e.partitionKey, d.serverWait.rateLimit, now);
         // A server wait on a throttle holds the whole partition until that time.
         if (d.action == RetryDecision::Action::Retry &&
-            m_snooze.holdForResponse(e.policy, e.partitionKey, result.status, d.serverWait, now))
+            m_snooze.holdForResponse(e.policy, e.partitionKey, result.status, d.serverWait, now)) {
+            const auto hold = m_snooze.activeHold(e.policy, e.partitionKey, now);
             m_store.snoozePartition(e.policy, e.partitionKey,
-                                    m_snooze.heldUntilMs(e.policy, e.partitionKey, now));
+                                    m_snooze.heldUntilMs(e.policy, e.partitionKey, now),
+                                    hold ? hold->why : QString());
+        }
     }
     finish(held, a, next);
 }
@@ -700,8 +734,10 @@ void Scheduler::armTimer(bool storeMayHaveDue)
         if (const auto due = m_store.nextDueAtMs())
             delay = std::min(delay, *due - now);
     }
-    for (auto it = m_nextTickMs.cbegin(); it != m_nextTickMs.cend(); ++it)
-        delay = std::min(delay, it.value() - now);
+    if (!m_ticks.isEmpty()) {
+        if (const auto tick = m_store.nextTickAtMs())
+            delay = std::min(delay, *tick - now);
+    }
     for (const auto &[id, held] : m_held) {
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
         if (held->stage == Held::Stage::Guard) {

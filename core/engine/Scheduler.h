@@ -95,6 +95,8 @@ private:
     struct Partition;
 
     void createPeriodicOperations(qint64 nowMs);
+    bool ensurePartition(const EndpointConfig &endpoint);
+    qint64 costOf(const EndpointConfig &endpoint) const;
     void admit(const OperationRecord &op);
     void advance(Held &held);
     void deferOrWait(Held &held, qint64 waitMs);
@@ -131,7 +133,7 @@ private:
     // loop pass; their operations stay leased to this worker until it is written.
     QList<Store::FinishRequest> m_finishing;
     bool m_flushQueued = false;
-    QHash<QString, qint64> m_nextTickMs;          // periodic endpoints, wall ms
+    QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;

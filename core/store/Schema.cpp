@@ -93,14 +93,99 @@ const char *const kVersion2[] = {
     "CREATE INDEX attempts_conflicts ON attempts (operation_id) WHERE lease_conflict = 1",
 };
 
+// Version 3: limits that hold for the fleet. A (policy, partition key) is a row whose
+// GCRA state every worker advances in the transaction that claims an operation;
+// a server's hold lives there too. look_at is a lower bound of the first
+// next_attempt_at among the partition's pending operations (kept by the triggers
+// below and corrected by each claim), ready_at when its next unit is there and no
+// hold stands, next_at the later of the two: when a claim may find work there.
+// Periodic endpoints tick through one row each, advanced atomically.
+const char *const kVersion3[] = {
+    "CREATE TABLE rate_partitions ("
+    " policy_id TEXT NOT NULL,"
+    " partition_key TEXT NOT NULL,"
+    " policy_version INTEGER NOT NULL DEFAULT 0,"
+    " definition TEXT NOT NULL DEFAULT '',"
+    " interval_us BIGINT NOT NULL DEFAULT 0,"
+    " capacity BIGINT NOT NULL DEFAULT 1,"
+    " tat_us BIGINT NOT NULL DEFAULT 0,"
+    " held_until BIGINT NOT NULL DEFAULT 0,"
+    " hold_reason TEXT NOT NULL DEFAULT '',"
+    " look_at BIGINT NOT NULL DEFAULT 0,"
+    " ready_at BIGINT NOT NULL DEFAULT 0,"
+    " next_at BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (policy_id, partition_key))",
+    "CREATE INDEX rate_partitions_next ON rate_partitions (next_at)",
+    "INSERT INTO rate_partitions (policy_id, partition_key)"
+    " SELECT DISTINCT policy_id, partition_key FROM operations"
+    " WHERE state IN ('scheduled', 'waiting', 'running') AND policy_id <> ''",
+    "ALTER TABLE operations ADD COLUMN cost BIGINT NOT NULL DEFAULT 1",
+    "DROP INDEX operations_pending_by_partition",
+    "CREATE INDEX operations_due_by_partition ON operations"
+    " (policy_id, partition_key, next_attempt_at) WHERE state IN ('scheduled', 'waiting')",
+    "CREATE INDEX operations_due_unpartitioned ON operations (next_attempt_at)"
+    " WHERE state IN ('scheduled', 'waiting') AND policy_id = ''",
+    "CREATE INDEX operations_forced ON operations (next_attempt_at)"
+    " WHERE state IN ('scheduled', 'waiting') AND force_next = 1",
+    "CREATE TABLE periodic_ticks ("
+    " endpoint_id TEXT PRIMARY KEY,"
+    " every_ms BIGINT NOT NULL,"
+    " next_tick_at BIGINT NOT NULL)",
+    "CREATE INDEX periodic_ticks_next ON periodic_ticks (next_tick_at)",
+    "%PENDING_TRIGGERS%",
+};
+
+// An operation that becomes pending, or due earlier, lowers its partition's look_at.
+const char *const kSqlitePendingTriggers[] = {
+    "CREATE TRIGGER operations_pending_insert AFTER INSERT ON operations"
+    " WHEN NEW.state IN ('scheduled', 'waiting') AND NEW.policy_id <> ''"
+    " BEGIN UPDATE rate_partitions SET look_at = MIN(look_at, NEW.next_attempt_at),"
+    " next_at = MAX(ready_at, MIN(look_at, NEW.next_attempt_at))"
+    " WHERE policy_id = NEW.policy_id AND partition_key = NEW.partition_key"
+    " AND look_at > NEW.next_attempt_at; END",
+    "CREATE TRIGGER operations_pending_update AFTER UPDATE OF state, next_attempt_at ON operations"
+    " WHEN NEW.state IN ('scheduled', 'waiting') AND NEW.policy_id <> ''"
+    " AND (OLD.state NOT IN ('scheduled', 'waiting') OR NEW.next_attempt_at < OLD.next_attempt_at)"
+    " BEGIN UPDATE rate_partitions SET look_at = MIN(look_at, NEW.next_attempt_at),"
+    " next_at = MAX(ready_at, MIN(look_at, NEW.next_attempt_at))"
+    " WHERE policy_id = NEW.policy_id AND partition_key = NEW.partition_key"
+    " AND look_at > NEW.next_attempt_at; END",
+};
+
+const char *const kPostgresPendingTriggers[] = {
+    "CREATE FUNCTION cooldown_partition_pending() RETURNS trigger LANGUAGE plpgsql AS $$"
+    " BEGIN"
+    " IF TG_OP = 'INSERT' OR OLD.state NOT IN ('scheduled', 'waiting')"
+    " OR NEW.next_attempt_at < OLD.next_attempt_at THEN"
+    " UPDATE rate_partitions SET look_at = LEAST(look_at, NEW.next_attempt_at),"
+    " next_at = GREATEST(ready_at, LEAST(look_at, NEW.next_attempt_at))"
+    " WHERE policy_id = NEW.policy_id AND partition_key = NEW.partition_key"
+    " AND look_at > NEW.next_attempt_at;"
+    " END IF;"
+    " RETURN NULL;"
+    " END $$",
+    "CREATE TRIGGER operations_pending AFTER INSERT OR UPDATE OF state, next_attempt_at"
+    " ON operations FOR EACH ROW"
+    " WHEN (NEW.state IN ('scheduled', 'waiting') AND NEW.policy_id <> '')"
+    " EXECUTE FUNCTION cooldown_partition_pending()",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
         postgres ? QStringLiteral("BIGSERIAL PRIMARY KEY") : QStringLiteral("INTEGER PRIMARY KEY");
     QStringList out;
-    for (const char *statement : list)
+    for (const char *statement : list) {
+        if (qstrcmp(statement, "%PENDING_TRIGGERS%") == 0) {
+            if (postgres)
+                out += statements(kPostgresPendingTriggers, postgres);
+            else
+                out += statements(kSqlitePendingTriggers, postgres);
+            continue;
+        }
         out.append(
             QString::fromLatin1(statement).replace(QLatin1String("%PRIMARY_KEY%"), primaryKey));
+    }
     return out;
 }
 
@@ -108,7 +193,7 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 2;
+    return 3;
 }
 
 QStringList migrationStep(int version, bool postgres)
@@ -118,6 +203,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion1, postgres);
     case 2:
         return statements(kVersion2, postgres);
+    case 3:
+        return statements(kVersion3, postgres);
     default:
         return {};
     }

@@ -526,6 +526,7 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         }
     }
 
+    m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;
     const int target = options.schemaVersion > 0 ? std::min(options.schemaVersion, latest) : latest;
     m_schemaVersion = *found;
     if (*found < target && !migrate(*found, target, &detail))
@@ -699,7 +700,14 @@ bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 now
     query.bindValue(QStringLiteral(":now"), nowMs);
     query.bindValue(QStringLiteral(":now2"), nowMs);
     query.bindValue(QStringLiteral(":paused"), paused ? 1 : 0);
-    return exec(query);
+    if (!exec(query))
+        return false;
+    if (paused)
+        return true;
+    // Claims took the paused operations for absent; every partition looks again.
+    QSqlQuery again = prepare(QStringLiteral(
+        "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
+    return exec(again);
 }
 
 std::optional<bool> Store::isEndpointPaused(const QString &endpointId)
@@ -723,18 +731,238 @@ bool Store::upsertPolicy(const QString &policyId, int policyVersion, const QStri
     return exec(query);
 }
 
+Store::PaceResult Store::ensurePartition(const QString &policyId, const QString &partitionKey,
+                                         int policyVersion, const QString &definitionJson,
+                                         const Gcra &pace, QString *storedDefinition)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("partition"), transaction.error());
+        return PaceResult::Failed;
+    }
+    QSqlQuery insert = prepare(
+        QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key, policy_version,"
+                       " definition, interval_us, capacity) VALUES (:policy, :partition, :version,"
+                       " :definition, :interval, :capacity) ON CONFLICT DO NOTHING"));
+    insert.bindValue(QStringLiteral(":policy"), text(policyId));
+    insert.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    insert.bindValue(QStringLiteral(":version"), policyVersion);
+    insert.bindValue(QStringLiteral(":definition"), text(definitionJson));
+    insert.bindValue(QStringLiteral(":interval"), pace.intervalUs);
+    insert.bindValue(QStringLiteral(":capacity"), pace.capacity);
+    if (!exec(insert))
+        return PaceResult::Failed;
+    PaceResult result = PaceResult::Written;
+    if (insert.numRowsAffected() != 1) {
+        QSqlQuery row =
+            prepare(QStringLiteral("SELECT policy_version, definition FROM rate_partitions"
+                                   " WHERE policy_id = :policy AND partition_key = :partition") +
+                    (m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString()));
+        row.bindValue(QStringLiteral(":policy"), text(policyId));
+        row.bindValue(QStringLiteral(":partition"), text(partitionKey));
+        if (!exec(row) || !row.next()) {
+            fail(QStringLiteral("partition"), QStringLiteral("the row vanished"));
+            return PaceResult::Failed;
+        }
+        const int storedVersion = row.value(0).toInt();
+        const QString stored = row.value(1).toString();
+        row.finish();
+        if (storedDefinition)
+            *storedDefinition = stored;
+        // A row made before any worker knew the policy (version 0) takes any pace.
+        if (storedVersion > policyVersion) {
+            result = PaceResult::KeptNewer;
+        } else if (storedVersion == policyVersion && !stored.isEmpty() &&
+                   stored != definitionJson) {
+            result = PaceResult::Conflict;
+        } else if (storedVersion < policyVersion || stored.isEmpty()) {
+            QSqlQuery update = prepare(QStringLiteral(
+                "UPDATE rate_partitions SET policy_version = :version, definition = :definition,"
+                " interval_us = :interval, capacity = :capacity, ready_at = 0,"
+                " next_at = look_at WHERE policy_id = :policy AND partition_key = :partition"));
+            update.bindValue(QStringLiteral(":version"), policyVersion);
+            update.bindValue(QStringLiteral(":definition"), text(definitionJson));
+            update.bindValue(QStringLiteral(":interval"), pace.intervalUs);
+            update.bindValue(QStringLiteral(":capacity"), pace.capacity);
+            update.bindValue(QStringLiteral(":policy"), text(policyId));
+            update.bindValue(QStringLiteral(":partition"), text(partitionKey));
+            if (!exec(update))
+                return PaceResult::Failed;
+        }
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("partition"), transaction.error());
+        return PaceResult::Failed;
+    }
+    return result;
+}
+
+QList<PartitionState> Store::partitions(qint64 nowMs)
+{
+    QList<PartitionState> out;
+    const std::optional<qint64> paceNow = paceNowUs(nowMs);
+    if (!paceNow)
+        return out;
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT p.policy_id, p.partition_key, p.policy_version, p.interval_us, p.capacity,"
+        " p.tat_us, p.held_until, p.hold_reason,"
+        " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
+        "  AND o.partition_key = p.partition_key AND o.state IN ('scheduled', 'waiting')),"
+        " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
+        "  AND o.partition_key = p.partition_key AND o.state IN ('scheduled', 'waiting')"
+        "  AND o.next_attempt_at <= :now)"
+        " FROM rate_partitions p ORDER BY p.policy_id, p.partition_key"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(query))
+        return out;
+    while (query.next()) {
+        PartitionState p;
+        p.policyId = query.value(0).toString();
+        p.partitionKey = query.value(1).toString();
+        p.policyVersion = query.value(2).toInt();
+        p.pace.intervalUs = query.value(3).toLongLong();
+        p.pace.capacity = query.value(4).toLongLong();
+        p.tatUs = query.value(5).toLongLong();
+        p.heldUntilMs = query.value(6).toLongLong();
+        p.holdReason = query.value(7).toString();
+        p.pending = query.value(8).toLongLong();
+        p.due = query.value(9).toLongLong();
+        p.availableUnits = p.pace.available(p.tatUs, *paceNow);
+        p.nextTokenAtMs = p.pace.availableAtMs(p.tatUs, 1, *paceNow / 1000);
+        out.append(p);
+    }
+    return out;
+}
+
+bool Store::ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTickAtMs)
+{
+    QSqlQuery query = prepare(
+        QStringLiteral("INSERT INTO periodic_ticks (endpoint_id, every_ms, next_tick_at)"
+                       " VALUES (:endpoint, :every, :first)"
+                       " ON CONFLICT (endpoint_id) DO UPDATE SET every_ms = excluded.every_ms"));
+    query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    query.bindValue(QStringLiteral(":every"), std::max<qint64>(1, everyMs));
+    query.bindValue(QStringLiteral(":first"), firstTickAtMs);
+    return exec(query);
+}
+
+QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint> &endpoints,
+                                 const std::function<QString()> &newIdempotencyKey)
+{
+    QList<qint64> created;
+    QSqlQuery *due = cached(QStringLiteral(
+        "SELECT endpoint_id FROM periodic_ticks WHERE next_tick_at <= :now ORDER BY next_tick_at"));
+    if (!due)
+        return created;
+    due->bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(*due))
+        return created;
+    QStringList candidates;
+    while (due->next())
+        candidates.append(due->value(0).toString());
+    due->finish();
+    m_lastError.clear();
+    if (candidates.isEmpty())
+        return created;
+
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("tick"), transaction.error());
+        return created;
+    }
+    // The conditional update decides which worker owns a tick: on PostgreSQL a second
+    // worker waits for the first one's row lock and then finds the tick moved on.
+    // Ticks missed while no worker ran collapse into this one.
+    QSqlQuery *advance =
+        cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
+                              " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
+                              " WHERE endpoint_id = :endpoint AND next_tick_at <= :now2"));
+    QSqlQuery *latest = cached(QStringLiteral(
+        "SELECT o.state, e.paused FROM endpoints e LEFT JOIN operations o ON o.id ="
+        " (SELECT MAX(id) FROM operations WHERE endpoint_id = e.id) WHERE e.id = :endpoint"));
+    if (!advance || !latest)
+        return created;
+    for (const QString &endpointId : std::as_const(candidates)) {
+        const auto endpoint = endpoints.constFind(endpointId);
+        if (endpoint == endpoints.constEnd())
+            continue;
+        advance->bindValue(QStringLiteral(":now"), nowMs);
+        advance->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+        advance->bindValue(QStringLiteral(":now2"), nowMs);
+        if (!exec(*advance))
+            return {};
+        if (advance->numRowsAffected() != 1)
+            continue; // another worker took this tick
+        latest->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+        if (!exec(*latest))
+            return {};
+        const bool known = latest->next();
+        const bool paused = known && latest->value(1).toInt() != 0;
+        const bool unfinished = known && !latest->value(0).isNull() &&
+                                !isFinal(operationStateFromString(latest->value(0).toString())
+                                             .value_or(OperationState::Failed));
+        latest->finish();
+        if (paused)
+            continue;
+        if (unfinished) {
+            qCDebug(lcStore) << endpointId << "tick skipped: its last operation is unfinished";
+            continue;
+        }
+        const std::optional<qint64> id =
+            insertOperation(endpointId, newIdempotencyKey(), nowMs, endpoint->policyId,
+                            endpoint->partitionKey, endpoint->cost);
+        if (!id)
+            return {};
+        created.append(*id);
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("tick"), transaction.error());
+        return {};
+    }
+    return created;
+}
+
+std::optional<qint64> Store::nextTickAtMs()
+{
+    QSqlQuery *query = cached(
+        QStringLiteral("SELECT next_tick_at FROM periodic_ticks ORDER BY next_tick_at LIMIT 1"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    std::optional<qint64> at;
+    if (query->next())
+        at = query->value(0).toLongLong();
+    query->finish();
+    m_lastError.clear();
+    return at;
+}
+
 // ---------------------------------------------------------------------------------------
 
 std::optional<qint64> Store::insertOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
-                                             const QString &policyId, const QString &partitionKey)
+                                             const QString &policyId, const QString &partitionKey,
+                                             qint64 cost)
 {
     if (!ensureEndpointRow(endpointId, nowMs))
         return std::nullopt;
+    if (!policyId.isEmpty()) {
+        // Claims find work through the partition's row: it must exist before the
+        // operation does (the pending trigger then lowers its look_at).
+        QSqlQuery *partition =
+            cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
+                                  " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
+        if (!partition)
+            return std::nullopt;
+        partition->bindValue(QStringLiteral(":policy"), text(policyId));
+        partition->bindValue(QStringLiteral(":partition"), text(partitionKey));
+        if (!exec(*partition))
+            return std::nullopt;
+    }
     QSqlQuery query = prepare(QStringLiteral(
         "INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at, idempotency_key,"
-        " policy_id, partition_key) VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy,"
-        " :partition) RETURNING id"));
+        " policy_id, partition_key, cost) VALUES (:endpoint, 'scheduled', :now, :due, :key,"
+        " :policy, :partition, :cost) RETURNING id"));
+    query.bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
     query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
     query.bindValue(QStringLiteral(":now"), nowMs);
     query.bindValue(QStringLiteral(":due"), nowMs);
@@ -754,7 +982,8 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
 
 std::optional<qint64> Store::createOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
-                                             const QString &policyId, const QString &partitionKey)
+                                             const QString &policyId, const QString &partitionKey,
+                                             qint64 cost)
 {
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
@@ -762,7 +991,7 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
         return std::nullopt;
     }
     const std::optional<qint64> id =
-        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey);
+        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost);
     if (!id)
         return std::nullopt;
     if (!transaction.commit()) {
@@ -775,7 +1004,8 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
 std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
                                                     const QString &idempotencyKey, qint64 nowMs,
                                                     const QString &policyId,
-                                                    const QString &partitionKey, bool *created)
+                                                    const QString &partitionKey, bool *created,
+                                                    qint64 cost)
 {
     if (created)
         *created = false;
@@ -794,7 +1024,7 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
         return std::nullopt;
     if (claim.numRowsAffected() == 1) {
         const std::optional<qint64> id =
-            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey);
+            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost);
         if (!id)
             return std::nullopt;
         QSqlQuery link = prepare(QStringLiteral(
@@ -851,13 +1081,55 @@ std::optional<OperationRecord> Store::latestOperation(const QString &endpointId)
 
 // ---------------------------------------------------------------------------------------
 
-QString Store::dueIndexHint() const
+QString Store::greatest() const
 {
-    // Without statistics SQLite prefers the (state, id) index and sorts every pending
-    // operation on each claim; the partial index on next_attempt_at is already in
-    // claim order and stops at the limit. PostgreSQL's planner finds it by itself.
-    return m_backend == Backend::Sqlite ? QStringLiteral(" INDEXED BY operations_due") : QString();
+    return m_backend == Backend::Postgres ? QStringLiteral("GREATEST") : QStringLiteral("MAX");
 }
+
+QString Store::least() const
+{
+    return m_backend == Backend::Postgres ? QStringLiteral("LEAST") : QStringLiteral("MIN");
+}
+
+std::optional<qint64> Store::paceNowUs(qint64 nowMs)
+{
+    if (!m_paceByDatabaseClock)
+        return nowMs * 1000;
+    QSqlQuery *query = cached(
+        QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    if (!query->next()) {
+        fail(QStringLiteral("clock"), QStringLiteral("the server returned no time"));
+        return std::nullopt;
+    }
+    const qint64 us = query->value(0).toLongLong();
+    query->finish();
+    return us;
+}
+
+namespace {
+
+// look_at and next_at of a partition with nothing pending.
+constexpr qint64 kNever = qint64(1) << 62;
+
+// A partition a claim looked at, and what it found there.
+struct Lane
+{
+    QString policyId;
+    QString partitionKey;
+    Gcra pace;
+    qint64 tatUs = 0;
+    qint64 heldUntilMs = 0;
+    qint64 lookAtMs = 0;
+    bool partitioned = true;
+    bool held = false;
+    qint64 wanted = 0;                           // candidates asked for
+    QList<std::pair<qint64, qint64>> candidates; // (operation id, cost), in due order
+    qsizetype taken = 0;
+};
+
+} // namespace
 
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                        int limit)
@@ -866,6 +1138,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (limit <= 0)
         return claimed;
     const bool postgres = m_backend == Backend::Postgres;
+    const QString lock = postgres ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QString();
+    const QString notPaused =
+        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
+    auto hint = [&](const char *index) {
+        return postgres ? QString() : QStringLiteral(" INDEXED BY ") + QLatin1String(index);
+    };
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("claim"), transaction.error());
@@ -882,68 +1160,271 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (!exec(*cancelled))
         return claimed;
 
-    // One statement picks and leases, so two workers can never take the same row.
-    // Rescues come first: their operations have waited longest.
-    const QString rescue = QStringLiteral(
-        "SELECT id FROM operations WHERE state = 'running' AND lease_expires_at <= :now1"
-        " AND cancel_requested = 0 ORDER BY lease_expires_at LIMIT :limit1");
-    const QString due =
-        QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
-                       " AND next_attempt_at <= :now2"
-                       " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
-                       " ORDER BY next_attempt_at LIMIT :limit2")
-            .arg(dueIndexHint());
-    const QString set = QStringLiteral(
-        "rescued = CASE WHEN %1state = 'running' THEN 1 ELSE 0 END, state = 'running',"
-        " lease_owner = :owner, lease_expires_at = :expires, version = %1version + 1");
-    QString sql;
-    if (postgres) {
-        sql =
-            QStringLiteral(
-                "WITH rescue AS (%1 FOR UPDATE SKIP LOCKED),"
-                " due AS (%2 FOR UPDATE SKIP LOCKED),"
-                " picked AS (SELECT id FROM rescue UNION ALL SELECT id FROM due LIMIT :limit3)"
-                " UPDATE operations AS o SET %3 FROM picked WHERE o.id = picked.id"
-                " RETURNING %4")
-                .arg(rescue, due, set.arg(QStringLiteral("o.")), columns(kOperationColumns, "o."));
-    } else {
-        sql = QStringLiteral("UPDATE operations SET %3 WHERE id IN ("
-                             "SELECT id FROM (%1) UNION ALL SELECT id FROM (%2) LIMIT :limit3)"
-                             " RETURNING %4")
-                  .arg(rescue, due, set.arg(QString()), columns(kOperationColumns));
+    QList<qint64> picked;
+    // Runs a cached SELECT whose first column is an operation id (and the second, when
+    // there is one, its cost) and collects them.
+    auto collect = [&](QSqlQuery *query, QList<std::pair<qint64, qint64>> *out) {
+        if (!query || !exec(*query))
+            return false;
+        const bool withCost = query->record().count() > 1;
+        while (query->next())
+            out->append(
+                {query->value(0).toLongLong(), withCost ? query->value(1).toLongLong() : 1});
+        const bool ok = !query->lastError().isValid();
+        query->finish();
+        return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
+    };
+
+    // Rescues first: their operations have waited longest and send nothing.
+    QSqlQuery *rescue =
+        cached(QStringLiteral(
+                   "SELECT id FROM operations WHERE state = 'running' AND lease_expires_at <= :now"
+                   " AND cancel_requested = 0 ORDER BY lease_expires_at LIMIT :limit") +
+               lock);
+    if (!rescue)
+        return claimed;
+    rescue->bindValue(QStringLiteral(":now"), nowMs);
+    rescue->bindValue(QStringLiteral(":limit"), limit);
+    QList<std::pair<qint64, qint64>> rows;
+    if (!collect(rescue, &rows))
+        return claimed;
+    for (const auto &row : std::as_const(rows))
+        picked.append(row.first);
+
+    // Forced operations bypass their bucket; what they send is still counted in it.
+    QList<std::tuple<qint64, QString, QString, qint64>> forced;
+    if (picked.size() < limit) {
+        QSqlQuery *query =
+            cached(QStringLiteral("SELECT id, policy_id, partition_key, cost FROM operations%1"
+                                  " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
+                                  " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
+                                  " LIMIT :limit%3")
+                       .arg(hint("operations_forced"), notPaused, lock));
+        if (!query)
+            return claimed;
+        query->bindValue(QStringLiteral(":now"), nowMs);
+        query->bindValue(QStringLiteral(":limit"), limit - int(picked.size()));
+        if (!exec(*query))
+            return claimed;
+        while (query->next()) {
+            forced.append({query->value(0).toLongLong(), query->value(1).toString(),
+                           query->value(2).toString(), query->value(3).toLongLong()});
+            picked.append(query->value(0).toLongLong());
+        }
+        query->finish();
     }
-    QSqlQuery *statement = cached(sql);
-    if (!statement)
-        return claimed;
-    QSqlQuery &query = *statement;
-    query.bindValue(QStringLiteral(":now1"), nowMs);
-    query.bindValue(QStringLiteral(":now2"), nowMs);
-    query.bindValue(QStringLiteral(":limit1"), limit);
-    query.bindValue(QStringLiteral(":limit2"), limit);
-    query.bindValue(QStringLiteral(":limit3"), limit);
-    query.bindValue(QStringLiteral(":owner"), text(workerId));
-    query.bindValue(QStringLiteral(":expires"), nowMs + leaseMs);
-    if (!exec(query))
-        return claimed;
-    while (query.next())
-        claimed.append(readOperation(query));
-    if (query.lastError().isValid()) {
-        fail(QStringLiteral("claim"), errorText(query.lastError()));
+
+    // The lanes: partitions whose next_at has come, in that order (the least recently
+    // served first), and the operations without a partition as one lane more. Each
+    // lane offers the due operations its bucket has units for; a round takes one from
+    // each, until the claim is full.
+    std::vector<Lane> lanes;
+    std::optional<qint64> paceNow;
+    const int room = limit - int(picked.size());
+    if (room > 0) {
+        paceNow = paceNowUs(nowMs);
+        if (!paceNow)
+            return claimed;
+        const qint64 paceNowMs = *paceNow / 1000;
+        QSqlQuery *partitions =
+            cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
+                                  " held_until, look_at FROM rate_partitions WHERE next_at <= :now"
+                                  " ORDER BY next_at LIMIT :limit") +
+                   lock);
+        QSqlQuery *dueInPartition = cached(
+            QStringLiteral("SELECT id, cost FROM operations%1 WHERE policy_id = :policy"
+                           " AND partition_key = :partition"
+                           " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
+                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
+                .arg(hint("operations_due_by_partition"), notPaused, lock));
+        if (!partitions || !dueInPartition)
+            return claimed;
+        partitions->bindValue(QStringLiteral(":now"), std::max(nowMs, paceNowMs));
+        // Partitions found empty are put right as they are read, so a few more than
+        // the room are read; the rest wait for the next claim.
+        partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
+        if (!exec(*partitions))
+            return claimed;
+        while (partitions->next()) {
+            Lane lane;
+            lane.policyId = partitions->value(0).toString();
+            lane.partitionKey = partitions->value(1).toString();
+            lane.pace.intervalUs = partitions->value(2).toLongLong();
+            lane.pace.capacity = partitions->value(3).toLongLong();
+            lane.tatUs = partitions->value(4).toLongLong();
+            lane.heldUntilMs = partitions->value(5).toLongLong();
+            lane.lookAtMs = partitions->value(6).toLongLong();
+            lanes.push_back(std::move(lane));
+        }
+        partitions->finish();
+        int offering = 0; // lanes that offer something
+        for (Lane &lane : lanes) {
+            if (offering >= room) {
+                lane.wanted = -1; // not looked at in this claim
+                continue;
+            }
+            lane.held = lane.heldUntilMs > nowMs;
+            const qint64 units = lane.held ? 0
+                                 : lane.pace.isUnlimited()
+                                     ? room
+                                     : lane.pace.available(lane.tatUs, *paceNow);
+            lane.wanted = std::min<qint64>(units, room);
+            if (lane.wanted <= 0)
+                continue;
+            dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+            dueInPartition->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+            dueInPartition->bindValue(QStringLiteral(":now"), nowMs);
+            dueInPartition->bindValue(QStringLiteral(":limit"), lane.wanted);
+            if (!collect(dueInPartition, &lane.candidates))
+                return claimed;
+            if (!lane.candidates.isEmpty())
+                ++offering;
+        }
+        Lane free;
+        free.partitioned = false;
+        free.wanted = room;
+        QSqlQuery *unpartitioned = cached(
+            QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
+                           " AND policy_id = '' AND next_attempt_at <= :now AND force_next = 0%2"
+                           " ORDER BY next_attempt_at LIMIT :limit%3")
+                .arg(hint("operations_due_unpartitioned"), notPaused, lock));
+        if (!unpartitioned)
+            return claimed;
+        unpartitioned->bindValue(QStringLiteral(":now"), nowMs);
+        unpartitioned->bindValue(QStringLiteral(":limit"), room);
+        if (!collect(unpartitioned, &free.candidates))
+            return claimed;
+        lanes.push_back(std::move(free));
+
+        // Round-robin; under a byte quota a candidate waits when its cost no longer fits.
+        bool progress = true;
+        while (progress && picked.size() < limit) {
+            progress = false;
+            for (Lane &lane : lanes) {
+                if (picked.size() >= limit)
+                    break;
+                if (lane.taken >= lane.candidates.size())
+                    continue;
+                const qint64 cost = lane.candidates.at(lane.taken).second;
+                if (lane.partitioned && !lane.pace.isUnlimited()) {
+                    if (lane.pace.available(lane.tatUs, *paceNow) <
+                        std::min(cost, lane.pace.capacity)) {
+                        lane.candidates.resize(lane.taken); // offers no more
+                        continue;
+                    }
+                    lane.tatUs = lane.pace.take(lane.tatUs, cost, *paceNow);
+                }
+                picked.append(lane.candidates.at(lane.taken).first);
+                ++lane.taken;
+                progress = true;
+            }
+        }
+    }
+
+    if (!picked.isEmpty()) {
+        QStringList ids;
+        ids.reserve(picked.size());
+        for (qint64 id : std::as_const(picked))
+            ids.append(QString::number(id));
+        const QString set = QStringLiteral(
+            "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
+            " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
+        QSqlQuery query =
+            prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
+                        .arg(set, ids.join(u','), columns(kOperationColumns)));
+        query.bindValue(QStringLiteral(":owner"), text(workerId));
+        query.bindValue(QStringLiteral(":expires"), nowMs + leaseMs);
+        if (!exec(query))
+            return {};
+        while (query.next())
+            claimed.append(readOperation(query));
+        if (query.lastError().isValid()) {
+            fail(QStringLiteral("claim"), errorText(query.lastError()));
+            return {};
+        }
         query.finish();
-        return {};
     }
-    query.finish();
+
+    // Each partition looked at learns when a claim may find work there next: when its
+    // bucket has a unit and no hold stands, and not before its first pending
+    // operation is due; one just served goes behind those still waiting.
+    if (paceNow) {
+        const qint64 paceNowMs = *paceNow / 1000;
+        QSqlQuery *update = cached(QStringLiteral(
+            "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
+            " next_at = :next WHERE policy_id = :policy AND partition_key = :partition"));
+        QSqlQuery *firstPending = cached(
+            QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
+                           " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
+                           " ORDER BY next_attempt_at LIMIT 1")
+                .arg(hint("operations_due_by_partition"), notPaused));
+        if (!update || !firstPending)
+            return {};
+        for (const Lane &lane : lanes) {
+            if (!lane.partitioned || lane.wanted < 0)
+                continue;
+            qint64 lookAt = lane.lookAtMs;
+            if (lane.wanted > 0 && lane.candidates.size() < lane.wanted &&
+                lane.taken == lane.candidates.size()) {
+                // It ran out of due work: its next is its first pending operation.
+                firstPending->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+                firstPending->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+                if (!exec(*firstPending))
+                    return {};
+                lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
+                firstPending->finish();
+            }
+            qint64 ready = lane.pace.availableAtMs(lane.tatUs, 1, paceNowMs);
+            if (lane.held)
+                ready = std::max(ready, lane.heldUntilMs);
+            qint64 next = std::max(ready, lookAt);
+            if (lane.taken > 0)
+                next = std::max(next, nowMs);
+            update->bindValue(QStringLiteral(":tat"), lane.tatUs);
+            update->bindValue(QStringLiteral(":look"), lookAt);
+            update->bindValue(QStringLiteral(":ready"), ready);
+            update->bindValue(QStringLiteral(":next"), next);
+            update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+            update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+            if (!exec(*update))
+                return {};
+        }
+    }
+    if (!forced.isEmpty()) {
+        const std::optional<qint64> now = paceNow ? paceNow : paceNowUs(nowMs);
+        if (!now)
+            return {};
+        QSqlQuery *charge =
+            cached(QStringLiteral(
+                       "UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
+                       " ELSE %1(tat_us, :now) + interval_us * :cost END"
+                       " WHERE policy_id = :policy AND partition_key = :partition")
+                       .arg(greatest()));
+        if (!charge)
+            return {};
+        for (const auto &[id, policyId, partitionKey, cost] : std::as_const(forced)) {
+            if (policyId.isEmpty())
+                continue;
+            charge->bindValue(QStringLiteral(":now"), *now);
+            charge->bindValue(QStringLiteral(":cost"), cost);
+            charge->bindValue(QStringLiteral(":policy"), text(policyId));
+            charge->bindValue(QStringLiteral(":partition"), text(partitionKey));
+            if (!exec(*charge))
+                return {};
+        }
+    }
     if (!transaction.commit()) {
         fail(QStringLiteral("claim"), transaction.error());
         return {};
     }
-    std::sort(
-        claimed.begin(), claimed.end(), [](const OperationRecord &a, const OperationRecord &b) {
-            if (a.rescued != b.rescued)
-                return a.rescued;
-            return a.nextAttemptAtMs != b.nextAttemptAtMs ? a.nextAttemptAtMs < b.nextAttemptAtMs
-                                                          : a.id < b.id;
-        });
+    // In the order picked: rescues, forced, then round by round.
+    QHash<qint64, qsizetype> order;
+    for (qsizetype i = 0; i < picked.size(); ++i)
+        order.insert(picked.at(i), i);
+    std::sort(claimed.begin(), claimed.end(),
+              [&order](const OperationRecord &a, const OperationRecord &b) {
+                  return order.value(a.id) < order.value(b.id);
+              });
     return claimed;
 }
 
@@ -1219,17 +1700,31 @@ bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claim
 
 std::optional<qint64> Store::nextDueAtMs()
 {
-    QSqlQuery *due = cached(
-        QStringLiteral(
-            "SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
-            " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)"
-            " ORDER BY next_attempt_at LIMIT 1")
-            .arg(dueIndexHint()));
+    // The partial indexes are in claim order; without statistics SQLite would rather
+    // sort every pending operation, so it is told which to walk.
+    const bool sqlite = m_backend == Backend::Sqlite;
+    const QString notPaused =
+        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
+    QSqlQuery *unpartitioned = cached(
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
+                       " 'waiting') AND policy_id = ''%2 ORDER BY next_attempt_at LIMIT 1")
+            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_due_unpartitioned") : QString(),
+                 notPaused));
+    QSqlQuery *forced = cached(
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
+                       " 'waiting') AND force_next = 1%2 ORDER BY next_attempt_at LIMIT 1")
+            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_forced") : QString(), notPaused));
+    // A partition's next_at: when its bucket has a unit, no hold stands and its first
+    // pending operation is due (paced by the database's clock on PostgreSQL).
+    QSqlQuery *partitions = cached(QStringLiteral(
+        "SELECT next_at FROM rate_partitions WHERE next_at < :never ORDER BY next_at LIMIT 1"));
     QSqlQuery *leases =
         cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
                               " ORDER BY lease_expires_at LIMIT 1"));
+    if (partitions)
+        partitions->bindValue(QStringLiteral(":never"), kNever);
     std::optional<qint64> earliest;
-    for (QSqlQuery *query : {due, leases}) {
+    for (QSqlQuery *query : {unpartitioned, forced, partitions, leases}) {
         if (!query || !exec(*query))
             return std::nullopt;
         if (query->next()) {
@@ -1312,8 +1807,31 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
     return liveLease ? OperatorResult::Pending : OperatorResult::Done;
 }
 
-int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs)
+int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                           const QString &why)
 {
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("hold partition"), transaction.error());
+        return -1;
+    }
+    // Every worker's claim reads the hold from the partition's row; a hold is only
+    // ever extended.
+    QSqlQuery hold =
+        prepare(QStringLiteral("UPDATE rate_partitions SET held_until = :until, hold_reason = :why,"
+                               " ready_at = %1(ready_at, :until2), next_at = %1(next_at, :until3)"
+                               " WHERE policy_id = :policy AND partition_key = :partition"
+                               " AND held_until < :until4")
+                    .arg(greatest()));
+    hold.bindValue(QStringLiteral(":until"), untilMs);
+    hold.bindValue(QStringLiteral(":why"), text(why));
+    hold.bindValue(QStringLiteral(":until2"), untilMs);
+    hold.bindValue(QStringLiteral(":until3"), untilMs);
+    hold.bindValue(QStringLiteral(":policy"), text(policyId));
+    hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    hold.bindValue(QStringLiteral(":until4"), untilMs);
+    if (!exec(hold))
+        return -1;
     QSqlQuery query = prepare(QStringLiteral(
         "UPDATE operations SET next_attempt_at = :until, version = version + 1"
         " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
@@ -1324,12 +1842,29 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
     query.bindValue(QStringLiteral(":until2"), untilMs);
     if (!exec(query))
         return -1;
-    return query.numRowsAffected();
+    const int moved = query.numRowsAffected();
+    if (!transaction.commit()) {
+        fail(QStringLiteral("hold partition"), transaction.error());
+        return -1;
+    }
+    return moved;
 }
 
 int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                                qint64 nowMs)
 {
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("lift hold"), transaction.error());
+        return -1;
+    }
+    QSqlQuery hold = prepare(QStringLiteral(
+        "UPDATE rate_partitions SET held_until = 0, hold_reason = '', ready_at = 0, next_at = 0"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    hold.bindValue(QStringLiteral(":policy"), text(policyId));
+    hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    if (!exec(hold))
+        return -1;
     // Operations the snooze moved sit exactly at its end; those whose own retry time
     // is later (the throttled one among them) keep it.
     QSqlQuery query =
@@ -1342,7 +1877,12 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
     query.bindValue(QStringLiteral(":until"), untilMs);
     if (!exec(query))
         return -1;
-    return query.numRowsAffected();
+    const int moved = query.numRowsAffected();
+    if (!transaction.commit()) {
+        fail(QStringLiteral("lift hold"), transaction.error());
+        return -1;
+    }
+    return moved;
 }
 
 // ---------------------------------------------------------------------------------------

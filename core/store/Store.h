@@ -1,13 +1,16 @@
 #pragma once
 
+#include "core/ratelimit/Gcra.h"
 #include "core/store/Records.h"
 
 #include <QByteArrayView>
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QSqlDatabase>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +38,36 @@ struct StoreOptions
     bool createIfMissing = true;
     // Migrate no further than this version; 0 means the latest. For tests of migrations.
     int schemaVersion = 0;
+    // PostgreSQL: partition buckets are paced by the server's clock, so that workers
+    // whose clocks disagree still agree on them. False paces them by the nowMs the
+    // caller passes, as SQLite always does (one machine, one clock): for tests that
+    // drive a manual clock.
+    bool paceByDatabaseClock = true;
+};
+
+// The fleet-wide state of one (policy, partition key), as the store keeps it.
+struct PartitionState
+{
+    QString policyId;
+    QString partitionKey;
+    int policyVersion = 0;
+    Gcra pace;
+    qint64 tatUs = 0;
+    qint64 heldUntilMs = 0; // a server's hold; 0 when none was ever placed
+    QString holdReason;
+    qint64 nextTokenAtMs = 0; // when one unit is there again (now or in the past: there)
+    qint64 availableUnits = 0;
+    qint64 pending = 0; // scheduled or waiting operations
+    qint64 due = 0;     // of which due now
+};
+
+// A periodic endpoint as runDueTicks needs it.
+struct TickEndpoint
+{
+    QString endpointId;
+    QString policyId;
+    QString partitionKey;
+    qint64 cost = 1;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -208,11 +241,43 @@ public:
     std::optional<bool> isEndpointPaused(const QString &endpointId);
     bool upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson);
 
+    enum class PaceResult
+    {
+        Written,   // the row now has this pace (new, same or older version replaced)
+        KeptNewer, // the store holds a newer policy_version: left as it is
+        Conflict,  // the same policy_version with another definition: left as it is
+        Failed,
+    };
+    // The fleet-wide bucket of one (policy, partition key), created or brought to this
+    // policy version. Its token state (TAT, hold) is kept across pace changes.
+    // *storedDefinition tells what the store holds on KeptNewer and Conflict.
+    PaceResult ensurePartition(const QString &policyId, const QString &partitionKey,
+                               int policyVersion, const QString &definitionJson, const Gcra &pace,
+                               QString *storedDefinition = nullptr);
+    // Every partition with its bucket, hold and queue, for `cooldown status` and the
+    // dashboard; nowMs decides what is due.
+    QList<PartitionState> partitions(qint64 nowMs);
+
+    // Periodic endpoints: one row each holds the next tick for the whole fleet.
+    // ensureTick creates it due at firstTickAtMs, or changes the period of an
+    // existing one (its next tick stays).
+    bool ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTickAtMs);
+    // Advances every tick due at nowMs atomically and creates one operation per tick
+    // that this caller won (not for a paused endpoint, nor while the endpoint's latest
+    // operation is unfinished); ticks missed meanwhile collapse into one. Endpoints
+    // not in `endpoints` are left for a worker that knows them. Returns the new
+    // operations' ids; empty with lastError() on failure.
+    QList<qint64> runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint> &endpoints,
+                              const std::function<QString()> &newIdempotencyKey);
+    std::optional<qint64> nextTickAtMs();
+
     // A new operation in state scheduled, due now. It is durable, idempotency key
     // included, when this returns: before any byte of it is sent.
+    // cost: the units its sends take from the partition's bucket (body bytes under a
+    // byte quota, else 1).
     std::optional<qint64> createOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId = {},
-                                          const QString &partitionKey = {});
+                                          const QString &partitionKey = {}, qint64 cost = 1);
     // For endpoints that run once per database: creates the operation the first time
     // the endpoint is seen, even when several workers race, and returns the same id
     // ever after. *created tells which happened.
@@ -220,17 +285,22 @@ public:
                                                  const QString &idempotencyKey, qint64 nowMs,
                                                  const QString &policyId = {},
                                                  const QString &partitionKey = {},
-                                                 bool *created = nullptr);
+                                                 bool *created = nullptr, qint64 cost = 1);
 
     std::optional<OperationRecord> operation(qint64 operationId);
     std::optional<OperationRecord> latestOperation(const QString &endpointId);
 
-    // Claims up to limit operations in one atomic statement: scheduled or waiting ones
-    // that are due, and running ones whose lease expired (those come back with
-    // rescued = true: their last attempt's worker died). Each comes back running,
-    // leased to workerId until nowMs + leaseMs, with its version bumped; that version
-    // fences finishAttempt and renewLease. Running operations with a pending cancel
-    // whose lease expired become cancelled instead. Empty on error too: see lastError().
+    // Claims up to limit operations in one transaction: running ones whose lease
+    // expired (those come back with rescued = true: their last attempt's worker died),
+    // then due scheduled or waiting ones, fairly: round-robin across the partitions
+    // that can send now and the operations without a partition, each partition giving
+    // no more than the units its fleet-wide bucket holds, which the claim takes. An
+    // operation whose partition has no token or is held is not claimed: a backlog in
+    // one partition delays no other. Forced operations bypass the bucket (their cost
+    // is still counted). Each comes back running, leased to workerId until nowMs +
+    // leaseMs, with its version bumped; that version fences finishAttempt and
+    // renewLease. Running operations with a pending cancel whose lease expired become
+    // cancelled instead. Empty on error too: see lastError().
     QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                     int limit);
 
@@ -271,9 +341,11 @@ public:
     // lease: its attempt's result is still recorded when it ends, and the operation
     // becomes cancelled then (Pending), or when its lease expires unfinished.
     OperatorResult cancel(qint64 operationId, qint64 nowMs);
-    // A server told the partition to wait: its scheduled and waiting operations are
-    // not due before untilMs (forced ones excepted). Returns how many moved, -1 on error.
-    int snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs);
+    // A server told the partition to wait: every worker holds it until untilMs, and
+    // its scheduled and waiting operations are not due before then (forced ones
+    // excepted). Returns how many moved, -1 on error.
+    int snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                        const QString &why = {});
     // The operator lifted a snooze that ended at untilMs: what it pushed back is due at
     // nowMs. Returns how many moved, -1 on error.
     int liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
@@ -308,10 +380,13 @@ private:
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
     std::optional<qint64> insertOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId,
-                                          const QString &partitionKey);
+                                          const QString &partitionKey, qint64 cost);
+    // The time partition buckets are paced by, in µs: the database's clock or nowMs.
+    std::optional<qint64> paceNowUs(qint64 nowMs);
+    QString greatest() const;
+    QString least() const;
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     std::optional<OperationRecord> singleOperation(const QString &where, const QVariant &value);
-    QString dueIndexHint() const;
     QSqlQuery prepare(const QString &sql);
     // A statement prepared once and kept for the store's life, for the paths taken on
     // every attempt. Bind every value on each use; finish() it after reading so that it
@@ -332,6 +407,7 @@ private:
     std::unique_ptr<WalCheckpointer> m_checkpointer; // SQLite in WAL mode
     int m_schemaVersion = 0;
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
+    bool m_paceByDatabaseClock = false;
     QString m_lastError;
 };
 

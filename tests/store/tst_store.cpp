@@ -1047,7 +1047,8 @@ void tst_Store::newerVersionRefused()
         QVERIFY(rawExec({QStringLiteral("SELECT 1 FROM operations")}, &error));
     }
     QVERIFY(rawExec(
-        {QStringLiteral("UPDATE schema_meta SET value = '2' WHERE name = 'schema_version'")},
+        {QStringLiteral("UPDATE schema_meta SET value = '%1' WHERE name = 'schema_version'")
+                         .arg(Store::latestSchemaVersion())},
         &error));
     QVERIFY(openStore());
 }
