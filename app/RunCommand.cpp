@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QTextStream>
+
 #include <QTimer>
 
 #include <cmath>
@@ -86,7 +87,13 @@ int runRun(const QStringList &arguments)
         QStringLiteral("Seconds a claim holds without renewal; the operations of a worker that "
                        "died are rescued after it (default 120)."),
         QStringLiteral("S"));
-    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId, lease});
+    QCommandLineOption clockSkew(
+        QStringLiteral("clock-skew"),
+        QStringLiteral("Run as if this machine's clock were S seconds ahead (negative: behind); "
+                       "for trying out workers whose clocks disagree."),
+        QStringLiteral("S"));
+    clockSkew.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId, lease, clockSkew});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -116,6 +123,17 @@ int runRun(const QStringList &arguments)
                                   .arg(parser.value(lease)));
         options.leaseMs = qint64(s * 1000);
     }
+    qint64 skewMs = 0;
+    if (parser.isSet(clockSkew)) {
+        bool ok = false;
+        const double s = parser.value(clockSkew).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || std::abs(s) > 86400)
+            return usageError(kCommand,
+                              QStringLiteral("--clock-skew: expected seconds from -86400 to 86400, "
+                                             "got '%1'")
+                                  .arg(parser.value(clockSkew)));
+        skewMs = qint64(s * 1000);
+    }
     QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
     if (parser.isSet(demoUrl)) {
         demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
@@ -133,11 +151,12 @@ int runRun(const QStringList &arguments)
         return usageError(kCommand, error);
 
     StopOnSignal stopSignals;
-    Transport transport(SystemClock::instance());
+    const SkewedClock clock(SystemClock::instance(), skewMs);
+    Transport transport(clock);
     QtWakeTimer timer;
     options.workerId = parser.value(workerId);
-    Scheduler scheduler(std::move(*workspace), *store, transport, SystemClock::instance(),
-                        SystemRandom::instance(), timer, options);
+    Scheduler scheduler(std::move(*workspace), *store, transport, clock, SystemRandom::instance(),
+                        timer, options);
 
     QTextStream out(stdout);
     QTextStream err(stderr);

@@ -33,6 +33,20 @@ private:
     qint64 m_monotonicOrigin = 0;
 };
 
+// Another clock's wall time moved by a fixed offset; its monotonic time unchanged. For
+// trying out a fleet whose machines' clocks disagree (`cooldown run --clock-skew`).
+class SkewedClock final : public Clock
+{
+public:
+    SkewedClock(const Clock &base, qint64 offsetMs) : m_base(base), m_offsetMs(offsetMs) {}
+    qint64 nowMs() const override { return m_base.nowMs() + m_offsetMs; }
+    qint64 monotonicMs() const override { return m_base.monotonicMs(); }
+
+private:
+    const Clock &m_base;
+    qint64 m_offsetMs = 0;
+};
+
 // A clock that moves only when told to. advance() moves both clocks;
 // jumpWall() moves the wall clock alone, as an NTP step or an operator would.
 class ManualClock final : public Clock
