@@ -13,7 +13,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QTextStream>
-
 #include <QTimer>
 
 #include <cmath>
