@@ -1379,7 +1379,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 ready = std::max(ready, lane.heldUntilMs);
             qint64 next = std::max(ready, lookAt);
             if (lane.taken > 0)
-                next = std::max(next, nowMs);
+                next = std::max(next, paceNowMs);
             update->bindValue(QStringLiteral(":tat"), lane.tatUs);
             update->bindValue(QStringLiteral(":look"), lookAt);
             update->bindValue(QStringLiteral(":ready"), ready);

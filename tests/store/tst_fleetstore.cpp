@@ -1,0 +1,413 @@
+// The store's fleet contract, on SQLite and PostgreSQL alike: several Store connections
+// on one database stand for several workers. Their claims share each partition's
+// bucket and hold, take partitions in turn, and win each periodic tick once. Time is
+// the nowMs every call passes (paceByDatabaseClock off), except where the database's
+// own clock is the point.
+
+#include "StoreTestSupport.h"
+
+#include "core/store/Store.h"
+
+#include <QDateTime>
+#include <QSet>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace cooldown;
+
+namespace {
+
+const qint64 kNow = 1'795'000'000'000; // a fixed instant: no test here reads the clock
+const qint64 kLease = 600'000;         // longer than any test here: no claim is rescued
+
+// The most claims any half-open window [t, t + windowMs) holds.
+int maxInWindow(QList<qint64> times, qint64 windowMs)
+{
+    std::sort(times.begin(), times.end());
+    int best = 0;
+    qsizetype first = 0;
+    for (qsizetype last = 0; last < times.size(); ++last) {
+        while (times[last] - times[first] >= windowMs)
+            ++first;
+        best = std::max(best, int(last - first + 1));
+    }
+    return best;
+}
+
+QStringList partitionKeys(const QList<OperationRecord> &ops)
+{
+    QStringList keys;
+    for (const OperationRecord &op : ops)
+        keys.append(op.policyId.isEmpty() ? QStringLiteral("-") : op.partitionKey);
+    return keys;
+}
+
+} // namespace
+
+class tst_FleetStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase_data();
+    void init();
+    void cleanup();
+
+    void workersShareOneBucket();
+    void backlogDelaysNoOtherPartition();
+    void claimsTakePartitionsInTurn();
+    void holdStopsEveryWorker();
+    void forcedBypassesTheBucketAndIsCounted();
+    void byteCosts();
+    void periodicTickOncePerFleet();
+    void newerPolicyVersionIsKept();
+    void databaseClockPacesSkewedWorkers();
+
+private:
+    std::unique_ptr<Store> open(bool databaseClock = false);
+    void paced(Store &store, const QString &partition, qint64 limit, qint64 windowSeconds,
+               qint64 burst, const QString &policy = QStringLiteral("p"));
+    bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
+
+    QString m_backend;
+    QString m_url;
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void tst_FleetStore::initTestCase_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("sqlite") << "sqlite";
+    QTest::newRow("postgresql") << "postgresql";
+}
+
+void tst_FleetStore::init()
+{
+    QFETCH_GLOBAL(QString, backend);
+    m_backend = backend;
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    if (isSqlite()) {
+        m_url = m_dir->filePath(QStringLiteral("fleet.db"));
+        return;
+    }
+    QString why;
+    m_url = test::freshPostgresDatabase(QStringLiteral("cooldown_tst_fleetstore"), &why);
+    if (m_url.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("PostgreSQL backend not tested: %1").arg(why)));
+}
+
+void tst_FleetStore::cleanup()
+{
+    m_dir.reset();
+}
+
+std::unique_ptr<Store> tst_FleetStore::open(bool databaseClock)
+{
+    StoreOptions options;
+    options.paceByDatabaseClock = databaseClock;
+    QString error;
+    std::unique_ptr<Store> store = Store::open(m_url, &error, options);
+    if (!store)
+        qWarning("open failed: %s", qPrintable(error));
+    return store;
+}
+
+void tst_FleetStore::paced(Store &store, const QString &partition, qint64 limit,
+                           qint64 windowSeconds, qint64 burst, const QString &policy)
+{
+    const QString definition = QStringLiteral("{\"limit\":%1,\"window_seconds\":%2,\"burst\":%3}")
+                                   .arg(limit)
+                                   .arg(windowSeconds)
+                                   .arg(burst);
+    QCOMPARE(store.ensurePartition(policy, partition, 1, definition,
+                                   Gcra::forLimit(limit, windowSeconds * 1000, burst)),
+             Store::PaceResult::Written);
+}
+
+void tst_FleetStore::workersShareOneBucket()
+{
+    auto a = open();
+    auto b = open();
+    auto c = open();
+    QVERIFY(a && b && c);
+    paced(*a, QStringLiteral("k1"), 10, 5, 2);
+    paced(*b, QStringLiteral("k1"), 10, 5, 2); // the same policy from another worker
+    for (int i = 0; i < 200; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("e"), QStringLiteral("key-%1").arg(i), kNow,
+                                   QStringLiteral("p"), QStringLiteral("k1")));
+    // Three workers claim greedily every 50 ms for 30 s; every claim is a send.
+    QList<qint64> sends;
+    Store *workers[] = {a.get(), b.get(), c.get()};
+    for (qint64 t = kNow; t < kNow + 30'000; t += 50) {
+        for (int w = 0; w < 3; ++w) {
+            const QString id = QStringLiteral("w%1").arg(w);
+            const QList<OperationRecord> claimed = workers[w]->claimDue(id, t, kLease, 8);
+            QVERIFY2(claimed.size() <= 8, qPrintable(workers[w]->lastError()));
+            for (int i = 0; i < claimed.size(); ++i)
+                sends.append(t);
+        }
+    }
+    // Two at once, then one every 500 ms: 11 in the busiest 5 s (limit + burst = 12),
+    // and 2 + 59 in all.
+    QCOMPARE(maxInWindow(sends, 5000), 11);
+    QCOMPARE(sends.size(), 2 + 59);
+}
+
+void tst_FleetStore::backlogDelaysNoOtherPartition()
+{
+    auto store = open();
+    QVERIFY(store);
+    paced(*store, QStringLiteral("slow"), 1, 60, 0);
+    paced(*store, QStringLiteral("quick"), 100, 1, 100);
+    for (int i = 0; i < 2000; ++i)
+        QVERIFY(store->createOperation(QStringLiteral("bulk"), QStringLiteral("b%1").arg(i),
+                                       kNow - 60'000 + i, QStringLiteral("p"),
+                                       QStringLiteral("slow")));
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(store->createOperation(QStringLiteral("other"), QStringLiteral("o%1").arg(i), kNow,
+                                       QStringLiteral("p"), QStringLiteral("quick")));
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(
+            store->createOperation(QStringLiteral("monitor"), QStringLiteral("m%1").arg(i), kNow));
+    // One round takes one of each lane, then the lanes that still offer: the slow
+    // partition's single token, four of "quick" and the three without a policy.
+    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    QStringList keys = partitionKeys(claimed);
+    QCOMPARE(keys.count(QStringLiteral("slow")), 1);
+    QCOMPARE(keys.count(QStringLiteral("-")), 3);
+    QCOMPARE(keys.count(QStringLiteral("quick")), 4);
+    // The backlog holds no claim and no lease while it waits for its token.
+    claimed = store->claimDue(QStringLiteral("w"), kNow + 1, kLease, 8);
+    QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("quick")});
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 2, kLease, 8).isEmpty());
+    QCOMPARE(store->countsByState().value(OperationState::Running), 9);
+
+    // The store knows when to look again: the slow partition's next token.
+    const auto next = store->nextDueAtMs();
+    QVERIFY(next);
+    QCOMPARE(*next, kNow + 60'000);
+    const QList<PartitionState> partitions = store->partitions(kNow + 2);
+    QCOMPARE(partitions.size(), 2);
+    const PartitionState &slow = partitions.at(1);
+    QCOMPARE(slow.partitionKey, QStringLiteral("slow"));
+    QCOMPARE(slow.availableUnits, 0);
+    QCOMPARE(slow.nextTokenAtMs, kNow + 60'000);
+    QCOMPARE(slow.pending, 1999);
+    QCOMPARE(slow.due, 1999);
+    QCOMPARE(partitions.at(0).pending, 0);
+
+    // A new operation without a policy is claimed at once, backlog or not.
+    QVERIFY(store->createOperation(QStringLiteral("monitor"), QStringLiteral("m9"), kNow + 3));
+    claimed = store->claimDue(QStringLiteral("w"), kNow + 3, kLease, 8);
+    QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("-")});
+    // And the slow partition gets its next token a minute after the first.
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 59'999, kLease, 8).isEmpty());
+    claimed = store->claimDue(QStringLiteral("w"), kNow + 60'000, kLease, 8);
+    QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("slow")});
+}
+
+void tst_FleetStore::claimsTakePartitionsInTurn()
+{
+    // Many partitions, each with plenty of tokens and work: consecutive claims of two
+    // visit every partition before any is served twice.
+    auto store = open();
+    QVERIFY(store);
+    const int partitionCount = 6;
+    for (int p = 0; p < partitionCount; ++p) {
+        paced(*store, QStringLiteral("k%1").arg(p), 1000, 1, 1000);
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(store->createOperation(QStringLiteral("e"),
+                                           QStringLiteral("%1-%2").arg(p).arg(i), kNow - 1000 + p,
+                                           QStringLiteral("p"), QStringLiteral("k%1").arg(p)));
+    }
+    QStringList served;
+    for (int round = 0; round < 3; ++round)
+        served += partitionKeys(store->claimDue(QStringLiteral("w"), kNow + round, kLease, 2));
+    QCOMPARE(served.size(), partitionCount);
+    QCOMPARE(QSet<QString>(served.cbegin(), served.cend()).size(), partitionCount);
+}
+
+void tst_FleetStore::holdStopsEveryWorker()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    paced(*a, QStringLiteral("k1"), 100, 1, 100);
+    // Worker A got a 429 with Retry-After: 30.
+    QVERIFY(a->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), kNow + 30'000,
+                               QStringLiteral("429 retry-after 30 s")) >= 0);
+    // Work that arrives afterwards, due now, waits for the hold at worker B too.
+    QVERIFY(b->createOperation(QStringLiteral("e"), QStringLiteral("x"), kNow + 1000,
+                               QStringLiteral("p"), QStringLiteral("k1")));
+    QVERIFY(b->createOperation(QStringLiteral("free"), QStringLiteral("y"), kNow + 1000));
+    QCOMPARE(partitionKeys(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8)),
+             QStringList{QStringLiteral("-")});
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 29'999, kLease, 8).isEmpty());
+    const QList<PartitionState> partitions = b->partitions(kNow + 2000);
+    QCOMPARE(partitions.size(), 1);
+    QCOMPARE(partitions.first().heldUntilMs, kNow + 30'000);
+    QCOMPARE(partitions.first().holdReason, QStringLiteral("429 retry-after 30 s"));
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 30'000, kLease, 8).size(), 1);
+
+    // An operator's lift frees it for everyone at once.
+    QVERIFY(a->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), kNow + 90'000) >= 0);
+    QVERIFY(b->createOperation(QStringLiteral("e"), QStringLiteral("z"), kNow + 31'000,
+                               QStringLiteral("p"), QStringLiteral("k1")));
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 31'000, kLease, 8).isEmpty());
+    QVERIFY(a->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), kNow + 90'000,
+                                   kNow + 32'000) >= 0);
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 32'000, kLease, 8).size(), 1);
+}
+
+void tst_FleetStore::forcedBypassesTheBucketAndIsCounted()
+{
+    auto store = open();
+    QVERIFY(store);
+    paced(*store, QStringLiteral("k1"), 10, 5, 0); // one at once, one every 500 ms
+    const auto first = store->createOperation(QStringLiteral("e"), QStringLiteral("a"), kNow - 2,
+                                              QStringLiteral("p"), QStringLiteral("k1"));
+    const auto second = store->createOperation(QStringLiteral("e"), QStringLiteral("b"), kNow - 1,
+                                               QStringLiteral("p"), QStringLiteral("k1"));
+    const auto third = store->createOperation(QStringLiteral("e"), QStringLiteral("c"), kNow,
+                                              QStringLiteral("p"), QStringLiteral("k1"));
+    QVERIFY(first && second && third);
+    const QList<OperationRecord> paced = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    QCOMPARE(paced.size(), 1);
+    QCOMPARE(paced.first().id, *first);
+    QCOMPARE(store->retryNow(*third, kNow + 100, true), Store::OperatorResult::Done);
+    const QList<OperationRecord> forced =
+        store->claimDue(QStringLiteral("w"), kNow + 100, kLease, 8);
+    QCOMPARE(forced.size(), 1);
+    QCOMPARE(forced.first().id, *third);
+    QVERIFY(forced.first().forceNext);
+    // The forced send spent the next token too: the second waits one interval more.
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 999, kLease, 8).isEmpty());
+    const QList<OperationRecord> next =
+        store->claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
+    QCOMPARE(next.size(), 1);
+    QCOMPARE(next.first().id, *second);
+}
+
+void tst_FleetStore::byteCosts()
+{
+    auto store = open();
+    QVERIFY(store);
+    // 1000 bytes a second, 600 at once; bodies of 400 bytes.
+    QCOMPARE(store->ensurePartition(QStringLiteral("bytes"), QStringLiteral("k"), 1,
+                                    QStringLiteral("{}"), Gcra::forLimit(1000, 1000, 600)),
+             Store::PaceResult::Written);
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(store->createOperation(QStringLiteral("upload"), QStringLiteral("u%1").arg(i), kNow,
+                                       QStringLiteral("bytes"), QStringLiteral("k"), 400));
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow, kLease, 8).size(), 1);
+    // 200 bytes left; 400 more are there 200 ms later.
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 199, kLease, 8).isEmpty());
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 200, kLease, 8).size(), 1);
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 599, kLease, 8).isEmpty());
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 600, kLease, 8).size(), 1);
+}
+
+void tst_FleetStore::periodicTickOncePerFleet()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    QHash<QString, TickEndpoint> endpoints;
+    endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1});
+    int keys = 0;
+    const auto newKey = [&keys] {
+        return QStringLiteral("tick-%1").arg(++keys);
+    };
+    QVERIFY(a->ensureTick(QStringLiteral("check"), 1000, kNow));
+    QVERIFY(b->ensureTick(QStringLiteral("check"), 1000, kNow + 5000)); // exists: kept
+    QCOMPARE(a->nextTickAtMs(), std::optional<qint64>(kNow));
+
+    // Both workers see the tick due; one wins it.
+    QList<qint64> won = a->runDueTicks(kNow, endpoints, newKey);
+    QCOMPARE(won.size(), 1);
+    QVERIFY(b->runDueTicks(kNow, endpoints, newKey).isEmpty());
+    QCOMPARE(b->nextTickAtMs(), std::optional<qint64>(kNow + 1000));
+
+    // While the tick's operation is unfinished the next tick passes without one.
+    QVERIFY(b->runDueTicks(kNow + 1000, endpoints, newKey).isEmpty());
+    QCOMPARE(a->nextTickAtMs(), std::optional<qint64>(kNow + 2000));
+    QCOMPARE(a->cancel(won.first(), kNow + 1500), Store::OperatorResult::Done);
+
+    // Ticks missed while no worker ran come back as one, on the period's grid.
+    won = b->runDueTicks(kNow + 10'500, endpoints, newKey);
+    QCOMPARE(won.size(), 1);
+    QVERIFY(a->runDueTicks(kNow + 10'500, endpoints, newKey).isEmpty());
+    QCOMPARE(a->nextTickAtMs(), std::optional<qint64>(kNow + 11'000));
+    QCOMPARE(a->operations({}).size(), 2);
+
+    // A worker that does not know the endpoint leaves its tick to one that does.
+    QVERIFY(a->ensureTick(QStringLiteral("unknown"), 1000, kNow + 11'000));
+    QCOMPARE(a->cancel(won.first(), kNow + 10'600), Store::OperatorResult::Done);
+    won = a->runDueTicks(kNow + 11'000, endpoints, newKey);
+    QCOMPARE(won.size(), 1);
+    QCOMPARE(a->nextTickAtMs(), std::optional<qint64>(kNow + 11'000)); // "unknown" waits
+
+    // A paused endpoint's tick moves on without an operation.
+    QCOMPARE(a->cancel(won.first(), kNow + 11'100), Store::OperatorResult::Done);
+    QVERIFY(a->setEndpointPaused(QStringLiteral("check"), true, kNow + 11'100));
+    QVERIFY(a->runDueTicks(kNow + 12'000, endpoints, newKey).isEmpty());
+    QCOMPARE(a->operations({}).size(), 3);
+}
+
+void tst_FleetStore::newerPolicyVersionIsKept()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    QCOMPARE(a->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 2, QStringLiteral("{v2}"),
+                                Gcra::forLimit(10, 5000, 2)),
+             Store::PaceResult::Written);
+    // A worker still on version 1 does not overwrite the fleet's bucket.
+    QString stored;
+    QCOMPARE(b->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 1, QStringLiteral("{v1}"),
+                                Gcra::forLimit(100, 5000, 50), &stored),
+             Store::PaceResult::KeptNewer);
+    QCOMPARE(stored, QStringLiteral("{v2}"));
+    // The same version with another definition is a conflict, reported, not merged.
+    QCOMPARE(b->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 2,
+                                QStringLiteral("{other}"), Gcra::forLimit(100, 5000, 50), &stored),
+             Store::PaceResult::Conflict);
+    QCOMPARE(b->partitions(kNow).first().pace, Gcra::forLimit(10, 5000, 2));
+    // A newer version takes over, tokens and all.
+    QCOMPARE(b->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 3, QStringLiteral("{v3}"),
+                                Gcra::forLimit(20, 5000, 4)),
+             Store::PaceResult::Written);
+    QCOMPARE(a->partitions(kNow).first().policyVersion, 3);
+    QCOMPARE(a->partitions(kNow).first().pace, Gcra::forLimit(20, 5000, 4));
+}
+
+void tst_FleetStore::databaseClockPacesSkewedWorkers()
+{
+    if (isSqlite())
+        QSKIP("SQLite workers share one machine's clock; the database clock is PostgreSQL's");
+    auto ahead = open(true);
+    auto behind = open(true);
+    QVERIFY(ahead && behind);
+    paced(*ahead, QStringLiteral("k1"), 10, 50, 2); // two at once, then one every 5 s
+    const qint64 real = QDateTime::currentMSecsSinceEpoch();
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(ahead->createOperation(QStringLiteral("e"), QStringLiteral("k%1").arg(i),
+                                       real - 3'600'000, QStringLiteral("p"),
+                                       QStringLiteral("k1")));
+    // Clocks three minutes apart either way: with each worker's own clock the one
+    // behind would find the bucket full again, as three minutes of refill.
+    QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 180'000, kLease, 8).size(), 2);
+    QCOMPARE(behind->claimDue(QStringLiteral("behind"), real - 180'000, kLease, 8).size(), 0);
+    const PartitionState state = behind->partitions(real - 180'000).first();
+    QCOMPARE(state.availableUnits, 0);
+    // The next token is about 5 s after the database's now, whatever the workers say.
+    QVERIFY2(qAbs(state.nextTokenAtMs - (real + 5000)) < 2500,
+             qPrintable(QString::number(state.nextTokenAtMs - real)));
+    QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 360'000, kLease, 8).size(), 0);
+}
+
+QTEST_GUILESS_MAIN(tst_FleetStore)
+#include "tst_fleetstore.moc"
