@@ -83,6 +83,11 @@ std::optional<qint64> parseTimeMs(const QString &text)
     return dt.toMSecsSinceEpoch();
 }
 
+QString isoTime(qint64 msSinceEpoch)
+{
+    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
 QString defaultDatabaseUrl()
 {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

@@ -32,6 +32,9 @@ std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max);
 // A point in time given as an HTTP-date or ISO 8601 (UTC unless an offset is given).
 std::optional<qint64> parseTimeMs(const QString &text);
 
+// ISO 8601 UTC with milliseconds, as logs and JSON print times.
+QString isoTime(qint64 msSinceEpoch);
+
 // The --db default: cooldown.db in the platform's data folder (created if missing).
 QString defaultDatabaseUrl();
 

@@ -23,11 +23,6 @@ namespace {
 
 const QString kCommand = QStringLiteral("run");
 
-QString isoTime(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-}
-
 // One line per state change, for people reading a terminal or a log.
 QString describe(const AttemptRecord &a, const OperationRecord &op)
 {

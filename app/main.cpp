@@ -4,6 +4,7 @@
 #include "app/ExportCommand.h"
 #include "app/OperatorCommands.h"
 #include "app/RunCommand.h"
+#include "app/StatusCommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -39,6 +40,7 @@ const CommandEntry kCommands[] = {
     {"export", "write the attempt history as CSV", cooldown::cli::runExport},
     {"retry", "make a waiting, parked or failed operation due now", cooldown::cli::runRetry},
     {"cancel", "cancel an operation that has not ended", cooldown::cli::runCancel},
+    {"status", "show the workers, partitions and backlog of a database", cooldown::cli::runStatus},
 #ifdef COOLDOWN_HAVE_DEMO
     {"demo-server", "run the demo API on 127.0.0.1 until interrupted",
      cooldown::cli::runDemoServer},

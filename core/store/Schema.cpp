@@ -114,6 +114,7 @@ const char *const kVersion3[] = {
     " look_at BIGINT NOT NULL DEFAULT 0,"
     " ready_at BIGINT NOT NULL DEFAULT 0,"
     " next_at BIGINT NOT NULL DEFAULT 0,"
+    " conflict TEXT NOT NULL DEFAULT '',"
     " PRIMARY KEY (policy_id, partition_key))",
     "CREATE INDEX rate_partitions_next ON rate_partitions (next_at)",
     "INSERT INTO rate_partitions (policy_id, partition_key)"

@@ -778,7 +778,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
         } else if (storedVersion < policyVersion || stored.isEmpty()) {
             QSqlQuery update = prepare(QStringLiteral(
                 "UPDATE rate_partitions SET policy_version = :version, definition = :definition,"
-                " interval_us = :interval, capacity = :capacity, ready_at = 0,"
+                " interval_us = :interval, capacity = :capacity, ready_at = 0, conflict = '',"
                 " next_at = look_at WHERE policy_id = :policy AND partition_key = :partition"));
             update.bindValue(QStringLiteral(":version"), policyVersion);
             update.bindValue(QStringLiteral(":definition"), text(definitionJson));
@@ -787,6 +787,20 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
             update.bindValue(QStringLiteral(":policy"), text(policyId));
             update.bindValue(QStringLiteral(":partition"), text(partitionKey));
             if (!exec(update))
+                return PaceResult::Failed;
+        }
+        if (result != PaceResult::Written) {
+            // Kept on the row, so that `cooldown status` and the dashboard can say so.
+            QSqlQuery note = prepare(
+                QStringLiteral("UPDATE rate_partitions SET conflict = :conflict"
+                               " WHERE policy_id = :policy AND partition_key = :partition"));
+            note.bindValue(QStringLiteral(":conflict"),
+                           QStringLiteral("a worker configures version %1 as %2")
+                               .arg(policyVersion)
+                               .arg(definitionJson));
+            note.bindValue(QStringLiteral(":policy"), text(policyId));
+            note.bindValue(QStringLiteral(":partition"), text(partitionKey));
+            if (!exec(note))
                 return PaceResult::Failed;
         }
     }
@@ -805,7 +819,7 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         return out;
     QSqlQuery query = prepare(QStringLiteral(
         "SELECT p.policy_id, p.partition_key, p.policy_version, p.interval_us, p.capacity,"
-        " p.tat_us, p.held_until, p.hold_reason,"
+        " p.tat_us, p.held_until, p.hold_reason, p.definition, p.conflict,"
         " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
         "  AND o.partition_key = p.partition_key AND o.state IN ('scheduled', 'waiting')),"
         " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
@@ -825,13 +839,40 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         p.tatUs = query.value(5).toLongLong();
         p.heldUntilMs = query.value(6).toLongLong();
         p.holdReason = query.value(7).toString();
-        p.pending = query.value(8).toLongLong();
-        p.due = query.value(9).toLongLong();
+        p.definition = query.value(8).toString();
+        p.conflict = query.value(9).toString();
+        p.pending = query.value(10).toLongLong();
+        p.due = query.value(11).toLongLong();
         p.availableUnits = p.pace.available(p.tatUs, *paceNow);
         p.nextTokenAtMs = p.pace.availableAtMs(p.tatUs, 1, *paceNow / 1000);
         out.append(p);
     }
     return out;
+}
+
+QList<WorkerLeases> Store::workers()
+{
+    QList<WorkerLeases> out;
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT lease_owner, COUNT(*), MAX(lease_expires_at) FROM operations"
+        " WHERE state = 'running' AND lease_owner <> '' GROUP BY lease_owner ORDER BY 3 DESC"));
+    if (!exec(query))
+        return out;
+    while (query.next())
+        out.append({query.value(0).toString(), query.value(1).toLongLong(),
+                    query.value(2).toLongLong()});
+    return out;
+}
+
+qint64 Store::dueCount(qint64 nowMs)
+{
+    QSqlQuery query = prepare(
+        QStringLiteral("SELECT COUNT(*) FROM operations WHERE state IN ('scheduled', 'waiting')"
+                       " AND next_attempt_at <= :now"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(query) || !query.next())
+        return -1;
+    return query.value(0).toLongLong();
 }
 
 bool Store::ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTickAtMs)

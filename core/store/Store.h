@@ -59,6 +59,18 @@ struct PartitionState
     qint64 availableUnits = 0;
     qint64 pending = 0; // scheduled or waiting operations
     qint64 due = 0;     // of which due now
+    QString definition; // the policy as the worker that wrote this version had it
+    // A worker configured this policy otherwise (an older version, or the same
+    // version with another definition); empty when all agree.
+    QString conflict;
+};
+
+// A worker as its leases show it: one that holds no running operation is not seen.
+struct WorkerLeases
+{
+    QString workerId;
+    qint64 running = 0;
+    qint64 leaseExpiresAtMs = 0; // the latest of its leases
 };
 
 // A periodic endpoint as runDueTicks needs it.
@@ -257,6 +269,11 @@ public:
     // Every partition with its bucket, hold and queue, for `cooldown status` and the
     // dashboard; nowMs decides what is due.
     QList<PartitionState> partitions(qint64 nowMs);
+    // Workers holding running operations, by the latest lease expiry.
+    QList<WorkerLeases> workers();
+    // Scheduled and waiting operations due at nowMs, whether or not their partition
+    // can send.
+    qint64 dueCount(qint64 nowMs);
 
     // Periodic endpoints: one row each holds the next tick for the whole fleet.
     // ensureTick creates it due at firstTickAtMs, or changes the period of an

@@ -1,0 +1,156 @@
+#include "app/StatusCommand.h"
+
+#include "app/CommandLine.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace cooldown::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("status");
+
+// "10 per 5 s, burst 2" from the stored policy definition, or the pace itself.
+QString describePace(const PartitionState &p)
+{
+    const QJsonObject policy = QJsonDocument::fromJson(p.definition.toUtf8()).object();
+    if (policy.contains(QLatin1String("limit")))
+        return QStringLiteral("%1 %2 per %3 s, burst %4")
+            .arg(policy.value(QLatin1String("limit")).toVariant().toString(),
+                 policy.value(QLatin1String("quota_unit")).toString(QStringLiteral("request")),
+                 policy.value(QLatin1String("window_seconds")).toVariant().toString(),
+                 policy.value(QLatin1String("burst")).toVariant().toString());
+    if (p.pace.isUnlimited())
+        return QStringLiteral("no pace");
+    return QStringLiteral("one unit every %1 ms, %2 at once")
+        .arg(double(p.pace.intervalUs) / 1000.0)
+        .arg(p.pace.capacity);
+}
+
+QJsonObject toJson(const PartitionState &p, qint64 nowMs)
+{
+    QJsonObject o;
+    o[QLatin1String("policy_id")] = p.policyId;
+    o[QLatin1String("partition_key")] = p.partitionKey;
+    o[QLatin1String("policy_version")] = p.policyVersion;
+    o[QLatin1String("policy")] = QJsonDocument::fromJson(p.definition.toUtf8()).object();
+    o[QLatin1String("interval_ms")] = double(p.pace.intervalUs) / 1000.0;
+    o[QLatin1String("capacity")] = double(p.pace.capacity);
+    o[QLatin1String("tokens")] = double(p.availableUnits);
+    o[QLatin1String("next_token_at")] =
+        p.availableUnits > 0 ? QJsonValue() : QJsonValue(isoTime(p.nextTokenAtMs));
+    const bool held = p.heldUntilMs > nowMs;
+    o[QLatin1String("held_until")] = held ? QJsonValue(isoTime(p.heldUntilMs)) : QJsonValue();
+    o[QLatin1String("hold_reason")] = held ? QJsonValue(p.holdReason) : QJsonValue();
+    o[QLatin1String("pending")] = double(p.pending);
+    o[QLatin1String("due")] = double(p.due);
+    o[QLatin1String("conflict")] = p.conflict.isEmpty() ? QJsonValue() : QJsonValue(p.conflict);
+    return o;
+}
+
+} // namespace
+
+int runStatus(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Shows the workers sharing a database (from their live leases), each "
+                       "partition's bucket, hold and queue, and the due backlog."));
+    parser.addHelpOption();
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("SQLite path or postgresql:// URL."),
+                                QStringLiteral("URL"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOptions({db, json});
+    if (const auto problem = parseStrict(parser, kCommand, arguments))
+        return usageError(kCommand, *problem);
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(helpText(parser, kCommand));
+        return ExitOk;
+    }
+
+    QString error;
+    StoreOptions options;
+    options.createIfMissing = false;
+    const QString url = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
+    const std::unique_ptr<Store> store = Store::open(url, &error, options);
+    if (!store)
+        return usageError(kCommand, error);
+
+    const qint64 now = SystemClock::instance().nowMs();
+    const QList<WorkerLeases> workers = store->workers();
+    const QList<PartitionState> partitions = store->partitions(now);
+    const QMap<OperationState, qint64> counts = store->countsByState();
+    const qint64 due = store->dueCount(now);
+    if (!store->lastError().isEmpty() && due < 0)
+        return runtimeError(kCommand, store->lastError());
+
+    if (parser.isSet(json)) {
+        QJsonObject out;
+        out[QLatin1String("database")] = Store::displayUrl(url);
+        out[QLatin1String("now")] = isoTime(now);
+        QJsonArray workerList;
+        for (const WorkerLeases &w : workers) {
+            QJsonObject o;
+            o[QLatin1String("worker_id")] = w.workerId;
+            o[QLatin1String("running")] = double(w.running);
+            o[QLatin1String("lease_expires_at")] = isoTime(w.leaseExpiresAtMs);
+            o[QLatin1String("live")] = w.leaseExpiresAtMs > now;
+            workerList.append(o);
+        }
+        out[QLatin1String("workers")] = workerList;
+        QJsonObject operations;
+        for (const OperationState state : allOperationStates())
+            operations[toString(state)] = double(counts.value(state));
+        operations[QLatin1String("due")] = double(due);
+        out[QLatin1String("operations")] = operations;
+        QJsonArray partitionList;
+        for (const PartitionState &p : partitions)
+            partitionList.append(toJson(p, now));
+        out[QLatin1String("partitions")] = partitionList;
+        printOut(QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
+        return ExitOk;
+    }
+
+    QString text = QStringLiteral("database %1 at %2\n").arg(Store::displayUrl(url), isoTime(now));
+    text += QStringLiteral("workers (those holding a lease): %1\n").arg(workers.size());
+    for (const WorkerLeases &w : workers)
+        text += QStringLiteral("  %1  running %2, lease %3 %4\n")
+                    .arg(w.workerId)
+                    .arg(w.running)
+                    .arg(w.leaseExpiresAtMs > now ? QStringLiteral("until")
+                                                  : QStringLiteral("expired at"),
+                         isoTime(w.leaseExpiresAtMs));
+    text += QStringLiteral("operations:");
+    for (const OperationState state : allOperationStates())
+        text += QStringLiteral(" %1=%2").arg(toString(state)).arg(counts.value(state));
+    text += QStringLiteral("; due now %1\n").arg(due);
+    text += QStringLiteral("partitions: %1\n").arg(partitions.size());
+    for (const PartitionState &p : partitions) {
+        text += QStringLiteral("  %1/%2 (version %3, %4): ")
+                    .arg(p.policyId, p.partitionKey)
+                    .arg(p.policyVersion)
+                    .arg(describePace(p));
+        if (p.heldUntilMs > now)
+            text +=
+                QStringLiteral("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
+        if (p.pace.isUnlimited())
+            text += QStringLiteral("no token needed; ");
+        else if (p.availableUnits > 0)
+            text += QStringLiteral("%1 tokens; ").arg(p.availableUnits);
+        else
+            text += QStringLiteral("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
+        text += QStringLiteral("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
+        if (!p.conflict.isEmpty())
+            text += QStringLiteral("    conflict: %1; the database's version is kept\n")
+                        .arg(p.conflict);
+    }
+    printOut(text);
+    return ExitOk;
+}
+
+} // namespace cooldown::cli

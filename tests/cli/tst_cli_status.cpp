@@ -1,0 +1,131 @@
+// `cooldown status` against a database laid out through the store: two workers' leases,
+// a held partition with a backlog, a partition configured two ways, JSON and text.
+
+#include "core/store/Store.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+class tst_CliStatus : public QObject
+{
+    Q_OBJECT
+
+private:
+    struct Result
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Result cooldown(const QStringList &args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(COOLDOWN_BINARY), args);
+        if (!p.waitForFinished(30000))
+            qFatal("cooldown did not finish");
+        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+private slots:
+    void workersPartitionsAndBacklog();
+    void refusals();
+};
+
+void tst_CliStatus::workersPartitionsAndBacklog()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("status.db"));
+    // The command reads the real clock: lay the database out around it.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    {
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        const QString definition = QStringLiteral(
+            R"({"policy_id":"p","limit":10,"window_seconds":5,"burst":2,"quota_unit":"request"})");
+        QCOMPARE(store->ensurePartition(QStringLiteral("p"), QStringLiteral("k1"), 1, definition,
+                                        Gcra::forLimit(10, 5000, 2)),
+                 Store::PaceResult::Written);
+        QCOMPARE(store->ensurePartition(QStringLiteral("p"), QStringLiteral("k1"), 1,
+                                        QStringLiteral(R"({"policy_id":"p","limit":99})"),
+                                        Gcra::forLimit(99, 5000, 2)),
+                 Store::PaceResult::Conflict);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(store->createOperation(QStringLiteral("bulk"), QStringLiteral("b%1").arg(i),
+                                           now - 1000, QStringLiteral("p"), QStringLiteral("k1")));
+        QVERIFY(store->createOperation(QStringLiteral("free"), QStringLiteral("f1"), now - 1000));
+        QVERIFY(store->createOperation(QStringLiteral("free"), QStringLiteral("f2"), now - 1000));
+        QVERIFY(
+            store->createOperation(QStringLiteral("later"), QStringLiteral("l"), now + 3'600'000));
+        // Two workers hold claims: the partition's two tokens, and one without a policy.
+        QCOMPARE(store->claimDue(QStringLiteral("worker-a"), now, 600'000, 3).size(), 3);
+        QCOMPARE(store->claimDue(QStringLiteral("worker-b"), now, 300'000, 1).size(), 1);
+        QVERIFY(store->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), now + 600'000,
+                                       QStringLiteral("429 retry-after 600 s")) >= 0);
+    }
+
+    const Result json =
+        cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QVERIFY2(!o.isEmpty(), json.out.constData());
+    const QJsonArray workers = o.value(QLatin1String("workers")).toArray();
+    QCOMPARE(workers.size(), 2);
+    QCOMPARE(workers.at(0).toObject().value(QLatin1String("worker_id")).toString(),
+             QStringLiteral("worker-a"));
+    QCOMPARE(workers.at(0).toObject().value(QLatin1String("running")).toInt(), 3);
+    QVERIFY(workers.at(0).toObject().value(QLatin1String("live")).toBool());
+    QCOMPARE(workers.at(1).toObject().value(QLatin1String("running")).toInt(), 1);
+    const QJsonObject operations = o.value(QLatin1String("operations")).toObject();
+    QCOMPARE(operations.value(QLatin1String("running")).toInt(), 4);
+    QCOMPARE(operations.value(QLatin1String("scheduled")).toInt(), 4);
+    // The hold moved the partition's three to its end; the one an hour away is not due.
+    QCOMPARE(operations.value(QLatin1String("due")).toInt(), 0);
+    const QJsonArray partitions = o.value(QLatin1String("partitions")).toArray();
+    QCOMPARE(partitions.size(), 1);
+    const QJsonObject p = partitions.at(0).toObject();
+    QCOMPARE(p.value(QLatin1String("policy_id")).toString(), QStringLiteral("p"));
+    QCOMPARE(p.value(QLatin1String("partition_key")).toString(), QStringLiteral("k1"));
+    QCOMPARE(p.value(QLatin1String("pending")).toInt(), 3);
+    QCOMPARE(p.value(QLatin1String("due")).toInt(), 0);
+    QCOMPARE(p.value(QLatin1String("tokens")).toInt(), 0);
+    QVERIFY(p.value(QLatin1String("next_token_at")).isString());
+    QCOMPARE(p.value(QLatin1String("hold_reason")).toString(),
+             QStringLiteral("429 retry-after 600 s"));
+    QCOMPARE(p.value(QLatin1String("policy")).toObject().value(QLatin1String("limit")).toInt(), 10);
+    QVERIFY(p.value(QLatin1String("conflict")).toString().contains(QLatin1String("\"limit\":99")));
+
+    const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    const QString out = QString::fromUtf8(text.out);
+    QVERIFY2(out.contains(QLatin1String("workers (those holding a lease): 2")), qPrintable(out));
+    QVERIFY2(
+        out.contains(QLatin1String("p/k1 (version 1, 10 request per 5 s, burst 2): held until")),
+        qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("3 waiting, 0 due")), qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("conflict: a worker configures version 1 as")),
+             qPrintable(out));
+}
+
+void tst_CliStatus::refusals()
+{
+    QTemporaryDir dir;
+    const Result missing = cooldown({QStringLiteral("status"), QStringLiteral("--db"),
+                                     dir.filePath(QStringLiteral("none.db"))});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("there is no database there"), missing.err.constData());
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("none.db"))));
+    const Result stray = cooldown({QStringLiteral("status"), QStringLiteral("extra")});
+    QCOMPARE(stray.exitCode, 2);
+}
+
+QTEST_GUILESS_MAIN(tst_CliStatus)
+#include "tst_cli_status.moc"
