@@ -27,6 +27,9 @@ constexpr qint64 kKeepClaimMs = 1000;
 constexpr qint64 kWallStepBackMs = 1000;
 // A concurrency quota frees up when an exchange ends; look again this soon.
 constexpr qint64 kConcurrencyRecheckMs = 500;
+// The fleet's permits were all taken at the last claim; another worker's exchange may
+// end at any time.
+constexpr qint64 kFleetPermitRecheckMs = 100;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -173,9 +176,10 @@ bool Scheduler::start(QString *error)
                 *error = m_store.lastError();
                 return false;
             }
-            m_ticks.insert(e.id, {e.id, e.policy, e.partitionKey, costOf(e)});
+            m_ticks.insert(e.id, {e.id, e.policy, e.partitionKey, costOf(e), e.url.host()});
         } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy,
-                                                   e.partitionKey, nullptr, costOf(e))) {
+                                                   e.partitionKey, nullptr, costOf(e),
+                                                   e.url.host())) {
             *error = m_store.lastError();
             return false;
         }
@@ -258,14 +262,18 @@ void Scheduler::wake()
     bool storeMayHaveDue = true;
     if (room > 0) {
         const QList<OperationRecord> claimed =
-            m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room);
+            m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
+                             {m_config.concurrency.maxInFlight, m_config.concurrency.perHost});
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
         for (const OperationRecord &op : claimed)
             admit(op);
         // A full claim: there may be more due, but nothing more fits until an
         // attempt ends, and that wakes us again.
-        storeMayHaveDue = claimed.size() < room;
+        // Due work left behind for want of a fleet-wide permit is looked at again soon:
+        // other workers' attempts end without waking this one.
+        m_fleetCapped = m_store.claimCapped();
+        storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
     } else {
         storeMayHaveDue = false;
     }
@@ -729,7 +737,8 @@ void Scheduler::armTimer(bool storeMayHaveDue)
     }
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
-    qint64 delay = m_options.pollMs;
+    qint64 delay =
+        m_fleetCapped ? std::min(m_options.pollMs, kFleetPermitRecheckMs) : m_options.pollMs;
     if (storeMayHaveDue) {
         if (const auto due = m_store.nextDueAtMs())
             delay = std::min(delay, *due - now);

@@ -141,6 +141,7 @@ private:
     bool m_stopping = false;
     bool m_waking = false;
     bool m_wasIdle = false;
+    bool m_fleetCapped = false; // the last claim found the fleet's permits taken
 };
 
 } // namespace cooldown

@@ -121,6 +121,8 @@ const char *const kVersion3[] = {
     " SELECT DISTINCT policy_id, partition_key FROM operations"
     " WHERE state IN ('scheduled', 'waiting', 'running') AND policy_id <> ''",
     "ALTER TABLE operations ADD COLUMN cost BIGINT NOT NULL DEFAULT 1",
+    // The host an operation's requests go to: fleet-wide per-host permits count it.
+    "ALTER TABLE operations ADD COLUMN host TEXT NOT NULL DEFAULT ''",
     "DROP INDEX operations_pending_by_partition",
     "CREATE INDEX operations_due_by_partition ON operations"
     " (policy_id, partition_key, next_attempt_at) WHERE state IN ('scheduled', 'waiting')",
@@ -133,6 +135,10 @@ const char *const kVersion3[] = {
     " every_ms BIGINT NOT NULL,"
     " next_tick_at BIGINT NOT NULL)",
     "CREATE INDEX periodic_ticks_next ON periodic_ticks (next_tick_at)",
+    // Workers that went without a fleet-wide permit lately: the others make room.
+    "CREATE TABLE workers ("
+    " worker_id TEXT PRIMARY KEY,"
+    " wants_until BIGINT NOT NULL DEFAULT 0)",
     "%PENDING_TRIGGERS%",
 };
 

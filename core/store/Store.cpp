@@ -9,6 +9,7 @@
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
+#include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <initializer_list>
+#include <limits>
 #include <thread>
 #include <utility>
 
@@ -859,8 +861,8 @@ QList<WorkerLeases> Store::workers()
     if (!exec(query))
         return out;
     while (query.next())
-        out.append({query.value(0).toString(), query.value(1).toLongLong(),
-                    query.value(2).toLongLong()});
+        out.append(
+            {query.value(0).toString(), query.value(1).toLongLong(), query.value(2).toLongLong()});
     return out;
 }
 
@@ -951,7 +953,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         }
         const std::optional<qint64> id =
             insertOperation(endpointId, newIdempotencyKey(), nowMs, endpoint->policyId,
-                            endpoint->partitionKey, endpoint->cost);
+                            endpoint->partitionKey, endpoint->cost, endpoint->host);
         if (!id)
             return {};
         created.append(*id);
@@ -982,7 +984,7 @@ std::optional<qint64> Store::nextTickAtMs()
 std::optional<qint64> Store::insertOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
                                              const QString &policyId, const QString &partitionKey,
-                                             qint64 cost)
+                                             qint64 cost, const QString &host)
 {
     if (!ensureEndpointRow(endpointId, nowMs))
         return std::nullopt;
@@ -1001,8 +1003,9 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
     }
     QSqlQuery query = prepare(QStringLiteral(
         "INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at, idempotency_key,"
-        " policy_id, partition_key, cost) VALUES (:endpoint, 'scheduled', :now, :due, :key,"
-        " :policy, :partition, :cost) RETURNING id"));
+        " policy_id, partition_key, cost, host) VALUES (:endpoint, 'scheduled', :now, :due, :key,"
+        " :policy, :partition, :cost, :host) RETURNING id"));
+    query.bindValue(QStringLiteral(":host"), text(host));
     query.bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
     query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
     query.bindValue(QStringLiteral(":now"), nowMs);
@@ -1024,7 +1027,7 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
 std::optional<qint64> Store::createOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
                                              const QString &policyId, const QString &partitionKey,
-                                             qint64 cost)
+                                             qint64 cost, const QString &host)
 {
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
@@ -1032,7 +1035,7 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
         return std::nullopt;
     }
     const std::optional<qint64> id =
-        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost);
+        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost, host);
     if (!id)
         return std::nullopt;
     if (!transaction.commit()) {
@@ -1046,7 +1049,7 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
                                                     const QString &idempotencyKey, qint64 nowMs,
                                                     const QString &policyId,
                                                     const QString &partitionKey, bool *created,
-                                                    qint64 cost)
+                                                    qint64 cost, const QString &host)
 {
     if (created)
         *created = false;
@@ -1065,7 +1068,7 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
         return std::nullopt;
     if (claim.numRowsAffected() == 1) {
         const std::optional<qint64> id =
-            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost);
+            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost, host);
         if (!id)
             return std::nullopt;
         QSqlQuery link = prepare(QStringLiteral(
@@ -1153,8 +1156,19 @@ namespace {
 
 // look_at and next_at of a partition with nothing pending.
 constexpr qint64 kNever = qint64(1) << 62;
+// How long a worker that went without permits counts as wanting some: a few of its
+// claims, which come every 100 ms while it waits.
+constexpr qint64 kWantingMs = 1000;
 
-// A partition a claim looked at, and what it found there.
+// An operation a claim may take.
+struct Candidate
+{
+    qint64 id = 0;
+    qint64 cost = 1;
+    QString host;
+};
+
+// A partition a claim looked at (or the operations without one), and what it found.
 struct Lane
 {
     QString policyId;
@@ -1165,17 +1179,49 @@ struct Lane
     qint64 lookAtMs = 0;
     bool partitioned = true;
     bool held = false;
-    qint64 wanted = 0;                           // candidates asked for
-    QList<std::pair<qint64, qint64>> candidates; // (operation id, cost), in due order
+    qint64 wanted = 0;           // candidates asked for; -1: not looked at in this claim
+    QList<Candidate> candidates; // in due order
     qsizetype taken = 0;
+};
+
+// The fleet's permits as a claim sees them: live leases of running operations.
+struct Permits
+{
+    FleetConcurrency limits;
+    qint64 running = 0;
+    QHash<QString, qint64> runningByHost;
+
+    qint64 mine = 0;    // held by the claiming worker
+    int contenders = 1; // workers holding permits or wanting some, the claimer included
+
+    bool limited() const { return limits.maxInFlight > 0 || limits.perHost > 0; }
+    // The permits the claiming worker may still take.
+    qint64 free() const
+    {
+        if (limits.maxInFlight <= 0)
+            return std::numeric_limits<qint64>::max();
+        const qint64 share = (limits.maxInFlight + contenders - 1) / contenders;
+        return std::max<qint64>(0, std::min(limits.maxInFlight - running, share - mine));
+    }
+    bool hostFull(const QString &host) const
+    {
+        return limits.perHost > 0 && runningByHost.value(host) >= limits.perHost;
+    }
+    void take(const QString &host)
+    {
+        ++running;
+        ++mine;
+        ++runningByHost[host];
+    }
 };
 
 } // namespace
 
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
-                                       int limit)
+                                       int limit, const FleetConcurrency &concurrency)
 {
     QList<OperationRecord> claimed;
+    m_claimCapped = false;
     if (limit <= 0)
         return claimed;
     const bool postgres = m_backend == Backend::Postgres;
@@ -1201,46 +1247,94 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (!exec(*cancelled))
         return claimed;
 
+    // Fleet-wide permits: the running operations whose leases are live. On PostgreSQL
+    // the claims that count them take turns, so that two cannot both take the last one.
+    Permits permits;
+    permits.limits = concurrency;
+    qint64 wantedAtMs = -1; // the time the workers table is kept in
+    if (permits.limited()) {
+        if (postgres) {
+            QSqlQuery *turn = cached(QStringLiteral("SELECT pg_advisory_xact_lock(4242002)"));
+            if (!turn || !exec(*turn))
+                return claimed;
+            turn->finish();
+        }
+        QSqlQuery *running = cached(QStringLiteral(
+            "SELECT host, lease_owner, COUNT(*) FROM operations WHERE state = 'running'"
+            " AND lease_expires_at > :now GROUP BY host, lease_owner"));
+        if (!running)
+            return claimed;
+        running->bindValue(QStringLiteral(":now"), nowMs);
+        if (!exec(*running))
+            return claimed;
+        QSet<QString> contenders{workerId};
+        while (running->next()) {
+            const qint64 count = running->value(2).toLongLong();
+            const QString owner = running->value(1).toString();
+            permits.runningByHost[running->value(0).toString()] += count;
+            permits.running += count;
+            if (owner == workerId)
+                permits.mine += count;
+            contenders.insert(owner);
+        }
+        running->finish();
+        // Workers that hold permits or lately went without share the fleet's permits
+        // evenly; one alone may take them all.
+        wantedAtMs = paceNowUs(nowMs).value_or(nowMs * 1000) / 1000;
+        QSqlQuery *wanting =
+            cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
+        if (!wanting)
+            return claimed;
+        wanting->bindValue(QStringLiteral(":now"), wantedAtMs);
+        if (!exec(*wanting))
+            return claimed;
+        while (wanting->next())
+            contenders.insert(wanting->value(0).toString());
+        wanting->finish();
+        permits.contenders = int(contenders.size());
+    }
+
     QList<qint64> picked;
-    // Runs a cached SELECT whose first column is an operation id (and the second, when
-    // there is one, its cost) and collects them.
-    auto collect = [&](QSqlQuery *query, QList<std::pair<qint64, qint64>> *out) {
+    // Runs a cached SELECT of operation id, cost and host, and collects them.
+    auto collect = [&](QSqlQuery *query, QList<Candidate> *out) {
         if (!query || !exec(*query))
             return false;
-        const bool withCost = query->record().count() > 1;
         while (query->next())
-            out->append(
-                {query->value(0).toLongLong(), withCost ? query->value(1).toLongLong() : 1});
+            out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
+                         query->value(2).toString()});
         const bool ok = !query->lastError().isValid();
         query->finish();
         return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
     };
 
-    // Rescues first: their operations have waited longest and send nothing.
+    // Rescues first: their operations have waited longest, and they send nothing, so
+    // they need no permit.
     QSqlQuery *rescue =
-        cached(QStringLiteral(
-                   "SELECT id FROM operations WHERE state = 'running' AND lease_expires_at <= :now"
-                   " AND cancel_requested = 0 ORDER BY lease_expires_at LIMIT :limit") +
+        cached(QStringLiteral("SELECT id, cost, host FROM operations"
+                              " WHERE state = 'running' AND lease_expires_at <= :now"
+                              " AND cancel_requested = 0"
+                              " ORDER BY lease_expires_at LIMIT :limit") +
                lock);
     if (!rescue)
         return claimed;
     rescue->bindValue(QStringLiteral(":now"), nowMs);
     rescue->bindValue(QStringLiteral(":limit"), limit);
-    QList<std::pair<qint64, qint64>> rows;
-    if (!collect(rescue, &rows))
+    QList<Candidate> rescued;
+    if (!collect(rescue, &rescued))
         return claimed;
-    for (const auto &row : std::as_const(rows))
-        picked.append(row.first);
+    for (const Candidate &row : std::as_const(rescued))
+        picked.append(row.id);
 
-    // Forced operations bypass their bucket; what they send is still counted in it.
-    QList<std::tuple<qint64, QString, QString, qint64>> forced;
+    // Forced operations bypass their bucket, not the permits; what they send is still
+    // counted in the bucket.
+    QList<std::tuple<QString, QString, qint64>> forced; // policy, partition, cost
     if (picked.size() < limit) {
-        QSqlQuery *query =
-            cached(QStringLiteral("SELECT id, policy_id, partition_key, cost FROM operations%1"
-                                  " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
-                                  " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
-                                  " LIMIT :limit%3")
-                       .arg(hint("operations_forced"), notPaused, lock));
+        QSqlQuery *query = cached(
+            QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
+                           " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
+                           " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
+                           " LIMIT :limit%3")
+                .arg(hint("operations_forced"), notPaused, lock));
         if (!query)
             return claimed;
         query->bindValue(QStringLiteral(":now"), nowMs);
@@ -1248,9 +1342,15 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         if (!exec(*query))
             return claimed;
         while (query->next()) {
-            forced.append({query->value(0).toLongLong(), query->value(1).toString(),
-                           query->value(2).toString(), query->value(3).toLongLong()});
+            const QString host = query->value(4).toString();
+            if (permits.free() <= 0 || permits.hostFull(host)) {
+                m_claimCapped = true;
+                continue;
+            }
+            permits.take(host);
             picked.append(query->value(0).toLongLong());
+            forced.append({query->value(1).toString(), query->value(2).toString(),
+                           query->value(3).toLongLong()});
         }
         query->finish();
     }
@@ -1258,11 +1358,28 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // The lanes: partitions whose next_at has come, in that order (the least recently
     // served first), and the operations without a partition as one lane more. Each
     // lane offers the due operations its bucket has units for; a round takes one from
-    // each, until the claim is full.
+    // each, until the claim or the fleet's permits are full.
     std::vector<Lane> lanes;
     std::optional<qint64> paceNow;
     const int room = limit - int(picked.size());
-    if (room > 0) {
+    // What the fleet's permits leave of it: the lanes are read for the whole room, so
+    // that the claim knows whether work was left behind for want of permits.
+    int permitted = room;
+    if (permits.limits.maxInFlight > 0)
+        permitted = int(std::min<qint64>(permits.free(), room));
+    if (room > 0 && permitted == 0) {
+        QSqlQuery *anyDue = cached(
+            QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
+                           " AND next_attempt_at <= :now%2 LIMIT 1")
+                .arg(hint("operations_due"), notPaused));
+        if (!anyDue)
+            return claimed;
+        anyDue->bindValue(QStringLiteral(":now"), nowMs);
+        if (!exec(*anyDue))
+            return claimed;
+        m_claimCapped = anyDue->next();
+        anyDue->finish();
+    } else if (room > 0) {
         paceNow = paceNowUs(nowMs);
         if (!paceNow)
             return claimed;
@@ -1273,7 +1390,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                                   " ORDER BY next_at LIMIT :limit") +
                    lock);
         QSqlQuery *dueInPartition = cached(
-            QStringLiteral("SELECT id, cost FROM operations%1 WHERE policy_id = :policy"
+            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE policy_id = :policy"
                            " AND partition_key = :partition"
                            " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
                            " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
@@ -1301,7 +1418,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         int offering = 0; // lanes that offer something
         for (Lane &lane : lanes) {
             if (offering >= room) {
-                lane.wanted = -1; // not looked at in this claim
+                lane.wanted = -1;
                 continue;
             }
             lane.held = lane.heldUntilMs > nowMs;
@@ -1325,9 +1442,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         free.partitioned = false;
         free.wanted = room;
         QSqlQuery *unpartitioned = cached(
-            QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
-                           " AND policy_id = '' AND next_attempt_at <= :now AND force_next = 0%2"
-                           " ORDER BY next_attempt_at LIMIT :limit%3")
+            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE state IN ('scheduled',"
+                           " 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
+                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
                 .arg(hint("operations_due_unpartitioned"), notPaused, lock));
         if (!unpartitioned)
             return claimed;
@@ -1337,29 +1454,57 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return claimed;
         lanes.push_back(std::move(free));
 
-        // Round-robin; under a byte quota a candidate waits when its cost no longer fits.
+        // Round-robin. Under a byte quota a lane stops offering when its next cost no
+        // longer fits; a candidate whose host has no fleet-wide permit left is passed
+        // over, and keeps its token.
+        const qsizetype full = picked.size() + permitted;
         bool progress = true;
-        while (progress && picked.size() < limit) {
+        while (progress && picked.size() < full) {
             progress = false;
             for (Lane &lane : lanes) {
-                if (picked.size() >= limit)
+                if (picked.size() >= full)
                     break;
+                while (lane.taken < lane.candidates.size() &&
+                       permits.hostFull(lane.candidates.at(lane.taken).host)) {
+                    lane.candidates.removeAt(lane.taken);
+                    m_claimCapped = true;
+                }
                 if (lane.taken >= lane.candidates.size())
                     continue;
-                const qint64 cost = lane.candidates.at(lane.taken).second;
+                const Candidate &candidate = lane.candidates.at(lane.taken);
                 if (lane.partitioned && !lane.pace.isUnlimited()) {
                     if (lane.pace.available(lane.tatUs, *paceNow) <
-                        std::min(cost, lane.pace.capacity)) {
+                        std::min(candidate.cost, lane.pace.capacity)) {
                         lane.candidates.resize(lane.taken); // offers no more
                         continue;
                     }
-                    lane.tatUs = lane.pace.take(lane.tatUs, cost, *paceNow);
+                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
                 }
-                picked.append(lane.candidates.at(lane.taken).first);
+                permits.take(candidate.host);
+                picked.append(candidate.id);
                 ++lane.taken;
                 progress = true;
             }
         }
+        if (permitted < room && picked.size() >= full) {
+            for (const Lane &lane : lanes)
+                m_claimCapped = m_claimCapped || lane.taken < lane.candidates.size();
+        }
+    }
+
+    // A worker that left work behind for want of permits says so, so that the others
+    // make room for it; one that no longer wants clears it.
+    if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits)) {
+        QSqlQuery *want = cached(QStringLiteral(
+            "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
+            " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
+        if (!want)
+            return {};
+        want->bindValue(QStringLiteral(":worker"), text(workerId));
+        want->bindValue(QStringLiteral(":until"), m_claimCapped ? wantedAtMs + kWantingMs : 0);
+        if (!exec(*want))
+            return {};
+        m_wantingPermits = m_claimCapped;
     }
 
     if (!picked.isEmpty()) {
@@ -1443,7 +1588,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                        .arg(greatest()));
         if (!charge)
             return {};
-        for (const auto &[id, policyId, partitionKey, cost] : std::as_const(forced)) {
+        for (const auto &[policyId, partitionKey, cost] : std::as_const(forced)) {
             if (policyId.isEmpty())
                 continue;
             charge->bindValue(QStringLiteral(":now"), *now);

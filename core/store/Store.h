@@ -80,6 +80,16 @@ struct TickEndpoint
     QString policyId;
     QString partitionKey;
     qint64 cost = 1;
+    QString host;
+};
+
+// Concurrency that holds for every worker of a database together: a running
+// operation whose lease is live holds one permit (and one of its host's) until its
+// attempt is recorded, or until its lease expires when its worker died. 0: no limit.
+struct FleetConcurrency
+{
+    int maxInFlight = 0;
+    int perHost = 0;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -291,18 +301,18 @@ public:
     // A new operation in state scheduled, due now. It is durable, idempotency key
     // included, when this returns: before any byte of it is sent.
     // cost: the units its sends take from the partition's bucket (body bytes under a
-    // byte quota, else 1).
+    // byte quota, else 1); host: where its requests go, for per-host permits.
     std::optional<qint64> createOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId = {},
-                                          const QString &partitionKey = {}, qint64 cost = 1);
+                                          const QString &partitionKey = {}, qint64 cost = 1,
+                                          const QString &host = {});
     // For endpoints that run once per database: creates the operation the first time
     // the endpoint is seen, even when several workers race, and returns the same id
     // ever after. *created tells which happened.
-    std::optional<qint64> ensureOneShotOperation(const QString &endpointId,
-                                                 const QString &idempotencyKey, qint64 nowMs,
-                                                 const QString &policyId = {},
-                                                 const QString &partitionKey = {},
-                                                 bool *created = nullptr, qint64 cost = 1);
+    std::optional<qint64>
+    ensureOneShotOperation(const QString &endpointId, const QString &idempotencyKey, qint64 nowMs,
+                           const QString &policyId = {}, const QString &partitionKey = {},
+                           bool *created = nullptr, qint64 cost = 1, const QString &host = {});
 
     std::optional<OperationRecord> operation(qint64 operationId);
     std::optional<OperationRecord> latestOperation(const QString &endpointId);
@@ -316,10 +326,13 @@ public:
     // one partition delays no other. Forced operations bypass the bucket (their cost
     // is still counted). Each comes back running, leased to workerId until nowMs +
     // leaseMs, with its version bumped; that version fences finishAttempt and
-    // renewLease. Running operations with a pending cancel whose lease expired become
-    // cancelled instead. Empty on error too: see lastError().
+    // renewLease. No claim takes the fleet past `concurrency`: claimCapped() then
+    // tells that permits, not work, ran out. Running operations with a pending cancel
+    // whose lease expired become cancelled instead. Empty on error too: see lastError().
     QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
-                                    int limit);
+                                    int limit, const FleetConcurrency &concurrency = {});
+    // The last claimDue left due work behind for want of a fleet-wide permit.
+    bool claimCapped() const { return m_claimCapped; }
 
     // Writes the attempt row and the operation's new state (state, counters, times,
     // last status and error, final reason, wait source, backoff, forceNext) in one
@@ -397,7 +410,8 @@ private:
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
     std::optional<qint64> insertOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId,
-                                          const QString &partitionKey, qint64 cost);
+                                          const QString &partitionKey, qint64 cost,
+                                          const QString &host);
     // The time partition buckets are paced by, in µs: the database's clock or nowMs.
     std::optional<qint64> paceNowUs(qint64 nowMs);
     QString greatest() const;
@@ -425,6 +439,8 @@ private:
     int m_schemaVersion = 0;
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
+    bool m_claimCapped = false;
+    bool m_wantingPermits = false; // this store's worker is marked as wanting permits
     QString m_lastError;
 };
 

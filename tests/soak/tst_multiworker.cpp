@@ -1,7 +1,8 @@
 // Several `cooldown run` processes on one SQLite database at once, against the demo
 // API in this process: each attempt is made by exactly one of them (the demo API
-// sees one request per recorded attempt, keyed payloads run once), each keeps its own
-// global limit, and no "database is locked" escapes as an error.
+// sees one request per recorded attempt, keyed payloads run once), together they keep
+// the one global limit of the workspace (max_in_flight holds for the fleet), and no
+// "database is locked" escapes as an error.
 //
 // COOLDOWN_SOAK_WORKERS, COOLDOWN_SOAK_WORKER_OPERATIONS and COOLDOWN_SOAK_TIMEOUT_SECONDS
 // change the size.
@@ -173,7 +174,9 @@ void tst_MultiWorker::workersShareOneDatabase()
     QCOMPARE(summedAttempts, acc.attempts); // the summaries add up to the store
 
     QStringList perWorker;
+    QList<AttemptRecord> everyAttempt;
     for (const auto &[workerId, attempts] : byWorker) {
+        everyAttempt += attempts;
         QVERIFY2(workerId.startsWith(QLatin1String("worker-")), qPrintable(workerId));
         const int most = maxConcurrent(attempts);
         QVERIFY2(
@@ -186,6 +189,11 @@ void tst_MultiWorker::workersShareOneDatabase()
     }
     // With one worker doing everything, this test would prove nothing about sharing.
     QVERIFY2(byWorker.size() >= 2, "only one worker made attempts");
+    // max_in_flight is the fleet's, not each worker's.
+    const int fleetMost = maxConcurrent(everyAttempt);
+    QVERIFY2(fleetMost <= kMaxInFlight,
+             qPrintable(QStringLiteral("the fleet had %1 attempts open at once").arg(fleetMost)));
+    perWorker.append(QStringLiteral("all: at most %1 at once").arg(fleetMost));
     qInfo().noquote() << QStringLiteral(
                              "workers: %1 processes, %2 operations, %3 attempts, demo requests %4, "
                              "duplicates %5, lost %6, %7 ms; %8")

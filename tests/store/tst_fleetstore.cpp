@@ -62,6 +62,8 @@ private slots:
     void forcedBypassesTheBucketAndIsCounted();
     void byteCosts();
     void periodicTickOncePerFleet();
+    void concurrencyHoldsForTheFleet();
+    void perHostPermitsHoldForTheFleet();
     void newerPolicyVersionIsKept();
     void databaseClockPacesSkewedWorkers();
 
@@ -316,7 +318,7 @@ void tst_FleetStore::periodicTickOncePerFleet()
     auto b = open();
     QVERIFY(a && b);
     QHash<QString, TickEndpoint> endpoints;
-    endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1});
+    endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1, {}});
     int keys = 0;
     const auto newKey = [&keys] {
         return QStringLiteral("tick-%1").arg(++keys);
@@ -355,6 +357,73 @@ void tst_FleetStore::periodicTickOncePerFleet()
     QVERIFY(a->setEndpointPaused(QStringLiteral("check"), true, kNow + 11'100));
     QVERIFY(a->runDueTicks(kNow + 12'000, endpoints, newKey).isEmpty());
     QCOMPARE(a->operations({}).size(), 3);
+}
+
+void tst_FleetStore::concurrencyHoldsForTheFleet()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    for (int i = 0; i < 20; ++i)
+        QVERIFY(a->createOperation(
+            QStringLiteral("e"), QStringLiteral("k%1").arg(i), kNow - 100 + i, {}, {}, 1,
+            i % 2 ? QStringLiteral("one.test") : QStringLiteral("two.test")));
+    const FleetConcurrency limits{4, 3};
+    // Worker A alone may take every permit, but no more than three for one host.
+    QList<OperationRecord> first = a->claimDue(QStringLiteral("a"), kNow, 60'000, 16, limits);
+    QCOMPARE(first.size(), 4);
+    QVERIFY(a->claimCapped());
+    // Worker B finds none left, and says it wants some.
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow, 60'000, 16, limits).isEmpty());
+    QVERIFY(b->claimCapped());
+    // A's attempts end; with B waiting, A takes no more than half the permits.
+    for (const OperationRecord &op : std::as_const(first)) {
+        OperationRecord done = op;
+        done.state = OperationState::Succeeded;
+        AttemptRecord attempt;
+        attempt.operationId = op.id;
+        attempt.endpointId = op.endpointId;
+        attempt.attempt = 1;
+        attempt.startedAtMs = kNow;
+        QCOMPARE(a->finishAttempt(attempt, done, op.version, QStringLiteral("a")),
+                 Store::FinishResult::Committed);
+    }
+    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 10, 60'000, 16, limits).size(), 2);
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 20, 60'000, 16, limits).size(), 2);
+    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 30, 60'000, 16, limits).isEmpty());
+    // A worker that dies keeps its permits only until its leases expire.
+    const QList<OperationRecord> later =
+        b->claimDue(QStringLiteral("b"), kNow + 60'010, 60'000, 16, limits);
+    qsizetype sent = 0;
+    for (const OperationRecord &op : later)
+        sent += op.rescued ? 0 : 1;
+    QCOMPARE(later.size() - sent, 2); // A's two, rescued
+    // B had two; alone now (A's wants expired with its leases), it may fill the four.
+    QCOMPARE(sent, 2);
+}
+
+void tst_FleetStore::perHostPermitsHoldForTheFleet()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    for (int i = 0; i < 6; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("busy"), QStringLiteral("b%1").arg(i), kNow - 10,
+                                   {}, {}, 1, QStringLiteral("busy.test")));
+    QVERIFY(a->createOperation(QStringLiteral("other"), QStringLiteral("o"), kNow, {}, {}, 1,
+                               QStringLiteral("other.test")));
+    const FleetConcurrency limits{10, 2};
+    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow, 60'000, 1, limits).size(), 1);
+    // B may take one more for busy.test, and the other host's operation beside it.
+    const QList<OperationRecord> claimed =
+        b->claimDue(QStringLiteral("b"), kNow, 60'000, 16, limits);
+    QStringList endpoints;
+    for (const OperationRecord &op : claimed)
+        endpoints.append(op.endpointId);
+    endpoints.sort();
+    QCOMPARE(endpoints, (QStringList{QStringLiteral("busy"), QStringLiteral("other")}));
+    QVERIFY(b->claimCapped());
+    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 1, 60'000, 16, limits).isEmpty());
 }
 
 void tst_FleetStore::newerPolicyVersionIsKept()
