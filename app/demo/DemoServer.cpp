@@ -8,6 +8,7 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHttpServer>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
@@ -28,6 +29,9 @@
 namespace cooldown {
 
 namespace {
+
+// Arrival times kept per client key in the stats.
+constexpr qsizetype kMaxArrivalsPerKey = 10000;
 
 using Header = QPair<QByteArray, QByteArray>;
 using HeaderList = QList<Header>;
@@ -503,7 +507,7 @@ std::optional<QByteArray> requestHeader(const QHttpServerRequest &request, QByte
 
 struct DemoServer::Impl
 {
-    Impl(DemoServer *owner, Clock &c) : q(owner), clock(c) {}
+    Impl(DemoServer *owner, Clock &c) : q(owner), clock(c) { uptime.start(); }
 
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleControl(const QHttpServerRequest &request, QHttpServerResponder &responder);
@@ -524,6 +528,7 @@ struct DemoServer::Impl
 
     DemoServer *const q;
     Clock &clock;
+    QElapsedTimer uptime; // arrival times in the stats; not restarted by a reset
     QHttpServer *http = nullptr;
     QPointer<QTcpServer> tcp;
     QString error;
@@ -615,6 +620,10 @@ void DemoServer::Impl::handle(const QHttpServerRequest &request, QHttpServerResp
     ++stats.totalRequests;
     ++stats.requestsByPath[path];
     ++stats.requestsByKey[behaviour.key];
+    QList<qint64> &arrivals = stats.arrivalsMsByKey[behaviour.key];
+    arrivals.append(uptime.elapsed());
+    if (arrivals.size() > kMaxArrivalsPerKey) // a long-running demo keeps the recent ones
+        arrivals.removeFirst();
     if (rawKey)
         ++stats.requestsByIdempotencyKey[idempotencyKey.value_or(QString::fromLatin1(*rawKey))];
     emit q->requestReceived(path, requestId);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QList>
 #include <QMap>
 #include <QString>
 
@@ -23,6 +24,11 @@ struct DemoStats
     qint64 dropped = 0;      // executed, then the connection was closed unanswered
     int hungConnections = 0; // accepted and never to be answered, still open
     int inFlight = 0;        // Idempotency-Keys whose first request is still running
+    // When each request of a client key arrived, in order: milliseconds of real time
+    // on a monotonic timer the server starts when it is created (whatever Clock it
+    // was given), so that tests can count requests per window at the server; the
+    // latest 10,000 per key. Not in toJson().
+    QMap<QString, QList<qint64>> arrivalsMsByKey;
 
     // The body of GET /_stats; keys are the snake_case forms of the members.
     QJsonObject toJson() const;

@@ -30,6 +30,8 @@ constexpr qint64 kConcurrencyRecheckMs = 500;
 // The fleet's permits were all taken at the last claim; another worker's exchange may
 // end at any time.
 constexpr qint64 kFleetPermitRecheckMs = 100;
+// The least wait after a claim that found nothing although the store said work was due.
+constexpr qint64 kEmptyClaimRecheckMs = 20;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -273,6 +275,7 @@ void Scheduler::wake()
         // Due work left behind for want of a fleet-wide permit is looked at again soon:
         // other workers' attempts end without waking this one.
         m_fleetCapped = m_store.claimCapped();
+        m_lastClaimEmpty = claimed.isEmpty();
         storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
     } else {
         storeMayHaveDue = false;
@@ -740,8 +743,12 @@ void Scheduler::armTimer(bool storeMayHaveDue)
     qint64 delay =
         m_fleetCapped ? std::min(m_options.pollMs, kFleetPermitRecheckMs) : m_options.pollMs;
     if (storeMayHaveDue) {
-        if (const auto due = m_store.nextDueAtMs())
-            delay = std::min(delay, *due - now);
+        // A claim that found nothing due leaves at least a moment before the next
+        // look, whatever the store says: a time it cannot yet correct (a partition
+        // another worker has locked, clocks that disagree) must not make us spin.
+        if (const auto due = m_store.nextDueAtMs(now))
+            delay = std::min(delay,
+                             *due <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs : *due - now);
     }
     if (!m_ticks.isEmpty()) {
         if (const auto tick = m_store.nextTickAtMs())

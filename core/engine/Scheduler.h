@@ -141,7 +141,8 @@ private:
     bool m_stopping = false;
     bool m_waking = false;
     bool m_wasIdle = false;
-    bool m_fleetCapped = false; // the last claim found the fleet's permits taken
+    bool m_fleetCapped = false;    // the last claim found the fleet's permits taken
+    bool m_lastClaimEmpty = false; // the last claim found nothing
 };
 
 } // namespace cooldown

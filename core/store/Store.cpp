@@ -1884,8 +1884,17 @@ bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claim
     return execFenced(*query, operationId, workerId, claimedVersion);
 }
 
-std::optional<qint64> Store::nextDueAtMs()
+std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
 {
+    // Partitions are paced by the database's clock on PostgreSQL: their times move by
+    // however far the caller's clock is from it.
+    qint64 paceOffsetMs = 0;
+    if (nowMs >= 0 && m_paceByDatabaseClock) {
+        const std::optional<qint64> paceNow = paceNowUs(nowMs);
+        if (!paceNow)
+            return std::nullopt;
+        paceOffsetMs = nowMs - *paceNow / 1000;
+    }
     // The partial indexes are in claim order; without statistics SQLite would rather
     // sort every pending operation, so it is told which to walk.
     const bool sqlite = m_backend == Backend::Sqlite;
@@ -1914,7 +1923,8 @@ std::optional<qint64> Store::nextDueAtMs()
         if (!query || !exec(*query))
             return std::nullopt;
         if (query->next()) {
-            const qint64 at = query->value(0).toLongLong();
+            const qint64 at =
+                query->value(0).toLongLong() + (query == partitions ? paceOffsetMs : 0);
             earliest = earliest ? std::min(*earliest, at) : at;
         }
         query->finish();

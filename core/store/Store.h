@@ -361,7 +361,9 @@ public:
     // The earliest time claimDue could return something: the first next_attempt_at of
     // a scheduled or waiting operation of an unpaused endpoint, or the first lease
     // expiry of a running one. Empty when nothing is pending (or on error).
-    std::optional<qint64> nextDueAtMs();
+    // nowMs, when given, is the caller's clock: a partition's time, kept by the
+    // database's clock on PostgreSQL, is moved onto it.
+    std::optional<qint64> nextDueAtMs(qint64 nowMs = -1);
 
     // Operator actions. retryNow: a waiting, parked, failed or scheduled operation
     // becomes waiting and due at nowMs; force makes that attempt bypass the token
