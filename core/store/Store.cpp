@@ -1159,6 +1159,8 @@ constexpr qint64 kNever = qint64(1) << 62;
 // How long a worker that went without permits counts as wanting some: a few of its
 // claims, which come every 100 ms while it waits.
 constexpr qint64 kWantingMs = 1000;
+// A caller's clock this far from the database's is moved onto it part by part.
+constexpr qint64 kSkewedClockMs = 1000;
 
 // An operation a claim may take.
 struct Candidate
@@ -1236,6 +1238,14 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         fail(QStringLiteral("claim"), transaction.error());
         return claimed;
     }
+    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
+    // worker whose clock runs ahead neither refills a bucket early nor takes a live
+    // lease for an expired one. Lease times go back to the caller on its own clock.
+    const std::optional<qint64> paceNow = paceNowUs(nowMs);
+    if (!paceNow)
+        return claimed;
+    const qint64 leaseNow = *paceNow / 1000;
+    m_clockOffsetMs = leaseNow - nowMs;
 
     QSqlQuery *cancelled = cached(QStringLiteral(
         "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
@@ -1243,7 +1253,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
     if (!cancelled)
         return claimed;
-    cancelled->bindValue(QStringLiteral(":now"), nowMs);
+    cancelled->bindValue(QStringLiteral(":now"), leaseNow);
     if (!exec(*cancelled))
         return claimed;
 
@@ -1264,7 +1274,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             " AND lease_expires_at > :now GROUP BY host, lease_owner"));
         if (!running)
             return claimed;
-        running->bindValue(QStringLiteral(":now"), nowMs);
+        running->bindValue(QStringLiteral(":now"), leaseNow);
         if (!exec(*running))
             return claimed;
         QSet<QString> contenders{workerId};
@@ -1280,7 +1290,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         running->finish();
         // Workers that hold permits or lately went without share the fleet's permits
         // evenly; one alone may take them all.
-        wantedAtMs = paceNowUs(nowMs).value_or(nowMs * 1000) / 1000;
+        wantedAtMs = leaseNow;
         QSqlQuery *wanting =
             cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
         if (!wanting)
@@ -1317,7 +1327,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                lock);
     if (!rescue)
         return claimed;
-    rescue->bindValue(QStringLiteral(":now"), nowMs);
+    rescue->bindValue(QStringLiteral(":now"), leaseNow);
     rescue->bindValue(QStringLiteral(":limit"), limit);
     QList<Candidate> rescued;
     if (!collect(rescue, &rescued))
@@ -1360,7 +1370,6 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // lane offers the due operations its bucket has units for; a round takes one from
     // each, until the claim or the fleet's permits are full.
     std::vector<Lane> lanes;
-    std::optional<qint64> paceNow;
     const int room = limit - int(picked.size());
     // What the fleet's permits leave of it: the lanes are read for the whole room, so
     // that the claim knows whether work was left behind for want of permits.
@@ -1380,10 +1389,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         m_claimCapped = anyDue->next();
         anyDue->finish();
     } else if (room > 0) {
-        paceNow = paceNowUs(nowMs);
-        if (!paceNow)
-            return claimed;
-        const qint64 paceNowMs = *paceNow / 1000;
+        const qint64 paceNowMs = leaseNow;
         QSqlQuery *partitions =
             cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
                                   " held_until, look_at FROM rate_partitions WHERE next_at <= :now"
@@ -1519,11 +1525,13 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
                         .arg(set, ids.join(u','), columns(kOperationColumns)));
         query.bindValue(QStringLiteral(":owner"), text(workerId));
-        query.bindValue(QStringLiteral(":expires"), nowMs + leaseMs);
+        query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
         if (!exec(query))
             return {};
-        while (query.next())
+        while (query.next()) {
             claimed.append(readOperation(query));
+            claimed.last().leaseExpiresAtMs -= m_clockOffsetMs;
+        }
         if (query.lastError().isValid()) {
             fail(QStringLiteral("claim"), errorText(query.lastError()));
             return {};
@@ -1880,14 +1888,15 @@ bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claim
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
     if (!query)
         return false;
-    query->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
+    // On the clock leases run on, as the last claim measured it against the caller's.
+    query->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs + m_clockOffsetMs);
     return execFenced(*query, operationId, workerId, claimedVersion);
 }
 
 std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
 {
-    // Partitions are paced by the database's clock on PostgreSQL: their times move by
-    // however far the caller's clock is from it.
+    // Partitions and leases run on the database's clock on PostgreSQL: their times move
+    // by however far the caller's clock is from it.
     qint64 paceOffsetMs = 0;
     if (nowMs >= 0 && m_paceByDatabaseClock) {
         const std::optional<qint64> paceNow = paceNowUs(nowMs);
@@ -1911,20 +1920,32 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
             .arg(sqlite ? QStringLiteral(" INDEXED BY operations_forced") : QString(), notPaused));
     // A partition's next_at: when its bucket has a unit, no hold stands and its first
     // pending operation is due (paced by the database's clock on PostgreSQL).
-    QSqlQuery *partitions = cached(QStringLiteral(
-        "SELECT next_at FROM rate_partitions WHERE next_at < :never ORDER BY next_at LIMIT 1"));
+    // next_at mixes the database's clock (ready_at) with the operations' (look_at). When
+    // the caller's clock is far from the database's, each part is moved on its own:
+    // that reads every partition, which only a fleet with skewed clocks pays for.
+    const bool skewed = qAbs(paceOffsetMs) > kSkewedClockMs;
+    QSqlQuery *partitions =
+        skewed ? cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
+                                       " rate_partitions WHERE next_at < :never")
+                            .arg(greatest()))
+               : cached(QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
+                                       " ORDER BY next_at LIMIT 1"));
     QSqlQuery *leases =
         cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
                               " ORDER BY lease_expires_at LIMIT 1"));
-    if (partitions)
+    if (partitions) {
         partitions->bindValue(QStringLiteral(":never"), kNever);
+        if (skewed)
+            partitions->bindValue(QStringLiteral(":offset"), paceOffsetMs);
+    }
     std::optional<qint64> earliest;
     for (QSqlQuery *query : {unpartitioned, forced, partitions, leases}) {
         if (!query || !exec(*query))
             return std::nullopt;
-        if (query->next()) {
+        if (query->next() && !query->value(0).isNull()) {
             const qint64 at =
-                query->value(0).toLongLong() + (query == partitions ? paceOffsetMs : 0);
+                query->value(0).toLongLong() +
+                (query == leases || (query == partitions && !skewed) ? paceOffsetMs : 0);
             earliest = earliest ? std::min(*earliest, at) : at;
         }
         query->finish();
@@ -1976,8 +1997,11 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
                           .arg(toString(record->state));
         return OperatorResult::Refused;
     }
+    const std::optional<qint64> leaseNow = paceNowUs(nowMs);
+    if (!leaseNow)
+        return OperatorResult::Failed;
     const bool liveLease =
-        record->state == OperationState::Running && record->leaseExpiresAtMs > nowMs;
+        record->state == OperationState::Running && record->leaseExpiresAtMs > *leaseNow / 1000;
     // A running attempt cannot be recalled: its result is recorded when it ends, and
     // the worker's fence stays valid so that it can record it.
     QSqlQuery query = prepare(

@@ -442,6 +442,9 @@ private:
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
     bool m_claimCapped = false;
+    // The clock leases and buckets run on (the database's on PostgreSQL) minus the
+    // caller's, as the last claim found it.
+    qint64 m_clockOffsetMs = 0;
     bool m_wantingPermits = false; // this store's worker is marked as wanting permits
     QString m_lastError;
 };

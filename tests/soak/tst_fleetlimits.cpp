@@ -326,10 +326,20 @@ void tst_FleetLimits::sharedLimit()
                             .arg(busiest.startMs)
                             .arg(kLimit + kBurst)
                             .arg(listOf(arrivals), tails(runs))));
-    QVERIFY2(
-        attemptsByWorker.size() >= 2,
-        qPrintable(
-            QStringLiteral("only %1 made attempts").arg(perWorker.join(QStringLiteral(", ")))));
+    // Every attempt in the store went out once, and nothing went out unrecorded: a
+    // worker whose clock runs ahead must not take live leases for expired ones.
+    QVERIFY2(attempts.size() == arrivals.size(),
+             qPrintable(QStringLiteral("%1 attempts recorded, %2 requests at the server\n%3")
+                            .arg(attempts.size())
+                            .arg(arrivals.size())
+                            .arg(tails(runs))));
+    // With agreeing clocks the work is shared. With skewed ones, operations are due by
+    // the clock of the worker that wrote them, so the one ahead may well take them all.
+    if (!skews.contains(180))
+        QVERIFY2(
+            attemptsByWorker.size() >= 2,
+            qPrintable(
+                QStringLiteral("only %1 made attempts").arg(perWorker.join(QStringLiteral(", ")))));
     QVERIFY2(arrivals.size() >= 20,
              qPrintable(QStringLiteral("only %1 requests in %2 s: the limit is starved\n%3")
                             .arg(arrivals.size())
