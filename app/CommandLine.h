@@ -8,7 +8,7 @@
 
 namespace cooldown::cli {
 
-// Exit codes of DESIGN.md.
+// Exit codes, as the README documents them.
 enum ExitCode { ExitOk = 0, ExitRuntimeFailure = 1, ExitUsage = 2 };
 
 // Prints "cooldown COMMAND: message" on stderr as one line and returns ExitUsage.

@@ -45,7 +45,7 @@ struct ConcurrencyConfig
     int perHost = 6;
 };
 
-// A workspace file (DESIGN.md "Configuration"), validated whole: load() either
+// A workspace file (README "Workspace files"), validated whole: load() either
 // returns a complete config or refuses with a message naming the file, the JSON
 // path and what was expected.
 struct WorkspaceConfig

@@ -18,7 +18,7 @@ namespace cooldown {
 // touch (concurrency, retry profiles, an endpoint's body) are written back as read.
 // Endpoints and policies are edited one object at a time, by id or by position.
 //
-// toJson() writes the whole document, members in the order DESIGN.md lists them;
+// toJson() writes the whole document, members in the order the README lists them;
 // the original layout and whitespace are not kept. validate() reads those bytes
 // with WorkspaceConfig::parse, and save() writes only bytes that it accepts, all at
 // once or not at all.

@@ -44,7 +44,7 @@ public:
     // when the hold was placed or extended.
     bool hold(const QString &policyId, const QString &partitionKey, qint64 untilMs,
               const QString &why, qint64 nowMs);
-    // Holds it for a response when DESIGN.md says so: status 429 or 503 and a server
+    // Holds it for a response as the retry contract says: status 429 or 503 and a server
     // wait. Returns true when a hold was placed or extended.
     bool holdForResponse(const QString &policyId, const QString &partitionKey, int status,
                          const ServerWait &wait, qint64 nowMs);

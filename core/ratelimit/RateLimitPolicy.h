@@ -22,7 +22,7 @@ enum class QuotaUnit
 const char *toString(QuotaUnit unit);
 std::optional<QuotaUnit> quotaUnitFromString(QStringView text);
 
-// A client-side rate-limit policy of the workspace config ("policies" in DESIGN.md):
+// A client-side rate-limit policy of the workspace config ("policies" in the README's workspace format):
 // `limit` units per `window_seconds`, with `burst` more allowed at once. One token
 // bucket exists per (policy, partition key).
 struct RateLimitPolicy

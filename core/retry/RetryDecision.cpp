@@ -14,7 +14,7 @@ namespace cooldown {
 
 namespace {
 
-// How the table in DESIGN.md classifies an outcome before the method is considered.
+// How the table in docs/retry-contract.md classifies an outcome before the method is considered.
 enum class Kind
 {
     Success,

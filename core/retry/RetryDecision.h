@@ -51,7 +51,7 @@ struct AttemptHistory
     qint64 previousBackoffMs = 0; // the last backoff chosen (decorrelated jitter)
 };
 
-// The retry contract of DESIGN.md turned into one answer.
+// The retry contract (docs/retry-contract.md) turned into one answer.
 struct RetryDecision
 {
     enum class Action

@@ -44,7 +44,7 @@ struct WaitCandidate
 };
 
 // What the server said about when to come back, resolved by the precedence of
-// DESIGN.md: Retry-After, then RateLimit (r=0;t=N), then X-RateLimit-Reset (when
+// docs/retry-contract.md: Retry-After, then RateLimit (r=0;t=N), then X-RateLimit-Reset (when
 // remaining is 0), then a Problem Details type. A malformed hint is kept for the
 // record and otherwise ignored. Every hint that gave a wait is kept in candidates,
 // and a note says which won when they disagree.

@@ -1,4 +1,4 @@
-// The decision table of DESIGN.md end to end: Store + Transport (the real QNAM) +
+// The decision table of docs/retry-contract.md end to end: Store + Transport (the real QNAM) +
 // Scheduler against the demo API, all in this process. The demo API and the engine
 // share one ManualClock, so server times, Date headers and the schedule agree to the
 // millisecond while the HTTP exchanges themselves are real loopback I/O.

@@ -1,28 +1,13 @@
 #include "core/ratelimit/Gcra.h"
 
+#include "support/MaxInWindow.h"
+
 #include <QTest>
 
 #include <algorithm>
 
 using namespace cooldown;
-
-namespace {
-
-// The most sends that any half-open window [t, t + windowUs) holds.
-int maxInWindow(QList<qint64> times, qint64 windowUs)
-{
-    std::sort(times.begin(), times.end());
-    int best = 0;
-    qsizetype first = 0;
-    for (qsizetype last = 0; last < times.size(); ++last) {
-        while (times[last] - times[first] >= windowUs)
-            ++first;
-        best = std::max(best, int(last - first + 1));
-    }
-    return best;
-}
-
-} // namespace
+using cooldown::test::maxInWindow;
 
 class tst_Gcra : public QObject
 {

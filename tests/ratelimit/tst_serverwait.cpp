@@ -133,7 +133,7 @@ void tst_ServerWait::precedence()
 void tst_ServerWait::contradictionIsRecorded()
 {
     // A server that says 10 s in Retry-After and 60 s in RateLimit: Retry-After wins by
-    // DESIGN.md's precedence, the other hint is kept, and the attempt says so.
+    // the precedence of docs/retry-contract.md, the other hint is kept, and the attempt says so.
     const HttpHeaders headers{{"Retry-After", "10"}, {"RateLimit", "\"default\";r=0;t=60"}};
     const RetryDecision decision = decide(429, headers);
     QCOMPARE(decision.action, RetryDecision::Action::Retry);

@@ -4,12 +4,15 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 
+#include "support/MaxInWindow.h"
+
 #include <QTest>
 
 #include <algorithm>
 #include <map>
 
 using namespace cooldown;
+using cooldown::test::maxInWindow;
 
 Q_DECLARE_METATYPE(QuotaUnit)
 
@@ -24,19 +27,6 @@ int drain(TokenBucket &bucket, qint64 nowMs)
     return taken;
 }
 
-// The most sends that any half-open window [t, t + windowMs) holds.
-int maxInWindow(QList<qint64> times, qint64 windowMs)
-{
-    std::sort(times.begin(), times.end());
-    int best = 0;
-    qsizetype first = 0;
-    for (qsizetype last = 0; last < times.size(); ++last) {
-        while (times[last] - times[first] >= windowMs)
-            ++first;
-        best = std::max(best, int(last - first + 1));
-    }
-    return best;
-}
 
 } // namespace
 

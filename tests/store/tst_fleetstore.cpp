@@ -10,31 +10,21 @@
 
 #include <QDateTime>
 #include <QSet>
+#include "support/MaxInWindow.h"
+
 #include <QTest>
 
 #include <algorithm>
 #include <memory>
 
 using namespace cooldown;
+using cooldown::test::maxInWindow;
 
 namespace {
 
 const qint64 kNow = 1'795'000'000'000; // a fixed instant: no test here reads the clock
 const qint64 kLease = 600'000;         // longer than any test here: no claim is rescued
 
-// The most claims any half-open window [t, t + windowMs) holds.
-int maxInWindow(QList<qint64> times, qint64 windowMs)
-{
-    std::sort(times.begin(), times.end());
-    int best = 0;
-    qsizetype first = 0;
-    for (qsizetype last = 0; last < times.size(); ++last) {
-        while (times[last] - times[first] >= windowMs)
-            ++first;
-        best = std::max(best, int(last - first + 1));
-    }
-    return best;
-}
 
 QStringList partitionKeys(const QList<OperationRecord> &ops)
 {
