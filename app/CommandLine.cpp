@@ -1,6 +1,7 @@
 #include "app/CommandLine.h"
 
 #include "core/http/HttpDate.h"
+#include "core/store/Store.h"
 #include "core/time/Clock.h"
 
 #include <QDateTime>
@@ -86,6 +87,18 @@ std::optional<qint64> parseTimeMs(const QString &text)
 QString isoTime(qint64 msSinceEpoch)
 {
     return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &db)
+{
+    return parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
+}
+
+std::unique_ptr<Store> openExistingStore(const QString &url, QString *error)
+{
+    StoreOptions options;
+    options.createIfMissing = false;
+    return Store::open(url, error, options);
 }
 
 QString defaultDatabaseUrl()

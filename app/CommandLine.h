@@ -4,7 +4,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+
+namespace cooldown {
+class Store;
+}
 
 namespace cooldown::cli {
 
@@ -34,6 +39,11 @@ std::optional<qint64> parseTimeMs(const QString &text);
 
 // ISO 8601 UTC with milliseconds, as logs and JSON print times.
 QString isoTime(qint64 msSinceEpoch);
+
+// The --db option's URL, or the default; a command that reads or changes what is
+// there opens it without creating one. nullptr with the reason in *error.
+QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &db);
+std::unique_ptr<Store> openExistingStore(const QString &url, QString *error);
 
 // The --db default: cooldown.db in the platform's data folder (created if missing).
 QString defaultDatabaseUrl();

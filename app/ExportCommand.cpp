@@ -93,10 +93,7 @@ int runExport(const QStringList &arguments)
     }
 
     QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
-    const QString dbUrl = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
-    std::unique_ptr<Store> store = Store::open(dbUrl, &error, options);
+    std::unique_ptr<Store> store = openExistingStore(databaseUrl(parser, db), &error);
     if (!store)
         return usageError(kCommand, error);
 

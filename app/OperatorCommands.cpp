@@ -41,10 +41,8 @@ int runOperatorAction(Action action, const QStringList &arguments)
                                        .arg(parser.positionalArguments().constFirst()));
 
     QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
-    const QString url = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
-    const std::unique_ptr<Store> store = Store::open(url, &error, options);
+    const QString url = databaseUrl(parser, db);
+    const std::unique_ptr<Store> store = openExistingStore(url, &error);
     if (!store)
         return usageError(command, error);
 

@@ -139,7 +139,7 @@ int runRun(const QStringList &arguments)
     auto workspace = WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(demo));
     if (!workspace)
         return usageError(kCommand, error);
-    const QString dbUrl = parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
+    const QString dbUrl = databaseUrl(parser, db);
     std::unique_ptr<Store> store = Store::open(dbUrl, &error);
     if (!store)
         return usageError(kCommand, error);
