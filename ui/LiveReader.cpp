@@ -223,6 +223,10 @@ void LiveReader::poll()
     }
     snapshot.jobsScope = m_scope;
     snapshot.operations = readOperations();
+    const QString errorBefore = m_store->lastError();
+    snapshot.partitions = m_store->partitions(now);
+    if (snapshot.partitions.isEmpty() && m_store->lastError() != errorBefore)
+        emit failed(m_store->lastError());
     snapshot.loadingHistory = m_catchingUp;
     snapshot.fixedWindow = m_window != nullptr;
     emit snapshotReady(snapshot);

@@ -39,16 +39,19 @@ struct LiveSnapshot
     QSet<QString> pausedEndpoints;
     JobsScope jobsScope = JobsScope::Active;
     QList<OperationRecord> operations;
+    // Every partition's bucket, hold and queue as the store has them, for the fleet.
+    QList<PartitionState> partitions;
     bool loadingHistory = false; // the range is still being read back from the store
     bool fixedWindow = false;    // the figures of a fixed window, not of the last so much
 };
 
 // Reads the store for the live views, from a Store of its own on the thread it was
 // moved to: it follows new attempts by key (afterId) into a Metrics, and once a second
-// sends a LiveSnapshot with the figures of the chosen range, the operation counts and
-// the operations of the chosen Jobs scope. Attempts other workers record in the same
-// database show up too. A fixed window (setWindow) is read once, by key, into figures
-// of its own, however old it is; it does not follow the clock.
+// sends a LiveSnapshot with the figures of the chosen range, the operation counts, the
+// operations of the chosen Jobs scope and every partition's bucket, hold and queue.
+// Attempts other workers record in the same database show up too. A fixed window
+// (setWindow) is read once, by key, into figures of its own, however old it is; it does
+// not follow the clock.
 class LiveReader final : public QObject
 {
     Q_OBJECT

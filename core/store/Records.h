@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/ratelimit/Gcra.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -101,6 +103,28 @@ struct AttemptRecord
     // Set by the store: the worker had lost its lease, so this exchange did not
     // change the operation. It is kept because the request did leave.
     bool leaseConflict = false;
+};
+
+// The fleet-wide state of one (policy, partition key), as the store keeps it.
+struct PartitionState
+{
+    QString policyId;
+    QString partitionKey;
+    int policyVersion = 0;
+    Gcra pace;
+    qint64 tatUs = 0;
+    qint64 heldUntilMs = 0; // a server's hold; 0 when none was ever placed
+    QString holdReason;
+    // When one unit is there again (now or in the past: there), on the pacing clock:
+    // PostgreSQL's, unless StoreOptions::paceByDatabaseClock is off.
+    qint64 nextTokenAtMs = 0;
+    qint64 availableUnits = 0;
+    qint64 pending = 0; // scheduled or waiting operations
+    qint64 due = 0;     // of which due now
+    QString definition; // the policy as the worker that wrote this version had it
+    // A worker configured this policy otherwise (an older version, or the same
+    // version with another definition); empty when all agree.
+    QString conflict;
 };
 
 } // namespace cooldown

@@ -45,26 +45,6 @@ struct StoreOptions
     bool paceByDatabaseClock = true;
 };
 
-// The fleet-wide state of one (policy, partition key), as the store keeps it.
-struct PartitionState
-{
-    QString policyId;
-    QString partitionKey;
-    int policyVersion = 0;
-    Gcra pace;
-    qint64 tatUs = 0;
-    qint64 heldUntilMs = 0; // a server's hold; 0 when none was ever placed
-    QString holdReason;
-    qint64 nextTokenAtMs = 0; // when one unit is there again (now or in the past: there)
-    qint64 availableUnits = 0;
-    qint64 pending = 0; // scheduled or waiting operations
-    qint64 due = 0;     // of which due now
-    QString definition; // the policy as the worker that wrote this version had it
-    // A worker configured this policy otherwise (an older version, or the same
-    // version with another definition); empty when all agree.
-    QString conflict;
-};
-
 // A worker as its leases show it: one that holds no running operation is not seen.
 struct WorkerLeases
 {

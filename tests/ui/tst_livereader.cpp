@@ -34,6 +34,7 @@ private slots:
     void init();
     void fixedWindowReadsThatWindow();
     void rangeFollowsTheClockAgain();
+    void snapshotCarriesPartitions();
 
 private:
     LiveSnapshot lastSnapshot(const QSignalSpy &spy) const;
@@ -119,6 +120,59 @@ void tst_LiveReader::rangeFollowsTheClockAgain()
     QCOMPARE(m.toMs, kNow + 1);
     QCOMPARE(m.attempts, 1);
     QCOMPARE(m.successes, 1);
+}
+
+void tst_LiveReader::snapshotCarriesPartitions()
+{
+    // Two partitions of one policy, as workers create them: "a" held by a server with
+    // work queued behind the hold, "b" with its only token spent and one operation due.
+    const QString policy = QStringLiteral("read-v1");
+    const QString definition = QStringLiteral("{\"limit\":1,\"window_seconds\":60}");
+    for (const QString &key : {QStringLiteral("a"), QStringLiteral("b")})
+        QCOMPARE(m_store->ensurePartition(policy, key, 1, definition, Gcra::forLimit(1, 60000, 0)),
+                 Store::PaceResult::Written);
+    QVERIFY(m_store->createOperation(QStringLiteral("search"), QStringLiteral("a-1"), kNow, policy,
+                                     QStringLiteral("a")));
+    QVERIFY(m_store->createOperation(QStringLiteral("search"), QStringLiteral("b-1"), kNow, policy,
+                                     QStringLiteral("b")));
+    QVERIFY(m_store->createOperation(QStringLiteral("search"), QStringLiteral("b-2"), kNow, policy,
+                                     QStringLiteral("b")));
+    QVERIFY(m_store->snoozePartition(policy, QStringLiteral("a"), kNow + 30000,
+                                     QStringLiteral("429 retry-after 30 s")) >= 0);
+    QCOMPARE(m_store->claimDue(QStringLiteral("w"), kNow, 60000, 8).size(), 1); // b-1
+    // Another worker configures version 1 otherwise.
+    QCOMPARE(m_store->ensurePartition(policy, QStringLiteral("b"), 1,
+                                      QStringLiteral("{\"limit\":5,\"window_seconds\":60}"),
+                                      Gcra::forLimit(5, 60000, 0)),
+             Store::PaceResult::Conflict);
+
+    ManualClock clock(kNow + 1000);
+    LiveReader reader(m_url, clock, {}, {QStringLiteral("search")});
+    QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    reader.poll();
+    QCOMPARE(snapshots.size(), 1);
+    const QList<PartitionState> partitions = lastSnapshot(snapshots).partitions;
+    QCOMPARE(partitions.size(), 2);
+    const PartitionState &a = partitions.at(0);
+    QCOMPARE(a.partitionKey, QStringLiteral("a"));
+    QCOMPARE(a.heldUntilMs, kNow + 30000);
+    QCOMPARE(a.holdReason, QStringLiteral("429 retry-after 30 s"));
+    QCOMPARE(a.pending, 1);
+    QCOMPARE(a.due, 0); // moved behind the hold
+    QVERIFY(a.conflict.isEmpty());
+    const PartitionState &b = partitions.at(1);
+    QCOMPARE(b.partitionKey, QStringLiteral("b"));
+    QCOMPARE(b.availableUnits, 0);
+    QCOMPARE(b.nextTokenAtMs, kNow + 60000);
+    QCOMPARE(b.pending, 1);
+    QCOMPARE(b.due, 1);
+    QCOMPARE(b.definition, definition);
+    QVERIFY(b.conflict.contains(QStringLiteral("\"limit\":5")));
+
+    // The next poll reads them again, at the clock's time.
+    clock.advance(60000);
+    reader.poll();
+    QCOMPARE(lastSnapshot(snapshots).partitions.at(1).availableUnits, 1);
 }
 
 QTEST_MAIN(tst_LiveReader)
