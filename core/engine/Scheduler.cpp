@@ -111,6 +111,8 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
                                  .arg(QHostInfo::localHostName())
                                  .arg(QCoreApplication::applicationPid())
                                  .arg(m_random.next() % 100000, 5, 10, QLatin1Char('0'));
+    for (const EndpointConfig &e : std::as_const(m_config.endpoints))
+        m_endpointById.insert(e.id, &e);
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
@@ -337,7 +339,7 @@ void Scheduler::admit(const OperationRecord &op)
 {
     auto held = std::make_unique<Held>();
     held->op = op;
-    held->endpoint = m_config.endpoint(op.endpointId);
+    held->endpoint = m_endpointById.value(op.endpointId);
     const qint64 id = op.id;
     Held &h = *held;
     m_held[id] = std::move(held);
@@ -778,10 +780,8 @@ bool Scheduler::isIdle()
 {
     if (!m_held.empty() || m_inFlight > 0 || !m_finishing.isEmpty())
         return false;
-    const auto counts = m_store.countsByState();
-    return counts.value(OperationState::Scheduled) + counts.value(OperationState::Waiting) +
-               counts.value(OperationState::Running) ==
-           0;
+    // As before: a store that cannot answer has nothing to wait for (storeFailed said why).
+    return !m_store.hasUnfinishedOperations().value_or(false);
 }
 
 void Scheduler::checkIdle()
@@ -854,10 +854,10 @@ void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
 {
     const qint64 now = nowMs();
     const qint64 until = m_snooze.heldUntilMs(policyId, partitionKey, now);
-    if (!m_snooze.lift(policyId, partitionKey))
-        return;
-    if (until > now)
-        m_store.liftPartitionSnooze(policyId, partitionKey, until, now);
+    const bool heldHere = m_snooze.lift(policyId, partitionKey) && until > now;
+    // A hold another worker placed is on the partition's row only; it is lifted there
+    // all the same.
+    m_store.liftPartitionSnooze(policyId, partitionKey, heldHere ? until : -1, now);
     wake();
 }
 

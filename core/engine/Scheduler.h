@@ -74,6 +74,7 @@ public:
     Store::OperatorResult retryNow(qint64 operationId, bool force);
     Store::OperatorResult cancel(qint64 operationId);
     bool setEndpointPaused(const QString &endpointId, bool paused);
+    // Lifts a server's hold on the partition for every worker, whichever placed it.
     void liftHold(const QString &policyId, const QString &partitionKey);
 
     // Looks at the store now instead of at the next timer.
@@ -115,6 +116,9 @@ private:
     qint64 nowMs() const;
 
     WorkspaceConfig m_config;
+    // The endpoints of m_config by id: thousands of periodic endpoints are looked up
+    // once per operation.
+    QHash<QString, const EndpointConfig *> m_endpointById;
     Store &m_store;
     Transport &m_transport;
     const Clock &m_clock;

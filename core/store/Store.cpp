@@ -2078,6 +2078,24 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
         fail(QStringLiteral("lift hold"), transaction.error());
         return -1;
     }
+    // Operations the snooze moved sit exactly at its end, as this worker knew it or as
+    // the row has it (another worker may have placed or extended it); those whose own
+    // retry time is later (the throttled one among them) keep it.
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET next_attempt_at = :now, version = version + 1"
+        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+        " AND partition_key = :partition AND (next_attempt_at = :until OR next_attempt_at ="
+        " (SELECT held_until FROM rate_partitions WHERE policy_id = :policy2"
+        " AND partition_key = :partition2 AND held_until > 0))"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query.bindValue(QStringLiteral(":until"), untilMs);
+    query.bindValue(QStringLiteral(":policy2"), text(policyId));
+    query.bindValue(QStringLiteral(":partition2"), text(partitionKey));
+    if (!exec(query))
+        return -1;
+    const int moved = query.numRowsAffected();
     QSqlQuery hold = prepare(QStringLiteral(
         "UPDATE rate_partitions SET held_until = 0, hold_reason = '', ready_at = 0, next_at = 0"
         " WHERE policy_id = :policy AND partition_key = :partition"));
@@ -2085,19 +2103,6 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
     hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
     if (!exec(hold))
         return -1;
-    // Operations the snooze moved sit exactly at its end; those whose own retry time
-    // is later (the throttled one among them) keep it.
-    QSqlQuery query =
-        prepare(QStringLiteral("UPDATE operations SET next_attempt_at = :now, version = version + 1"
-                               " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
-                               " AND partition_key = :partition AND next_attempt_at = :until"));
-    query.bindValue(QStringLiteral(":now"), nowMs);
-    query.bindValue(QStringLiteral(":policy"), text(policyId));
-    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
-    query.bindValue(QStringLiteral(":until"), untilMs);
-    if (!exec(query))
-        return -1;
-    const int moved = query.numRowsAffected();
     if (!transaction.commit()) {
         fail(QStringLiteral("lift hold"), transaction.error());
         return -1;
@@ -2147,6 +2152,18 @@ QMap<OperationState, qint64> Store::countsByState()
             counts[*state] = query.value(1).toLongLong();
     }
     return counts;
+}
+
+std::optional<bool> Store::hasUnfinishedOperations()
+{
+    QSqlQuery *query = cached(QStringLiteral(
+        "SELECT 1 FROM operations WHERE state IN ('scheduled', 'waiting', 'running') LIMIT 1"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    const bool any = query->next();
+    query->finish();
+    m_lastError.clear();
+    return any;
 }
 
 namespace {

@@ -358,14 +358,19 @@ public:
     // excepted). Returns how many moved, -1 on error.
     int snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                         const QString &why = {});
-    // The operator lifted a snooze that ended at untilMs: what it pushed back is due at
-    // nowMs. Returns how many moved, -1 on error.
+    // The operator lifted a snooze that ended at untilMs (-1: this worker did not know
+    // it): what it pushed back, to untilMs or to the end the partition's row holds, is
+    // due at nowMs, and no worker holds the partition any longer. Returns how many
+    // moved, -1 on error.
     int liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                             qint64 nowMs);
 
     // Queries for the dashboard, metrics and export.
     QList<OperationRecord> operations(const OperationFilter &filter);
     QMap<OperationState, qint64> countsByState();
+    // Whether any operation is scheduled, waiting or running: one index probe, however
+    // long the history (countsByState counts every operation ever made).
+    std::optional<bool> hasUnfinishedOperations();
     QList<AttemptRecord> attempts(const AttemptFilter &filter);
     // The ids alone of the attempts the filter selects, in its order: what a view
     // needs to know its rows before it reads the ones it shows.

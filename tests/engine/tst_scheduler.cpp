@@ -114,6 +114,7 @@ private slots:
     void slowPartitionDoesNotStarveOthers();
     void throttleHoldsThePartition();
     void liftingAHoldReleasesThePartition();
+    void liftingAnotherWorkersHold();
     void rescuesAnExpiredLease();
     void rescuedPostWithoutKeyParks();
     void operatorRetryAndCancel();
@@ -351,6 +352,32 @@ void tst_Scheduler::liftingAHoldReleasesThePartition()
     QCOMPARE(otherRequests(), before + 1);
     // The throttled operation itself still waits for its own server time.
     QCOMPARE(latest("first").state, OperationState::Waiting);
+}
+
+void tst_Scheduler::liftingAnotherWorkersHold()
+{
+    const QByteArray policy =
+        R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+        "limit": 100, "window_seconds": 60, "burst": 100, "policy_version": 1}], )";
+    QVERIFY(startWith(endpoint("other", "/other",
+                               R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)"),
+                      policy));
+    auto otherRequests = [this] {
+        int n = 0;
+        for (const auto &r : std::as_const(m_server->received))
+            n += r.path == "/other";
+        return n;
+    };
+    // Another worker was told to wait five minutes: only the database knows.
+    QVERIFY(m_store->snoozePartition("p", "k1", m_clock->nowMs() + 300000,
+                                     "429 retry-after 300 s") >= 0);
+    QVERIFY(advance(20000, 1000));
+    const int before = otherRequests();
+    QVERIFY(m_scheduler->holds().isEmpty());
+    m_scheduler->liftHold("p", "k1");
+    QVERIFY(settle());
+    QCOMPARE(otherRequests(), before + 1);
+    QCOMPARE(m_store->partitions(m_clock->nowMs()).first().heldUntilMs, 0);
 }
 
 void tst_Scheduler::rescuesAnExpiredLease()

@@ -49,6 +49,7 @@ private slots:
     void backlogDelaysNoOtherPartition();
     void claimsTakePartitionsInTurn();
     void holdStopsEveryWorker();
+    void liftFreesAHoldThisWorkerNeverSaw();
     void forcedBypassesTheBucketAndIsCounted();
     void byteCosts();
     void periodicTickOncePerFleet();
@@ -252,6 +253,23 @@ void tst_FleetStore::holdStopsEveryWorker()
     QVERIFY(a->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), kNow + 90'000,
                                    kNow + 32'000) >= 0);
     QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 32'000, kLease, 8).size(), 1);
+}
+
+void tst_FleetStore::liftFreesAHoldThisWorkerNeverSaw()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    paced(*a, QStringLiteral("k1"), 100, 1, 100);
+    QVERIFY(b->createOperation(QStringLiteral("e"), QStringLiteral("x"), kNow, QStringLiteral("p"),
+                               QStringLiteral("k1")));
+    // Worker A's 429 pushes B's work back; B's operator lifts it, knowing no end.
+    QVERIFY(a->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), kNow + 60'000,
+                               QStringLiteral("429 retry-after 60 s")) == 1);
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8).isEmpty());
+    QCOMPARE(b->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), -1, kNow + 2000), 1);
+    QCOMPARE(b->partitions(kNow + 2000).first().heldUntilMs, 0);
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 2000, kLease, 8).size(), 1);
 }
 
 void tst_FleetStore::forcedBypassesTheBucketAndIsCounted()
