@@ -1,8 +1,8 @@
 #include "ui/JobsPage.h"
 
 #include "core/time/Clock.h"
-#include "ui/HoldsModel.h"
 #include "ui/JobsModel.h"
+#include "ui/PartitionsModel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -58,7 +58,7 @@ bool canRetry(OperationState state)
 
 JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     : QWidget(parent), m_scheduler(scheduler), m_clock(clock), m_model(new JobsModel(this)),
-      m_holdsModel(new HoldsModel(this))
+      m_partitionsModel(new PartitionsModel(this))
 {
     m_confirm = [this](const QString &question) {
         return QMessageBox::question(this, tr("Force now"), question,
@@ -124,29 +124,31 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     for (int c = 0; c < widths.size(); ++c)
         m_table->setColumnWidth(c, widths.at(c));
 
-    auto *holdsBox = new QWidget(splitter);
-    auto *holdsLayout = new QVBoxLayout(holdsBox);
-    holdsLayout->setContentsMargins(0, 4, 0, 0);
-    auto *holdsBar = new QHBoxLayout;
-    holdsBar->addWidget(new QLabel(tr("<b>Held partitions</b> — a server named a time to come "
-                                      "back; nothing of the partition is sent before it"),
-                                   holdsBox));
-    holdsBar->addStretch(1);
-    holdsBar->addWidget(buttonFor(m_liftHold, QStringLiteral("liftHoldButton"), holdsBox));
-    holdsLayout->addLayout(holdsBar);
-    m_holds = makeTable(m_holdsModel, holdsBox);
-    m_holds->setObjectName(QStringLiteral("holdsTable"));
-    m_holds->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_holds->addAction(m_liftHold);
-    m_holds->setColumnWidth(HoldsModel::PolicyColumn, 160);
-    m_holds->setColumnWidth(HoldsModel::PartitionKeyColumn, 160);
-    m_holds->setColumnWidth(HoldsModel::UntilColumn, 200);
-    holdsLayout->addWidget(m_holds);
+    auto *partitionsBox = new QWidget(splitter);
+    auto *partitionsLayout = new QVBoxLayout(partitionsBox);
+    partitionsLayout->setContentsMargins(0, 4, 0, 0);
+    auto *partitionsBar = new QHBoxLayout;
+    partitionsBar->addWidget(
+        new QLabel(tr("<b>Partitions</b> — why their operations wait, for every worker: a "
+                      "server's hold (nothing is sent before it), the next token"),
+                   partitionsBox));
+    partitionsBar->addStretch(1);
+    partitionsBar->addWidget(
+        buttonFor(m_liftHold, QStringLiteral("liftHoldButton"), partitionsBox));
+    partitionsLayout->addLayout(partitionsBar);
+    m_partitions = makeTable(m_partitionsModel, partitionsBox);
+    m_partitions->setObjectName(QStringLiteral("partitionsTable"));
+    m_partitions->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_partitions->addAction(m_liftHold);
+    const QList<int> partitionWidths{130, 130, 130, 130, 115, 330};
+    for (int c = 0; c < partitionWidths.size(); ++c)
+        m_partitions->setColumnWidth(c, partitionWidths.at(c));
+    partitionsLayout->addWidget(m_partitions);
     splitter->addWidget(m_table);
-    splitter->addWidget(holdsBox);
-    splitter->setStretchFactor(0, 4);
+    splitter->addWidget(partitionsBox);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({4000, 1000});
+    splitter->setSizes({3000, 1000});
     layout->addWidget(splitter, 1);
 
     connect(m_retryNow, &QAction::triggered, this, [this] { retrySelected(false); });
@@ -158,11 +160,13 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     connect(m_scope, &QComboBox::currentIndexChanged, this, [this] { emit scopeChanged(scope()); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &JobsPage::updateActions);
-    connect(m_holds->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+    connect(m_partitions->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &JobsPage::updateActions);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &JobsPage::updateActions);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateActions);
-    connect(m_holdsModel, &QAbstractItemModel::modelReset, this, &JobsPage::updateActions);
+    // Holds start and end with the partitions' rows.
+    connect(m_partitionsModel, &QAbstractItemModel::dataChanged, this, &JobsPage::updateActions);
+    connect(m_partitionsModel, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateActions);
     updateActions();
 }
 
@@ -183,6 +187,8 @@ void JobsPage::showSnapshot(const LiveSnapshot &snapshot)
     if (snapshot.jobsScope == scope())
         m_model->setOperations(snapshot.operations);
     m_model->setPausedEndpoints(snapshot.pausedEndpoints);
+    m_partitionsModel->setPartitions(snapshot.partitions, m_clock.nowMs());
+    m_model->setHolds(m_partitionsModel->activeHolds());
     m_summary->setText(tr("%1 waiting · %2 running · %3 parked")
                            .arg(snapshot.counts.value(OperationState::Waiting))
                            .arg(snapshot.counts.value(OperationState::Running))
@@ -192,14 +198,15 @@ void JobsPage::showSnapshot(const LiveSnapshot &snapshot)
 void JobsPage::setHolds(const QList<PartitionHold> &holds)
 {
     const qint64 now = m_clock.nowMs();
-    m_model->setHolds(holds);
-    m_holdsModel->setHolds(holds, now);
+    m_partitionsModel->setHolds(holds, now);
+    // The operations show their partition's hold, whichever worker it came from.
+    m_model->setHolds(m_partitionsModel->activeHolds());
 }
 
 void JobsPage::tick(qint64 nowMs)
 {
     m_model->setNowMs(nowMs);
-    m_holdsModel->setNowMs(nowMs);
+    m_partitionsModel->setNowMs(nowMs);
 }
 
 QList<qint64> JobsPage::selectedOperationIds() const
@@ -234,6 +241,12 @@ QStringList JobsPage::selectedEndpoints() const
             endpoints.append(endpoint);
     }
     return endpoints;
+}
+
+bool JobsPage::isHeld(const QString &policyId, const QString &partitionKey) const
+{
+    const int row = m_partitionsModel->rowOf(policyId, partitionKey);
+    return row >= 0 && m_partitionsModel->activityAt(row) == PartitionsModel::Activity::Held;
 }
 
 QString JobsPage::describe(Store::OperatorResult result) const
@@ -305,22 +318,28 @@ void JobsPage::liftHold()
     if (!m_scheduler)
         return;
     QList<QPair<QString, QString>> partitions;
-    for (const QModelIndex &index : m_holds->selectionModel()->selectedRows())
-        partitions.append({index.data(HoldsModel::PolicyIdRole).toString(),
-                           index.data(HoldsModel::PartitionKeyRole).toString()});
+    for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows()) {
+        const QPair<QString, QString> p{index.data(PartitionsModel::PolicyIdRole).toString(),
+                                        index.data(PartitionsModel::PartitionKeyRole).toString()};
+        if (isHeld(p.first, p.second))
+            partitions.append(p);
+    }
     if (partitions.isEmpty()) {
         for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
             const QPair<QString, QString> p{index.data(JobsModel::PolicyIdRole).toString(),
                                             index.data(JobsModel::PartitionKeyRole).toString()};
-            if (!p.first.isEmpty() && !partitions.contains(p))
+            if (!p.first.isEmpty() && !partitions.contains(p) && isHeld(p.first, p.second))
                 partitions.append(p);
         }
     }
+    if (partitions.isEmpty())
+        return;
     for (const auto &[policy, key] : std::as_const(partitions)) {
         m_scheduler->liftHold(policy, key);
         emit message(tr("Hold lifted: %1 / %2").arg(policy, key));
     }
     setHolds(m_scheduler->holds());
+    emit partitionsChanged();
 }
 
 void JobsPage::updateActions()
@@ -330,7 +349,11 @@ void JobsPage::updateActions()
     bool cancel = false;
     bool anyPaused = false;
     bool anyRunning = false;
-    bool heldPartition = m_holds->selectionModel()->hasSelection();
+    bool heldPartition = false;
+    for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows())
+        heldPartition =
+            heldPartition || isHeld(index.data(PartitionsModel::PolicyIdRole).toString(),
+                                    index.data(PartitionsModel::PartitionKeyRole).toString());
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     for (const QModelIndex &index : rows) {
         const auto state = index.data(JobsModel::StateRole).value<OperationState>();
@@ -340,12 +363,8 @@ void JobsPage::updateActions()
             anyPaused || m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
         anyRunning =
             anyRunning || !m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
-        const QString policy = index.data(JobsModel::PolicyIdRole).toString();
-        for (int h = 0; h < m_holdsModel->rowCount() && !heldPartition; ++h) {
-            const PartitionHold &hold = m_holdsModel->holdAt(h);
-            heldPartition = hold.policyId == policy &&
-                            hold.partitionKey == index.data(JobsModel::PartitionKeyRole).toString();
-        }
+        heldPartition = heldPartition || isHeld(index.data(JobsModel::PolicyIdRole).toString(),
+                                                index.data(JobsModel::PartitionKeyRole).toString());
     }
     m_retryNow->setEnabled(live && retry);
     m_forceNow->setEnabled(live && retry);

@@ -16,13 +16,15 @@ class QTableView;
 namespace cooldown {
 
 class Clock;
-class HoldsModel;
 class JobsModel;
+class PartitionsModel;
 
 // The operations table and what an operator can do to them: retry now (through the
 // partition's bucket), force now (bypassing it, after a confirmation), cancel, pause or
 // resume an endpoint, lift a partition hold. Actions work on the whole selection and
-// are on buttons, in the context menu and on keyboard shortcuts.
+// are on buttons, in the context menu and on keyboard shortcuts. Below, every
+// partition with why its operations wait (a server's hold, the next token) or that
+// they do not, held ones first.
 class JobsPage final : public QWidget
 {
     Q_OBJECT
@@ -34,8 +36,9 @@ public:
     ~JobsPage() override;
 
     JobsModel *model() const { return m_model; }
-    HoldsModel *holdsModel() const { return m_holdsModel; }
+    PartitionsModel *partitionsModel() const { return m_partitionsModel; }
     QTableView *table() const { return m_table; }
+    QTableView *partitionsTable() const { return m_partitions; }
 
     QAction *retryNowAction() const { return m_retryNow; }
     QAction *forceNowAction() const { return m_forceNow; }
@@ -45,6 +48,7 @@ public:
     QAction *liftHoldAction() const { return m_liftHold; }
 
     void showSnapshot(const LiveSnapshot &snapshot);
+    // The holds of the engine in this process, shown before the store's rows say so.
     void setHolds(const QList<PartitionHold> &holds);
     void tick(qint64 nowMs);
     JobsScope scope() const;
@@ -58,6 +62,8 @@ public:
 signals:
     void scopeChanged(cooldown::JobsScope scope);
     void message(const QString &text);
+    // An action changed the partitions in the store: read them again now.
+    void partitionsChanged();
 
 private:
     void retrySelected(bool force);
@@ -66,14 +72,15 @@ private:
     void liftHold();
     void updateActions();
     QStringList selectedEndpoints() const;
+    bool isHeld(const QString &policyId, const QString &partitionKey) const;
     QString describe(Store::OperatorResult result) const;
 
     Scheduler *m_scheduler = nullptr;
     const Clock &m_clock;
     JobsModel *m_model = nullptr;
-    HoldsModel *m_holdsModel = nullptr;
+    PartitionsModel *m_partitionsModel = nullptr;
     QTableView *m_table = nullptr;
-    QTableView *m_holds = nullptr;
+    QTableView *m_partitions = nullptr;
     QComboBox *m_scope = nullptr;
     QLabel *m_summary = nullptr;
     QAction *m_retryNow = nullptr;

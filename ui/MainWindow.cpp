@@ -9,12 +9,14 @@
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
 #include "ui/OverviewPage.h"
+#include "ui/PartitionsModel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QFile>
+#include <QFontMetrics>
 #include <QIcon>
 #include <QLabel>
 #include <QMenu>
@@ -149,6 +151,15 @@ void MainWindow::setupStatusBar()
     connect(m_driftLabel, &QLabel::linkActivated, this,
             [this] { openEndpoints(EndpointsDialog::Page::Drift); });
     m_driftLabel->hide();
+    m_conflictLabel = new QLabel(this);
+    m_conflictLabel->setObjectName(QStringLiteral("conflictLabel"));
+    m_conflictLabel->setTextFormat(Qt::RichText);
+    m_conflictLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                             Qt::LinksAccessibleByKeyboard);
+    connect(m_conflictLabel, &QLabel::linkActivated, this,
+            [this] { m_tabs->setCurrentWidget(m_jobs); });
+    m_conflictLabel->hide();
+    statusBar()->addPermanentWidget(m_conflictLabel);
     statusBar()->addPermanentWidget(m_driftLabel);
     statusBar()->addPermanentWidget(m_inFlightLabel);
     statusBar()->addPermanentWidget(m_holdsLabel);
@@ -207,6 +218,9 @@ void MainWindow::connectEngine()
 
     connect(m_jobs, &JobsPage::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_jobs, &JobsPage::partitionsChanged, this, [reader] {
+        QMetaObject::invokeMethod(reader, &LiveReader::poll, Qt::QueuedConnection);
+    });
     connect(m_history, &HistoryPage::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
 
@@ -228,6 +242,8 @@ void MainWindow::onSnapshot(const LiveSnapshot &snapshot)
 {
     m_overview->showSnapshot(snapshot);
     m_jobs->showSnapshot(snapshot);
+    showHolds();
+    showConflicts(snapshot.partitions);
 }
 
 void MainWindow::onAttempt(const AttemptRecord &attempt, const OperationRecord &operation)
@@ -248,15 +264,22 @@ void MainWindow::refreshHolds()
 {
     m_holds = m_scheduler.holds();
     m_jobs->setHolds(m_holds);
-    m_overview->setHeldPartitions(int(m_holds.size()));
-    if (m_holds.isEmpty()) {
+    showHolds();
+}
+
+void MainWindow::showHolds()
+{
+    // This engine's holds and those of other workers, as the partitions show them.
+    const QList<PartitionHold> holds = m_jobs->partitionsModel()->activeHolds();
+    m_overview->setHeldPartitions(int(holds.size()));
+    if (holds.isEmpty()) {
         m_holdsLabel->setText(tr("No held partitions"));
         m_holdsLabel->setToolTip(QString());
         return;
     }
     qint64 until = 0;
     QStringList lines;
-    for (const PartitionHold &h : std::as_const(m_holds)) {
+    for (const PartitionHold &h : holds) {
         until = std::max(until, h.untilMs);
         lines.append(
             QStringLiteral("%1 / %2 until %3 (%4)")
@@ -266,7 +289,7 @@ void MainWindow::refreshHolds()
     }
     m_holdsLabel->setText(
         tr("Held partitions: %1 (until %2)")
-            .arg(m_holds.size())
+            .arg(holds.size())
             .arg(QDateTime::fromMSecsSinceEpoch(until).toString(QStringLiteral("HH:mm:ss"))));
     m_holdsLabel->setToolTip(lines.join(QLatin1Char('\n')));
 }
@@ -293,6 +316,44 @@ void MainWindow::refreshDrift()
     m_driftLabel->setToolTip(lines.join(QLatin1Char('\n')));
     if (m_endpointsDialog)
         m_endpointsDialog->setDrifts(m_scheduler.drifts(), m_session.clock().nowMs());
+}
+
+void MainWindow::showConflicts(const QList<PartitionState> &partitions)
+{
+    // Workers that configure a policy otherwise are reported, never merged: the
+    // database keeps its version, and the operator should know the fleet disagrees.
+    QStringList lines;
+    QStringList policies;
+    QString firstConflict;
+    for (const PartitionState &p : partitions) {
+        if (p.conflict.isEmpty())
+            continue;
+        lines.append(QStringLiteral("%1 / %2: %3").arg(p.policyId, p.partitionKey, p.conflict));
+        if (policies.contains(p.policyId))
+            continue;
+        policies.append(p.policyId);
+        if (firstConflict.isEmpty())
+            firstConflict = p.conflict;
+    }
+    m_conflictLabel->setVisible(!policies.isEmpty());
+    if (policies.isEmpty()) {
+        m_conflictLabel->clear();
+        m_conflictLabel->setToolTip(QString());
+        return;
+    }
+    const QFontMetrics metrics = m_conflictLabel->fontMetrics();
+    const QString text =
+        policies.size() == 1
+            ? tr("Policy conflict: %1 — %2")
+                  .arg(policies.first(), metrics.elidedText(firstConflict, Qt::ElideRight, 280))
+            : tr("Policy conflicts: %1")
+                  .arg(
+                      metrics.elidedText(policies.join(QStringLiteral(", ")), Qt::ElideRight, 360));
+    m_conflictLabel->setText(QStringLiteral("<a href=\"#partitions\" style=\"color:#c01c28\">"
+                                            "<b>%1</b></a>")
+                                 .arg(text.toHtmlEscaped()));
+    lines.append(tr("The database keeps its version. Click to see the partitions."));
+    m_conflictLabel->setToolTip(lines.join(QLatin1Char('\n')));
 }
 
 void MainWindow::openEndpoints(EndpointsDialog::Page page)
@@ -342,6 +403,8 @@ void MainWindow::tick()
         expired = expired || h.untilMs <= now;
     if (expired || m_holdsLabel->text().isEmpty())
         refreshHolds();
+    else
+        showHolds();
     const int inFlight = m_scheduler.inFlight();
     const int limit = m_scheduler.maxInFlight();
     m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));

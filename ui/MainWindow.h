@@ -24,9 +24,10 @@ class OverviewPage;
 
 // The dashboard: Overview (charts and headline figures), Jobs (operations and the
 // operator's actions) and History (every attempt, the inspector, CSV export), with
-// the database, the permits in flight, the held partitions and policy drift in the
-// status bar. Endpoints… edits the workspace file. Geometry, the open tab and the
-// chosen ranges are kept with QSettings.
+// the database, the permits in flight, the held partitions (of every worker), policy
+// drift and policies that workers configure differently in the status bar.
+// Endpoints… edits the workspace file. Geometry, the open tab and the chosen ranges
+// are kept with QSettings.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -60,7 +61,9 @@ private:
     void onSnapshot(const LiveSnapshot &snapshot);
     void onAttempt(const AttemptRecord &attempt, const OperationRecord &operation);
     void refreshHolds();
+    void showHolds();
     void refreshDrift();
+    void showConflicts(const QList<PartitionState> &partitions);
     void tick();
     void restoreSettings();
     void saveSettings() const;
@@ -77,6 +80,7 @@ private:
     QLabel *m_inFlightLabel = nullptr;
     QLabel *m_holdsLabel = nullptr;
     QLabel *m_driftLabel = nullptr;
+    QLabel *m_conflictLabel = nullptr;
     QAction *m_endpointsAction = nullptr;
     QPointer<EndpointsDialog> m_endpointsDialog;
     QSystemTrayIcon *m_tray = nullptr;

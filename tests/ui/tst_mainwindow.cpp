@@ -11,6 +11,7 @@
 #include "ui/JobsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/OverviewPage.h"
+#include "ui/PartitionsModel.h"
 
 #include <QFile>
 #include <QLabel>
@@ -60,6 +61,19 @@ QByteArray driftingWorkspace()
     })";
 }
 
+// One operation of a paced policy against an endpoint that answers 200.
+QByteArray pacedWorkspace()
+{
+    return R"({
+      "version": 1,
+      "policies": [ { "policy_id": "export", "limit": 10, "window_seconds": 60, "burst": 2 } ],
+      "endpoints": [
+        { "id": "report", "method": "GET", "url": "${demo:base_url}/ok?key=partitions-test",
+          "timeout_seconds": 10, "policy": "export", "partition_key": "p-1" }
+      ]
+    })";
+}
+
 } // namespace
 
 class tst_MainWindow : public QObject
@@ -77,6 +91,8 @@ private slots:
     void keepsGeometryAndTab();
     void customWindowIsReadAndKept();
     void endpointsOpenFromTheMenuAndTheDriftLabel();
+    void partitionsShowAnotherWorkersHoldAndLiftIt();
+    void policyConflictIsReportedInTheStatusBar();
 
 private:
     std::unique_ptr<DashboardSession> openSession(const QByteArray &json);
@@ -368,6 +384,104 @@ void tst_MainWindow::endpointsOpenFromTheMenuAndTheDriftLabel()
     QCOMPARE(dialog->driftModel()->index(0, DriftModel::AdvertisedColumn).data().toString(),
              QStringLiteral("2 per 6 s"));
     QVERIFY(row.data(DriftModel::ServerIsStricterRole).toBool());
+}
+
+void tst_MainWindow::partitionsShowAnotherWorkersHoldAndLiftIt()
+{
+    auto session = openSession(pacedWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.tabs()->setCurrentWidget(window.jobsPage());
+    JobsPage *jobs = window.jobsPage();
+    PartitionsModel *partitions = jobs->partitionsModel();
+    QTRY_COMPARE_WITH_TIMEOUT(partitions->rowCount(), 1, 10000);
+    const QModelIndex state = partitions->index(0, PartitionsModel::StateColumn);
+    QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("idle"), 10000);
+    // An operation of the partition, due in an hour.
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const auto later = store->createOperation(QStringLiteral("report"), QStringLiteral("k-2"),
+                                              SystemClock::instance().nowMs() + 3600000,
+                                              QStringLiteral("export"), QStringLiteral("p-1"));
+    QVERIFY(later);
+    QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("not due yet"), 5000);
+    QTRY_VERIFY(jobs->model()->rowOf(*later) >= 0);
+    const QModelIndex jobPartition =
+        jobs->model()->index(jobs->model()->rowOf(*later), JobsModel::PartitionColumn);
+    QCOMPARE(jobPartition.data().toString(), QStringLiteral("p-1"));
+
+    // A worker elsewhere got a 429: only the database knows, and the dashboard shows it,
+    // on the partition and on its operations.
+    const qint64 until = SystemClock::instance().nowMs() + 600000;
+    QVERIFY(store->snoozePartition(QStringLiteral("export"), QStringLiteral("p-1"), until,
+                                   QStringLiteral("429 retry-after 600 s")) >= 0);
+    QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("held by the server"), 5000);
+    QVERIFY(partitions->index(0, PartitionsModel::HeldColumn)
+                .data()
+                .toString()
+                .endsWith(QStringLiteral("429 retry-after 600 s")));
+    const auto *holds = window.findChild<QLabel *>(QStringLiteral("holdsLabel"));
+    QVERIFY(holds);
+    QTRY_VERIFY(holds->text().startsWith(QStringLiteral("Held partitions: 1")));
+    QVERIFY2(jobPartition.data().toString().startsWith(QStringLiteral("p-1 (held, in ")),
+             qPrintable(jobPartition.data().toString()));
+
+    // Lift hold works on the row: for every worker, at once.
+    auto *lift = jobs->findChild<QToolButton *>(QStringLiteral("liftHoldButton"));
+    QVERIFY(lift);
+    QVERIFY(!lift->isEnabled());
+    jobs->partitionsTable()->selectRow(0);
+    QVERIFY(lift->isEnabled());
+    QTest::mouseClick(lift, Qt::LeftButton);
+    QCOMPARE(store->partitions(SystemClock::instance().nowMs()).first().heldUntilMs, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("not due yet"), 5000);
+    QTRY_COMPARE(holds->text(), QStringLiteral("No held partitions"));
+    QCOMPARE(jobPartition.data().toString(), QStringLiteral("p-1"));
+    QVERIFY(!lift->isEnabled());
+}
+
+void tst_MainWindow::policyConflictIsReportedInTheStatusBar()
+{
+    auto session = openSession(pacedWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto *conflict = window.findChild<QLabel *>(QStringLiteral("conflictLabel"));
+    QVERIFY(conflict);
+    PartitionsModel *partitions = window.jobsPage()->partitionsModel();
+    QTRY_COMPARE_WITH_TIMEOUT(partitions->rowCount(), 1, 10000);
+    QVERIFY(conflict->isHidden());
+
+    // Another worker configures version 1 of the policy otherwise: reported, not merged.
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const QString theirs = QStringLiteral(R"({"policy_id":"export","limit":50})");
+    QCOMPARE(store->ensurePartition(QStringLiteral("export"), QStringLiteral("p-1"), 1, theirs,
+                                    Gcra::forLimit(50, 60000, 0)),
+             Store::PaceResult::Conflict);
+    QTRY_VERIFY_WITH_TIMEOUT(!conflict->isHidden(), 5000);
+    QVERIFY2(conflict->text().contains(QStringLiteral("Policy conflict: export")),
+             qPrintable(conflict->text()));
+    QVERIFY2(conflict->toolTip().contains(theirs.toHtmlEscaped()) ||
+                 conflict->toolTip().contains(theirs),
+             qPrintable(conflict->toolTip()));
+    QVERIFY(
+        partitions->index(0, 0).data(PartitionsModel::ConflictRole).toString().contains(theirs));
+    // The database's version is kept.
+    QCOMPARE(store->partitions(SystemClock::instance().nowMs()).first().pace,
+             Gcra::forLimit(10, 60000, 2));
+
+    // A newer version settles it for everyone.
+    QCOMPARE(store->ensurePartition(QStringLiteral("export"), QStringLiteral("p-1"), 2, theirs,
+                                    Gcra::forLimit(50, 60000, 0)),
+             Store::PaceResult::Written);
+    QTRY_VERIFY_WITH_TIMEOUT(conflict->isHidden(), 5000);
+    QVERIFY(partitions->index(0, 0).data(PartitionsModel::ConflictRole).toString().isEmpty());
 }
 
 QTEST_MAIN(tst_MainWindow)
