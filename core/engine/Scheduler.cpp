@@ -32,6 +32,10 @@ constexpr qint64 kConcurrencyRecheckMs = 500;
 constexpr qint64 kFleetPermitRecheckMs = 100;
 // The least wait after a claim that found nothing although the store said work was due.
 constexpr qint64 kEmptyClaimRecheckMs = 20;
+// Periodic ticks are looked for at most this often: with thousands of periodic
+// endpoints, each look serves the ticks of this long together (one transaction, one
+// claim) instead of one wake for each. A tick is at most this much later for it.
+constexpr qint64 kTickBatchMs = 20;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -264,7 +268,17 @@ void Scheduler::wake()
     });
     const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
     bool storeMayHaveDue = true;
-    if (room > 0) {
+    // The store said when its next due work is; until then (and for no longer than a
+    // poll) a wake after an attempt ends claims nothing, which saves a transaction per
+    // request where requests are few and far apart (periodic checks). What this worker
+    // changes moves that time (noteStoreDue); another worker's work is found at the
+    // poll, or by claims that run anyway.
+    const bool mayHaveDueNow =
+        now >= m_storeDueAtMs ||
+        m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+    if (room > 0 && !mayHaveDueNow) {
+        storeMayHaveDue = false;
+    } else if (room > 0) {
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
                              {m_config.concurrency.maxInFlight, m_config.concurrency.perHost});
@@ -279,6 +293,8 @@ void Scheduler::wake()
         m_fleetCapped = m_store.claimCapped();
         m_lastClaimEmpty = claimed.isEmpty();
         storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
+        if (!storeMayHaveDue)
+            noteStoreDue(std::numeric_limits<qint64>::min()); // more may be due: look again
     } else {
         storeMayHaveDue = false;
     }
@@ -287,12 +303,20 @@ void Scheduler::wake()
     checkIdle();
 }
 
+void Scheduler::noteStoreDue(qint64 atMs)
+{
+    m_storeDueAtMs = std::min(m_storeDueAtMs, atMs);
+}
+
 void Scheduler::createPeriodicOperations(qint64 nowMs)
 {
-    if (m_ticks.isEmpty())
+    const qint64 mono = m_clock.monotonicMs();
+    if (m_ticks.isEmpty() || mono < m_ticksLookedAtMonotonicMs + kTickBatchMs)
         return;
+    m_ticksLookedAtMonotonicMs = mono;
     // Each tick is won by one worker of the fleet, in the store.
-    m_store.runDueTicks(nowMs, m_ticks, [this] { return newIdempotencyKey(); });
+    if (!m_store.runDueTicks(nowMs, m_ticks, [this] { return newIdempotencyKey(); }).isEmpty())
+        noteStoreDue(nowMs);
     if (!m_store.lastError().isEmpty())
         emit storeFailed(m_store.lastError());
 }
@@ -452,6 +476,7 @@ void Scheduler::deferOrWait(Held &held, qint64 waitMs)
     const qint64 id = held.op.id;
     if (!m_store.releaseClaim(id, m_options.workerId, held.op.version, nowMs() + waitMs))
         qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
+    noteStoreDue(nowMs() + waitMs);
     release(id);
 }
 
@@ -691,6 +716,8 @@ void Scheduler::flushFinished()
             if (isFinal(outcome.operation.state) ||
                 outcome.operation.state == OperationState::Parked)
                 m_notBeforeMonotonicMs.remove(id);
+            else
+                noteStoreDue(outcome.operation.nextAttemptAtMs);
             emit attemptRecorded(attempt, outcome.operation);
             emit operationChanged(outcome.operation);
             break;
@@ -748,13 +775,21 @@ void Scheduler::armTimer(bool storeMayHaveDue)
         // A claim that found nothing due leaves at least a moment before the next
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
-        if (const auto due = m_store.nextDueAtMs(now))
+        const auto due = m_store.nextDueAtMs(now);
+        m_storeDueAtMs = due.value_or(std::numeric_limits<qint64>::max());
+        m_storeDueReadMonotonicMs = mono;
+        if (due)
             delay = std::min(delay,
                              *due <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs : *due - now);
+    } else if (m_storeDueAtMs != std::numeric_limits<qint64>::min()) {
+        // The claim was left out: wake for the time the store gave, or to look again.
+        delay = std::min(
+            {delay, m_storeDueAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
     }
     if (!m_ticks.isEmpty()) {
         if (const auto tick = m_store.nextTickAtMs())
-            delay = std::min(delay, *tick - now);
+            delay = std::min(
+                delay, std::max(*tick - now, m_ticksLookedAtMonotonicMs + kTickBatchMs - mono));
     }
     for (const auto &[id, held] : m_held) {
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
@@ -817,6 +852,7 @@ Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
         m_notBeforeMonotonicMs.remove(operationId);
         if (const auto op = m_store.operation(operationId))
             emit operationChanged(*op);
+        noteStoreDue(std::numeric_limits<qint64>::min());
         wake();
     }
     return r;
@@ -845,8 +881,10 @@ Store::OperatorResult Scheduler::cancel(qint64 operationId)
 bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
 {
     const bool ok = m_store.setEndpointPaused(endpointId, paused, nowMs());
-    if (ok)
+    if (ok) {
+        noteStoreDue(std::numeric_limits<qint64>::min());
         wake();
+    }
     return ok;
 }
 
@@ -858,6 +896,7 @@ void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
     // A hold another worker placed is on the partition's row only; it is lifted there
     // all the same.
     m_store.liftPartitionSnooze(policyId, partitionKey, heldHere ? until : -1, now);
+    noteStoreDue(std::numeric_limits<qint64>::min());
     wake();
 }
 

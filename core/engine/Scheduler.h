@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QObject>
 
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -96,6 +97,8 @@ private:
     struct Partition;
 
     void createPeriodicOperations(qint64 nowMs);
+    // Work this worker put in the store is due at atMs: the next wake looks for it then.
+    void noteStoreDue(qint64 atMs);
     bool ensurePartition(const EndpointConfig &endpoint);
     qint64 costOf(const EndpointConfig &endpoint) const;
     void admit(const OperationRecord &op);
@@ -147,6 +150,12 @@ private:
     bool m_wasIdle = false;
     bool m_fleetCapped = false;    // the last claim found the fleet's permits taken
     bool m_lastClaimEmpty = false; // the last claim found nothing
+    // When the store's next due work is, as this worker last read it or has moved it
+    // since (min: unknown, look now), and when that was read.
+    qint64 m_storeDueAtMs = std::numeric_limits<qint64>::min();
+    qint64 m_storeDueReadMonotonicMs = 0;
+    // When runDueTicks last ran, on the monotonic clock.
+    qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
 };
 
 } // namespace cooldown

@@ -670,13 +670,15 @@ bool Store::fail(const QString &context, const QString &detail)
 
 bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
 {
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery *query = cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, '', :now, :now2)"
         " ON CONFLICT (id) DO NOTHING"));
-    query.bindValue(QStringLiteral(":id"), text(endpointId));
-    query.bindValue(QStringLiteral(":now"), nowMs);
-    query.bindValue(QStringLiteral(":now2"), nowMs);
-    return exec(query);
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":id"), text(endpointId));
+    query->bindValue(QStringLiteral(":now"), nowMs);
+    query->bindValue(QStringLiteral(":now2"), nowMs);
+    return exec(*query);
 }
 
 bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs)
@@ -1001,27 +1003,34 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
         if (!exec(*partition))
             return std::nullopt;
     }
-    QSqlQuery query = prepare(QStringLiteral(
-        "INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at, idempotency_key,"
-        " policy_id, partition_key, cost, host) VALUES (:endpoint, 'scheduled', :now, :due, :key,"
-        " :policy, :partition, :cost, :host) RETURNING id"));
-    query.bindValue(QStringLiteral(":host"), text(host));
-    query.bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
-    query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
-    query.bindValue(QStringLiteral(":now"), nowMs);
-    query.bindValue(QStringLiteral(":due"), nowMs);
-    query.bindValue(QStringLiteral(":key"), text(idempotencyKey));
-    query.bindValue(QStringLiteral(":policy"), text(policyId));
-    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
-    if (!exec(query))
+    // Prepared once: periodic endpoints make one for every tick. SQLite hands out the
+    // new row's id without RETURNING's temporary table.
+    const bool postgres = m_backend == Backend::Postgres;
+    QSqlQuery *query = cached(
+        QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
+                       " idempotency_key, policy_id, partition_key, cost, host) VALUES (:endpoint,"
+                       " 'scheduled', :now, :due, :key, :policy, :partition, :cost, :host)") +
+        (postgres ? QStringLiteral(" RETURNING id") : QString()));
+    if (!query)
         return std::nullopt;
-    if (!query.next()) {
+    query->bindValue(QStringLiteral(":host"), text(host));
+    query->bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
+    query->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    query->bindValue(QStringLiteral(":now"), nowMs);
+    query->bindValue(QStringLiteral(":due"), nowMs);
+    query->bindValue(QStringLiteral(":key"), text(idempotencyKey));
+    query->bindValue(QStringLiteral(":policy"), text(policyId));
+    query->bindValue(QStringLiteral(":partition"), text(partitionKey));
+    if (!exec(*query))
+        return std::nullopt;
+    const QVariant id =
+        postgres ? (query->next() ? query->value(0) : QVariant()) : query->lastInsertId();
+    query->finish();
+    if (!id.isValid()) {
         fail(QStringLiteral("create operation"), QStringLiteral("no id returned"));
         return std::nullopt;
     }
-    const qint64 id = query.value(0).toLongLong();
-    query.finish();
-    return id;
+    return id.toLongLong();
 }
 
 std::optional<qint64> Store::createOperation(const QString &endpointId,
@@ -1514,29 +1523,58 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     }
 
     if (!picked.isEmpty()) {
-        QStringList ids;
-        ids.reserve(picked.size());
-        for (qint64 id : std::as_const(picked))
-            ids.append(QString::number(id));
         const QString set = QStringLiteral(
             "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
             " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
-        QSqlQuery query =
-            prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
-                        .arg(set, ids.join(u','), columns(kOperationColumns)));
-        query.bindValue(QStringLiteral(":owner"), text(workerId));
-        query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
-        if (!exec(query))
-            return {};
-        while (query.next()) {
-            claimed.append(readOperation(query));
-            claimed.last().leaseExpiresAtMs -= m_clockOffsetMs;
+        if (postgres) {
+            // One round trip for the claim.
+            QStringList ids;
+            ids.reserve(picked.size());
+            for (qint64 id : std::as_const(picked))
+                ids.append(QString::number(id));
+            QSqlQuery query =
+                prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
+                            .arg(set, ids.join(u','), columns(kOperationColumns)));
+            query.bindValue(QStringLiteral(":owner"), text(workerId));
+            query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
+            if (!exec(query))
+                return {};
+            while (query.next())
+                claimed.append(readOperation(query));
+            if (query.lastError().isValid()) {
+                fail(QStringLiteral("claim"), errorText(query.lastError()));
+                return {};
+            }
+            query.finish();
+        } else {
+            // SQLite is in this process: statements prepared once, per operation, cost
+            // less than parsing a new statement for each claim (most claims take one or
+            // two) and RETURNING's temporary table.
+            QSqlQuery *update =
+                cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
+            QSqlQuery *read = cached(QStringLiteral("SELECT %1 FROM operations WHERE id = :id")
+                                         .arg(columns(kOperationColumns)));
+            if (!update || !read)
+                return {};
+            for (qint64 id : std::as_const(picked)) {
+                update->bindValue(QStringLiteral(":owner"), text(workerId));
+                update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
+                update->bindValue(QStringLiteral(":id"), id);
+                if (!exec(*update))
+                    return {};
+                read->bindValue(QStringLiteral(":id"), id);
+                if (!exec(*read))
+                    return {};
+                if (!read->next()) {
+                    fail(QStringLiteral("claim"), QStringLiteral("operation %1 vanished").arg(id));
+                    return {};
+                }
+                claimed.append(readOperation(*read));
+                read->finish();
+            }
         }
-        if (query.lastError().isValid()) {
-            fail(QStringLiteral("claim"), errorText(query.lastError()));
-            return {};
-        }
-        query.finish();
+        for (OperationRecord &op : claimed)
+            op.leaseExpiresAtMs -= m_clockOffsetMs;
     }
 
     // Each partition looked at learns when a claim may find work there next: when its
