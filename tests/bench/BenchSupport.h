@@ -12,11 +12,14 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <functional>
+#include <optional>
 #include <spawn.h>
 #include <string>
 #include <sys/resource.h>
@@ -196,6 +199,8 @@ struct OperationSeed
 {
     QString endpointId = QStringLiteral("bench");
     QString state = QStringLiteral("scheduled");
+    QString policyId; // the partition the operations wait in, if any
+    QString partitionKey;
     int attempt = 0;
     qint64 createdAtMs = 0;
     // nextAttemptAtMs(i) for the i-th operation of the seed.
@@ -205,15 +210,17 @@ struct OperationSeed
 inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &seed)
 {
     db.exec("BEGIN IMMEDIATE");
-    Statement insert(db.handle(),
-                     "INSERT INTO operations (endpoint_id, state, attempt, created_at,"
-                     " next_attempt_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)");
+    Statement insert(db.handle(), "INSERT INTO operations (endpoint_id, state, attempt, created_at,"
+                                  " next_attempt_at, idempotency_key, policy_id, partition_key)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     const std::string endpoint = seed.endpointId.toStdString();
+    const std::string policy = seed.policyId.toStdString();
+    const std::string partition = seed.partitionKey.toStdString();
     const std::string state = seed.state.toStdString();
     qint64 first = 0;
     for (qint64 i = 0; i < count; ++i) {
-        char key[40];
-        std::snprintf(key, sizeof key, "bench-key-%012lld", static_cast<long long>(i));
+        char key[96];
+        std::snprintf(key, sizeof key, "%s-%012lld", endpoint.c_str(), static_cast<long long>(i));
         const std::string keyText = key;
         insert.bind(1, endpoint);
         insert.bind(2, state);
@@ -221,6 +228,8 @@ inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &se
         insert.bind(4, seed.createdAtMs);
         insert.bind(5, seed.nextAttemptAtMs(i));
         insert.bind(6, keyText);
+        insert.bind(7, policy);
+        insert.bind(8, partition);
         insert.step();
         insert.reset();
         if (i == 0)
@@ -241,9 +250,15 @@ struct ChildRun
     qint64 peakRssBytes = 0; // the child's own high-water mark, from wait4()
 };
 
-// Runs program with arguments, its standard output going to stdoutPath (or inherited
-// when empty); waits for it and reads its peak memory from the kernel's accounting.
-inline ChildRun runChild(const QStringList &command, const QString &stdoutPath = {})
+struct Child
+{
+    pid_t pid = 0;
+    QElapsedTimer timer;
+};
+
+// Starts program with arguments, its standard output going to stdoutPath (or
+// inherited when empty).
+inline Child startChild(const QStringList &command, const QString &stdoutPath = {})
 {
     std::vector<QByteArray> storage;
     std::vector<char *> argv;
@@ -259,25 +274,58 @@ inline ChildRun runChild(const QStringList &command, const QString &stdoutPath =
     if (!stdoutPath.isEmpty())
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.constData(),
                                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    QElapsedTimer timer;
-    timer.start();
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    Child child;
+    child.timer.start();
+    const int rc = posix_spawnp(&child.pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
         die(QStringLiteral("cannot start %1: %2")
                 .arg(command.first(), QString::fromLocal8Bit(std::strerror(rc))));
+    return child;
+}
+
+// Waits for a child (or only looks, with block false: nullopt while it runs) and reads
+// its CPU time and peak memory from the kernel's accounting.
+inline std::optional<ChildRun> waitChild(const Child &child, bool block = true)
+{
     int status = 0;
     struct rusage usage = {};
-    if (wait4(pid, &status, 0, &usage) != pid)
-        die(QStringLiteral("wait4 failed for %1").arg(command.first()));
+    const pid_t done = wait4(child.pid, &status, block ? 0 : WNOHANG, &usage);
+    if (done == 0)
+        return std::nullopt;
+    if (done != child.pid)
+        die(QStringLiteral("wait4 failed for child %1").arg(child.pid));
     ChildRun run;
-    run.seconds = seconds(timer);
+    run.seconds = seconds(child.timer);
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     run.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                      double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     run.peakRssBytes = qint64(usage.ru_maxrss) * 1024;
     return run;
+}
+
+// Runs program with arguments and waits for it.
+inline ChildRun runChild(const QStringList &command, const QString &stdoutPath = {})
+{
+    return *waitChild(startChild(command, stdoutPath));
+}
+
+// This process's CPU time so far (user + system), in seconds.
+inline double processCpuSeconds()
+{
+    struct rusage usage = {};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// The p-th quantile (0..1) of sorted values: the smallest value at or above that share.
+template <typename T> T quantile(const std::vector<T> &sorted, double p)
+{
+    if (sorted.empty())
+        return T();
+    const size_t rank = size_t(std::ceil(p * double(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank > 0 ? rank - 1 : 0)];
 }
 
 // The machine's load when a benchmark starts: other work on the 2 cores skews wall

@@ -1,13 +1,21 @@
 // The engine's benchmarks against a local HTTP server that answers 200 (nginx, from
 // scripts/bench; an in-process server in smoke mode), each beside its reference:
 //   throughput  Scheduler + Transport + Store recording every attempt, against a bare
-//               QNetworkAccessManager loop with the same concurrency (6 per host)
+//               QNetworkAccessManager loop with the same concurrency (6 per host);
+//               once without a policy, once through a fleet-wide bucket in the store
 //   lateness    10,000 operations waiting until times spread over a few seconds: how
 //               long after its not_before each attempt starts, on the real clock
+//   fairness    operations of a quiet partition due over 20 s while another partition
+//               has 100,000 waiting for tokens: due -> sent, against the same without
+//               the backlog
+//   periodic    1,000 and 5,000 periodic endpoints, 100 runs a second in all: CPU time
+//               per request against the one-shot path, and tick lateness
 //   memory      resident memory while the engine runs 1,000,000 attempts in batches of 20,000
-//               (stopped after --memory-seconds, 900 by default): growth per attempt after a warm-up
+//               (stopped after --memory-seconds, 900 by default): growth per attempt after a
+//               warm-up
 //
-//   bench_engine [--smoke] [--url URL] [--only throughput|lateness|memory]
+//   bench_engine [--smoke] [--url URL]
+//                [--only throughput|lateness|fairness|periodic|memory]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--analyze]
 
@@ -40,19 +48,35 @@ namespace {
 
 constexpr int kConcurrency = 6;
 
-// One engine on its own database: the config names one endpoint at url, with the
-// same concurrency as the bare loop.
+// The concurrency block of every benchmark's config: the same as the bare loop's.
+QString concurrencyJson()
+{
+    return QStringLiteral(R"("concurrency": {"max_in_flight": %1, "per_host": %1})")
+        .arg(kConcurrency);
+}
+
+// A config naming one endpoint "bench" at url, optionally in a partition of policy.
+QByteArray singleEndpointConfig(const QUrl &url, const QString &policyJson = {})
+{
+    const QString policies =
+        policyJson.isEmpty() ? QString() : QStringLiteral(R"("policies": [%1],)").arg(policyJson);
+    const QString partition =
+        policyJson.isEmpty() ? QString()
+                             : QStringLiteral(R"(, "policy": "shared", "partition_key": "bench")");
+    return QStringLiteral(R"({"version": 1, %1, %2 "endpoints": [{"id": "bench", "url": "%3",)"
+                          R"( "timeout_seconds": 30%4}]})")
+        .arg(concurrencyJson(), policies, url.toString(), partition)
+        .toUtf8();
+}
+
+// One engine on its own database (a SQLite path), running the given config.
 class Engine
 {
 public:
-    Engine(const QString &dbPath, const QUrl &url)
+    Engine(const QString &dbPath, const QUrl &url) : Engine(dbPath, singleEndpointConfig(url)) {}
+
+    Engine(const QString &dbPath, const QByteArray &json)
     {
-        const QByteArray json =
-            QStringLiteral(R"({"version": 1, "concurrency": {"max_in_flight": %1, "per_host": %1},)"
-                           R"( "endpoints": [{"id": "bench", "url": "%2", "timeout_seconds": 30}]})")
-                .arg(kConcurrency)
-                .arg(url.toString())
-                .toUtf8();
         QString error;
         auto config = WorkspaceConfig::parse(json, QStringLiteral("bench.json"), &error, {},
                                              QHash<QString, QString>{});
@@ -70,6 +94,22 @@ public:
         QObject::connect(scheduler.get(), &Scheduler::storeFailed, [](const QString &message) {
             die(QStringLiteral("store failed: %1").arg(message));
         });
+    }
+
+    // Starts, runs for `seconds` whether or not anything is due, and stops (exchanges
+    // in flight finish and are recorded).
+    void runFor(double seconds)
+    {
+        QEventLoop loop;
+        const QMetaObject::Connection onStopped = QObject::connect(
+            scheduler.get(), &Scheduler::stopped, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+        QTimer::singleShot(int(seconds * 1000), scheduler.get(), [this] { scheduler->stop(); });
+        QString error;
+        if (!scheduler->start(&error))
+            die(error);
+        started = true;
+        loop.exec();
+        QObject::disconnect(onStopped);
     }
 
     // Starts (or wakes), and returns once nothing is scheduled, running or waiting:
@@ -126,10 +166,13 @@ QString prepareDatabase(const QTemporaryDir &dir, const QString &name)
 
 bool g_analyze = false;
 
-void seedDue(const QString &path, qint64 count)
+void seedDue(const QString &path, qint64 count, const QString &policyId = {},
+             const QString &partitionKey = {})
 {
     Database db(path);
     OperationSeed seed;
+    seed.policyId = policyId;
+    seed.partitionKey = partitionKey;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     seed.createdAtMs = now - 1000;
     seed.nextAttemptAtMs = [now](qint64) { return now - 1000; };
@@ -172,18 +215,36 @@ double bareLoopSeconds(const QUrl &url, qint64 count)
     return s;
 }
 
-void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds)
-{
-    bareLoopSeconds(url, std::min<qint64>(count, 1000)); // warm-up: connections, caches
-    const double bare = bareLoopSeconds(url, count);
+// A policy so generous that it never holds anything back: every claim still takes
+// its tokens from the partition's row in the store.
+const QString kSharedPolicy =
+    QStringLiteral(R"({"policy_id": "shared", "quota_unit": "request", "limit": 1000000,)"
+                   R"( "window_seconds": 1, "burst": 1000, "policy_version": 1})");
 
-    const QString path = prepareDatabase(dir, QStringLiteral("throughput.db"));
-    seedDue(path, count - 1); // the run-once endpoint adds the last one itself
-    Engine engine(path, url);
+struct EngineRun
+{
+    double rate = 0;
+    double cpuMsPerRequest = 0;
+};
+
+// The engine through `count` due operations of one endpoint (in the shared
+// partition when policyJson is given), until idle or stopped after maxSeconds.
+EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const QUrl &url,
+                           qint64 count, double maxSeconds, const QString &policyJson = {})
+{
+    const QString path = prepareDatabase(dir, name);
+    // The run-once endpoint adds the last one itself.
+    if (policyJson.isEmpty())
+        seedDue(path, count - 1);
+    else
+        seedDue(path, count - 1, QStringLiteral("shared"), QStringLiteral("bench"));
+    Engine engine(path, singleEndpointConfig(url, policyJson));
+    const double cpuBefore = processCpuSeconds();
     QElapsedTimer timer;
     timer.start();
     const bool finished = engine.runUntilIdle(maxSeconds);
     const double engineSeconds = seconds(timer);
+    const double cpu = processCpuSeconds() - cpuBefore;
     const auto counts = engine.store->countsByState();
     const qint64 attempts = engine.store->countAttempts({});
     if (counts.value(OperationState::Succeeded) != attempts || (finished && attempts != count))
@@ -196,11 +257,80 @@ void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, do
                  .arg(number(engineSeconds, 1))
                  .arg(attempts)
                  .arg(count));
+    return {double(attempts) / engineSeconds, cpu * 1000.0 / double(std::max<qint64>(attempts, 1))};
+}
+
+void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds)
+{
+    bareLoopSeconds(url, std::min<qint64>(count, 1000)); // warm-up: connections, caches
+    const double bare = bareLoopSeconds(url, count);
     const double bareRate = double(count) / bare;
-    const double engineRate = double(attempts) / engineSeconds;
+
+    const EngineRun plain =
+        engineThroughput(dir, QStringLiteral("throughput.db"), url, count, maxSeconds);
     report(QStringLiteral("engine throughput, recording on (%1 due, 6 per host)").arg(count),
-           QStringLiteral("bare QNAM loop: %1").arg(perSecond(bareRate)), perSecond(engineRate),
-           ratioText(engineRate / bareRate), QStringLiteral(">= 0.80x"), engineRate / bareRate >= 0.8);
+           QStringLiteral("bare QNAM loop: %1").arg(perSecond(bareRate)), perSecond(plain.rate),
+           ratioText(plain.rate / bareRate), QStringLiteral(">= 0.80x"),
+           plain.rate / bareRate >= 0.8);
+    // The same through a fleet-wide bucket: each claim takes its tokens from the
+    // partition's row in the same transaction.
+    const EngineRun shared = engineThroughput(dir, QStringLiteral("throughput-shared.db"), url,
+                                              count, maxSeconds, kSharedPolicy);
+    report(QStringLiteral("engine throughput, shared bucket (%1 due in one partition)").arg(count),
+           QStringLiteral("bare QNAM loop: %1").arg(perSecond(bareRate)), perSecond(shared.rate),
+           ratioText(shared.rate / bareRate), QStringLiteral(">= 0.80x"),
+           shared.rate / bareRate >= 0.8);
+    note(QStringLiteral("CPU per request: %1 ms without a policy, %2 ms with the shared bucket")
+             .arg(number(plain.cpuMsPerRequest, 3), number(shared.cpuMsPerRequest, 3)));
+}
+
+// How long after its not_before each of `count` operations (ids from firstId on)
+// started; one that never started counts as late until endMs. Sorted.
+struct Lateness
+{
+    std::vector<qint64> sortedMs;
+    qint64 early = 0;
+    qint64 unstarted = 0;
+};
+
+Lateness latenessOf(const QString &path, qint64 firstId, qint64 count,
+                    const std::function<qint64(qint64)> &notBefore, qint64 endMs)
+{
+    Lateness out;
+    std::vector<bool> startedOp(size_t(count), false);
+    Database db(path);
+    Statement select(db.handle(), "SELECT operation_id, started_at FROM attempts"
+                                  " WHERE operation_id BETWEEN ? AND ?");
+    select.bind(1, firstId);
+    select.bind(2, firstId + count - 1);
+    while (select.step() == SQLITE_ROW) {
+        const qint64 index = select.int64(0) - firstId;
+        if (startedOp[size_t(index)])
+            die(QStringLiteral("operation %1 started twice").arg(select.int64(0)));
+        startedOp[size_t(index)] = true;
+        const qint64 late = select.int64(1) - notBefore(index);
+        out.early += late < 0 ? 1 : 0;
+        out.sortedMs.push_back(late);
+    }
+    for (qint64 i = 0; i < count; ++i) {
+        if (!startedOp[size_t(i)]) {
+            out.sortedMs.push_back(endMs - notBefore(i));
+            ++out.unstarted;
+        }
+    }
+    std::sort(out.sortedMs.begin(), out.sortedMs.end());
+    return out;
+}
+
+QString describe(const Lateness &l)
+{
+    return QStringLiteral("p50 %1 ms, p90 %2 ms, p99 %3 ms, max %4 ms, min %5 ms, early %6")
+        .arg(quantile(l.sortedMs, 0.5))
+        .arg(quantile(l.sortedMs, 0.9))
+        .arg(quantile(l.sortedMs, 0.99))
+        .arg(l.sortedMs.back())
+        .arg(l.sortedMs.front())
+        .arg(l.early);
 }
 
 void benchLateness(const QTemporaryDir &dir, const QUrl &url, qint64 count, qint64 spreadMs,
@@ -225,49 +355,19 @@ void benchLateness(const QTemporaryDir &dir, const QUrl &url, qint64 count, qint
     Engine engine(path, url);
     const bool finished = engine.runUntilIdle(double(leadMs + spreadMs) / 1000.0 + graceSeconds);
     const qint64 endMs = QDateTime::currentMSecsSinceEpoch();
-
-    std::vector<qint64> lateness;
-    std::vector<bool> startedOp(size_t(count), false);
-    qint64 early = 0;
-    {
-        Database db(path);
-        Statement select(db.handle(), "SELECT operation_id, started_at FROM attempts"
-                                      " WHERE operation_id BETWEEN ? AND ?");
-        select.bind(1, firstId);
-        select.bind(2, firstId + count - 1);
-        while (select.step() == SQLITE_ROW) {
-            const qint64 index = select.int64(0) - firstId;
-            if (startedOp[size_t(index)])
-                die(QStringLiteral("operation %1 started twice").arg(select.int64(0)));
-            startedOp[size_t(index)] = true;
-            const qint64 late = select.int64(1) - notBefore(index);
-            early += late < 0 ? 1 : 0;
-            lateness.push_back(late);
-        }
-    }
-    // Operations still waiting when the engine was stopped are at least this late.
-    const qint64 unstarted = count - qint64(lateness.size());
-    for (qint64 i = 0; i < count; ++i) {
-        if (!startedOp[size_t(i)])
-            lateness.push_back(endMs - notBefore(i));
-    }
+    const Lateness lateness = latenessOf(path, firstId, count, notBefore, endMs);
+    const qint64 unstarted = lateness.unstarted;
+    const qint64 early = lateness.early;
     if (finished != (unstarted == 0))
         die(QStringLiteral("%1 operations never started, yet the engine went idle").arg(unstarted));
-    std::sort(lateness.begin(), lateness.end());
-    auto percentile = [&](double p) {
-        return lateness[std::min(lateness.size() - 1, size_t(std::ceil(p * double(lateness.size())) - 1))];
+    const auto percentile = [&](double p) {
+        return quantile(lateness.sortedMs, p);
     };
-    note(QStringLiteral("lateness over %1 operations due within %2 ms (%3/s): p50 %4 ms, p90 %5 ms,"
-                        " p99 %6 ms, max %7 ms, min %8 ms, early %9")
+    note(QStringLiteral("lateness over %1 operations due within %2 ms (%3/s): %4")
              .arg(count)
              .arg(spreadMs)
              .arg(number(double(count) * 1000.0 / double(spreadMs)))
-             .arg(percentile(0.5))
-             .arg(percentile(0.9))
-             .arg(percentile(0.99))
-             .arg(lateness.back())
-             .arg(lateness.front())
-             .arg(early));
+             .arg(describe(lateness)));
     if (unstarted > 0)
         note(QStringLiteral("%1 operations had not started when the engine was stopped %2 s after"
                             " the last not_before; they count as late until then")
@@ -287,6 +387,202 @@ void benchLateness(const QTemporaryDir &dir, const QUrl &url, qint64 count, qint
     // Load can only make attempts late; an early one is a bug at any size.
     if (g_smoke && early > 0)
         die(QStringLiteral("%1 attempts started before their not_before").arg(early));
+}
+
+// An operation in a quiet partition while another partition holds a backlog of
+// `backlog` waiting for tokens (10 a second): how long after it is due it is sent.
+// Reference: the same quiet operations on a database without the backlog.
+void benchFairness(const QTemporaryDir &dir, const QUrl &url, qint64 backlog, qint64 quiet,
+                   qint64 spreadMs, double graceSeconds)
+{
+    const QByteArray json =
+        QStringLiteral(
+            R"({"version": 1, %1, "policies": [)"
+            R"({"policy_id": "bulk", "quota_unit": "request", "limit": 10, "window_seconds": 1,)"
+            R"( "burst": 1, "policy_version": 1},)"
+            R"({"policy_id": "quiet", "quota_unit": "request", "limit": 1000, "window_seconds": 1,)"
+            R"( "burst": 10, "policy_version": 1}],)"
+            R"( "endpoints": [{"id": "bulk", "url": "%2", "policy": "bulk", "partition_key": "b"},)"
+            R"( {"id": "quiet", "url": "%2", "policy": "quiet", "partition_key": "q"}]})")
+            .arg(concurrencyJson(), url.toString())
+            .toUtf8();
+    const auto run = [&](const QString &name, qint64 backlogSize) {
+        const QString path = prepareDatabase(dir, name);
+        const qint64 leadMs = 1500;
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() + leadMs;
+        const auto notBefore = [base, quiet, spreadMs](qint64 i) {
+            return base + i * spreadMs / quiet;
+        };
+        qint64 firstId = 0;
+        {
+            Database db(path);
+            if (backlogSize > 0) {
+                OperationSeed bulk;
+                bulk.endpointId = QStringLiteral("bulk");
+                bulk.policyId = QStringLiteral("bulk");
+                bulk.partitionKey = QStringLiteral("b");
+                bulk.createdAtMs = base - leadMs;
+                bulk.nextAttemptAtMs = [base, leadMs](qint64) {
+                    return base - leadMs;
+                };
+                seedOperations(db, backlogSize, bulk);
+            }
+            OperationSeed seed;
+            seed.endpointId = QStringLiteral("quiet");
+            seed.policyId = QStringLiteral("quiet");
+            seed.partitionKey = QStringLiteral("q");
+            seed.state = QStringLiteral("waiting");
+            seed.attempt = 1;
+            seed.createdAtMs = base - leadMs;
+            seed.nextAttemptAtMs = notBefore;
+            firstId = seedOperations(db, quiet, seed);
+        }
+        Engine engine(path, json);
+        // With a backlog the engine never goes idle: it is stopped after the last
+        // quiet operation's time and a grace.
+        engine.runUntilIdle(double(leadMs + spreadMs) / 1000.0 + graceSeconds);
+        const Lateness lateness =
+            latenessOf(path, firstId, quiet, notBefore, QDateTime::currentMSecsSinceEpoch());
+        const qint64 bulkSent = engine.store->countAttempts({}) - quiet + lateness.unstarted;
+        note(QStringLiteral("quiet partition, %1 operations over %2 s beside %3 waiting in another"
+                            " (%4 of them sent meanwhile): %5")
+                 .arg(quiet)
+                 .arg(number(double(spreadMs) / 1000.0, 1))
+                 .arg(backlogSize)
+                 .arg(bulkSent)
+                 .arg(describe(lateness)));
+        if (g_smoke && lateness.early > 0)
+            die(QStringLiteral("%1 quiet operations started early").arg(lateness.early));
+        return lateness;
+    };
+    const Lateness alone = run(QStringLiteral("fairness-alone.db"), 0);
+    const Lateness beside = run(QStringLiteral("fairness-backlog.db"), backlog);
+    const qint64 p99 = quantile(beside.sortedMs, 0.99);
+    report(QStringLiteral("fairness: quiet partition due -> sent p99, %1 waiting in another")
+               .arg(backlog),
+           QStringLiteral("no backlog: p99 %1 ms").arg(quantile(alone.sortedMs, 0.99)),
+           QStringLiteral("%1%2 ms")
+               .arg(beside.unstarted > 0 ? QStringLiteral(">= ") : QString())
+               .arg(p99),
+           QStringLiteral("-"), QStringLiteral("<= 50 ms"), p99 <= 50 && beside.early == 0);
+}
+
+// Periodic monitoring: `endpoints` periodic endpoints whose ticks are spread evenly
+// over their period, `rate` ticks a second in all, run for `measureSeconds` after a
+// warm-up. CPU time per request (this process: engine, store and network) and how
+// long after its tick each run started.
+struct PeriodicRun
+{
+    double cpuMsPerRequest = 0;
+    qint64 requests = 0;
+    std::vector<qint64> latenessMs; // sorted
+};
+
+PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints, int rate,
+                        double warmSeconds, double measureSeconds)
+{
+    const qint64 everyMs = qint64(endpoints) * 1000 / rate;
+    QStringList list;
+    for (int i = 0; i < endpoints; ++i) {
+        QUrl u = url;
+        u.setQuery(QStringLiteral("monitor=%1").arg(i));
+        list.append(QStringLiteral(R"({"id": "m%1", "url": "%2", "every_seconds": %3})")
+                        .arg(i)
+                        .arg(u.toString())
+                        .arg(everyMs / 1000));
+    }
+    const QByteArray json = QStringLiteral(R"({"version": 1, %1, "endpoints": [%2]})")
+                                .arg(concurrencyJson(), list.join(QLatin1Char(',')))
+                                .toUtf8();
+    const QString path = prepareDatabase(dir, QStringLiteral("periodic-%1.db").arg(endpoints));
+    // A fleet that has run for a while: the endpoints' ticks are spread over the period
+    // (a database new to them would tick all of them at once, at the start).
+    const qint64 base = QDateTime::currentMSecsSinceEpoch() + 1000;
+    {
+        Database db(path);
+        db.exec("BEGIN IMMEDIATE");
+        Statement insert(db.handle(), "INSERT INTO periodic_ticks (endpoint_id, every_ms,"
+                                      " next_tick_at) VALUES (?, ?, ?)");
+        for (int i = 0; i < endpoints; ++i) {
+            insert.bind(1, QStringLiteral("m%1").arg(i).toStdString());
+            insert.bind(2, everyMs);
+            insert.bind(3, base + qint64(i) * everyMs / endpoints);
+            insert.step();
+            insert.reset();
+        }
+        db.exec("COMMIT");
+    }
+    Engine engine(path, json);
+    double cpuAtStart = 0;
+    qint64 attemptsAtStart = 0;
+    qint64 windowStartMs = 0;
+    QTimer::singleShot(int(warmSeconds * 1000), [&] {
+        cpuAtStart = processCpuSeconds();
+        attemptsAtStart = engine.store->countAttempts({});
+        windowStartMs = QDateTime::currentMSecsSinceEpoch();
+    });
+    engine.runFor(warmSeconds + measureSeconds);
+    const double cpu = processCpuSeconds() - cpuAtStart;
+    const qint64 endMs = QDateTime::currentMSecsSinceEpoch();
+    PeriodicRun out;
+    out.requests = engine.store->countAttempts({}) - attemptsAtStart;
+    out.cpuMsPerRequest = cpu * 1000.0 / double(std::max<qint64>(out.requests, 1));
+    // Each run's start against its tick: the ticks lie on each endpoint's grid, of
+    // which periodic_ticks holds the next point.
+    Database db(path);
+    Statement select(db.handle(),
+                     "SELECT a.started_at, t.next_tick_at FROM attempts a"
+                     " JOIN operations o ON o.id = a.operation_id"
+                     " JOIN periodic_ticks t ON t.endpoint_id = o.endpoint_id"
+                     " WHERE a.attempt = 1 AND a.started_at >= ? AND a.started_at < ?");
+    select.bind(1, windowStartMs);
+    select.bind(2, endMs);
+    while (select.step() == SQLITE_ROW) {
+        const qint64 offset = (select.int64(0) - select.int64(1)) % everyMs;
+        out.latenessMs.push_back(offset < 0 ? offset + everyMs : offset);
+    }
+    std::sort(out.latenessMs.begin(), out.latenessMs.end());
+    note(QStringLiteral("%1 periodic endpoints every %2 s: %3 requests in %4 s, %5 ms CPU each;"
+                        " tick lateness p50 %6 ms, p99 %7 ms, max %8 ms")
+             .arg(endpoints)
+             .arg(everyMs / 1000)
+             .arg(out.requests)
+             .arg(number(measureSeconds, 0), number(out.cpuMsPerRequest, 3))
+             .arg(quantile(out.latenessMs, 0.5))
+             .arg(quantile(out.latenessMs, 0.99))
+             .arg(out.latenessMs.empty() ? 0 : out.latenessMs.back()));
+    return out;
+}
+
+void benchPeriodic(const QTemporaryDir &dir, const QUrl &url, int rate, double warmSeconds,
+                   double measureSeconds, qint64 oneShotCount, double maxSeconds)
+{
+    // The one-shot path's CPU per request in this run: the reference.
+    const EngineRun oneShot = engineThroughput(dir, QStringLiteral("periodic-reference.db"), url,
+                                               oneShotCount, maxSeconds);
+    const int small = g_smoke ? 20 : 1000;
+    const int large = g_smoke ? 100 : 5000;
+    const PeriodicRun a = periodicRun(dir, url, small, rate, warmSeconds, measureSeconds);
+    const PeriodicRun b = periodicRun(dir, url, large, rate, warmSeconds, measureSeconds);
+    const QString reference =
+        QStringLiteral("one-shot path: %1 ms").arg(number(oneShot.cpuMsPerRequest, 3));
+    for (const auto &[n, run] : {std::pair<int, const PeriodicRun &>(small, a), {large, b}}) {
+        const double ratio = run.cpuMsPerRequest / oneShot.cpuMsPerRequest;
+        report(
+            QStringLiteral("periodic: CPU per request, %1 endpoints, %2 runs/s").arg(n).arg(rate),
+            reference, QStringLiteral("%1 ms").arg(number(run.cpuMsPerRequest, 3)),
+            ratioText(ratio), QStringLiteral("<= 1.50x"), ratio <= 1.5);
+        const qint64 p99 = quantile(run.latenessMs, 0.99);
+        report(QStringLiteral("periodic: tick lateness p99, %1 endpoints").arg(n),
+               QStringLiteral("the tick (0 ms late)"), QStringLiteral("%1 ms").arg(p99),
+               QStringLiteral("-"), QStringLiteral("<= 50 ms"), p99 <= 50 && run.requests > 0);
+    }
+    const double growth = b.cpuMsPerRequest / a.cpuMsPerRequest;
+    report(
+        QStringLiteral("periodic: CPU per request, %1 against %2 endpoints").arg(large).arg(small),
+        QStringLiteral("%1 endpoints: %2 ms").arg(small).arg(number(a.cpuMsPerRequest, 3)),
+        QStringLiteral("%1 ms").arg(number(b.cpuMsPerRequest, 3)), ratioText(growth),
+        QStringLiteral("<= 1.20x"), growth <= 1.2);
 }
 
 void benchMemory(const QTemporaryDir &dir, const QUrl &url, qint64 batch, qint64 maxAttempts,
@@ -409,6 +705,12 @@ int main(int argc, char **argv)
         if (!g_smoke)
             benchLateness(dir, url, latenessCount / 10, spreadMs, capSeconds, false);
     }
+    if (which.isEmpty() || which == QLatin1String("fairness"))
+        benchFairness(dir, url, g_smoke ? 2000 : 100000, g_smoke ? 50 : 400, g_smoke ? 1000 : 20000,
+                      g_smoke ? 5 : 10);
+    if (which.isEmpty() || which == QLatin1String("periodic"))
+        benchPeriodic(dir, url, g_smoke ? 20 : 100, g_smoke ? 1.0 : 5.0, g_smoke ? 3.0 : 30.0,
+                      g_smoke ? 300 : 5000, capSeconds);
     if (which.isEmpty() || which == QLatin1String("memory"))
         benchMemory(dir, url, g_smoke ? 100 : 20000, 1000000, memorySeconds);
     return g_failures > 0 ? 1 : 0;
