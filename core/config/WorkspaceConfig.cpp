@@ -261,7 +261,10 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                 r.checkKnownKeys(*c, path, {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
                 config.concurrency.maxInFlight =
                     int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
-                config.concurrency.perHost = int(r.number(*c, QStringLiteral("per_host"), path, 1, 6, 6, true));
+                // The fleet's: several workers may have more than the 6 connections one
+                // process keeps to a host.
+                config.concurrency.perHost =
+                    int(r.number(*c, QStringLiteral("per_host"), path, 1, 1024, 6, true));
             }
         }
 

@@ -30,6 +30,12 @@ constexpr qint64 kConcurrencyRecheckMs = 500;
 // The fleet's permits were all taken at the last claim; another worker's exchange may
 // end at any time.
 constexpr qint64 kFleetPermitRecheckMs = 100;
+// QNetworkAccessManager opens at most this many connections to a host and queues the
+// rest, with their transfer timeouts running: one process never has more in flight
+// to a host, whatever the fleet's per_host.
+constexpr int kConnectionsPerHost = 6;
+// Another worker was claiming; its claim takes a few milliseconds.
+constexpr qint64 kContendedClaimRecheckMs = 5;
 // The least wait after a claim that found nothing although the store said work was due.
 constexpr qint64 kEmptyClaimRecheckMs = 20;
 // Periodic ticks are looked for at most this often: with thousands of periodic
@@ -281,7 +287,8 @@ void Scheduler::wake()
     } else if (room > 0) {
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
-                             {m_config.concurrency.maxInFlight, m_config.concurrency.perHost});
+                             {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
+                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost)});
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
         for (const OperationRecord &op : claimed)
@@ -290,7 +297,8 @@ void Scheduler::wake()
         // attempt ends, and that wakes us again.
         // Due work left behind for want of a fleet-wide permit is looked at again soon:
         // other workers' attempts end without waking this one.
-        m_fleetCapped = m_store.claimCapped();
+        m_fleetCapped = m_store.claimCapped() || m_store.claimContended();
+        m_claimContended = m_store.claimContended();
         m_lastClaimEmpty = claimed.isEmpty();
         storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
         if (!storeMayHaveDue)
@@ -484,7 +492,9 @@ AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
 {
     auto it = m_hosts.find(host);
     if (it == m_hosts.end())
-        it = m_hosts.emplace(host, std::make_unique<AsyncSemaphore>(m_config.concurrency.perHost))
+        it = m_hosts
+                 .emplace(host, std::make_unique<AsyncSemaphore>(
+                                    std::min(m_config.concurrency.perHost, kConnectionsPerHost)))
                  .first;
     return *it->second;
 }
@@ -771,6 +781,8 @@ void Scheduler::armTimer(bool storeMayHaveDue)
     const qint64 mono = m_clock.monotonicMs();
     qint64 delay =
         m_fleetCapped ? std::min(m_options.pollMs, kFleetPermitRecheckMs) : m_options.pollMs;
+    if (m_claimContended)
+        delay = std::min(delay, kContendedClaimRecheckMs);
     if (storeMayHaveDue) {
         // A claim that found nothing due leaves at least a moment before the next
         // look, whatever the store says: a time it cannot yet correct (a partition

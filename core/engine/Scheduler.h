@@ -150,6 +150,7 @@ private:
     bool m_wasIdle = false;
     bool m_fleetCapped = false;    // the last claim found the fleet's permits taken
     bool m_lastClaimEmpty = false; // the last claim found nothing
+    bool m_claimContended = false; // the last claim met another worker's claim
     // When the store's next due work is, as this worker last read it or has moved it
     // since (min: unknown, look now), and when that was read.
     qint64 m_storeDueAtMs = std::numeric_limits<qint64>::min();

@@ -1203,6 +1203,7 @@ struct Permits
     QHash<QString, qint64> runningByHost;
 
     qint64 mine = 0;    // held by the claiming worker
+    QHash<QString, qint64> mineByHost;
     int contenders = 1; // workers holding permits or wanting some, the claimer included
 
     bool limited() const { return limits.maxInFlight > 0 || limits.perHost > 0; }
@@ -1216,13 +1217,21 @@ struct Permits
     }
     bool hostFull(const QString &host) const
     {
-        return limits.perHost > 0 && runningByHost.value(host) >= limits.perHost;
+        if (limits.perHost <= 0)
+            return false;
+        if (runningByHost.value(host) >= limits.perHost)
+            return true;
+        qint64 cap = (limits.perHost + contenders - 1) / contenders;
+        if (limits.perHostForWorker > 0)
+            cap = std::min<qint64>(cap, limits.perHostForWorker);
+        return mineByHost.value(host) >= cap;
     }
     void take(const QString &host)
     {
         ++running;
         ++mine;
         ++runningByHost[host];
+        ++mineByHost[host];
     }
 };
 
@@ -1233,6 +1242,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 {
     QList<OperationRecord> claimed;
     m_claimCapped = false;
+    m_claimContended = false;
     if (limit <= 0)
         return claimed;
     const bool postgres = m_backend == Backend::Postgres;
@@ -1246,6 +1256,22 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (!transaction.isActive()) {
         fail(QStringLiteral("claim"), transaction.error());
         return claimed;
+    }
+    // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
+    // write lock does it there), so that two cannot both take the last one. A claim
+    // that finds another counting takes nothing rather than wait: first, so that it
+    // costs one statement.
+    if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
+        QSqlQuery *turn = cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002)"));
+        if (!turn || !exec(*turn))
+            return claimed;
+        const bool mine = turn->next() && turn->value(0).toBool();
+        turn->finish();
+        if (!mine) {
+            m_claimContended = true;
+            m_lastError.clear(); // not a failure
+            return claimed;      // rolled back: nothing was changed
+        }
     }
     // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
     // worker whose clock runs ahead neither refills a bucket early nor takes a live
@@ -1266,18 +1292,11 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (!exec(*cancelled))
         return claimed;
 
-    // Fleet-wide permits: the running operations whose leases are live. On PostgreSQL
-    // the claims that count them take turns, so that two cannot both take the last one.
+    // Fleet-wide permits: the running operations whose leases are live.
     Permits permits;
     permits.limits = concurrency;
     qint64 wantedAtMs = -1; // the time the workers table is kept in
     if (permits.limited()) {
-        if (postgres) {
-            QSqlQuery *turn = cached(QStringLiteral("SELECT pg_advisory_xact_lock(4242002)"));
-            if (!turn || !exec(*turn))
-                return claimed;
-            turn->finish();
-        }
         QSqlQuery *running = cached(QStringLiteral(
             "SELECT host, lease_owner, COUNT(*) FROM operations WHERE state = 'running'"
             " AND lease_expires_at > :now GROUP BY host, lease_owner"));
@@ -1290,10 +1309,13 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         while (running->next()) {
             const qint64 count = running->value(2).toLongLong();
             const QString owner = running->value(1).toString();
-            permits.runningByHost[running->value(0).toString()] += count;
+            const QString host = running->value(0).toString();
+            permits.runningByHost[host] += count;
             permits.running += count;
-            if (owner == workerId)
+            if (owner == workerId) {
                 permits.mine += count;
+                permits.mineByHost[host] += count;
+            }
             contenders.insert(owner);
         }
         running->finish();

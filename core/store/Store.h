@@ -70,6 +70,10 @@ struct FleetConcurrency
 {
     int maxInFlight = 0;
     int perHost = 0;
+    // The most of one host's permits the claiming worker takes (what it can send
+    // soon); 0: no cap of its own. While other workers want permits, each takes no
+    // more than an even share of per_host either.
+    int perHostForWorker = 0;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -313,6 +317,10 @@ public:
                                     int limit, const FleetConcurrency &concurrency = {});
     // The last claimDue left due work behind for want of a fleet-wide permit.
     bool claimCapped() const { return m_claimCapped; }
+    // The last claimDue took nothing because another worker's claim was counting the
+    // fleet's permits at that moment (PostgreSQL): try again in a moment. Waiting for
+    // it instead would stall this worker's event loop, its finished exchanges included.
+    bool claimContended() const { return m_claimContended; }
 
     // Writes the attempt row and the operation's new state (state, counters, times,
     // last status and error, final reason, wait source, backoff, forceNext) in one
@@ -427,6 +435,7 @@ private:
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
     bool m_claimCapped = false;
+    bool m_claimContended = false;
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the
     // caller's, as the last claim found it.
     qint64 m_clockOffsetMs = 0;

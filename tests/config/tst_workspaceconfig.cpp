@@ -136,7 +136,12 @@ void tst_WorkspaceConfig::refused_data()
                                            << "retry_profiles.default.retries: unknown retry profile field";
     QTest::newRow("profile cap below base") << minimal({}, R"("retry_profiles": {"default": {"base_seconds": 10, "cap_seconds": 5}}, )")
                                             << "retry_profiles.default.cap_seconds: expected at least base_seconds";
-    QTest::newRow("per_host above 6") << minimal({}, R"("concurrency": {"per_host": 12}, )") << "concurrency.per_host: expected a whole number from 1 to 6";
+    QTest::newRow("per_host above 1024")
+        << minimal({}, R"("concurrency": {"per_host": 2000}, )")
+        << "concurrency.per_host: expected a whole number from 1 to 1024";
+    QTest::newRow("per_host zero")
+        << minimal({}, R"("concurrency": {"per_host": 0}, )")
+        << "concurrency.per_host: expected a whole number from 1 to 1024";
     QTest::newRow("max_in_flight zero") << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
     QTest::newRow("policies object") << minimal({}, R"("policies": {}, )") << "policies: expected an array";
     QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")

@@ -8,9 +8,9 @@
 
 #include "core/store/Store.h"
 
+#include "support/MaxInWindow.h"
 #include <QDateTime>
 #include <QSet>
-#include "support/MaxInWindow.h"
 
 #include <QTest>
 
@@ -24,7 +24,6 @@ namespace {
 
 const qint64 kNow = 1'795'000'000'000; // a fixed instant: no test here reads the clock
 const qint64 kLease = 600'000;         // longer than any test here: no claim is rescued
-
 
 QStringList partitionKeys(const QList<OperationRecord> &ops)
 {
@@ -55,6 +54,8 @@ private slots:
     void periodicTickOncePerFleet();
     void concurrencyHoldsForTheFleet();
     void perHostPermitsHoldForTheFleet();
+    void perHostIsSharedAndCappedPerWorker();
+    void contendedClaimTakesNothingAndDoesNotWait();
     void newerPolicyVersionIsKept();
     void databaseClockPacesSkewedWorkers();
 
@@ -432,6 +433,78 @@ void tst_FleetStore::perHostPermitsHoldForTheFleet()
     QCOMPARE(endpoints, (QStringList{QStringLiteral("busy"), QStringLiteral("other")}));
     QVERIFY(b->claimCapped());
     QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 1, 60'000, 16, limits).isEmpty());
+}
+
+// per_host above what one process sends to a host (a fleet's): a worker takes no more
+// of it than its own cap, and, while others hold or want permits, no more than an even
+// share, so that permits do not queue in one worker while another could send.
+void tst_FleetStore::perHostIsSharedAndCappedPerWorker()
+{
+    auto a = open();
+    auto b = open();
+    auto c = open();
+    QVERIFY(a && b && c);
+    for (int i = 0; i < 40; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("bulk"), QStringLiteral("k%1").arg(i),
+                                   kNow - 100 + i, {}, {}, 1, QStringLiteral("api.test")));
+    const FleetConcurrency limits{48, 24, 12};
+    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow, kLease, 40, limits).size(), 12);
+    // B beside A: half of per_host each, and B's own cap is 12 too.
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow, kLease, 40, limits).size(), 12);
+    // The host's 24 are taken: C gets none and says it wants some.
+    QVERIFY(c->claimDue(QStringLiteral("c"), kNow, kLease, 40, limits).isEmpty());
+    QVERIFY(c->claimCapped());
+    // A's attempts end; with B and C contending, A's share is 8 of the 24.
+    const QList<OperationRecord> running = a->operations({});
+    for (const OperationRecord &op : running) {
+        if (op.state != OperationState::Running || op.leaseOwner != QLatin1String("a"))
+            continue;
+        OperationRecord done = op;
+        done.state = OperationState::Succeeded;
+        AttemptRecord attempt;
+        attempt.operationId = op.id;
+        attempt.endpointId = op.endpointId;
+        attempt.attempt = 1;
+        attempt.startedAtMs = kNow;
+        QCOMPARE(a->finishAttempt(attempt, done, op.version, QStringLiteral("a")),
+                 Store::FinishResult::Committed);
+    }
+    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 10, kLease, 40, limits).size(), 8);
+    QCOMPARE(c->claimDue(QStringLiteral("c"), kNow + 20, kLease, 40, limits).size(), 4);
+}
+
+// PostgreSQL: while another worker's claim counts the fleet's permits (the advisory
+// lock), a claim takes nothing and says so at once instead of waiting for it.
+void tst_FleetStore::contendedClaimTakesNothingAndDoesNotWait()
+{
+    if (isSqlite())
+        QSKIP("SQLite claims queue on its write lock within the busy timeout");
+    auto a = open();
+    QVERIFY(a);
+    QVERIFY(a->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow - 10));
+    const QUrl url(m_url);
+    const QString connection = QStringLiteral("tst-fleetstore-lock");
+    {
+        QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connection);
+        other.setHostName(url.host());
+        other.setPort(url.port(5432));
+        other.setUserName(url.userName());
+        other.setPassword(url.password());
+        other.setDatabaseName(url.path().mid(1));
+        QVERIFY2(other.open(), qPrintable(other.lastError().text()));
+        QVERIFY(other.transaction());
+        QSqlQuery lock(other);
+        QVERIFY2(lock.exec(QStringLiteral("SELECT pg_advisory_xact_lock(4242002)")),
+                 qPrintable(lock.lastError().text()));
+        const FleetConcurrency limits{4, 4};
+        QVERIFY(a->claimDue(QStringLiteral("a"), kNow, kLease, 4, limits).isEmpty());
+        QVERIFY(a->claimContended());
+        QVERIFY(a->lastError().isEmpty());
+        QVERIFY(other.commit());
+        QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 1, kLease, 4, limits).size(), 1);
+        QVERIFY(!a->claimContended());
+    }
+    QSqlDatabase::removeDatabase(connection);
 }
 
 void tst_FleetStore::newerPolicyVersionIsKept()
