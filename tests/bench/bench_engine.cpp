@@ -19,6 +19,7 @@
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--analyze]
 
+#include "bench/BareLoop.h"
 #include "bench/BenchHttpServer.h"
 #include "bench/BenchSupport.h"
 #include "core/config/WorkspaceConfig.h"
@@ -181,39 +182,6 @@ void seedDue(const QString &path, qint64 count, const QString &policyId = {},
         db.exec("ANALYZE");
 }
 
-// N GETs, kConcurrency at a time, nothing else: what QNAM alone can do.
-double bareLoopSeconds(const QUrl &url, qint64 count)
-{
-    QNetworkAccessManager manager;
-    QEventLoop loop;
-    qint64 started = 0;
-    qint64 finished = 0;
-    qint64 failed = 0;
-    std::function<void()> startOne = [&] {
-        ++started;
-        QNetworkRequest request(url);
-        QNetworkReply *reply = manager.get(request);
-        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply] {
-            if (reply->error() != QNetworkReply::NoError)
-                ++failed;
-            reply->readAll();
-            reply->deleteLater();
-            if (++finished == count)
-                loop.quit();
-            else if (started < count)
-                startOne();
-        });
-    };
-    QElapsedTimer timer;
-    timer.start();
-    for (int i = 0; i < kConcurrency && started < count; ++i)
-        startOne();
-    loop.exec();
-    const double s = seconds(timer);
-    if (failed > 0)
-        die(QStringLiteral("the bare loop saw %1 failed requests").arg(failed));
-    return s;
-}
 
 // A policy so generous that it never holds anything back: every claim still takes
 // its tokens from the partition's row in the store.
@@ -262,8 +230,8 @@ EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const 
 
 void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds)
 {
-    bareLoopSeconds(url, std::min<qint64>(count, 1000)); // warm-up: connections, caches
-    const double bare = bareLoopSeconds(url, count);
+    bareLoopSeconds(url, std::min<qint64>(count, 1000), kConcurrency); // warm-up: connections, caches
+    const double bare = bareLoopSeconds(url, count, kConcurrency);
     const double bareRate = double(count) / bare;
 
     const EngineRun plain =

@@ -13,6 +13,7 @@
 //   bench_fleet [--smoke] [--url URL] [--only claim|workers]
 //               [--partitions N] [--due N] [--claims N] [--count N]
 
+#include "bench/BareLoop.h"
 #include "bench/BenchHttpServer.h"
 #include "bench/BenchSupport.h"
 #include "core/store/Store.h"
@@ -234,6 +235,36 @@ void benchClaim(const QString &backend, const QString &location, qint64 partitio
            QStringLiteral("<= 10 ms"), p99 <= 10.0);
 }
 
+// Lets the event loop turn for ms: an in-process server (smoke mode) answers meanwhile.
+void pauseMs(int ms)
+{
+    QEventLoop pause;
+    QTimer::singleShot(ms, &pause, &QEventLoop::quit);
+    pause.exec();
+}
+
+// Waits for every child, calling every() once each 10 ms meanwhile.
+std::vector<ChildRun> waitAll(const std::vector<Child> &children,
+                              const std::function<void()> &every = {})
+{
+    std::vector<std::optional<ChildRun>> runs(children.size());
+    size_t remaining = children.size();
+    while (remaining > 0) {
+        for (size_t i = 0; i < children.size(); ++i) {
+            if (!runs[i] && (runs[i] = waitChild(children[i], false)))
+                --remaining;
+        }
+        if (every)
+            every();
+        if (remaining > 0)
+            pauseMs(10);
+    }
+    std::vector<ChildRun> out;
+    for (const auto &run : runs)
+        out.push_back(*run);
+    return out;
+}
+
 // What the sessions of one database were doing, sampled.
 struct WaitSamples
 {
@@ -324,36 +355,23 @@ WorkersRun runWorkers(const QUrl &url, const QTemporaryDir &dir, int workers, qi
                  config, QStringLiteral("--db"), location, QStringLiteral("--until-idle"),
                  QStringLiteral("--worker-id"), QStringLiteral("bench-%1").arg(i)},
                 dir.filePath(QStringLiteral("worker-%1.log").arg(i))));
-        std::vector<bool> done(children.size(), false);
-        size_t remaining = children.size();
-        while (remaining > 0) {
-            for (size_t i = 0; i < children.size(); ++i) {
-                if (done[i])
-                    continue;
-                if (const auto exit = waitChild(children[i], false)) {
-                    if (exit->exitCode != 0)
-                        die(QStringLiteral("worker %1 exited with %2").arg(i).arg(exit->exitCode));
-                    done[i] = true;
-                    --remaining;
-                    run.workerCpuSeconds += exit->cpuSeconds;
-                }
-            }
-            if (!sample.exec())
-                die(sample.lastError().text());
-            ++run.waits.samples;
-            while (sample.next()) {
-                if (sample.value(0).toString() != QLatin1String("active"))
-                    continue;
-                ++run.waits.activeSessions;
-                const QString type = sample.value(1).toString();
-                if (!type.isEmpty() && type != QLatin1String("Client"))
-                    ++run.waits.waitingOn[type + QLatin1Char('/') + sample.value(2).toString()];
-            }
-            // The next sample in 10 ms; meanwhile an in-process server (smoke mode)
-            // answers the workers.
-            QEventLoop pause;
-            QTimer::singleShot(10, &pause, &QEventLoop::quit);
-            pause.exec();
+        for (const ChildRun &exit : waitAll(children, [&] {
+                 if (!sample.exec())
+                     die(sample.lastError().text());
+                 ++run.waits.samples;
+                 while (sample.next()) {
+                     if (sample.value(0).toString() != QLatin1String("active"))
+                         continue;
+                     ++run.waits.activeSessions;
+                     const QString type = sample.value(1).toString();
+                     if (!type.isEmpty() && type != QLatin1String("Client"))
+                         ++run.waits
+                               .waitingOn[type + QLatin1Char('/') + sample.value(2).toString()];
+                 }
+             })) {
+            if (exit.exitCode != 0)
+                die(QStringLiteral("a worker exited with %1").arg(exit.exitCode));
+            run.workerCpuSeconds += exit.cpuSeconds;
         }
         run.seconds = seconds(timer);
         // Every worker has ended, so their statistics are in; the sampler's are sent
@@ -363,9 +381,7 @@ WorkersRun runWorkers(const QUrl &url, const QTemporaryDir &dir, int workers, qi
         qint64 transactionsAfter = transactionsSoFar();
         while (transactionsAfter - transactionsBefore < run.waits.samples + 1 &&
                settle.elapsed() < 3000) {
-            QEventLoop pause;
-            QTimer::singleShot(100, &pause, &QEventLoop::quit);
-            pause.exec();
+            pauseMs(100);
             transactionsAfter = transactionsSoFar();
         }
         run.transactions = transactionsAfter - transactionsBefore - run.waits.samples;
@@ -385,6 +401,25 @@ WorkersRun runWorkers(const QUrl &url, const QTemporaryDir &dir, int workers, qi
     }
     QSqlDatabase::removeDatabase(QStringLiteral("bench-workers-sampler"));
     return run;
+}
+
+// The machine's own share for several processes: `processes` children of this program,
+// each a bare QNAM loop (6 in flight) through count / processes requests, all at
+// once. Returns the aggregate rate.
+double bareProcessesRate(const QUrl &url, qint64 count, int processes)
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::vector<Child> children;
+    for (int i = 0; i < processes; ++i)
+        children.push_back(startChild({QCoreApplication::applicationFilePath(),
+                                       QStringLiteral("--bare-loop"), url.toString(),
+                                       QString::number(count / processes)}));
+    for (const ChildRun &run : waitAll(children)) {
+        if (run.exitCode != 0)
+            die(QStringLiteral("a bare loop exited with %1").arg(run.exitCode));
+    }
+    return double(count / processes * processes) / seconds(timer);
 }
 
 void benchWorkers(const QUrl &url, qint64 count)
@@ -425,6 +460,12 @@ void benchWorkers(const QUrl &url, qint64 count)
              .arg(number(lockWaitMsPerThousand, 1)));
     const double oneRate = double(one.attempts) / one.seconds;
     const double fourRate = double(four.attempts) / four.seconds;
+    // What four processes get from this machine at all, beside what one gets: the
+    // server, the database and the workers share its cores.
+    const double bareOne = bareProcessesRate(url, count, 1);
+    const double bareFour = bareProcessesRate(url, count, 4);
+    note(QStringLiteral("bare QNAM loops, 6 in flight each: 1 process %1, 4 processes %2 (%3)")
+             .arg(perSecond(bareOne), perSecond(bareFour), ratioText(bareFour / bareOne)));
     report(QStringLiteral("4 workers on one PostgreSQL, shared bucket (%1 operations)").arg(count),
            QStringLiteral("1 worker: %1").arg(perSecond(oneRate)), perSecond(fourRate),
            ratioText(fourRate / oneRate), QStringLiteral(">= 1.00x"), fourRate >= oneRate);
@@ -442,6 +483,11 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
+    // A child of the workers benchmark's reference: --bare-loop URL COUNT.
+    if (args.size() == 4 && args.at(1) == QLatin1String("--bare-loop")) {
+        bareLoopSeconds(QUrl(args.at(2)), args.at(3).toLongLong(), 6);
+        return 0;
+    }
     g_smoke = args.contains(QStringLiteral("--smoke"));
     const QString which = option(args, QStringLiteral("--only"), QString());
     const bool pg = !test::postgresServerUrl().isEmpty();

@@ -1,0 +1,50 @@
+#pragma once
+
+// The reference of the engine's throughput: a bare QNetworkAccessManager loop.
+
+#include "bench/BenchSupport.h"
+
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QUrl>
+
+#include <functional>
+
+namespace cooldown::bench {
+
+// N GETs, `concurrency` at a time, nothing else: what QNAM alone can do.
+inline double bareLoopSeconds(const QUrl &url, qint64 count, int concurrency)
+{
+    QNetworkAccessManager manager;
+    QEventLoop loop;
+    qint64 started = 0;
+    qint64 finished = 0;
+    qint64 failed = 0;
+    std::function<void()> startOne = [&] {
+        ++started;
+        QNetworkRequest request(url);
+        QNetworkReply *reply = manager.get(request);
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply] {
+            if (reply->error() != QNetworkReply::NoError)
+                ++failed;
+            reply->readAll();
+            reply->deleteLater();
+            if (++finished == count)
+                loop.quit();
+            else if (started < count)
+                startOne();
+        });
+    };
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < concurrency && started < count; ++i)
+        startOne();
+    loop.exec();
+    const double s = seconds(timer);
+    if (failed > 0)
+        die(QStringLiteral("the bare loop saw %1 failed requests").arg(failed));
+    return s;
+}
+
+} // namespace cooldown::bench
