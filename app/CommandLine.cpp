@@ -94,11 +94,18 @@ QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &
     return parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();
 }
 
-std::unique_ptr<Store> openExistingStore(const QString &url, QString *error)
+std::unique_ptr<Store> openStoreFor(const QString &command, const QString &url, Create create,
+                                    int *exitCode)
 {
     StoreOptions options;
-    options.createIfMissing = false;
-    return Store::open(url, error, options);
+    options.createIfMissing = create == Create::IfMissing;
+    QString error;
+    Store::OpenFailure failure = Store::OpenFailure::None;
+    std::unique_ptr<Store> store = Store::open(url, &error, options, &failure);
+    if (!store)
+        *exitCode = failure == Store::OpenFailure::Runtime ? runtimeError(command, error)
+                                                           : usageError(command, error);
+    return store;
 }
 
 QString defaultDatabaseUrl()

@@ -40,10 +40,22 @@ std::optional<qint64> parseTimeMs(const QString &text);
 // ISO 8601 UTC with milliseconds, as logs and JSON print times.
 QString isoTime(qint64 msSinceEpoch);
 
-// The --db option's URL, or the default; a command that reads or changes what is
-// there opens it without creating one. nullptr with the reason in *error.
+// The --db option's URL, or the default.
 QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &db);
-std::unique_ptr<Store> openExistingStore(const QString &url, QString *error);
+
+// Whether a command may create the database it names (`run` does; commands that read
+// or change what is there do not).
+enum class Create
+{
+    IfMissing,
+    Never
+};
+// Opens the command's database. On failure prints "cooldown COMMAND: why" and sets
+// *exitCode: ExitUsage for what the user gave (a malformed URL, no database there),
+// ExitRuntimeFailure for the environment (a server that cannot be reached, a file
+// that cannot be written).
+std::unique_ptr<Store> openStoreFor(const QString &command, const QString &url, Create create,
+                                    int *exitCode);
 
 // The --db default: cooldown.db in the platform's data folder (created if missing).
 QString defaultDatabaseUrl();

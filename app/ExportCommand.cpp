@@ -92,10 +92,11 @@ int runExport(const QStringList &arguments)
                                   .arg(parser.value(state), stateNames()));
     }
 
-    QString error;
-    std::unique_ptr<Store> store = openExistingStore(databaseUrl(parser, db), &error);
+    int openFailed = ExitOk;
+    std::unique_ptr<Store> store =
+        openStoreFor(kCommand, databaseUrl(parser, db), Create::Never, &openFailed);
     if (!store)
-        return usageError(kCommand, error);
+        return openFailed;
 
     CsvExporter exporter;
     QEventLoop loop;
@@ -108,6 +109,7 @@ int runExport(const QStringList &arguments)
     });
     // Interrupted: stop cleanly so that no half-written file is left behind.
     StopOnSignal stopSignals;
+    QString error;
     if (!stopSignals.install([&exporter](int) { exporter.cancel(); }, &error))
         return runtimeError(kCommand, error);
     exporter.start(store.get(), filter, parser.value(out));

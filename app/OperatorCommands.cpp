@@ -40,11 +40,11 @@ int runOperatorAction(Action action, const QStringList &arguments)
         return usageError(command, QStringLiteral("OPERATION_ID: expected a positive whole number, got '%1'")
                                        .arg(parser.positionalArguments().constFirst()));
 
-    QString error;
     const QString url = databaseUrl(parser, db);
-    const std::unique_ptr<Store> store = openExistingStore(url, &error);
+    int openFailed = ExitOk;
+    const std::unique_ptr<Store> store = openStoreFor(command, url, Create::Never, &openFailed);
     if (!store)
-        return usageError(command, error);
+        return openFailed;
 
     const qint64 now = SystemClock::instance().nowMs();
     const bool forced = action == Action::Retry && parser.isSet(force);

@@ -140,9 +140,10 @@ int runRun(const QStringList &arguments)
     if (!workspace)
         return usageError(kCommand, error);
     const QString dbUrl = databaseUrl(parser, db);
-    std::unique_ptr<Store> store = Store::open(dbUrl, &error);
+    int openFailed = ExitOk;
+    std::unique_ptr<Store> store = openStoreFor(kCommand, dbUrl, Create::IfMissing, &openFailed);
     if (!store)
-        return usageError(kCommand, error);
+        return openFailed;
 
     StopOnSignal stopSignals;
     const SkewedClock clock(SystemClock::instance(), skewMs);

@@ -73,11 +73,11 @@ int runStatus(const QStringList &arguments)
         return ExitOk;
     }
 
-    QString error;
     const QString url = databaseUrl(parser, db);
-    const std::unique_ptr<Store> store = openExistingStore(url, &error);
+    int openFailed = ExitOk;
+    const std::unique_ptr<Store> store = openStoreFor(kCommand, url, Create::Never, &openFailed);
     if (!store)
-        return usageError(kCommand, error);
+        return openFailed;
 
     const qint64 now = SystemClock::instance().nowMs();
     const QList<WorkerLeases> workers = store->workers();

@@ -411,25 +411,35 @@ QString Store::displayUrl(const QString &url)
     return redaction::redactUrl(url);
 }
 
-std::unique_ptr<Store> Store::open(const QString &url, QString *error, const StoreOptions &options)
+std::unique_ptr<Store> Store::open(const QString &url, QString *error, const StoreOptions &options,
+                                   OpenFailure *failure)
 {
     QString message;
     const std::optional<ParsedUrl> parsed = parseUrl(url, &message);
     const QString shown = displayUrl(url);
+    // What the caller gave is wrong until the database is asked; after that, what
+    // fails is the environment (a server, a file, a lock), unless initialise says so.
+    OpenFailure kind = OpenFailure::Input;
     auto failed = [&](const QString &why) {
         if (error)
             *error = why;
+        if (failure)
+            *failure = kind;
         qCDebug(lcStore).noquote() << why;
         return std::unique_ptr<Store>();
     };
+    if (failure)
+        *failure = OpenFailure::None;
     if (!parsed)
         return failed(message);
 
     const bool postgres = parsed->backend == Backend::Postgres;
     const QString driver = postgres ? kPostgresDriver : kSqliteDriver;
-    if (!QSqlDatabase::isDriverAvailable(driver))
+    if (!QSqlDatabase::isDriverAvailable(driver)) {
+        kind = OpenFailure::Runtime; // an installation without the driver
         return failed(QStringLiteral("cannot open '%1': the Qt SQL driver %2 is not installed")
                           .arg(shown, driver));
+    }
 
     if (!postgres) {
         const QFileInfo info(parsed->path);
@@ -461,18 +471,24 @@ std::unique_ptr<Store> Store::open(const QString &url, QString *error, const Sto
         db.setConnectOptions(
             QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(std::max(0, options.busyTimeoutMs)));
     }
+    kind = OpenFailure::Runtime;
     if (!db.open()) {
         const QString detail = redaction::redactText(errorText(db.lastError()).trimmed());
         return failed(
             postgres ? QStringLiteral("cannot connect to PostgreSQL at '%1': %2").arg(shown, detail)
                      : QStringLiteral("cannot open '%1': %2").arg(shown, detail));
     }
-    if (!store->initialise(options, shown, &message))
+    bool newerSchema = false;
+    if (!store->initialise(options, shown, &message, &newerSchema)) {
+        if (newerSchema)
+            kind = OpenFailure::Input;
         return failed(message);
+    }
     return store;
 }
 
-bool Store::initialise(const StoreOptions &options, const QString &displayName, QString *error)
+bool Store::initialise(const StoreOptions &options, const QString &displayName, QString *error,
+                       bool *newerSchema)
 {
     const bool postgres = m_backend == Backend::Postgres;
     auto problem = [&](const QString &detail) {
@@ -491,7 +507,8 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
     if (!found)
         return problem(detail);
     const int latest = schema::latestVersion();
-    if (*found > latest)
+    *newerSchema = *found > latest;
+    if (*newerSchema)
         return problem(QStringLiteral("its schema version %1 is newer than this Cooldown supports "
                                       "(%2); use a newer Cooldown")
                            .arg(*found)

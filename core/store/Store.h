@@ -226,8 +226,19 @@ public:
     // Checks the schema version and migrates forward. A database from a newer
     // version, an unreachable server, a locked or unwritable file: nullptr, a message
     // in *error, and nothing written.
+    // *failure, when given, tells whose the problem is: Input (a malformed URL, a
+    // folder, no database where one must exist, a schema newer than this build) or
+    // Runtime (a server that cannot be reached, a file that cannot be opened or
+    // written, a missing driver): the command line's exit codes 2 and 1.
+    enum class OpenFailure
+    {
+        None,
+        Input,
+        Runtime,
+    };
     static std::unique_ptr<Store> open(const QString &url, QString *error,
-                                       const StoreOptions &options = {});
+                                       const StoreOptions &options = {},
+                                       OpenFailure *failure = nullptr);
     static int latestSchemaVersion();
     // The URL as it may be shown: the password replaced by a marker.
     static QString displayUrl(const QString &url);
@@ -399,7 +410,10 @@ private:
 
     // The SQLite connection under QtSql, or null on PostgreSQL.
     sqlite3 *sqliteHandle() const;
-    bool initialise(const StoreOptions &options, const QString &displayName, QString *error);
+    // *newerSchema: the database is of a newer version than this build (the caller's
+    // to fix, not the environment's).
+    bool initialise(const StoreOptions &options, const QString &displayName, QString *error,
+                    bool *newerSchema);
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
