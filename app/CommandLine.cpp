@@ -6,6 +6,8 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTextStream>
 
@@ -108,10 +110,28 @@ std::unique_ptr<Store> openStoreFor(const QString &command, const QString &url, 
     return store;
 }
 
+namespace {
+
+// Creates folder and any missing parents, each new one for its owner alone (0700,
+// whatever the umask): the data folder holds the attempt history. Folders that
+// exist are left as they are.
+void makePrivateFolder(const QString &folder)
+{
+    const QString parent = QFileInfo(folder).absolutePath();
+    if (QFileInfo::exists(folder) || parent == folder)
+        return;
+    makePrivateFolder(parent);
+    if (QDir().mkdir(folder))
+        QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                          QFileDevice::ExeOwner);
+}
+
+} // namespace
+
 QString defaultDatabaseUrl()
 {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(folder);
+    makePrivateFolder(folder);
     return QDir(folder).filePath(QStringLiteral("cooldown.db"));
 }
 

@@ -8,6 +8,7 @@
 
 #include <QAtomicInteger>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSet>
 #include <QSqlDriver>
@@ -26,6 +27,12 @@
 #include <limits>
 #include <thread>
 #include <utility>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace cooldown {
 
@@ -452,6 +459,19 @@ std::unique_ptr<Store> Store::open(const QString &url, QString *error, const Sto
         if (!info.absoluteDir().exists())
             return failed(QStringLiteral("cannot open '%1': the folder '%2' does not exist")
                               .arg(shown, QDir::toNativeSeparators(info.absolutePath())));
+#ifdef Q_OS_UNIX
+        // The attempt history holds URLs, headers and keys: a new database is its
+        // owner's alone, whatever the umask. SQLite gives the -wal and -shm files the
+        // database file's mode.
+        if (!info.exists()) {
+            const int fd = ::open(QFile::encodeName(parsed->path).constData(),
+                                  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                ::fchmod(fd, 0600);
+                ::close(fd);
+            }
+        }
+#endif
     }
 
     const QString connectionName = QStringLiteral("cooldown-store-%1").arg(++g_connectionCounter);
