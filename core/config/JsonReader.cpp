@@ -1,5 +1,7 @@
 #include "core/config/JsonReader.h"
 
+#include "core/NumberText.h"
+
 #include <cmath>
 
 namespace cooldown {
@@ -73,11 +75,10 @@ double JsonReader::number(const QJsonObject &o, const QString &key, const QStrin
     const double d = v.toDouble();
     if (!v.isDouble() || !std::isfinite(d) || d < min || d > max ||
         (wholeNumber && d != std::floor(d))) {
-        fail(join(path, key), QStringLiteral("expected %1 from %2 to %3")
-                                  .arg(wholeNumber ? QStringLiteral("a whole number")
-                                                   : QStringLiteral("a number"))
-                                  .arg(min)
-                                  .arg(max));
+        fail(join(path, key),
+             QStringLiteral("expected %1 from %2 to %3")
+                 .arg(wholeNumber ? QStringLiteral("a whole number") : QStringLiteral("a number"))
+                 .arg(numberText(min), numberText(max)));
         return fallback;
     }
     return d;

@@ -1,5 +1,7 @@
 #include "core/retry/RetryProfile.h"
 
+#include "core/NumberText.h"
+
 #include <QStringList>
 
 #include <cmath>
@@ -20,9 +22,12 @@ bool readSeconds(const QJsonValue &value, double *out, bool allowZero, QString *
     }
     const double v = value.toDouble();
     if (!std::isfinite(v) || v < 0 || (!allowZero && v == 0) || v > kMaxProfileSeconds) {
-        *error = allowZero ? QStringLiteral("expected seconds between 0 and %1").arg(kMaxProfileSeconds)
-                           : QStringLiteral("expected seconds above 0 and at most %1")
-                                 .arg(kMaxProfileSeconds);
+        // In seconds and in days: "31622400 (366 days)", not 3.16224e+07.
+        const QString most =
+            QStringLiteral("%1 (%2 days)")
+                .arg(numberText(kMaxProfileSeconds), numberText(kMaxProfileSeconds / 86400));
+        *error = allowZero ? QStringLiteral("expected seconds between 0 and %1").arg(most)
+                           : QStringLiteral("expected seconds above 0 and at most %1").arg(most);
         return false;
     }
     *out = v;

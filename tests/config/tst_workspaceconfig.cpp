@@ -114,6 +114,13 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("ftp url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "ftp://h/x"}]})") << "endpoints[0].url";
     QTest::newRow("url number") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": 5}]})") << "endpoints[0].url: expected a string";
     QTest::newRow("bad method") << minimal(R"(, "method": "GE T")") << "endpoints[0].method: expected an HTTP method";
+    // Limits written as people write numbers, never 3.16224e+07.
+    QTest::newRow("every_seconds beyond a year")
+        << minimal(R"(, "every_seconds": 40000000)")
+        << "endpoints[0].every_seconds: expected a whole number from 0 to 31622400";
+    QTest::newRow("timeout below a millisecond")
+        << minimal(R"(, "timeout_seconds": 0.0001)")
+        << "endpoints[0].timeout_seconds: expected a number from 0.001 to 3600";
     QTest::newRow("negative every") << minimal(R"(, "every_seconds": -1)") << "endpoints[0].every_seconds: expected a whole number";
     QTest::newRow("huge every") << minimal(R"(, "every_seconds": 1e300)") << "endpoints[0].every_seconds";
     QTest::newRow("fraction every") << minimal(R"(, "every_seconds": 1.5)") << "endpoints[0].every_seconds";

@@ -46,6 +46,13 @@ void tst_RetryProfile::setFromText_data()
     QTest::newRow("spread text") << "spread_seconds=soon" << false << "number of seconds";
     QTest::newRow("max retry after") << "max_retry_after_seconds=600" << true << "";
     QTest::newRow("max retry after huge") << "max_retry_after_seconds=1e30" << false << "at most";
+    // Numbers as people write them, not 3.16224e+07.
+    QTest::newRow("deadline beyond a year")
+        << "deadline_seconds=400000000" << false
+        << "deadline_seconds: expected seconds between 0 and 31622400 (366 days)";
+    QTest::newRow("cap beyond a year")
+        << "cap_seconds=400000000" << false
+        << "cap_seconds: expected seconds above 0 and at most 31622400 (366 days)";
     QTest::newRow("jitter") << "jitter=decorrelated" << true << "";
     QTest::newRow("jitter bad") << "jitter=random" << false << "full, equal, decorrelated, none";
     QTest::newRow("on_deadline") << "on_deadline=park" << true << "";
