@@ -1,6 +1,7 @@
-// The README's exit codes for every command that opens a database: what the user gave
-// wrong (a malformed URL, no database where one must exist, a folder) is 2; what the
-// environment refuses (a PostgreSQL server that cannot be reached) is 1.
+// `cooldown --version`, and the README's exit codes for every command that opens a
+// database: what the user gave wrong (a malformed URL, no database where one must
+// exist, a folder) is 2; what the environment refuses (a PostgreSQL server that cannot
+// be reached) is 1.
 
 #include <QFile>
 #include <QProcess>
@@ -12,9 +13,21 @@ class tst_CliExitCodes : public QObject
     Q_OBJECT
 
 private slots:
+    void version();
     void databaseProblems_data();
     void databaseProblems();
 };
+
+// The version the build was made as, for bug reports and scripts.
+void tst_CliExitCodes::version()
+{
+    QProcess p;
+    p.start(QStringLiteral(COOLDOWN_BINARY), {QStringLiteral("--version")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
+             QStringLiteral("cooldown " COOLDOWN_VERSION));
+}
 
 void tst_CliExitCodes::databaseProblems_data()
 {
