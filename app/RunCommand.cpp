@@ -1,8 +1,10 @@
 #include "app/RunCommand.h"
 
 #include "app/CommandLine.h"
+#include "app/MetricsListener.h"
 #include "app/StopOnSignal.h"
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/PrometheusMetrics.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
 #include "core/store/Store.h"
@@ -87,7 +89,13 @@ int runRun(const QStringList &arguments)
                        "for trying out workers whose clocks disagree."),
         QStringLiteral("S"));
     clockSkew.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({config, db, forSeconds, untilIdle, demoUrl, workerId, lease, clockSkew});
+    const QCommandLineOption listen(
+        QStringLiteral("listen"),
+        QStringLiteral("Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. "
+                       "127.0.0.1:9464; port 0 picks a free one and prints it)."),
+        QStringLiteral("HOST:PORT"));
+    parser.addOptions(
+        {config, db, forSeconds, untilIdle, demoUrl, workerId, lease, clockSkew, listen});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -128,6 +136,14 @@ int runRun(const QStringList &arguments)
                                   .arg(parser.value(clockSkew)));
         skewMs = qint64(s * 1000);
     }
+    QHostAddress listenAddress;
+    quint16 listenPort = 0;
+    if (parser.isSet(listen)) {
+        QString problem;
+        if (!MetricsListener::parseAddress(parser.value(listen), &listenAddress, &listenPort,
+                                           &problem))
+            return usageError(kCommand, QStringLiteral("--listen: %1").arg(problem));
+    }
     QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
     if (parser.isSet(demoUrl)) {
         demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
@@ -150,8 +166,30 @@ int runRun(const QStringList &arguments)
     Transport transport(clock);
     QtWakeTimer timer;
     options.workerId = parser.value(workerId);
+    const ConcurrencyConfig concurrency = workspace->concurrency;
     Scheduler scheduler(std::move(*workspace), *store, transport, clock, SystemRandom::instance(),
                         timer, options);
+
+    // Prometheus: counters fed by the engine, gauges read at each scrape.
+    PrometheusMetrics prometheus;
+    QObject::connect(&scheduler, &Scheduler::attemptRecorded, &scheduler,
+                     [&](const AttemptRecord &a) { prometheus.record(a); });
+    QObject::connect(&scheduler, &Scheduler::attemptsWritten, &scheduler,
+                     [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
+    MetricsListener metrics([&] {
+        ScrapeState state;
+        state.operationsByState = store->countsByState();
+        state.inFlight = scheduler.inFlight();
+        state.maxInFlight = concurrency.maxInFlight;
+        state.perHost = concurrency.perHost;
+        const qint64 now = clock.nowMs();
+        for (const PartitionState &p : store->partitions(now)) {
+            ++state.partitionsByPolicy[p.policyId];
+            state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
+            state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
+        }
+        return prometheus.render(state);
+    });
 
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -193,8 +231,17 @@ int runRun(const QStringList &arguments)
     if (runForMs)
         QTimer::singleShot(std::chrono::milliseconds(*runForMs), &scheduler, requestStop);
 
+    if (parser.isSet(listen) && !metrics.listen(listenAddress, listenPort, &error))
+        return runtimeError(kCommand,
+                            QStringLiteral("--listen %1: %2").arg(parser.value(listen), error));
     if (!scheduler.start(&error))
         return runtimeError(kCommand, error);
+    if (parser.isSet(listen)) {
+        const QString host = listenAddress.protocol() == QAbstractSocket::IPv6Protocol
+                                 ? QLatin1Char('[') + listenAddress.toString() + QLatin1Char(']')
+                                 : listenAddress.toString();
+        out << "cooldown run: metrics at http://" << host << ':' << metrics.port() << "/metrics\n";
+    }
     out << "cooldown run: worker " << scheduler.workerId() << " on " << Store::displayUrl(dbUrl) << '\n';
     out.flush();
     QCoreApplication::exec();

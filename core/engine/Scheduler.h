@@ -91,6 +91,8 @@ signals:
     void idle();
     void stopped();
     void storeFailed(const QString &message);
+    // A group of finished attempts was committed; how long the write took.
+    void attemptsWritten(int count, double seconds);
 
 private:
     struct Held;

@@ -1,0 +1,174 @@
+#include "core/engine/PrometheusMetrics.h"
+
+#include <QLocale>
+#include <QStringList>
+
+namespace cooldown {
+
+namespace {
+
+// A label value as the exposition format wants it: backslash, double quote and line
+// feed escaped.
+QString labelValue(const QString &value)
+{
+    QString out;
+    out.reserve(value.size());
+    for (const QChar c : value) {
+        if (c == QLatin1Char('\\'))
+            out += QLatin1String("\\\\");
+        else if (c == QLatin1Char('"'))
+            out += QLatin1String("\\\"");
+        else if (c == QLatin1Char('\n'))
+            out += QLatin1String("\\n");
+        else
+            out += c;
+    }
+    return out;
+}
+
+QString labels(std::initializer_list<std::pair<const char *, QString>> pairs)
+{
+    QStringList parts;
+    for (const auto &[name, value] : pairs)
+        parts.append(QStringLiteral("%1=\"%2\"").arg(QLatin1String(name), labelValue(value)));
+    return parts.isEmpty() ? QString()
+                           : QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
+}
+
+// A float as Prometheus reads one: shortest round-trip text, "+Inf" for infinity.
+QString sample(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+void header(QString &out, const char *name, const char *type, const char *help)
+{
+    out += QStringLiteral("# HELP %1 %2\n# TYPE %1 %3\n")
+               .arg(QLatin1String(name), QLatin1String(help), QLatin1String(type));
+}
+
+} // namespace
+
+QString PrometheusMetrics::statusClass(int status)
+{
+    if (status < 100 || status > 599)
+        return QStringLiteral("none");
+    return QStringLiteral("%1xx").arg(status / 100);
+}
+
+void PrometheusMetrics::Histogram::observe(double seconds)
+{
+    ++count;
+    sum += seconds;
+    for (size_t i = 0; i < kWaitBuckets.size(); ++i) {
+        if (seconds <= kWaitBuckets[i]) {
+            ++buckets[i];
+            return;
+        }
+    }
+}
+
+void PrometheusMetrics::record(const AttemptRecord &a)
+{
+    // An attempt that lost its lease changed nothing: its request still counts.
+    const QString decision = a.leaseConflict ? QStringLiteral("lease_conflict") : a.decision;
+    ++m_attempts[{a.endpointId, statusClass(a.status), decision}];
+    if (a.status == 429 || a.status == 503)
+        ++m_throttles[{a.endpointId, a.status}];
+    if (!a.leaseConflict && a.decision == QLatin1String("retry") && a.waitMs >= 0)
+        m_waits[a.waitSource.isEmpty() ? QStringLiteral("none") : a.waitSource].observe(
+            double(a.waitMs) / 1000.0);
+    if (!a.leaseConflict && a.decision == QLatin1String("fail"))
+        ++m_finalFailures[a.reason];
+}
+
+void PrometheusMetrics::recordStoreWrite(double seconds)
+{
+    m_storeWrites.observe(seconds);
+}
+
+QByteArray PrometheusMetrics::render(const ScrapeState &state) const
+{
+    QString out;
+    header(out, "cooldown_attempts_total", "counter",
+           "Attempts recorded by this worker, by endpoint, status class and decision.");
+    for (const auto &[key, n] : m_attempts) {
+        const auto &[endpoint, statusClass, decision] = key;
+        out += QStringLiteral("cooldown_attempts_total%1 %2\n")
+                   .arg(labels({{"endpoint", endpoint},
+                                {"status_class", statusClass},
+                                {"decision", decision}}))
+                   .arg(n);
+    }
+    header(out, "cooldown_throttled_responses_total", "counter",
+           "Answers 429 Too Many Requests and 503 Service Unavailable, by endpoint.");
+    for (const auto &[key, n] : m_throttles)
+        out += QStringLiteral("cooldown_throttled_responses_total%1 %2\n")
+                   .arg(labels({{"endpoint", key.first}, {"code", QString::number(key.second)}}))
+                   .arg(n);
+
+    const auto histogram = [&out](const char *name, const QString &labelPairs, const Histogram &h) {
+        qint64 cumulative = 0;
+        const QString inner = labelPairs.isEmpty() ? QString() : labelPairs + QLatin1Char(',');
+        for (size_t i = 0; i < kWaitBuckets.size(); ++i) {
+            cumulative += h.buckets[i];
+            out += QStringLiteral("%1_bucket{%2le=\"%3\"} %4\n")
+                       .arg(QLatin1String(name), inner, sample(kWaitBuckets[i]))
+                       .arg(cumulative);
+        }
+        out += QStringLiteral("%1_bucket{%2le=\"+Inf\"} %3\n")
+                   .arg(QLatin1String(name), inner)
+                   .arg(h.count);
+        const QString braces =
+            labelPairs.isEmpty() ? QString() : QLatin1Char('{') + labelPairs + QLatin1Char('}');
+        out += QStringLiteral("%1_sum%2 %3\n").arg(QLatin1String(name), braces, sample(h.sum));
+        out += QStringLiteral("%1_count%2 %3\n").arg(QLatin1String(name), braces).arg(h.count);
+    };
+    header(out, "cooldown_wait_seconds", "histogram",
+           "Waits chosen before a retry, by where they came from (retry-after, ratelimit, "
+           "x-ratelimit, problem, backoff).");
+    for (const auto &[source, h] : m_waits)
+        histogram("cooldown_wait_seconds", QStringLiteral("source=\"%1\"").arg(labelValue(source)),
+                  h);
+    header(out, "cooldown_final_failures_total", "counter",
+           "Operations this worker failed finally, by reason.");
+    for (const auto &[reason, n] : m_finalFailures)
+        out += QStringLiteral("cooldown_final_failures_total%1 %2\n")
+                   .arg(labels({{"reason", reason}}))
+                   .arg(n);
+    header(out, "cooldown_store_write_seconds", "histogram",
+           "How long committing a group of finished attempts to the database took.");
+    histogram("cooldown_store_write_seconds", QString(), m_storeWrites);
+
+    header(out, "cooldown_operations", "gauge", "Operations in the database, by state.");
+    for (const OperationState s : allOperationStates())
+        out += QStringLiteral("cooldown_operations%1 %2\n")
+                   .arg(labels({{"state", toString(s)}}))
+                   .arg(state.operationsByState.value(s));
+    header(out, "cooldown_in_flight", "gauge", "Exchanges this worker has in flight.");
+    out += QStringLiteral("cooldown_in_flight %1\n").arg(state.inFlight);
+    header(out, "cooldown_max_in_flight", "gauge",
+           "The workspace's max_in_flight (for all workers together).");
+    out += QStringLiteral("cooldown_max_in_flight %1\n").arg(state.maxInFlight);
+    header(out, "cooldown_per_host_limit", "gauge",
+           "The workspace's per_host (for all workers together).");
+    out += QStringLiteral("cooldown_per_host_limit %1\n").arg(state.perHost);
+    header(out, "cooldown_held_partitions", "gauge",
+           "Partitions a server told to wait, as the database has them.");
+    out += QStringLiteral("cooldown_held_partitions %1\n").arg(state.heldPartitions);
+    header(out, "cooldown_policy_partitions", "gauge", "Partitions of each policy.");
+    for (auto it = state.partitionsByPolicy.cbegin(); it != state.partitionsByPolicy.cend(); ++it)
+        out += QStringLiteral("cooldown_policy_partitions%1 %2\n")
+                   .arg(labels({{"policy", it.key()}}))
+                   .arg(it.value());
+    header(out, "cooldown_policy_available_units", "gauge",
+           "Units the buckets of each policy hold now, summed over its partitions.");
+    for (auto it = state.availableUnitsByPolicy.cbegin(); it != state.availableUnitsByPolicy.cend();
+         ++it)
+        out += QStringLiteral("cooldown_policy_available_units%1 %2\n")
+                   .arg(labels({{"policy", it.key()}}))
+                   .arg(it.value());
+    return out.toUtf8();
+}
+
+} // namespace cooldown

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/store/Records.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+
+#include <array>
+#include <map>
+#include <tuple>
+
+namespace cooldown {
+
+// What is read at the moment of a scrape: the engine's and the store's state.
+struct ScrapeState
+{
+    QMap<OperationState, qint64> operationsByState; // the whole database's
+    int inFlight = 0;
+    int maxInFlight = 0;
+    int perHost = 0;
+    int heldPartitions = 0;
+    // Per policy (never per partition key: label values stay few): the partitions the
+    // store knows and the units their buckets hold now, summed.
+    QMap<QString, qint64> partitionsByPolicy;
+    QMap<QString, qint64> availableUnitsByPolicy;
+};
+
+// The engine's figures in Prometheus' text exposition format (version 0.0.4), for
+// `cooldown run --listen`. Counters run from the start of the process and are fed one
+// attempt at a time; gauges come from the ScrapeState of each scrape.
+//
+// Labels are bounded: endpoint ids (configured), status classes, decisions, wait
+// sources and final reasons (fixed vocabularies), policy ids (configured). No
+// partition key, operation id or URL is ever a label.
+class PrometheusMetrics
+{
+public:
+    // The upper bounds of the wait histogram's buckets, in seconds.
+    static constexpr std::array<double, 12> kWaitBuckets = {0.1, 0.5, 1,   2,   5,    10,
+                                                            30,  60,  300, 900, 3600, 21600};
+
+    void record(const AttemptRecord &attempt);
+    // One attempt's record took this long to commit (the group commit's duration).
+    void recordStoreWrite(double seconds);
+    QByteArray render(const ScrapeState &state) const;
+
+    // "2xx" … "5xx" for a response, "none" when there was none.
+    static QString statusClass(int status);
+
+private:
+    struct Histogram
+    {
+        std::array<qint64, kWaitBuckets.size()> buckets{}; // not cumulative
+        qint64 count = 0;
+        double sum = 0;
+        void observe(double seconds);
+    };
+
+    std::map<std::tuple<QString, QString, QString>, qint64> m_attempts; // endpoint, class, decision
+    std::map<std::pair<QString, int>, qint64> m_throttles;              // endpoint, 429 or 503
+    std::map<QString, Histogram> m_waits;                               // by source
+    std::map<QString, qint64> m_finalFailures;                          // by reason
+    Histogram m_storeWrites;
+};
+
+} // namespace cooldown

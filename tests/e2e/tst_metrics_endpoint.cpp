@@ -1,0 +1,133 @@
+// `cooldown run --listen`: a real worker serves /metrics while it works against the
+// demo API in this process, and what it reports is what the database holds.
+
+#include "app/demo/DemoServer.h"
+#include "core/store/Store.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+
+struct Fetched
+{
+    int status = 0;
+    QByteArray contentType;
+    QByteArray body;
+};
+
+// A GET with the event loop turning (the demo API lives in this thread too).
+Fetched fetch(const QUrl &url)
+{
+    QNetworkAccessManager manager;
+    QNetworkReply *reply = manager.get(QNetworkRequest(url));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    Fetched f;
+    f.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    f.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+    f.body = reply->readAll();
+    reply->deleteLater();
+    return f;
+}
+
+// The sum of every sample of one metric family.
+qint64 total(const QByteArray &page, const QByteArray &name)
+{
+    qint64 sum = 0;
+    for (const QByteArray &line : page.split('\n')) {
+        if (line.startsWith(name + '{') || line.startsWith(name + ' '))
+            sum += line.mid(line.lastIndexOf(' ') + 1).toLongLong();
+    }
+    return sum;
+}
+
+} // namespace
+
+class tst_MetricsEndpoint : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void scrapeMatchesTheStore();
+};
+
+void tst_MetricsEndpoint::scrapeMatchesTheStore()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    DemoServer demo;
+    QVERIFY2(demo.listen(0), qPrintable(demo.errorString()));
+    const QString base = demo.baseUrl().toString();
+    const QString config = dir.filePath(QStringLiteral("workspace.json"));
+    const QString db = dir.filePath(QStringLiteral("metrics.db"));
+    {
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // Three quick ones, and one the demo API answers only after 5 s: the worker
+        // is still running it when the page is read.
+        f.write(
+            QStringLiteral(
+                R"({"version": 1, "endpoints": [)"
+                R"({"id": "a", "url": "%1/ok?key=a"}, {"id": "b", "url": "%1/ok?key=b"},)"
+                R"({"id": "c", "url": "%1/ok?key=c"},)"
+                R"({"id": "slow", "url": "%1/slow?delay_ms=5000&key=s", "timeout_seconds": 20}]})")
+                .arg(base)
+                .toUtf8());
+    }
+    QProcess run;
+    run.start(QStringLiteral(COOLDOWN_BINARY),
+              {QStringLiteral("run"), QStringLiteral("--config"), config, QStringLiteral("--db"),
+               db, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+               QStringLiteral("--until-idle")});
+    QVERIFY(run.waitForStarted());
+    QByteArray out;
+    const QRegularExpression at(QStringLiteral("metrics at (http://127\\.0\\.0\\.1:\\d+/metrics)"));
+    QRegularExpressionMatch match;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += run.readAllStandardOutput(), (match = at.match(QString::fromUtf8(out))).hasMatch()),
+        15000);
+    const QUrl metrics(match.captured(1));
+
+    // Wait until the three quick ones are in the database.
+    QString error;
+    auto store = Store::open(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(store->countAttempts({}), qint64(3), 10000);
+
+    const Fetched page = fetch(metrics);
+    QCOMPARE(page.status, 200);
+    QVERIFY2(page.contentType.startsWith("text/plain; version=0.0.4"),
+             page.contentType.constData());
+    QCOMPARE(total(page.body, "cooldown_attempts_total"), store->countAttempts({}));
+    QVERIFY2(page.body.contains("cooldown_attempts_total{endpoint=\"a\",status_class=\"2xx\","
+                                "decision=\"success\"} 1\n"),
+             page.body.constData());
+    QVERIFY2(page.body.contains("cooldown_operations{state=\"running\"} 1\n"),
+             page.body.constData());
+    QVERIFY2(page.body.contains("cooldown_operations{state=\"succeeded\"} 3\n"),
+             page.body.constData());
+    QVERIFY2(page.body.contains("cooldown_in_flight 1\n"), page.body.constData());
+    QCOMPARE(total(page.body, "cooldown_store_write_seconds_count") >= 1, true);
+
+    QUrl elsewhere = metrics;
+    elsewhere.setPath(QStringLiteral("/"));
+    QCOMPARE(fetch(elsewhere).status, 404);
+
+    // The slow one ends; the worker goes idle and stops on its own.
+    QTRY_VERIFY_WITH_TIMEOUT(run.state() == QProcess::NotRunning, 30000);
+    QCOMPARE(run.exitCode(), 0);
+    QCOMPARE(store->countAttempts({}), qint64(4));
+}
+
+QTEST_GUILESS_MAIN(tst_MetricsEndpoint)
+#include "tst_metrics_endpoint.moc"

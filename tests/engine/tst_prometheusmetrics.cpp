@@ -1,0 +1,143 @@
+// The Prometheus exposition of `cooldown run --listen`: counters fed by attempts,
+// cumulative histogram buckets, escaped label values, gauges from the scrape's state,
+// and the whole page accepted by Prometheus' own checker (promtool, from Debian's
+// prometheus package; skipped with the reason when it is not installed).
+
+#include "core/engine/PrometheusMetrics.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace cooldown;
+
+namespace {
+
+AttemptRecord attempt(const QString &endpoint, int status, const QString &decision,
+                      const QString &waitSource = {}, qint64 waitMs = -1,
+                      const QString &reason = {})
+{
+    AttemptRecord a;
+    a.endpointId = endpoint;
+    a.status = status;
+    a.decision = decision;
+    a.waitSource = waitSource;
+    a.waitMs = waitMs;
+    a.reason = reason;
+    return a;
+}
+
+// A page with something in every family.
+QByteArray samplePage()
+{
+    PrometheusMetrics m;
+    m.record(attempt(QStringLiteral("bom-sync"), 429, QStringLiteral("retry"),
+                     QStringLiteral("retry-after"), 30'000));
+    m.record(attempt(QStringLiteral("bom-sync"), 429, QStringLiteral("retry"),
+                     QStringLiteral("retry-after"), 400));
+    m.record(attempt(QStringLiteral("bom-sync"), 200, QStringLiteral("success")));
+    m.record(attempt(QStringLiteral("cad"), 0, QStringLiteral("retry"), QStringLiteral("backoff"),
+                     1500));
+    m.record(attempt(QStringLiteral("cad"), 503, QStringLiteral("fail"), {}, -1,
+                     QStringLiteral("deadline \"exceeded\"\nagain")));
+    AttemptRecord stale = attempt(QStringLiteral("cad"), 200, QStringLiteral("success"));
+    stale.leaseConflict = true;
+    m.record(stale);
+    m.recordStoreWrite(0.002);
+    ScrapeState state;
+    state.operationsByState[OperationState::Waiting] = 3;
+    state.operationsByState[OperationState::Succeeded] = 40;
+    state.inFlight = 2;
+    state.maxInFlight = 8;
+    state.perHost = 6;
+    state.heldPartitions = 1;
+    state.partitionsByPolicy[QStringLiteral("bom-v1")] = 2;
+    state.availableUnitsByPolicy[QStringLiteral("bom-v1")] = 5;
+    return m.render(state);
+}
+
+} // namespace
+
+class tst_PrometheusMetrics : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void countersAndGauges();
+    void histogramBucketsAreCumulative();
+    void labelValuesAreEscaped();
+    void promtoolAcceptsThePage();
+};
+
+void tst_PrometheusMetrics::countersAndGauges()
+{
+    const QByteArray page = samplePage();
+    for (const char *line :
+         {"# TYPE cooldown_attempts_total counter\n",
+          "cooldown_attempts_total{endpoint=\"bom-sync\",status_class=\"4xx\",decision=\"retry\"} "
+          "2\n",
+          "cooldown_attempts_total{endpoint=\"bom-sync\",status_class=\"2xx\",decision=\"success\"}"
+          " 1\n",
+          "cooldown_attempts_total{endpoint=\"cad\",status_class=\"none\",decision=\"retry\"} 1\n",
+          // An attempt that lost its lease went out, but decided nothing.
+          "cooldown_attempts_total{endpoint=\"cad\",status_class=\"2xx\",decision=\"lease_"
+          "conflict\"} 1\n",
+          "cooldown_throttled_responses_total{endpoint=\"bom-sync\",code=\"429\"} 2\n",
+          "cooldown_throttled_responses_total{endpoint=\"cad\",code=\"503\"} 1\n",
+          "cooldown_operations{state=\"waiting\"} 3\n", "cooldown_operations{state=\"parked\"} 0\n",
+          "cooldown_in_flight 2\n", "cooldown_max_in_flight 8\n", "cooldown_per_host_limit 6\n",
+          "cooldown_held_partitions 1\n", "cooldown_policy_partitions{policy=\"bom-v1\"} 2\n",
+          "cooldown_policy_available_units{policy=\"bom-v1\"} 5\n",
+          "cooldown_store_write_seconds_count 1\n"})
+        QVERIFY2(page.contains(line),
+                 qPrintable(QString::fromUtf8(line) + QString::fromUtf8(page)));
+    // The lease conflict is not counted as a success of the operation.
+    QVERIFY(!page.contains("decision=\"success\"} 2"));
+}
+
+void tst_PrometheusMetrics::histogramBucketsAreCumulative()
+{
+    const QByteArray page = samplePage();
+    // Waits of 0.4 s and 30 s from Retry-After: one at or under 0.5, both at or under 30.
+    for (const char *line : {"cooldown_wait_seconds_bucket{source=\"retry-after\",le=\"0.1\"} 0\n",
+                             "cooldown_wait_seconds_bucket{source=\"retry-after\",le=\"0.5\"} 1\n",
+                             "cooldown_wait_seconds_bucket{source=\"retry-after\",le=\"10\"} 1\n",
+                             "cooldown_wait_seconds_bucket{source=\"retry-after\",le=\"30\"} 2\n",
+                             "cooldown_wait_seconds_bucket{source=\"retry-after\",le=\"+Inf\"} 2\n",
+                             "cooldown_wait_seconds_sum{source=\"retry-after\"} 30.4\n",
+                             "cooldown_wait_seconds_count{source=\"retry-after\"} 2\n",
+                             "cooldown_wait_seconds_bucket{source=\"backoff\",le=\"1\"} 0\n",
+                             "cooldown_wait_seconds_bucket{source=\"backoff\",le=\"2\"} 1\n"})
+        QVERIFY2(page.contains(line),
+                 qPrintable(QString::fromUtf8(line) + QString::fromUtf8(page)));
+}
+
+void tst_PrometheusMetrics::labelValuesAreEscaped()
+{
+    const QByteArray page = samplePage();
+    QVERIFY2(page.contains(
+                 "cooldown_final_failures_total{reason=\"deadline \\\"exceeded\\\"\\nagain\"} 1\n"),
+             page.constData());
+    QCOMPARE(PrometheusMetrics::statusClass(0), QStringLiteral("none"));
+    QCOMPARE(PrometheusMetrics::statusClass(503), QStringLiteral("5xx"));
+}
+
+void tst_PrometheusMetrics::promtoolAcceptsThePage()
+{
+    const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+    if (promtool.isEmpty())
+        QSKIP("promtool is not installed (Debian's prometheus package; scripts/setup installs it)");
+    QProcess p;
+    p.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+    QVERIFY(p.waitForStarted());
+    p.write(samplePage());
+    p.closeWriteChannel();
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray said = p.readAllStandardOutput() + p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, said.constData());
+    // promtool's lint findings (names, units, help texts) are printed even on success.
+    QVERIFY2(said.trimmed().isEmpty(), said.constData());
+}
+
+QTEST_GUILESS_MAIN(tst_PrometheusMetrics)
+#include "tst_prometheusmetrics.moc"
