@@ -1,17 +1,26 @@
 // `cooldown run --listen`: a real worker serves /metrics while it works against the
-// demo API in this process, and what it reports is what the database holds.
+// demo API in this process, and what it reports is what the database holds; a real
+// Prometheus server (Debian's, on loopback; skipped with the reason without it)
+// scrapes it and answers a query with the same count.
 
 #include "app/demo/DemoServer.h"
 #include "core/store/Store.h"
 
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
+#include <QStandardPaths>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace cooldown;
 
@@ -59,6 +68,7 @@ class tst_MetricsEndpoint : public QObject
 
 private slots:
     void scrapeMatchesTheStore();
+    void prometheusScrapesTheWorker();
 };
 
 void tst_MetricsEndpoint::scrapeMatchesTheStore()
@@ -127,6 +137,108 @@ void tst_MetricsEndpoint::scrapeMatchesTheStore()
     QTRY_VERIFY_WITH_TIMEOUT(run.state() == QProcess::NotRunning, 30000);
     QCOMPARE(run.exitCode(), 0);
     QCOMPARE(store->countAttempts({}), qint64(4));
+}
+
+void tst_MetricsEndpoint::prometheusScrapesTheWorker()
+{
+    const QString prometheus = QStandardPaths::findExecutable(QStringLiteral("prometheus"));
+    if (prometheus.isEmpty())
+        QSKIP(
+            "prometheus is not installed (Debian's prometheus package; scripts/setup installs it)");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    DemoServer demo;
+    QVERIFY2(demo.listen(0), qPrintable(demo.errorString()));
+    const QString base = demo.baseUrl().toString();
+    const QString config = dir.filePath(QStringLiteral("workspace.json"));
+    const QString db = dir.filePath(QStringLiteral("metrics.db"));
+    {
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // Two quick ones, then one that keeps the worker busy while Prometheus scrapes.
+        f.write(
+            QStringLiteral(
+                R"({"version": 1, "endpoints": [)"
+                R"({"id": "a", "url": "%1/ok?key=a"}, {"id": "b", "url": "%1/ok?key=b"},)"
+                R"({"id": "slow", "url": "%1/slow?delay_ms=30000&key=s", "timeout_seconds": 60}]})")
+                .arg(base)
+                .toUtf8());
+    }
+    QProcess run;
+    run.start(QStringLiteral(COOLDOWN_BINARY),
+              {QStringLiteral("run"), QStringLiteral("--config"), config, QStringLiteral("--db"),
+               db, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    QVERIFY(run.waitForStarted());
+    QByteArray out;
+    const QRegularExpression at(QStringLiteral("metrics at http://(127\\.0\\.0\\.1:\\d+)/metrics"));
+    QRegularExpressionMatch match;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += run.readAllStandardOutput(), (match = at.match(QString::fromUtf8(out))).hasMatch()),
+        15000);
+    const QString target = match.captured(1);
+
+    // A free loopback port for Prometheus' own web API.
+    quint16 webPort = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        webPort = probe.serverPort();
+    }
+    const QString promConfig = dir.filePath(QStringLiteral("prometheus.yml"));
+    {
+        QFile f(promConfig);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("global:\n  scrape_interval: 1s\n"
+                               "scrape_configs:\n  - job_name: cooldown\n"
+                               "    static_configs:\n      - targets: [\"%1\"]\n")
+                    .arg(target)
+                    .toUtf8());
+    }
+    QProcess server;
+    server.setProcessChannelMode(QProcess::MergedChannels);
+    server.start(prometheus,
+                 {QStringLiteral("--config.file=") + promConfig,
+                  QStringLiteral("--storage.tsdb.path=") + dir.filePath(QStringLiteral("tsdb")),
+                  QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(webPort)});
+    QVERIFY(server.waitForStarted());
+    const auto stopAll = qScopeGuard([&] {
+        server.terminate();
+        server.waitForFinished(10000);
+        // Its last exchange waits on the demo API in this thread, which does not turn
+        // while we wait here: end it outright.
+        run.kill();
+        run.waitForFinished(10000);
+    });
+
+    QString error;
+    auto store = Store::open(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(store->countAttempts({}), qint64(2), 10000);
+
+    // Ask Prometheus until its latest scrape has the two attempts the database holds.
+    QUrl query(QStringLiteral("http://127.0.0.1:%1/api/v1/query").arg(webPort));
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("query"), QStringLiteral("sum(cooldown_attempts_total)"));
+    query.setQuery(q);
+    const auto scraped = [&] {
+        const Fetched answer = fetch(query);
+        const QJsonArray result = QJsonDocument::fromJson(answer.body)
+                                      .object()
+                                      .value(QStringLiteral("data"))
+                                      .toObject()
+                                      .value(QStringLiteral("result"))
+                                      .toArray();
+        if (answer.status != 200 || result.isEmpty())
+            return qint64(-1);
+        return qint64(result.first()
+                          .toObject()
+                          .value(QStringLiteral("value"))
+                          .toArray()
+                          .at(1)
+                          .toString()
+                          .toDouble());
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(scraped(), store->countAttempts({}), 30000);
 }
 
 QTEST_GUILESS_MAIN(tst_MetricsEndpoint)
