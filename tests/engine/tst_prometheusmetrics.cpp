@@ -1,11 +1,17 @@
 // The Prometheus exposition of `cooldown run --listen`: counters fed by attempts,
 // cumulative histogram buckets, escaped label values, gauges from the scrape's state,
-// and the whole page accepted by Prometheus' own checker (promtool, from Debian's
-// prometheus package; skipped with the reason when it is not installed).
+// the whole page accepted by Prometheus' own checker (promtool, from Debian's
+// prometheus package; skipped with the reason when it is not installed), and the
+// Grafana dashboard in resources/ asking only for series that exist.
 
 #include "core/engine/PrometheusMetrics.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -67,6 +73,7 @@ private slots:
     void histogramBucketsAreCumulative();
     void labelValuesAreEscaped();
     void promtoolAcceptsThePage();
+    void grafanaDashboardAsksForMetricsThatExist();
 };
 
 void tst_PrometheusMetrics::countersAndGauges()
@@ -137,6 +144,42 @@ void tst_PrometheusMetrics::promtoolAcceptsThePage()
     QVERIFY2(p.exitCode() == 0, said.constData());
     // promtool's lint findings (names, units, help texts) are printed even on success.
     QVERIFY2(said.trimmed().isEmpty(), said.constData());
+}
+
+// resources/grafana/cooldown-dashboard.json: every series its queries name is one the
+// page has, so that renaming a metric cannot leave the dashboard blank unnoticed.
+void tst_PrometheusMetrics::grafanaDashboardAsksForMetricsThatExist()
+{
+    QFile file(QStringLiteral(COOLDOWN_SOURCE_DIR "/resources/grafana/cooldown-dashboard.json"));
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    QVERIFY2(!doc.isNull(), qPrintable(parseError.errorString()));
+    QStringList queries;
+    for (const QJsonValue panel : doc.object().value(QStringLiteral("panels")).toArray()) {
+        for (const QJsonValue target : panel.toObject().value(QStringLiteral("targets")).toArray())
+            queries.append(target.toObject().value(QStringLiteral("expr")).toString());
+    }
+    for (const QJsonValue variable : doc.object()
+                                         .value(QStringLiteral("templating"))
+                                         .toObject()
+                                         .value(QStringLiteral("list"))
+                                         .toArray())
+        queries.append(variable.toObject().value(QStringLiteral("query")).toString());
+    QVERIFY(queries.size() >= 10);
+
+    const QByteArray page = samplePage();
+    const QRegularExpression metric(QStringLiteral("cooldown_[a-z_]+"));
+    int names = 0;
+    for (const QString &query : std::as_const(queries)) {
+        for (const QRegularExpressionMatch &m : metric.globalMatch(query)) {
+            ++names;
+            const QByteArray name = m.captured().toUtf8();
+            QVERIFY2(page.contains('\n' + name + '{') || page.contains('\n' + name + ' '),
+                     qPrintable(QStringLiteral("%1 in '%2'").arg(m.captured(), query)));
+        }
+    }
+    QVERIFY(names >= queries.size() - 1); // the datasource variable names none
 }
 
 QTEST_GUILESS_MAIN(tst_PrometheusMetrics)
