@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QTableView>
@@ -112,6 +113,7 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     bar->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
     bar->addStretch(1);
     m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("jobsSummary"));
     bar->addWidget(m_summary);
     layout->addLayout(bar);
 
@@ -189,10 +191,15 @@ void JobsPage::showSnapshot(const LiveSnapshot &snapshot)
     m_model->setPausedEndpoints(snapshot.pausedEndpoints);
     m_partitionsModel->setPartitions(snapshot.partitions, m_clock.nowMs());
     m_model->setHolds(m_partitionsModel->activeHolds());
-    m_summary->setText(tr("%1 waiting · %2 running · %3 parked")
-                           .arg(snapshot.counts.value(OperationState::Waiting))
-                           .arg(snapshot.counts.value(OperationState::Running))
-                           .arg(snapshot.counts.value(OperationState::Parked)));
+    // Every state that has not ended, scheduled (due or due later) included: a backlog
+    // waiting for its partition's tokens is scheduled, not "waiting to retry".
+    const QLocale locale;
+    const auto count = [&](OperationState state) {
+        return locale.toString(snapshot.counts.value(state));
+    };
+    m_summary->setText(tr("%1 scheduled · %2 waiting · %3 running · %4 parked")
+                           .arg(count(OperationState::Scheduled), count(OperationState::Waiting),
+                                count(OperationState::Running), count(OperationState::Parked)));
 }
 
 void JobsPage::setHolds(const QList<PartitionHold> &holds)

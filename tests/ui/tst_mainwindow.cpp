@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTableView>
@@ -93,6 +94,7 @@ private slots:
     void endpointsOpenFromTheMenuAndTheDriftLabel();
     void partitionsShowAnotherWorkersHoldAndLiftIt();
     void policyConflictIsReportedInTheStatusBar();
+    void jobsSummaryCountsScheduledOperations();
 
 private:
     std::unique_ptr<DashboardSession> openSession(const QByteArray &json);
@@ -482,6 +484,32 @@ void tst_MainWindow::policyConflictIsReportedInTheStatusBar()
              Store::PaceResult::Written);
     QTRY_VERIFY_WITH_TIMEOUT(conflict->isHidden(), 5000);
     QVERIFY(partitions->index(0, 0).data(PartitionsModel::ConflictRole).toString().isEmpty());
+}
+
+// The Jobs page's summary counts every state that has not ended: a backlog of
+// scheduled operations (here an endpoint's, paused) is not "0 waiting".
+void tst_MainWindow::jobsSummaryCountsScheduledOperations()
+{
+    {
+        QString error;
+        auto store = Store::open(m_db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY(store->setEndpointPaused(QStringLiteral("backlog"), true, 0));
+        const qint64 now = SystemClock::instance().nowMs();
+        for (int i = 0; i < 1200; ++i)
+            QVERIFY(store->createOperation(QStringLiteral("backlog"), QStringLiteral("k%1").arg(i),
+                                           now));
+    }
+    auto session = openSession(pacedWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto *summary = window.findChild<QLabel *>(QStringLiteral("jobsSummary"));
+    QVERIFY(summary);
+    const QString expected = QStringLiteral("%1 scheduled").arg(QLocale().toString(1200));
+    QTRY_VERIFY2_WITH_TIMEOUT(summary->text().startsWith(expected), qPrintable(summary->text()),
+                              10000);
 }
 
 QTEST_MAIN(tst_MainWindow)
