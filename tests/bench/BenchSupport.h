@@ -5,6 +5,8 @@
 // benchmarks, and the fast way to seed big databases), memory readings from /proc,
 // and child processes timed with their own peak memory.
 
+#include "core/store/Records.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QString>
@@ -46,6 +48,26 @@ inline void report(const QString &benchmark, const QString &reference, const QSt
     std::printf("BENCH|%s|%s|%s|%s|%s|%s\n", qPrintable(benchmark), qPrintable(reference),
                 qPrintable(measured), qPrintable(ratio), qPrintable(target), verdict);
     std::fflush(stdout);
+}
+
+// The value after `name` in the arguments, or fallback.
+inline QString option(const QStringList &args, const QString &name, const QString &fallback)
+{
+    const qsizetype at = args.indexOf(name);
+    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
+}
+
+// A claimed operation as its first attempt, a success, leaves it.
+inline OperationRecord succeeded(const OperationRecord &claimed, const AttemptRecord &a)
+{
+    OperationRecord next = claimed;
+    next.state = OperationState::Succeeded;
+    next.attempt = 1;
+    next.firstAttemptAtMs = a.startedAtMs;
+    next.nextAttemptAtMs = -1;
+    next.lastStatus = 200;
+    next.waitSource = a.waitSource;
+    return next;
 }
 
 inline void note(const QString &text)
@@ -126,8 +148,8 @@ public:
     // tuned for speed would.
     void bindStatic(int index, const std::string &value)
     {
-        check(sqlite3_bind_text(m_statement, index, value.data(), int(value.size()),
-                                SQLITE_STATIC));
+        check(
+            sqlite3_bind_text(m_statement, index, value.data(), int(value.size()), SQLITE_STATIC));
     }
     // SQLITE_ROW: a row is there; SQLITE_DONE: finished. Anything else ends the run.
     int step()
@@ -204,7 +226,9 @@ struct OperationSeed
     int attempt = 0;
     qint64 createdAtMs = 0;
     // nextAttemptAtMs(i) for the i-th operation of the seed.
-    std::function<qint64(qint64)> nextAttemptAtMs = [](qint64) { return qint64(0); };
+    std::function<qint64(qint64)> nextAttemptAtMs = [](qint64) {
+        return qint64(0);
+    };
 };
 
 inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &seed)

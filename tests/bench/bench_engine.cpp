@@ -624,12 +624,6 @@ void benchMemory(const QTemporaryDir &dir, const QUrl &url, qint64 batch, qint64
            perAttempt <= 1.0 && (g_smoke || attempts >= maxAttempts));
 }
 
-QString option(const QStringList &args, const QString &name, const QString &fallback)
-{
-    const qsizetype at = args.indexOf(name);
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
-}
-
 } // namespace
 
 int main(int argc, char **argv)

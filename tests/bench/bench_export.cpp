@@ -209,12 +209,6 @@ Comparison compare(const QString &exportedPath, const QString &referencePath, qi
     return result;
 }
 
-QString option(const QStringList &args, const QString &name, const QString &fallback)
-{
-    const qsizetype at = args.indexOf(name);
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
-}
-
 } // namespace
 
 int main(int argc, char **argv)

@@ -107,18 +107,6 @@ void seedPartitioned(const QString &location, qint64 partitions, qint64 due, qin
     QSqlDatabase::removeDatabase(connection);
 }
 
-OperationRecord succeeded(const OperationRecord &claimed, const AttemptRecord &a)
-{
-    OperationRecord next = claimed;
-    next.state = OperationState::Succeeded;
-    next.attempt = 1;
-    next.firstAttemptAtMs = a.startedAtMs;
-    next.nextAttemptAtMs = -1;
-    next.lastStatus = 200;
-    next.waitSource = a.waitSource;
-    return next;
-}
-
 void benchClaim(const QString &backend, const QString &location, qint64 partitions, qint64 due,
                 int claims)
 {
@@ -469,12 +457,6 @@ void benchWorkers(const QUrl &url, qint64 count)
     report(QStringLiteral("4 workers on one PostgreSQL, shared bucket (%1 operations)").arg(count),
            QStringLiteral("1 worker: %1").arg(perSecond(oneRate)), perSecond(fourRate),
            ratioText(fourRate / oneRate), QStringLiteral(">= 1.00x"), fourRate >= oneRate);
-}
-
-QString option(const QStringList &args, const QString &name, const QString &fallback)
-{
-    const qsizetype at = args.indexOf(name);
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
 }
 
 } // namespace

@@ -127,18 +127,6 @@ QString createDatabase(const QTemporaryDir &dir, const QString &name, qint64 cou
     return path;
 }
 
-OperationRecord succeeded(const OperationRecord &claimed, const AttemptRecord &a)
-{
-    OperationRecord next = claimed;
-    next.state = OperationState::Succeeded;
-    next.attempt = 1;
-    next.firstAttemptAtMs = a.startedAtMs;
-    next.nextAttemptAtMs = -1;
-    next.lastStatus = 200;
-    next.waitSource = a.waitSource;
-    return next;
-}
-
 void benchRecording(const QTemporaryDir &dir, qint64 count)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();

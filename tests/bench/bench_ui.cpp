@@ -53,12 +53,6 @@ constexpr int kTableHeight = 800;
 constexpr int kPageWidth = 1280;
 constexpr int kPageHeight = 860;
 
-QString option(const QStringList &args, const QString &name, const QString &fallback)
-{
-    const qsizetype at = args.indexOf(name);
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
-}
-
 QString ms(double value)
 {
     return number(value, value < 10 ? 2 : 1) + QStringLiteral(" ms");

@@ -6,6 +6,7 @@
 #include "app/demo/DemoServer.h"
 #include "core/store/Store.h"
 
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
@@ -60,6 +61,52 @@ qint64 total(const QByteArray &page, const QByteArray &name)
     return sum;
 }
 
+// `cooldown run --listen 127.0.0.1:0` on a workspace of GET endpoints at the demo
+// API (id and path with query), in dir; returns the metrics URL it printed, or an
+// empty URL with a test failure. extra: more arguments (e.g. --until-idle).
+QUrl startWorker(QProcess &run, const QTemporaryDir &dir, const QUrl &demo,
+                 const QList<std::pair<QString, QString>> &endpoints, const QStringList &extra)
+{
+    QStringList list;
+    for (const auto &[id, path] : endpoints)
+        list.append(QStringLiteral(R"({"id": "%1", "url": "%2%3", "timeout_seconds": 60})")
+                        .arg(id, demo.toString(), path));
+    const QString config = dir.filePath(QStringLiteral("workspace.json"));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(QStringLiteral(R"({"version": 1, "endpoints": [%1]})")
+                    .arg(list.join(QLatin1Char(',')))
+                    .toUtf8()) < 0) {
+        QTest::qFail("cannot write the workspace", __FILE__, __LINE__);
+        return {};
+    }
+    f.close();
+    run.start(QStringLiteral(COOLDOWN_BINARY),
+              QStringList{QStringLiteral("run"), QStringLiteral("--config"), config,
+                          QStringLiteral("--db"), dir.filePath(QStringLiteral("metrics.db")),
+                          QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} +
+                  extra);
+    if (!run.waitForStarted()) {
+        QTest::qFail("cooldown run did not start", __FILE__, __LINE__);
+        return {};
+    }
+    QByteArray out;
+    const QRegularExpression at(QStringLiteral("metrics at (http://127\\.0\\.0\\.1:\\d+/metrics)"));
+    QRegularExpressionMatch match;
+    QElapsedTimer waited;
+    waited.start();
+    while (!(match = at.match(QString::fromUtf8(out))).hasMatch() && waited.elapsed() < 15000) {
+        QTest::qWait(50); // the demo API answers meanwhile
+        out += run.readAllStandardOutput();
+    }
+    if (!match.hasMatch()) {
+        QTest::qFail(qPrintable(QStringLiteral("no metrics address in: ") + QString::fromUtf8(out)),
+                     __FILE__, __LINE__);
+        return {};
+    }
+    return QUrl(match.captured(1));
+}
+
 } // namespace
 
 class tst_MetricsEndpoint : public QObject
@@ -77,36 +124,19 @@ void tst_MetricsEndpoint::scrapeMatchesTheStore()
     QVERIFY(dir.isValid());
     DemoServer demo;
     QVERIFY2(demo.listen(0), qPrintable(demo.errorString()));
-    const QString base = demo.baseUrl().toString();
-    const QString config = dir.filePath(QStringLiteral("workspace.json"));
-    const QString db = dir.filePath(QStringLiteral("metrics.db"));
-    {
-        QFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        // Three quick ones, and one the demo API answers only after 5 s: the worker
-        // is still running it when the page is read.
-        f.write(
-            QStringLiteral(
-                R"({"version": 1, "endpoints": [)"
-                R"({"id": "a", "url": "%1/ok?key=a"}, {"id": "b", "url": "%1/ok?key=b"},)"
-                R"({"id": "c", "url": "%1/ok?key=c"},)"
-                R"({"id": "slow", "url": "%1/slow?delay_ms=5000&key=s", "timeout_seconds": 20}]})")
-                .arg(base)
-                .toUtf8());
-    }
+    // Three quick ones, and one the demo API answers only after 5 s: the worker is
+    // still running it when the page is read.
     QProcess run;
-    run.start(QStringLiteral(COOLDOWN_BINARY),
-              {QStringLiteral("run"), QStringLiteral("--config"), config, QStringLiteral("--db"),
-               db, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-               QStringLiteral("--until-idle")});
-    QVERIFY(run.waitForStarted());
-    QByteArray out;
-    const QRegularExpression at(QStringLiteral("metrics at (http://127\\.0\\.0\\.1:\\d+/metrics)"));
-    QRegularExpressionMatch match;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (out += run.readAllStandardOutput(), (match = at.match(QString::fromUtf8(out))).hasMatch()),
-        15000);
-    const QUrl metrics(match.captured(1));
+    const QUrl metrics =
+        startWorker(run, dir, demo.baseUrl(),
+                    {{QStringLiteral("a"), QStringLiteral("/ok?key=a")},
+                     {QStringLiteral("b"), QStringLiteral("/ok?key=b")},
+                     {QStringLiteral("c"), QStringLiteral("/ok?key=c")},
+                     {QStringLiteral("slow"), QStringLiteral("/slow?delay_ms=5000&key=s")}},
+                    {QStringLiteral("--until-idle")});
+    if (QTest::currentTestFailed())
+        return;
+    const QString db = dir.filePath(QStringLiteral("metrics.db"));
 
     // Wait until the three quick ones are in the database.
     QString error;
@@ -149,33 +179,18 @@ void tst_MetricsEndpoint::prometheusScrapesTheWorker()
     QVERIFY(dir.isValid());
     DemoServer demo;
     QVERIFY2(demo.listen(0), qPrintable(demo.errorString()));
-    const QString base = demo.baseUrl().toString();
-    const QString config = dir.filePath(QStringLiteral("workspace.json"));
-    const QString db = dir.filePath(QStringLiteral("metrics.db"));
-    {
-        QFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        // Two quick ones, then one that keeps the worker busy while Prometheus scrapes.
-        f.write(
-            QStringLiteral(
-                R"({"version": 1, "endpoints": [)"
-                R"({"id": "a", "url": "%1/ok?key=a"}, {"id": "b", "url": "%1/ok?key=b"},)"
-                R"({"id": "slow", "url": "%1/slow?delay_ms=30000&key=s", "timeout_seconds": 60}]})")
-                .arg(base)
-                .toUtf8());
-    }
+    // Two quick ones, then one that keeps the worker busy while Prometheus scrapes.
     QProcess run;
-    run.start(QStringLiteral(COOLDOWN_BINARY),
-              {QStringLiteral("run"), QStringLiteral("--config"), config, QStringLiteral("--db"),
-               db, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
-    QVERIFY(run.waitForStarted());
-    QByteArray out;
-    const QRegularExpression at(QStringLiteral("metrics at http://(127\\.0\\.0\\.1:\\d+)/metrics"));
-    QRegularExpressionMatch match;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (out += run.readAllStandardOutput(), (match = at.match(QString::fromUtf8(out))).hasMatch()),
-        15000);
-    const QString target = match.captured(1);
+    const QUrl metrics =
+        startWorker(run, dir, demo.baseUrl(),
+                    {{QStringLiteral("a"), QStringLiteral("/ok?key=a")},
+                     {QStringLiteral("b"), QStringLiteral("/ok?key=b")},
+                     {QStringLiteral("slow"), QStringLiteral("/slow?delay_ms=30000&key=s")}},
+                    {});
+    if (QTest::currentTestFailed())
+        return;
+    const QString db = dir.filePath(QStringLiteral("metrics.db"));
+    const QString target = QStringLiteral("%1:%2").arg(metrics.host()).arg(metrics.port());
 
     // A free loopback port for Prometheus' own web API.
     quint16 webPort = 0;
