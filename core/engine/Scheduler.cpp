@@ -283,8 +283,10 @@ void Scheduler::wake()
     const bool mayHaveDueNow =
         now >= m_storeDueAtMs ||
         m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+    bool claimSkipped = false;
     if (room > 0 && !mayHaveDueNow) {
         storeMayHaveDue = false;
+        claimSkipped = true;
     } else if (room > 0) {
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
@@ -308,7 +310,7 @@ void Scheduler::wake()
         storeMayHaveDue = false;
     }
     m_waking = false;
-    armTimer(storeMayHaveDue);
+    armTimer(storeMayHaveDue ? StoreDue::Read : claimSkipped ? StoreDue::Remembered : StoreDue::Unknown);
     checkIdle();
 }
 
@@ -775,7 +777,7 @@ void Scheduler::renewLeases(qint64 nowMs)
     }
 }
 
-void Scheduler::armTimer(bool storeMayHaveDue)
+void Scheduler::armTimer(StoreDue storeDue)
 {
     if (m_stopping) {
         m_timer.disarm();
@@ -787,7 +789,7 @@ void Scheduler::armTimer(bool storeMayHaveDue)
         m_fleetCapped ? std::min(m_options.pollMs, kFleetPermitRecheckMs) : m_options.pollMs;
     if (m_claimContended)
         delay = std::min(delay, kContendedClaimRecheckMs);
-    if (storeMayHaveDue) {
+    if (storeDue == StoreDue::Read) {
         // A claim that found nothing due leaves at least a moment before the next
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
@@ -797,8 +799,11 @@ void Scheduler::armTimer(bool storeMayHaveDue)
         if (due)
             delay = std::min(delay,
                              *due <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs : *due - now);
-    } else if (m_storeDueAtMs != std::numeric_limits<qint64>::min()) {
-        // The claim was left out: wake for the time the store gave, or to look again.
+    } else if (storeDue == StoreDue::Remembered) {
+        // The claim was left out (the store's next due work is later): wake for it, or
+        // to look again after a poll. Never when a claim was left out for want of
+        // room: an ending exchange wakes us then, and a due time already past would
+        // make the timer fire again at once.
         delay = std::min(
             {delay, m_storeDueAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
     }

@@ -113,7 +113,16 @@ private:
     void flushFinished();
     void release(qint64 operationId);
     void renewLeases(qint64 nowMs);
-    void armTimer(bool storeMayHaveDue);
+    // What the store's next due time is to the timer: read it now (a claim left room),
+    // the one remembered (the claim was skipped because it is later), or none (the
+    // claim was full, capped, or had no room: what wakes us is an exchange ending).
+    enum class StoreDue
+    {
+        Read,
+        Remembered,
+        Unknown,
+    };
+    void armTimer(StoreDue storeDue);
     void checkIdle();
     Partition *partitionOf(const Held &held);
     AsyncSemaphore &hostSemaphore(const QString &host);
