@@ -178,7 +178,7 @@ int runRun(const QStringList &arguments)
                      [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
     MetricsListener metrics([&] {
         ScrapeState state;
-        state.operationsByState = store->countsByState();
+        state.operationsByState = store->openCountsByState();
         state.inFlight = scheduler.inFlight();
         state.maxInFlight = concurrency.maxInFlight;
         state.perHost = concurrency.perHost;

@@ -140,8 +140,10 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
            "How long committing a group of finished attempts to the database took.");
     histogram("cooldown_store_write_seconds", QString(), m_storeWrites);
 
-    header(out, "cooldown_operations", "gauge", "Operations in the database, by state.");
-    for (const OperationState s : allOperationStates())
+    header(out, "cooldown_operations", "gauge",
+           "Operations in the database that have not ended, by state.");
+    for (const OperationState s : {OperationState::Scheduled, OperationState::Running,
+                                   OperationState::Waiting, OperationState::Parked})
         out += QStringLiteral("cooldown_operations%1 %2\n")
                    .arg(labels({{"state", toString(s)}}))
                    .arg(state.operationsByState.value(s));

@@ -15,7 +15,9 @@ namespace cooldown {
 // What is read at the moment of a scrape: the engine's and the store's state.
 struct ScrapeState
 {
-    QMap<OperationState, qint64> operationsByState; // the whole database's
+    // The database's operations that have not ended, by state (their counts follow
+    // the open work; finished ones are counted by the counters above, per worker).
+    QMap<OperationState, qint64> operationsByState;
     int inFlight = 0;
     int maxInFlight = 0;
     int perHost = 0;

@@ -2251,6 +2251,26 @@ QMap<OperationState, qint64> Store::countsByState()
     return counts;
 }
 
+QMap<OperationState, qint64> Store::openCountsByState()
+{
+    QMap<OperationState, qint64> counts;
+    for (OperationState state : {OperationState::Scheduled, OperationState::Running,
+                                 OperationState::Waiting, OperationState::Parked})
+        counts.insert(state, 0);
+    QSqlQuery *query =
+        cached(QStringLiteral("SELECT state, COUNT(*) FROM operations WHERE state IN ('scheduled',"
+                              " 'running', 'waiting', 'parked') GROUP BY state"));
+    if (!query || !exec(*query))
+        return {};
+    while (query->next()) {
+        if (const auto state = operationStateFromString(query->value(0).toString()))
+            counts[*state] = query->value(1).toLongLong();
+    }
+    query->finish();
+    m_lastError.clear();
+    return counts;
+}
+
 std::optional<bool> Store::hasUnfinishedOperations()
 {
     QSqlQuery *query = cached(QStringLiteral(

@@ -387,6 +387,10 @@ public:
     // Queries for the dashboard, metrics and export.
     QList<OperationRecord> operations(const OperationFilter &filter);
     QMap<OperationState, qint64> countsByState();
+    // The operations that have not ended (scheduled, running, waiting, parked), by
+    // state, read through the state index: the cost follows the open work, not the
+    // history (countsByState reads every operation ever made).
+    QMap<OperationState, qint64> openCountsByState();
     // Whether any operation is scheduled, waiting or running: one index probe, however
     // long the history (countsByState counts every operation ever made).
     std::optional<bool> hasUnfinishedOperations();
