@@ -111,6 +111,14 @@ QString emptyDatabase(const QString &backend, const QTemporaryDir &dir, QString 
     return test::freshPostgresDatabase(QStringLiteral("cooldown_tst_fleetlimits"), why);
 }
 
+// One row per backend, as column "backend".
+void addBackendRows()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("sqlite") << "sqlite";
+    QTest::newRow("postgresql") << "postgresql";
+}
+
 // The most arrivals in any half-open window [t, t + windowMs), and where it starts.
 struct Busiest
 {
@@ -456,9 +464,7 @@ void tst_FleetLimits::fairnessBesideABacklog()
 
 void tst_FleetLimits::periodicOncePerTickForTheFleet_data()
 {
-    QTest::addColumn<QString>("backend");
-    QTest::newRow("sqlite") << "sqlite";
-    QTest::newRow("postgresql") << "postgresql";
+    addBackendRows();
 }
 
 // Three workers and one endpoint every second: one operation per tick, whichever
@@ -534,9 +540,7 @@ void tst_FleetLimits::periodicOncePerTickForTheFleet()
 
 void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens_data()
 {
-    QTest::addColumn<QString>("backend");
-    QTest::newRow("sqlite") << "sqlite";
-    QTest::newRow("postgresql") << "postgresql";
+    addBackendRows();
 }
 
 // Three workers share one partition (10 per 5 s, burst 2) and max_in_flight 4 over keyed
