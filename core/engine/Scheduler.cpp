@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
+#include "core/http/QuotaStatement.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -177,6 +178,7 @@ bool Scheduler::start(QString *error)
     }
     const qint64 now = nowMs();
     for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
+        const QString partitionPolicy = partitionPolicyOf(e);
         if (!m_store.upsertEndpoint(e.id, e.name, now) || !ensurePartition(e)) {
             *error = m_store.lastError();
             return false;
@@ -191,8 +193,8 @@ bool Scheduler::start(QString *error)
                 *error = m_store.lastError();
                 return false;
             }
-            m_ticks.insert(e.id, {e.id, e.policy, e.partitionKey, costOf(e), e.url.host()});
-        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, e.policy,
+            m_ticks.insert(e.id, {e.id, partitionPolicy, e.partitionKey, costOf(e), e.url.host()});
+        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, partitionPolicy,
                                                    e.partitionKey, nullptr, costOf(e),
                                                    e.url.host())) {
             *error = m_store.lastError();
@@ -340,8 +342,15 @@ qint64 Scheduler::costOf(const EndpointConfig &endpoint) const
     return std::max<qint64>(0, endpoint.body.size());
 }
 
+QString Scheduler::partitionPolicyOf(const EndpointConfig &endpoint) const
+{
+    return endpoint.policy.isEmpty() ? learnedPolicyId(endpoint.url.host()) : endpoint.policy;
+}
+
 bool Scheduler::ensurePartition(const EndpointConfig &endpoint)
 {
+    if (endpoint.policy.isEmpty())
+        return m_store.ensureLearnedPartition(partitionPolicyOf(endpoint));
     const auto policy = m_policies.constFind(endpoint.policy);
     if (policy == m_policies.constEnd())
         return true;
@@ -639,16 +648,26 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
             partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
                                         mono + partition->policy->windowMs, mono);
         m_drift.observe(*partition->policy, e.partitionKey, d.serverWait.rateLimit, now);
-        // A server wait on a throttle holds the whole partition until that time.
-        if (d.action == RetryDecision::Action::Retry &&
-            m_snooze.holdForResponse(e.policy, e.partitionKey, result.status, d.serverWait, now)) {
-            const auto hold = m_snooze.activeHold(e.policy, e.partitionKey, now);
-            m_store.snoozePartition(e.policy, e.partitionKey,
-                                    m_snooze.heldUntilMs(e.policy, e.partitionKey, now),
-                                    hold ? hold->why : QString());
-        }
     }
-    finish(held, a, next);
+    // A server wait on a throttle holds the whole partition until that time: the
+    // configured one, or the host's for an endpoint without a policy (a 429 only: a
+    // 503 may be one service's maintenance, not the host's limit).
+    const QString partitionPolicy = partitionPolicyOf(e);
+    if ((partition || (e.policy.isEmpty() && result.status == 429)) &&
+        d.action == RetryDecision::Action::Retry &&
+        m_snooze.holdForResponse(partitionPolicy, e.partitionKey, result.status, d.serverWait,
+                                 now)) {
+        const auto hold = m_snooze.activeHold(partitionPolicy, e.partitionKey, now);
+        m_store.snoozePartition(partitionPolicy, e.partitionKey,
+                                m_snooze.heldUntilMs(partitionPolicy, e.partitionKey, now),
+                                hold ? hold->why : QString());
+    }
+    // What the server says about its quota paces every worker's claims of the
+    // partition (a configured one too: a server stricter than the policy wins).
+    std::optional<QuotaStatement> quota;
+    if (partition || e.policy.isEmpty())
+        quota = QuotaStatement::fromHeaders(result.headers, now, hints.xRateLimitReset);
+    finish(held, a, next, quota ? &*quota : nullptr);
 }
 
 void Scheduler::recordRescue(Held &held)
@@ -703,11 +722,19 @@ void Scheduler::recordRescue(Held &held)
     finish(held, a, next);
 }
 
-void Scheduler::finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next)
+void Scheduler::finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
+                       const QuotaStatement *quota)
 {
     // The permits go back now; the record goes with the others that end in this pass
     // of the event loop, in one transaction.
-    m_finishing.append({attempt, next, held.op.version});
+    Store::FinishRequest request{attempt, next, held.op.version};
+    if (quota && held.endpoint) {
+        request.quota = *quota;
+        request.quotaPolicyId = partitionPolicyOf(*held.endpoint);
+        request.quotaPartitionKey = held.endpoint->partitionKey;
+        request.quotaObservedAtMs = attempt.finishedAtMs;
+    }
+    m_finishing.append(std::move(request));
     release(held.op.id);
     if (!m_flushQueued) {
         m_flushQueued = true;

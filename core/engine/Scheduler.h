@@ -23,6 +23,7 @@ class RandomSource;
 class Transport;
 class WakeTimer;
 struct TransportResult;
+struct QuotaStatement;
 
 struct SchedulerOptions
 {
@@ -102,6 +103,9 @@ private:
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
     void noteStoreDue(qint64 atMs);
     bool ensurePartition(const EndpointConfig &endpoint);
+    // The partition an endpoint's operations are claimed in: its policy's, or the
+    // host's learned one (core/ratelimit/ServerWindow.h) when it has none.
+    QString partitionPolicyOf(const EndpointConfig &endpoint) const;
     qint64 costOf(const EndpointConfig &endpoint) const;
     void admit(const OperationRecord &op);
     void advance(Held &held);
@@ -109,7 +113,8 @@ private:
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
     void recordRescue(Held &held);
-    void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next);
+    void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
+                const QuotaStatement *quota = nullptr);
     void flushFinished();
     void release(qint64 operationId);
     void renewLeases(qint64 nowMs);

@@ -112,13 +112,28 @@ std::optional<QuotaUnit> quotaUnitFromString(QStringView text)
     return std::nullopt;
 }
 
+const char *toString(Pacing pacing)
+{
+    return pacing == Pacing::Smooth ? "smooth" : "burst";
+}
+
+std::optional<Pacing> pacingFromString(QStringView text)
+{
+    if (text == u"burst")
+        return Pacing::Burst;
+    if (text == u"smooth")
+        return Pacing::Smooth;
+    return std::nullopt;
+}
+
 QStringList RateLimitPolicy::fieldNames()
 {
     return {QStringLiteral("policy_id"),      QStringLiteral("partition"),
             QStringLiteral("resource"),       QStringLiteral("method"),
             QStringLiteral("quota_unit"),     QStringLiteral("limit"),
             QStringLiteral("window_seconds"), QStringLiteral("burst"),
-            QStringLiteral("policy_version"), QStringLiteral("x_ratelimit_reset")};
+            QStringLiteral("policy_version"), QStringLiteral("x_ratelimit_reset"),
+            QStringLiteral("pacing")};
 }
 
 std::optional<RateLimitPolicy> RateLimitPolicy::fromJson(const QJsonObject &object,
@@ -223,6 +238,15 @@ std::optional<RateLimitPolicy> RateLimitPolicy::fromJson(const QJsonObject &obje
         }
         policy.xRateLimitReset = *parsed;
     }
+    if (const auto pacing = r.string(QStringLiteral("pacing"), false)) {
+        const auto parsed = pacingFromString(*pacing);
+        if (!parsed) {
+            r.fail(QStringLiteral("pacing"),
+                   QStringLiteral("expected burst or smooth, got '%1'").arg(*pacing));
+            return std::nullopt;
+        }
+        policy.pacing = *parsed;
+    }
     if (!r.ok())
         return std::nullopt;
     return policy;
@@ -273,6 +297,10 @@ QJsonObject RateLimitPolicy::toJson() const
         json.insert(QStringLiteral("resource"), resource);
     if (!method.isEmpty())
         json.insert(QStringLiteral("method"), QString::fromLatin1(method));
+    // Only when not the default, so that a definition stored before pacing existed
+    // still reads as the same policy.
+    if (pacing != Pacing::Burst)
+        json.insert(QStringLiteral("pacing"), QLatin1String(toString(pacing)));
     return json;
 }
 
@@ -281,7 +309,7 @@ bool operator==(const RateLimitPolicy &a, const RateLimitPolicy &b)
     return a.policyId == b.policyId && a.partition == b.partition && a.resource == b.resource &&
            a.method == b.method && a.quotaUnit == b.quotaUnit && a.limit == b.limit &&
            a.windowMs == b.windowMs && a.burst == b.burst && a.policyVersion == b.policyVersion &&
-           a.xRateLimitReset == b.xRateLimitReset;
+           a.xRateLimitReset == b.xRateLimitReset && a.pacing == b.pacing;
 }
 
 } // namespace cooldown

@@ -22,6 +22,19 @@ enum class QuotaUnit
 const char *toString(QuotaUnit unit);
 std::optional<QuotaUnit> quotaUnitFromString(QStringView text);
 
+// How a partition spends a quota whose window the server states (RateLimit's `t`,
+// X-RateLimit-Reset): `burst` sends the window's whole quota as soon as the window
+// opens, as a fixed-window server allows; `smooth` keeps to the policy's even pace
+// and never goes beyond what the server says remains. Without a stated window both
+// keep the even pace.
+enum class Pacing
+{
+    Burst,
+    Smooth,
+};
+const char *toString(Pacing pacing);
+std::optional<Pacing> pacingFromString(QStringView text);
+
 // A client-side rate-limit policy of the workspace config ("policies" in the README's workspace format):
 // `limit` units per `window_seconds`, with `burst` more allowed at once. One token
 // bucket exists per (policy, partition key).
@@ -41,6 +54,7 @@ struct RateLimitPolicy
     qint64 burst = 0;    // extra units available at once
     qint64 policyVersion = 1;
     XRateLimitResetMeaning xRateLimitReset = XRateLimitResetMeaning::Auto;
+    Pacing pacing = Pacing::Burst;
 
     double windowSeconds() const { return double(windowMs) / 1000.0; }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ratelimit/Gcra.h"
+#include "core/ratelimit/ServerWindow.h"
 
 #include <QList>
 #include <QMetaType>
@@ -125,6 +126,15 @@ struct PartitionState
     // A worker configured this policy otherwise (an older version, or the same
     // version with another definition); empty when all agree.
     QString conflict;
+    QString pacing; // "smooth", or empty for the default (burst)
+    // What the server states about its quota, as the fleet counts it (on the callers'
+    // clock), and the header lines that taught it last, when.
+    ServerWindow server;
+    QString learnedFrom;
+    qint64 learnedAtMs = 0;
+
+    // The partition of an endpoint without a policy, paced by what the server states.
+    bool isLearned() const { return isLearnedPolicyId(policyId); }
 };
 
 } // namespace cooldown

@@ -183,6 +183,27 @@ const char *const kVersion4[] = {
     "CREATE INDEX endpoints_paused ON endpoints (id) WHERE paused = 1",
 };
 
+// Version 5: what servers say about their quotas, kept on the partition's row for the
+// fleet (core/ratelimit/ServerWindow.h), and the pacing of the policy. Endpoints
+// without a policy get a partition per host, "learned:<host>", whose pace is what the
+// server states and whose hold is the server's 429: operations not yet ended move there.
+const char *const kVersion5[] = {
+    "ALTER TABLE rate_partitions ADD COLUMN pacing TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE rate_partitions ADD COLUMN server_quota BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN server_window_ms BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN server_remaining BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN server_reset_at BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN server_known_until BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN learned_from TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE rate_partitions ADD COLUMN learned_at BIGINT NOT NULL DEFAULT 0",
+    "INSERT INTO rate_partitions (policy_id, partition_key)"
+    " SELECT DISTINCT 'learned:' || host, '' FROM operations"
+    " WHERE state IN ('scheduled', 'waiting', 'running') AND policy_id = '' AND host <> ''"
+    " ON CONFLICT DO NOTHING",
+    "UPDATE operations SET policy_id = 'learned:' || host"
+    " WHERE state IN ('scheduled', 'waiting', 'running') AND policy_id = '' AND host <> ''",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -206,7 +227,7 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 4;
+    return 5;
 }
 
 QStringList migrationStep(int version, bool postgres)
@@ -220,6 +241,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion3, postgres);
     case 4:
         return statements(kVersion4, postgres);
+    case 5:
+        return statements(kVersion5, postgres);
     default:
         return {};
     }

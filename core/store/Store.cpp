@@ -10,6 +10,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -781,10 +783,15 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
         fail(QStringLiteral("partition"), transaction.error());
         return PaceResult::Failed;
     }
-    QSqlQuery insert = prepare(
-        QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key, policy_version,"
-                       " definition, interval_us, capacity) VALUES (:policy, :partition, :version,"
-                       " :definition, :interval, :capacity) ON CONFLICT DO NOTHING"));
+    const QString pacing = QJsonDocument::fromJson(definitionJson.toUtf8())
+                               .object()
+                               .value(QLatin1String("pacing"))
+                               .toString();
+    QSqlQuery insert = prepare(QStringLiteral(
+        "INSERT INTO rate_partitions (policy_id, partition_key, policy_version,"
+        " definition, interval_us, capacity, pacing) VALUES (:policy, :partition, :version,"
+        " :definition, :interval, :capacity, :pacing) ON CONFLICT DO NOTHING"));
+    insert.bindValue(QStringLiteral(":pacing"), text(pacing));
     insert.bindValue(QStringLiteral(":policy"), text(policyId));
     insert.bindValue(QStringLiteral(":partition"), text(partitionKey));
     insert.bindValue(QStringLiteral(":version"), policyVersion);
@@ -819,8 +826,10 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
         } else if (storedVersion < policyVersion || stored.isEmpty()) {
             QSqlQuery update = prepare(QStringLiteral(
                 "UPDATE rate_partitions SET policy_version = :version, definition = :definition,"
-                " interval_us = :interval, capacity = :capacity, ready_at = 0, conflict = '',"
-                " next_at = look_at WHERE policy_id = :policy AND partition_key = :partition"));
+                " interval_us = :interval, capacity = :capacity, pacing = :pacing, ready_at = 0,"
+                " conflict = '', next_at = look_at"
+                " WHERE policy_id = :policy AND partition_key = :partition"));
+            update.bindValue(QStringLiteral(":pacing"), text(pacing));
             update.bindValue(QStringLiteral(":version"), policyVersion);
             update.bindValue(QStringLiteral(":definition"), text(definitionJson));
             update.bindValue(QStringLiteral(":interval"), pace.intervalUs);
@@ -852,6 +861,17 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
     return result;
 }
 
+bool Store::ensureLearnedPartition(const QString &policyId)
+{
+    QSqlQuery *insert = cached(
+        QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key) VALUES (:policy, '')"
+                       " ON CONFLICT DO NOTHING"));
+    if (!insert)
+        return false;
+    insert->bindValue(QStringLiteral(":policy"), text(policyId));
+    return exec(*insert);
+}
+
 QList<PartitionState> Store::partitions(qint64 nowMs)
 {
     QList<PartitionState> out;
@@ -865,7 +885,9 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         "  AND o.partition_key = p.partition_key AND o.state IN ('scheduled', 'waiting')),"
         " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
         "  AND o.partition_key = p.partition_key AND o.state IN ('scheduled', 'waiting')"
-        "  AND o.next_attempt_at <= :now)"
+        "  AND o.next_attempt_at <= :now),"
+        " p.pacing, p.server_quota, p.server_window_ms, p.server_remaining, p.server_reset_at,"
+        " p.server_known_until, p.learned_from, p.learned_at"
         " FROM rate_partitions p ORDER BY p.policy_id, p.partition_key"));
     query.bindValue(QStringLiteral(":now"), nowMs);
     if (!exec(query))
@@ -884,8 +906,27 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         p.conflict = query.value(9).toString();
         p.pending = query.value(10).toLongLong();
         p.due = query.value(11).toLongLong();
-        p.availableUnits = p.pace.available(p.tatUs, *paceNow);
-        p.nextTokenAtMs = p.pace.availableAtMs(p.tatUs, 1, *paceNow / 1000);
+        p.pacing = query.value(12).toString();
+        p.server.quota = query.value(13).toLongLong();
+        p.server.windowMs = query.value(14).toLongLong();
+        p.server.remaining = query.value(15).toLongLong();
+        p.server.resetAtMs = query.value(16).toLongLong();
+        p.server.knownUntilMs = query.value(17).toLongLong();
+        p.learnedFrom = query.value(18).toString();
+        p.learnedAtMs = query.value(19).toLongLong();
+        const bool windowKnown = p.server.isKnown(nowMs);
+        const bool paced = !p.pace.isUnlimited() && !(windowKnown && p.pacing != u"smooth");
+        p.availableUnits =
+            paced ? p.pace.available(p.tatUs, *paceNow) : std::numeric_limits<qint64>::max();
+        p.nextTokenAtMs = paced ? p.pace.availableAtMs(p.tatUs, 1, *paceNow / 1000) : nowMs;
+        if (windowKnown) {
+            p.availableUnits =
+                std::min(p.availableUnits, p.server.available(p.pace.intervalUs, nowMs));
+            p.nextTokenAtMs =
+                std::max(p.nextTokenAtMs, p.server.availableAtMs(p.pace.intervalUs, nowMs));
+        }
+        if (p.availableUnits == std::numeric_limits<qint64>::max())
+            p.availableUnits = -1; // no limit known
         out.append(p);
     }
     return out;
@@ -1225,11 +1266,30 @@ struct Lane
     qint64 tatUs = 0;
     qint64 heldUntilMs = 0;
     qint64 lookAtMs = 0;
+    ServerWindow server;
+    bool smooth = false;
     bool partitioned = true;
     bool held = false;
     qint64 wanted = 0;           // candidates asked for; -1: not looked at in this claim
     QList<Candidate> candidates; // in due order
     qsizetype taken = 0;
+
+    // Whether the stated window paces the lane at nowMs, and whether its own pace does.
+    bool windowPaced(qint64 nowMs) const { return partitioned && server.isKnown(nowMs); }
+    bool gcraPaced(qint64 nowMs) const
+    {
+        return partitioned && !pace.isUnlimited() && (smooth || !windowPaced(nowMs));
+    }
+    // Units the lane can give at nowMs (paceNowUs on the pacing clock), within room.
+    qint64 units(qint64 nowMs, qint64 paceNowUs, qint64 room) const
+    {
+        qint64 units = room;
+        if (gcraPaced(nowMs))
+            units = std::min(units, pace.available(tatUs, paceNowUs));
+        if (windowPaced(nowMs))
+            units = std::min(units, server.available(pace.intervalUs, nowMs));
+        return units;
+    }
 };
 
 // The fleet's permits as a claim sees them: live leases of running operations.
@@ -1460,7 +1520,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         const qint64 paceNowMs = leaseNow;
         QSqlQuery *partitions =
             cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
-                                  " held_until, look_at FROM rate_partitions WHERE next_at <= :now"
+                                  " held_until, look_at, pacing, server_quota, server_window_ms,"
+                                  " server_remaining, server_reset_at, server_known_until"
+                                  " FROM rate_partitions WHERE next_at <= :now"
                                   " ORDER BY next_at LIMIT :limit") +
                    lock);
         QSqlQuery *dueInPartition = cached(
@@ -1486,6 +1548,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             lane.tatUs = partitions->value(4).toLongLong();
             lane.heldUntilMs = partitions->value(5).toLongLong();
             lane.lookAtMs = partitions->value(6).toLongLong();
+            lane.smooth = partitions->value(7).toString() == u"smooth";
+            lane.server.quota = partitions->value(8).toLongLong();
+            lane.server.windowMs = partitions->value(9).toLongLong();
+            lane.server.remaining = partitions->value(10).toLongLong();
+            lane.server.resetAtMs = partitions->value(11).toLongLong();
+            lane.server.knownUntilMs = partitions->value(12).toLongLong();
             lanes.push_back(std::move(lane));
         }
         partitions->finish();
@@ -1496,11 +1564,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 continue;
             }
             lane.held = lane.heldUntilMs > nowMs;
-            const qint64 units = lane.held ? 0
-                                 : lane.pace.isUnlimited()
-                                     ? room
-                                     : lane.pace.available(lane.tatUs, *paceNow);
-            lane.wanted = std::min<qint64>(units, room);
+            lane.wanted = lane.held ? 0 : lane.units(nowMs, *paceNow, room);
             if (lane.wanted <= 0)
                 continue;
             dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
@@ -1546,14 +1610,18 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 if (lane.taken >= lane.candidates.size())
                     continue;
                 const Candidate &candidate = lane.candidates.at(lane.taken);
-                if (lane.partitioned && !lane.pace.isUnlimited()) {
-                    if (lane.pace.available(lane.tatUs, *paceNow) <
-                        std::min(candidate.cost, lane.pace.capacity)) {
-                        lane.candidates.resize(lane.taken); // offers no more
-                        continue;
-                    }
-                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
+                const bool gcra = lane.gcraPaced(nowMs);
+                const bool window = lane.windowPaced(nowMs);
+                if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
+                                 std::min(candidate.cost, lane.pace.capacity)) ||
+                    (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
+                    lane.candidates.resize(lane.taken); // offers no more
+                    continue;
                 }
+                if (gcra)
+                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
+                if (window)
+                    lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
                 permits.take(candidate.host);
                 picked.append(candidate.id);
                 ++lane.taken;
@@ -1643,7 +1711,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         const qint64 paceNowMs = *paceNow / 1000;
         QSqlQuery *update = cached(QStringLiteral(
             "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
-            " next_at = :next WHERE policy_id = :policy AND partition_key = :partition"));
+            " next_at = :next, server_remaining = :remaining, server_reset_at = :reset"
+            " WHERE policy_id = :policy AND partition_key = :partition"));
         QSqlQuery *firstPending = cached(
             QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
                            " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
@@ -1665,7 +1734,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
                 firstPending->finish();
             }
-            qint64 ready = lane.pace.availableAtMs(lane.tatUs, 1, paceNowMs);
+            qint64 ready = lane.gcraPaced(nowMs) ? lane.pace.availableAtMs(lane.tatUs, 1, paceNowMs)
+                                                 : paceNowMs;
+            if (lane.windowPaced(nowMs))
+                ready = std::max(ready, lane.server.availableAtMs(lane.pace.intervalUs, nowMs));
             if (lane.held)
                 ready = std::max(ready, lane.heldUntilMs);
             qint64 next = std::max(ready, lookAt);
@@ -1675,6 +1747,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             update->bindValue(QStringLiteral(":look"), lookAt);
             update->bindValue(QStringLiteral(":ready"), ready);
             update->bindValue(QStringLiteral(":next"), next);
+            update->bindValue(QStringLiteral(":remaining"), lane.server.remaining);
+            update->bindValue(QStringLiteral(":reset"), lane.server.resetAtMs);
             update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
             update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
             if (!exec(*update))
@@ -1807,6 +1881,12 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         if (!finishOne(requests.at(i), workerId, &outcomes[i]))
             return failAll(m_lastError);
     }
+    // What the responses said about their quotas, after the attempts: an operation
+    // just finished no longer counts as in flight.
+    for (const FinishRequest &request : requests) {
+        if (request.quota && !observeQuota(request))
+            return failAll(m_lastError);
+    }
     if (!transaction.commit())
         return failAll(transaction.error());
     for (const FinishOutcome &outcome : std::as_const(outcomes)) {
@@ -1814,6 +1894,65 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
             qCWarning(lcStore).noquote() << "lease conflict:" << outcome.error;
     }
     return outcomes;
+}
+
+bool Store::observeQuota(const FinishRequest &request)
+{
+    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    QSqlQuery *row = cached(
+        QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
+                       " server_known_until FROM rate_partitions"
+                       " WHERE policy_id = :policy AND partition_key = :partition") +
+        lock);
+    QSqlQuery *running = cached(QStringLiteral(
+        "SELECT COUNT(*) FROM operations WHERE state = 'running' AND policy_id = :policy"
+        " AND partition_key = :partition"));
+    QSqlQuery *update = cached(QStringLiteral(
+        "UPDATE rate_partitions SET server_quota = :quota, server_window_ms = :window,"
+        " server_remaining = :remaining, server_reset_at = :reset,"
+        " server_known_until = :until, learned_from = :from, learned_at = :at,"
+        " next_at = CASE WHEN :open = 1 AND look_at < next_at THEN look_at ELSE next_at END"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    if (!row || !running || !update)
+        return false;
+    const QString policy = request.quotaPolicyId;
+    const QString partition = request.quotaPartitionKey;
+    row->bindValue(QStringLiteral(":policy"), text(policy));
+    row->bindValue(QStringLiteral(":partition"), text(partition));
+    if (!exec(*row))
+        return false;
+    if (!row->next()) {
+        row->finish();
+        return true; // no such partition (any more): nothing to pace
+    }
+    ServerWindow window;
+    window.quota = row->value(0).toLongLong();
+    window.windowMs = row->value(1).toLongLong();
+    window.remaining = row->value(2).toLongLong();
+    window.resetAtMs = row->value(3).toLongLong();
+    window.knownUntilMs = row->value(4).toLongLong();
+    row->finish();
+    running->bindValue(QStringLiteral(":policy"), text(policy));
+    running->bindValue(QStringLiteral(":partition"), text(partition));
+    if (!exec(*running) || !running->next())
+        return fail(QStringLiteral("quota"), errorText(running->lastError()));
+    const qint64 othersInFlight = running->value(0).toLongLong();
+    running->finish();
+    const qint64 now = request.quotaObservedAtMs;
+    window.observe(*request.quota, othersInFlight, now);
+    if (window.quota <= 0)
+        return true;
+    update->bindValue(QStringLiteral(":quota"), window.quota);
+    update->bindValue(QStringLiteral(":window"), window.windowMs);
+    update->bindValue(QStringLiteral(":remaining"), window.remaining);
+    update->bindValue(QStringLiteral(":reset"), window.resetAtMs);
+    update->bindValue(QStringLiteral(":until"), window.knownUntilMs);
+    update->bindValue(QStringLiteral(":from"), text(request.quota->fields));
+    update->bindValue(QStringLiteral(":at"), now);
+    update->bindValue(QStringLiteral(":open"), window.available(0, now) > 0 ? 1 : 0);
+    update->bindValue(QStringLiteral(":policy"), text(policy));
+    update->bindValue(QStringLiteral(":partition"), text(partition));
+    return exec(*update);
 }
 
 bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)

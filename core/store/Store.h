@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
 #include "core/store/Records.h"
 
@@ -200,9 +201,21 @@ public:
     // state and the version the worker's claim holds.
     struct FinishRequest
     {
+        FinishRequest() = default;
+        FinishRequest(AttemptRecord attempt, OperationRecord newState, qint64 claimedVersion)
+            : attempt(std::move(attempt)), newState(std::move(newState)),
+              claimedVersion(claimedVersion)
+        {}
+
         AttemptRecord attempt;
         OperationRecord newState;
         qint64 claimedVersion = 0;
+        // What the response said about the partition's quota, when it said anything:
+        // written on the partition's row with the attempt (see ServerWindow).
+        std::optional<QuotaStatement> quota;
+        QString quotaPolicyId;
+        QString quotaPartitionKey;
+        qint64 quotaObservedAtMs = 0;
     };
     struct FinishOutcome
     {
@@ -271,6 +284,9 @@ public:
     PaceResult ensurePartition(const QString &policyId, const QString &partitionKey,
                                int policyVersion, const QString &definitionJson, const Gcra &pace,
                                QString *storedDefinition = nullptr);
+    // The partition of a host's operations whose endpoint has no policy
+    // (learnedPolicyId(host), partition key ""): unpaced until a server states a quota.
+    bool ensureLearnedPartition(const QString &policyId);
     // Every partition with its bucket, hold and queue, for `cooldown status` and the
     // dashboard; nowMs decides what is due.
     QList<PartitionState> partitions(qint64 nowMs);
@@ -437,6 +453,8 @@ private:
     // holds no read snapshot. nullptr when it does not prepare (see lastError()).
     QSqlQuery *cached(const QString &sql);
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
+    // Writes request.quota on its partition's row (ServerWindow::observe).
+    bool observeQuota(const FinishRequest &request);
     bool exec(QSqlQuery &query);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.

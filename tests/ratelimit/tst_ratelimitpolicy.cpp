@@ -97,7 +97,8 @@ void tst_RateLimitPolicy::validate_data()
         << with(R"("windw_seconds":60)")
         << "policies[0].windw_seconds: unknown key (expected one of: policy_id, partition, "
            "resource, "
-           "method, quota_unit, limit, window_seconds, burst, policy_version, x_ratelimit_reset)";
+           "method, quota_unit, limit, window_seconds, burst, policy_version, x_ratelimit_reset, "
+           "pacing)";
     QTest::newRow("unknown reset meaning") << with(R"("x_ratelimit_reset":"seconds")")
                                            << "policies[0].x_ratelimit_reset: expected auto, "
                                               "delta, epoch, epoch-ms or http-date, got 'seconds'";
