@@ -453,7 +453,12 @@ void Scheduler::advance(Held &held)
                     m_snooze.heldUntilMs(held.endpoint->policy, held.endpoint->partitionKey, now);
                 if (heldUntil > now)
                     return deferOrWait(held, heldUntil - now);
-                if (!p->bucket->tryTake(held.bucketCost, mono)) {
+                // The claim took the unit from the fleet's bucket and the server's window;
+                // this process's own bucket counts permits of a concurrency quota, and
+                // slows the partition while the server asks for less.
+                const bool paceHere = p->bucket->unit() == QuotaUnit::Concurrency ||
+                                      p->bucket->rateFactor(mono) < 1.0;
+                if (paceHere && !p->bucket->tryTake(held.bucketCost, mono)) {
                     const qint64 at = p->bucket->availableAtMs(held.bucketCost, mono);
                     return deferOrWait(held, at == TokenBucket::kWaitForRelease
                                                  ? kConcurrencyRecheckMs
@@ -642,8 +647,6 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         if (held.tookConcurrencyPermit)
             partition->bucket->release(held.bucketCost);
         const qint64 mono = m_clock.monotonicMs();
-        if (tightest)
-            partition->bucket->observeRemaining(tightest->remaining, tightest->resetSeconds, mono);
         if (d.serverWait.problemAction == ProblemAction::SlowDown)
             partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
                                         mono + partition->policy->windowMs, mono);

@@ -33,7 +33,8 @@ void ServerWindow::take(qint64 cost, qint64 configuredIntervalUs, qint64 nowMs)
         // A new window opens with this request, on the server's count; its end is a
         // guess until a response states it.
         remaining = perWindow(configuredIntervalUs);
-        resetAtMs = nowMs + std::max<qint64>(windowMs, kResetMarginMs) + kResetMarginMs;
+        resetAtMs = nowMs + std::max<qint64>(windowMs, 1000) + kResetMarginMs;
+        openedAtMs = nowMs;
     }
     remaining = std::max<qint64>(0, remaining - cost);
 }
@@ -44,16 +45,26 @@ void ServerWindow::observe(const QuotaStatement &statement, qint64 othersInFligh
         quota = statement.quota;
     if (quota <= 0)
         return; // a remaining count without a quota teaches nothing to pace by
-    if (statement.windowMs > 0)
+    if (statement.windowMs > 0) {
         windowMs = statement.windowMs;
-    else if (statement.resetAtMs > nowMs)
-        windowMs = std::max(windowMs, statement.resetAtMs - nowMs);
+    } else if (statement.resetAtMs > nowMs) {
+        // No window stated (X-RateLimit-*): at first the time to the stated reset. Then,
+        // for a window this fleet opened, from its opening to the reset, the least of
+        // those: a reset stated in whole seconds is up to a second late, by a fraction
+        // that differs from window to window.
+        const bool opened =
+            openedAtMs > 0 && nowMs < resetAtMs && statement.resetAtMs <= resetAtMs + windowMs / 2;
+        if (windowMs == 0)
+            windowMs = statement.resetAtMs - nowMs;
+        else if (opened)
+            windowMs = std::min(windowMs, statement.resetAtMs - openedAtMs);
+    }
     knownUntilMs = nowMs + std::max(kForgetAfterMinMs, kForgetAfterWindows * windowMs);
     const qint64 counted = std::max<qint64>(0, statement.remaining - othersInFlight);
     if (statement.resetAtMs < 0) {
         // No end stated: the count alone, within the window this worker assumes.
         if (nowMs >= resetAtMs)
-            resetAtMs = nowMs + std::max<qint64>(windowMs, kResetMarginMs);
+            resetAtMs = nowMs + std::max<qint64>(windowMs, 1000);
         remaining = std::min(remaining, counted);
         return;
     }
@@ -63,6 +74,7 @@ void ServerWindow::observe(const QuotaStatement &statement, qint64 othersInFligh
     if (newWindow) {
         resetAtMs = statement.resetAtMs;
         remaining = counted;
+        openedAtMs = 0; // opened by the server's count, not this fleet's knowingly
     } else {
         resetAtMs = std::min(resetAtMs, statement.resetAtMs);
         remaining = std::min(remaining, counted);

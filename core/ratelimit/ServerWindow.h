@@ -17,9 +17,10 @@ struct QuotaStatement;
 // remaining count in a window, nothing between the last unit and the reset.
 //
 // A server's window starts when it counts a first request after the last reset, not
-// on a grid: after a reset, the next window's end is only guessed (a window and a
-// second later) until a response tells it. A reset stated in whole seconds is late by
-// up to a second; the earliest of those stated in one window is kept.
+// on a grid: after a reset, the next window's end is guessed (a window and
+// kResetMarginMs after the request that opens it) and lowered by what responses
+// state. A reset stated in whole seconds is late by up to a second; the earliest end
+// known for a window is kept.
 //
 // Times are the caller's milliseconds, like holds.
 struct ServerWindow
@@ -29,14 +30,18 @@ struct ServerWindow
     qint64 remaining = 0;    // units left in the current window
     qint64 resetAtMs = 0;    // when the current window ends
     qint64 knownUntilMs = 0; // the statement expires then unless the server repeats it
+    qint64 openedAtMs = 0;   // when a request of this fleet opened the window; 0: unknown
 
     // A statement is forgotten after this many windows without another (and never
     // sooner than kForgetAfterMinMs): a server that stopped stating a limit is no
     // longer paced by it.
     static constexpr qint64 kForgetAfterWindows = 10;
     static constexpr qint64 kForgetAfterMinMs = 60000;
-    // How much later than the guessed end of a window the server may close it.
-    static constexpr qint64 kResetMarginMs = 1000;
+    // How much later than the guessed end of a window the server may close it: the
+    // time a request takes to reach it. A window the server opened on this fleet's
+    // first request after a reset ends a window and this much after that request, or
+    // earlier when the server says so (a window on a fixed grid).
+    static constexpr qint64 kResetMarginMs = 250;
 
     bool isKnown(qint64 nowMs) const { return quota > 0 && knownUntilMs > nowMs; }
     // The units of a window: the server's quota, no more than the configured pace

@@ -194,6 +194,7 @@ const char *const kVersion5[] = {
     "ALTER TABLE rate_partitions ADD COLUMN server_remaining BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE rate_partitions ADD COLUMN server_reset_at BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE rate_partitions ADD COLUMN server_known_until BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN server_opened_at BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE rate_partitions ADD COLUMN learned_from TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE rate_partitions ADD COLUMN learned_at BIGINT NOT NULL DEFAULT 0",
     "INSERT INTO rate_partitions (policy_id, partition_key)"

@@ -1521,8 +1521,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         QSqlQuery *partitions =
             cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
                                   " held_until, look_at, pacing, server_quota, server_window_ms,"
-                                  " server_remaining, server_reset_at, server_known_until"
-                                  " FROM rate_partitions WHERE next_at <= :now"
+                                  " server_remaining, server_reset_at, server_known_until,"
+                                  " server_opened_at FROM rate_partitions WHERE next_at <= :now"
                                   " ORDER BY next_at LIMIT :limit") +
                    lock);
         QSqlQuery *dueInPartition = cached(
@@ -1554,6 +1554,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             lane.server.remaining = partitions->value(10).toLongLong();
             lane.server.resetAtMs = partitions->value(11).toLongLong();
             lane.server.knownUntilMs = partitions->value(12).toLongLong();
+            lane.server.openedAtMs = partitions->value(13).toLongLong();
             lanes.push_back(std::move(lane));
         }
         partitions->finish();
@@ -1711,8 +1712,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         const qint64 paceNowMs = *paceNow / 1000;
         QSqlQuery *update = cached(QStringLiteral(
             "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
-            " next_at = :next, server_remaining = :remaining, server_reset_at = :reset"
-            " WHERE policy_id = :policy AND partition_key = :partition"));
+            " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
+            " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = "
+            ":partition"));
         QSqlQuery *firstPending = cached(
             QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
                            " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
@@ -1749,6 +1751,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             update->bindValue(QStringLiteral(":next"), next);
             update->bindValue(QStringLiteral(":remaining"), lane.server.remaining);
             update->bindValue(QStringLiteral(":reset"), lane.server.resetAtMs);
+            update->bindValue(QStringLiteral(":opened"), lane.server.openedAtMs);
             update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
             update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
             if (!exec(*update))
@@ -1901,7 +1904,7 @@ bool Store::observeQuota(const FinishRequest &request)
     const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
     QSqlQuery *row = cached(
         QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
-                       " server_known_until FROM rate_partitions"
+                       " server_known_until, server_opened_at FROM rate_partitions"
                        " WHERE policy_id = :policy AND partition_key = :partition") +
         lock);
     QSqlQuery *running = cached(QStringLiteral(
@@ -1910,7 +1913,8 @@ bool Store::observeQuota(const FinishRequest &request)
     QSqlQuery *update = cached(QStringLiteral(
         "UPDATE rate_partitions SET server_quota = :quota, server_window_ms = :window,"
         " server_remaining = :remaining, server_reset_at = :reset,"
-        " server_known_until = :until, learned_from = :from, learned_at = :at,"
+        " server_known_until = :until, server_opened_at = :opened, learned_from = :from,"
+        " learned_at = :at,"
         " next_at = CASE WHEN :open = 1 AND look_at < next_at THEN look_at ELSE next_at END"
         " WHERE policy_id = :policy AND partition_key = :partition"));
     if (!row || !running || !update)
@@ -1931,6 +1935,7 @@ bool Store::observeQuota(const FinishRequest &request)
     window.remaining = row->value(2).toLongLong();
     window.resetAtMs = row->value(3).toLongLong();
     window.knownUntilMs = row->value(4).toLongLong();
+    window.openedAtMs = row->value(5).toLongLong();
     row->finish();
     running->bindValue(QStringLiteral(":policy"), text(policy));
     running->bindValue(QStringLiteral(":partition"), text(partition));
@@ -1947,6 +1952,7 @@ bool Store::observeQuota(const FinishRequest &request)
     update->bindValue(QStringLiteral(":remaining"), window.remaining);
     update->bindValue(QStringLiteral(":reset"), window.resetAtMs);
     update->bindValue(QStringLiteral(":until"), window.knownUntilMs);
+    update->bindValue(QStringLiteral(":opened"), window.openedAtMs);
     update->bindValue(QStringLiteral(":from"), text(request.quota->fields));
     update->bindValue(QStringLiteral(":at"), now);
     update->bindValue(QStringLiteral(":open"), window.available(0, now) > 0 ? 1 : 0);

@@ -47,6 +47,7 @@ struct FixedWindowServer
 {
     qint64 quota = 5;
     qint64 windowMs = 10000;
+    bool statesWindow = true; // false: X-RateLimit-* only, a reset and no window
     qint64 windowEndMs = 0;
     qint64 count = 0;
     int refused = 0;
@@ -167,10 +168,13 @@ void tst_ServerWindow::againstAFixedWindowServer_data()
     QTest::addColumn<int>("jobs");
     QTest::addColumn<int>("inFlight");
     QTest::addColumn<qint64>("latencyMs");
-    QTest::newRow("30 jobs, 4 at once, 20 ms") << 30 << 4 << 20LL;
-    QTest::newRow("300 jobs, 4 at once, 20 ms") << 300 << 4 << 20LL;
-    QTest::newRow("60 jobs, 8 at once, 400 ms") << 60 << 8 << 400LL;
-    QTest::newRow("40 jobs, 1 at once, 5 ms") << 40 << 1 << 5LL;
+    QTest::addColumn<bool>("statesWindow");
+    QTest::newRow("30 jobs, 4 at once, 20 ms") << 30 << 4 << 20LL << true;
+    QTest::newRow("300 jobs, 4 at once, 20 ms") << 300 << 4 << 20LL << true;
+    QTest::newRow("60 jobs, 8 at once, 400 ms") << 60 << 8 << 400LL << true;
+    QTest::newRow("40 jobs, 1 at once, 5 ms") << 40 << 1 << 5LL << true;
+    QTest::newRow("300 jobs, 4 at once, 20 ms, no window stated") << 300 << 4 << 20LL << false;
+    QTest::newRow("60 jobs, 8 at once, 400 ms, no window stated") << 60 << 8 << 400LL << false;
 }
 
 // A client that sends whenever the window says it may, against the server above, on a
@@ -181,7 +185,9 @@ void tst_ServerWindow::againstAFixedWindowServer()
     QFETCH(int, jobs);
     QFETCH(int, inFlight);
     QFETCH(qint64, latencyMs);
+    QFETCH(bool, statesWindow);
     FixedWindowServer server;
+    server.statesWindow = statesWindow;
     ServerWindow window;
     struct Out
     {
