@@ -58,13 +58,12 @@ int runStatus(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Shows the workers sharing a database (from their live leases), each "
-                       "partition's bucket, hold and queue, and the due backlog."));
+        Text::tr("Shows the workers sharing a database (from their live leases), each "
+                 "partition's bucket, hold and queue, and the due backlog."));
     parser.addHelpOption();
-    const QCommandLineOption db(QStringLiteral("db"),
-                                QStringLiteral("SQLite path or postgresql:// URL."),
+    const QCommandLineOption db(QStringLiteral("db"), Text::tr("SQLite path or postgresql:// URL."),
                                 QStringLiteral("URL"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    const QCommandLineOption json(QStringLiteral("json"), Text::tr("Print one JSON object."));
     parser.addOptions({db, json});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);

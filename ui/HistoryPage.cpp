@@ -118,11 +118,11 @@ private:
 };
 
 const TimeChoice kTimes[] = {
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 15 minutes"), 15 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last hour"), 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 24 hours"), 24 * 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 7 days"), 7 * 24 * 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Everything"), 0},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 15 minutes"), 15 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last hour"), 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 24 hours"), 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 7 days"), 7 * 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Everything"), 0},
 };
 
 } // namespace
@@ -158,8 +158,11 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_status->addItem(tr("No response"), int(HistoryQuery::StatusClass::NoResponse));
     m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
     m_decision->addItem(tr("Any"), QString());
-    for (const char *d : {"success", "retry", "park", "fail"})
-        m_decision->addItem(QLatin1String(d), QLatin1String(d));
+    // Shown in the operator's language; filtered by the word the store keeps.
+    m_decision->addItem(tr("success"), QStringLiteral("success"));
+    m_decision->addItem(tr("retry"), QStringLiteral("retry"));
+    m_decision->addItem(tr("park"), QStringLiteral("park"));
+    m_decision->addItem(tr("fail"), QStringLiteral("fail"));
     m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
     for (const TimeChoice &t : kTimes)
         m_time->addItem(tr(t.label));

@@ -50,14 +50,14 @@ struct WaitGroup
 const QList<WaitGroup> &waitGroups()
 {
     static const QList<WaitGroup> groups{
-        {QT_TRANSLATE_NOOP("OverviewPage", "Server-given"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Server-given"),
          {QStringLiteral("retry-after"), QStringLiteral("ratelimit"), QStringLiteral("x-ratelimit"),
           QStringLiteral("problem")},
          QColor(0xe0, 0x7a, 0x10)},
-        {QT_TRANSLATE_NOOP("OverviewPage", "Backoff"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Backoff"),
          {QStringLiteral("backoff")},
          QColor(0x3a, 0x7b, 0xd5)},
-        {QT_TRANSLATE_NOOP("OverviewPage", "Local queue (bucket, hold, permits)"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Local queue (bucket, hold, permits)"),
          {QStringLiteral("queue")},
          QColor(0x8a, 0x8f, 0x98)},
     };
