@@ -22,7 +22,7 @@ QString localTime(qint64 msSinceEpoch, qint64 nowMs)
     const QDateTime now = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime();
     if (at.date() == now.date())
         return at.toString(QStringLiteral("HH:mm:ss"));
-    return at.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QLocale().toString(at, Text::tr("yyyy-MM-dd HH:mm:ss", "date format"));
 }
 
 QString countdown(qint64 targetMs, qint64 nowMs)

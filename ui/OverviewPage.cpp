@@ -198,8 +198,9 @@ QString OverviewPage::windowLabel(qint64 fromMs, qint64 toMs, qint64 nowMs)
     const int thisYear = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime().date().year();
     const QLocale locale;
     const auto day = [&locale, thisYear](const QDate &d) {
-        return locale.toString(d, d.year() == thisYear ? QStringLiteral("d MMM")
-                                                       : QStringLiteral("d MMM yyyy"));
+        // Date formats are the translator's: "d MMM" reads "M月d日" in Japanese.
+        return locale.toString(d, d.year() == thisYear ? tr("d MMM", "date format")
+                                                       : tr("d MMM yyyy", "date format"));
     };
     const QString hm = QStringLiteral("HH:mm");
     if (from.date() == to.date())

@@ -19,6 +19,21 @@
         <source>−%1 d</source>
         <translation>−%1 日</translation>
     </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <source>ddd HH:mm</source>
+        <comment>date format</comment>
+        <translation>(ddd) HH:mm</translation>
+    </message>
+    <message>
+        <source>d MMM HH:mm</source>
+        <comment>date format</comment>
+        <translation>M月d日 HH:mm</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::AttemptInspector</name>
@@ -1125,6 +1140,16 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Local queue (bucket, hold, permits)</source>
         <translation>ローカルの待ち (バケット、ホールド、許可数)</translation>
     </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <source>d MMM yyyy</source>
+        <comment>date format</comment>
+        <translation>yyyy年M月d日</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::PartitionsModel</name>
@@ -1814,6 +1839,11 @@ Options of every command:
     <message>
         <source>cancelled</source>
         <translation>キャンセル済み</translation>
+    </message>
+    <message>
+        <source>yyyy-MM-dd HH:mm:ss</source>
+        <comment>date format</comment>
+        <translation>yyyy/MM/dd HH:mm:ss</translation>
     </message>
 </context>
 </TS>
