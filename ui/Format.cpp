@@ -79,6 +79,19 @@ QString stateName(OperationState state)
     return toString(state);
 }
 
+QString decisionName(const QString &decision)
+{
+    if (decision == QLatin1String("success"))
+        return Text::tr("success");
+    if (decision == QLatin1String("retry"))
+        return Text::tr("retry");
+    if (decision == QLatin1String("park"))
+        return Text::tr("park");
+    if (decision == QLatin1String("fail"))
+        return Text::tr("fail");
+    return decision;
+}
+
 QString outcome(int status, const QString &error)
 {
     if (status > 0)

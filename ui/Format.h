@@ -17,6 +17,9 @@ QString countdown(qint64 targetMs, qint64 nowMs);
 QString duration(qint64 ms);
 // An operation's state in the operator's language ("waiting", "待機中").
 QString stateName(OperationState state);
+// A decision ("success", "retry", "park", "fail") in the operator's language; a word
+// it does not know as it is.
+QString decisionName(const QString &decision);
 // The HTTP status, or the transport error when there was no response.
 QString outcome(int status, const QString &error);
 

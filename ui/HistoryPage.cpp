@@ -4,6 +4,7 @@
 #include "core/time/Clock.h"
 #include "ui/AttemptInspector.h"
 #include "ui/CsvExportJob.h"
+#include "ui/Format.h"
 #include "ui/HistoryModel.h"
 
 #include <QAction>
@@ -23,6 +24,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cooldown {
 
@@ -159,10 +162,8 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
     m_decision->addItem(tr("Any"), QString());
     // Shown in the operator's language; filtered by the word the store keeps.
-    m_decision->addItem(tr("success"), QStringLiteral("success"));
-    m_decision->addItem(tr("retry"), QStringLiteral("retry"));
-    m_decision->addItem(tr("park"), QStringLiteral("park"));
-    m_decision->addItem(tr("fail"), QStringLiteral("fail"));
+    for (const char *d : {"success", "retry", "park", "fail"})
+        m_decision->addItem(format::decisionName(QLatin1String(d)), QLatin1String(d));
     m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
     for (const TimeChoice &t : kTimes)
         m_time->addItem(tr(t.label));
@@ -248,8 +249,10 @@ void HistoryPage::configureTable(QTableView *table)
     table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setHighlightSections(false);
     const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
+    // At least as wide as the column's title, in whichever language it is.
     for (int c = 0; c < widths.size(); ++c)
-        table->setColumnWidth(c, widths.at(c));
+        table->setColumnWidth(
+            c, std::max(widths.at(c), table->horizontalHeader()->sectionSizeHint(c)));
     const QString hold = QStringLiteral("historyScrollHold");
     if (!table->findChild<QObject *>(hold, Qt::FindDirectChildrenOnly))
         (new ScrollHold(table))->setObjectName(hold);

@@ -656,22 +656,6 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Everything</source>
         <translation>すべて</translation>
     </message>
-    <message>
-        <source>success</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>retry</source>
-        <translation>再試行</translation>
-    </message>
-    <message>
-        <source>park</source>
-        <translation>保留</translation>
-    </message>
-    <message>
-        <source>fail</source>
-        <translation>失敗</translation>
-    </message>
 </context>
 <context>
     <name>cooldown::JobsModel</name>
@@ -1798,7 +1782,7 @@ Options of every command:
     </message>
     <message>
         <source>%1 ms</source>
-        <translation>%1 ミリ秒</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -1844,6 +1828,22 @@ Options of every command:
         <source>yyyy-MM-dd HH:mm:ss</source>
         <comment>date format</comment>
         <translation>yyyy/MM/dd HH:mm:ss</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>再試行</translation>
+    </message>
+    <message>
+        <source>park</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>失敗</translation>
     </message>
 </context>
 </TS>

@@ -18,6 +18,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -27,6 +28,7 @@
 #include <QSettings>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
@@ -342,6 +344,20 @@ void tst_Japanese::windowAndDialogsAreJapanese()
     QCOMPARE(chartTitle("waitChart"),
              QStringLiteral("選ばれた待機時間 (1 分あたりの秒数、根拠別)"));
     QCOMPARE(chartTitle("inFlightChart"), QStringLiteral("送信中 (1 分ごとの最大) と上限"));
+
+    // Longer titles widen their columns instead of being cut.
+    for (const char *name : {"jobsTable", "partitionsTable", "historyTable"}) {
+        auto *table = window.findChild<QTableView *>(QLatin1String(name));
+        QVERIFY2(table, name);
+        const QHeaderView *header = table->horizontalHeader();
+        for (int c = 0; c + 1 < header->count(); ++c)
+            QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c),
+                     qPrintable(QStringLiteral("%1 column %2: %3 < %4")
+                                    .arg(QLatin1String(name))
+                                    .arg(c)
+                                    .arg(header->sectionSize(c))
+                                    .arg(header->sectionSizeHint(c))));
+    }
 
     window.openEndpoints(EndpointsDialog::Page::Endpoints);
     EndpointsDialog *dialog = window.endpointsDialog();
