@@ -1761,6 +1761,90 @@ Options of every command:
         <source>cannot handle SIGINT and SIGTERM</source>
         <translation>SIGINT と SIGTERM を処理できません</translation>
     </message>
+    <message>
+        <source>%1 %2 per %3 s, burst %4</source>
+        <translation>%3 秒あたり %1 %2、バースト %4</translation>
+    </message>
+    <message>
+        <source>no pace</source>
+        <translation>ペース制限なし</translation>
+    </message>
+    <message>
+        <source>one unit every %1 ms, %2 at once</source>
+        <translation>%1 ms ごとに 1 単位、同時 %2</translation>
+    </message>
+    <message>
+        <source>database %1 at %2
+</source>
+        <translation>データベース %1 (%2 時点)
+</translation>
+    </message>
+    <message>
+        <source>workers (those holding a lease): %1
+</source>
+        <translation>ワーカー (リースを保持しているもの): %1
+</translation>
+    </message>
+    <message>
+        <source>  %1  running %2, lease until %3
+</source>
+        <translation>  %1  実行中 %2、リースは %3 まで
+</translation>
+    </message>
+    <message>
+        <source>  %1  running %2, lease expired at %3
+</source>
+        <translation>  %1  実行中 %2、リースは %3 に期限切れ
+</translation>
+    </message>
+    <message>
+        <source>operations:</source>
+        <translation>オペレーション:</translation>
+    </message>
+    <message>
+        <source>; due now %1
+</source>
+        <translation>、実行予定 %1
+</translation>
+    </message>
+    <message>
+        <source>partitions: %1
+</source>
+        <translation>パーティション: %1
+</translation>
+    </message>
+    <message>
+        <source>  %1/%2 (version %3, %4): </source>
+        <translation>  %1/%2 (バージョン %3、%4): </translation>
+    </message>
+    <message>
+        <source>held until %1 (%2); </source>
+        <translation>%1 までホールド (%2)、</translation>
+    </message>
+    <message>
+        <source>no token needed; </source>
+        <translation>トークン不要、</translation>
+    </message>
+    <message>
+        <source>%1 tokens; </source>
+        <translation>トークン %1、</translation>
+    </message>
+    <message>
+        <source>next token at %1; </source>
+        <translation>次のトークンは %1、</translation>
+    </message>
+    <message>
+        <source>%1 waiting, %2 due
+</source>
+        <translation>待機 %1、実行予定 %2
+</translation>
+    </message>
+    <message>
+        <source>    conflict: %1; the database&apos;s version is kept
+</source>
+        <translation>    競合: %1。データベースのバージョンが維持されます
+</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::format::Text</name>

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 namespace {
 
 struct Result
@@ -236,6 +238,23 @@ void tst_CliLanguage::csvAndLogLinesAreTheSameInEveryLanguage()
         csv[i] = f.readAll();
     }
     QCOMPARE(csv[1], csv[0]);
+
+    // cooldown status: the report is for people, --json for programs.
+    const Result report = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db,
+                                    QStringLiteral("--lang"), QStringLiteral("ja")});
+    QCOMPARE(report.exitCode, 0);
+    QVERIFY2(text(report.out).startsWith(QStringLiteral("データベース ")), report.out.constData());
+    QVERIFY2(text(report.out).contains(QStringLiteral("\nオペレーション: scheduled=")),
+             report.out.constData());
+    const Result json =
+        cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")},
+                 QStringLiteral("ja_JP.UTF-8"));
+    QCOMPARE(json.exitCode, 0);
+    const QString jsonText = text(json.out);
+    QVERIFY2(
+        std::all_of(jsonText.cbegin(), jsonText.cend(), [](QChar c) { return c.unicode() < 0x80; }),
+        json.out.constData());
+    QVERIFY2(jsonText.contains(QStringLiteral("\"scheduled\"")), json.out.constData());
     static const QRegularExpression isoTime(
         QStringLiteral(",\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,"));
     QVERIFY2(isoTime.match(text(csv[1])).hasMatch(), csv[1].constData());
