@@ -1847,6 +1847,125 @@ Options of every command:
     </message>
 </context>
 <context>
+    <name>cooldown::config</name>
+    <message>
+        <source>unknown key (expected one of: %1)</source>
+        <translation>不明なキーです (%1 のいずれかを指定してください)</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>オブジェクトを指定してください</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>配列を指定してください</translation>
+    </message>
+    <message>
+        <source>required, expected a string</source>
+        <translation>必須です。文字列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>文字列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2</source>
+        <translation>%1〜%2 の整数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a number from %1 to %2</source>
+        <translation>%1〜%2 の数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>true か false を指定してください</translation>
+    </message>
+    <message>
+        <source>environment variable %1 is not set</source>
+        <translation>環境変数 %1 が設定されていません</translation>
+    </message>
+    <message>
+        <source>unknown reference ${%1}</source>
+        <translation>不明な参照 ${%1} です</translation>
+    </message>
+    <message>
+        <source>malformed reference: expected ${env:NAME}</source>
+        <translation>参照の形式が正しくありません: ${env:NAME} の形式で書いてください</translation>
+    </message>
+    <message>
+        <source>line %1, column %2</source>
+        <translation>%1 行 %2 列</translation>
+    </message>
+    <message>
+        <source>expected 1-64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>英字、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos; を 1〜64 文字で指定してください</translation>
+    </message>
+    <message>
+        <source>expected an HTTP method</source>
+        <translation>HTTP メソッドを指定してください</translation>
+    </message>
+    <message>
+        <source>expected an absolute http or https URL, got &apos;%1&apos;</source>
+        <translation>http または https の絶対 URL を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>not a valid header name</source>
+        <translation>ヘッダー名として正しくありません</translation>
+    </message>
+    <message>
+        <source>header values cannot contain line breaks</source>
+        <translation>ヘッダーの値に改行は使えません</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1: 読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1: larger than %2 MiB</source>
+        <translation>%1: %2 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>required, expected %1</source>
+        <translation>必須です。%1 を指定してください</translation>
+    </message>
+    <message>
+        <source>this build reads version %1, the file is version %2</source>
+        <translation>このビルドが読めるのはバージョン %1 ですが、ファイルはバージョン %2 です</translation>
+    </message>
+    <message>
+        <source>expected at least base_seconds (%1)</source>
+        <translation>base_seconds (%1) 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>required, expected an array of endpoints</source>
+        <translation>必須です。エンドポイントの配列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected at least one endpoint</source>
+        <translation>エンドポイントを 1 つ以上指定してください</translation>
+    </message>
+    <message>
+        <source>duplicate id &apos;%1&apos;</source>
+        <translation>ID &apos;%1&apos; が重複しています</translation>
+    </message>
+    <message>
+        <source>no retry profile named &apos;%1&apos;</source>
+        <translation>&apos;%1&apos; という再試行プロファイルはありません</translation>
+    </message>
+    <message>
+        <source>no policy with policy_id &apos;%1&apos;</source>
+        <translation>policy_id が &apos;%1&apos; のポリシーはありません</translation>
+    </message>
+    <message>
+        <source>%1: expected an object</source>
+        <translation>%1: オブジェクトを指定してください</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: 書き込めません: %2</translation>
+    </message>
+</context>
+<context>
     <name>cooldown::format::Text</name>
     <message>
         <source>due</source>
@@ -1928,6 +2047,45 @@ Options of every command:
     <message>
         <source>fail</source>
         <translation>失敗</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::retry</name>
+    <message>
+        <source>expected a number of seconds</source>
+        <translation>秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 (%2 days)</source>
+        <translation>%1 (%2 日)</translation>
+    </message>
+    <message>
+        <source>expected seconds between 0 and %1</source>
+        <translation>0〜%1 の秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected seconds above 0 and at most %1</source>
+        <translation>0 より大きく %1 以下の秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected one of %1</source>
+        <translation>%1 のいずれかを指定してください</translation>
+    </message>
+    <message>
+        <source>expected a whole number from 1 to 1000</source>
+        <translation>1〜1000 の整数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>true か false を指定してください</translation>
+    </message>
+    <message>
+        <source>unknown retry profile field &apos;%1&apos; (known: %2)</source>
+        <translation>不明な再試行プロファイルのフィールド &apos;%1&apos; です (有効なもの: %2)</translation>
+    </message>
+    <message>
+        <source>expected name=value, got &apos;%1&apos;</source>
+        <translation>name=value の形式で指定してください (&apos;%1&apos; が指定されました)</translation>
     </message>
 </context>
 </TS>

@@ -62,6 +62,7 @@ private slots:
     void badLangIsAUsageError_data();
     void badLangIsAUsageError();
     void helpIsJapanese();
+    void workspaceErrorsAreJapanese();
     void explainJsonIsTheSameInEveryLanguage();
     void csvAndLogLinesAreTheSameInEveryLanguage();
 };
@@ -180,6 +181,36 @@ void tst_CliLanguage::helpIsJapanese()
     QVERIFY2(text(all.out).contains(
                  QStringLiteral("  run           ウィンドウなしでエンジンを実行する\n")),
              all.out.constData());
+}
+
+// What is wrong with a workspace file or a retry profile, in the chosen language; the
+// file, the JSON path and the numbers as they are.
+void tst_CliLanguage::workspaceErrorsAreJapanese()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString config = dir.filePath(QStringLiteral("broken.json"));
+    {
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "endpoints": [{"id": "a", "url": "http://127.0.0.1:1/",
+                    "timeout_seconds": 0}]})");
+    }
+    const Result checked =
+        cooldown({QStringLiteral("check-config"), config}, QStringLiteral("ja_JP.UTF-8"));
+    QCOMPARE(checked.exitCode, 2);
+    QCOMPARE(text(checked.err),
+             QStringLiteral("cooldown check-config: %1: endpoints[0].timeout_seconds: "
+                            "0.001〜3600 の数を指定してください\n")
+                 .arg(config));
+
+    const Result set =
+        cooldown({QStringLiteral("explain"), QStringLiteral("--status"), QStringLiteral("429"),
+                  QStringLiteral("--set"), QStringLiteral("deadline_seconds=400000000"),
+                  QStringLiteral("--lang"), QStringLiteral("ja")});
+    QCOMPARE(set.exitCode, 2);
+    QCOMPARE(text(set.err), QStringLiteral("cooldown explain: --set: deadline_seconds: "
+                                           "0〜31622400 (366 日) の秒数を指定してください\n"));
 }
 
 void tst_CliLanguage::explainJsonIsTheSameInEveryLanguage()
