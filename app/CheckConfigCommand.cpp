@@ -9,9 +9,9 @@ int runCheckConfig(const QStringList &arguments)
 {
     const QString command = QStringLiteral("check-config");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Validates a workspace config file."));
+    parser.setApplicationDescription(Text::tr("Validates a workspace config file."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The config file."));
+    parser.addPositionalArgument(QStringLiteral("file"), Text::tr("The config file."));
     if (const auto problem = parseStrict(parser, command, arguments, 1))
         return usageError(command, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -19,18 +19,20 @@ int runCheckConfig(const QStringList &arguments)
         return ExitOk;
     }
     if (parser.positionalArguments().isEmpty())
-        return usageError(command, QStringLiteral("expected a config file"));
+        return usageError(command, Text::tr("expected a config file"));
 
     QString error;
     const auto config = WorkspaceConfig::load(parser.positionalArguments().constFirst(), &error,
                                               WorkspaceConfig::demoVariables());
     if (!config)
         return usageError(command, error);
-    printOut(QStringLiteral("%1: ok, %2 endpoint(s), %3 polic%4, %5 retry profile(s)\n")
-                 .arg(config->sourceName)
+    const QString summary =
+        config->policies.size() == 1
+            ? Text::tr("%1: ok, %2 endpoint(s), %3 policy, %4 retry profile(s)\n")
+            : Text::tr("%1: ok, %2 endpoint(s), %3 policies, %4 retry profile(s)\n");
+    printOut(summary.arg(config->sourceName)
                  .arg(config->endpoints.size())
                  .arg(config->policies.size())
-                 .arg(config->policies.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
                  .arg(config->retryProfiles.size()));
     return ExitOk;
 }

@@ -40,10 +40,10 @@ QString helpText(const QCommandLineParser &parser, const QString &command)
 {
     QString text = parser.helpText();
     const qsizetype end = text.indexOf(QLatin1Char('\n'));
-    const QString firstLine = text.left(end);
-    const qsizetype options = firstLine.indexOf(QLatin1String(" [options]"));
-    if (firstLine.startsWith(QLatin1String("Usage: ")) && options > 0)
-        text.replace(7, options - 7, QStringLiteral("cooldown ") + command);
+    const QString program = QCoreApplication::arguments().value(0);
+    const qsizetype at = program.isEmpty() ? -1 : text.left(end).indexOf(program);
+    if (at >= 0)
+        text.replace(at, program.size(), QStringLiteral("cooldown ") + command);
     return text;
 }
 
@@ -56,7 +56,7 @@ std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &co
     if (!parser.parse(argv))
         return parser.errorText();
     if (parser.positionalArguments().size() > maxPositional)
-        return QStringLiteral("unexpected argument '%1'")
+        return Text::tr("unexpected argument '%1'")
             .arg(parser.positionalArguments().value(maxPositional));
     return std::nullopt;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -13,6 +14,12 @@ class Store;
 
 namespace cooldown::cli {
 
+// The command line's words for translators: Text::tr("…") in every command.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::cli::Text)
+};
+
 // Exit codes, as the README documents them.
 enum ExitCode { ExitOk = 0, ExitRuntimeFailure = 1, ExitUsage = 2 };
 
@@ -23,7 +30,8 @@ int runtimeError(const QString &command, const QString &message);
 
 void printOut(const QString &text);
 
-// The parser's help, with "cooldown COMMAND" where Qt would print the binary's path.
+// The parser's help, with "cooldown COMMAND" where Qt would print the binary's path
+// (in whichever language Qt's own words are).
 QString helpText(const QCommandLineParser &parser, const QString &command);
 
 // Parses arguments (without the program and command names) strictly: unknown

@@ -32,7 +32,7 @@ int refuse(const QString &message)
 {
     // Said on the terminal for scripts, and in a box for whoever clicked an icon.
     cli::usageError(kCommand, message);
-    QMessageBox::critical(nullptr, QObject::tr("Cooldown"), message);
+    QMessageBox::critical(nullptr, QStringLiteral("Cooldown"), message);
     return cli::ExitUsage;
 }
 
@@ -42,18 +42,18 @@ int runDashboard(QApplication &app)
 {
     QCommandLineParser parser;
     const QCommandLineOption config(QStringLiteral("config"),
-                                    QStringLiteral("Workspace config file."), QStringLiteral("F"));
+                                    cli::Text::tr("Workspace config file."), QStringLiteral("F"));
     const QCommandLineOption db(QStringLiteral("db"),
-                                QStringLiteral("SQLite path or postgresql:// URL."),
+                                cli::Text::tr("SQLite path or postgresql:// URL."),
                                 QStringLiteral("URL"));
     const QCommandLineOption demo(
         QStringLiteral("demo"),
-        QStringLiteral("Open the demo workspace against the built-in demo API."));
+        cli::Text::tr("Open the demo workspace against the built-in demo API."));
     parser.addOptions({config, db, demo});
     if (const auto problem = cli::parseStrict(parser, kCommand, app.arguments().mid(1)))
         return cli::usageError(kCommand, *problem);
     if (parser.isSet(config) && parser.isSet(demo))
-        return cli::usageError(kCommand, QStringLiteral("give --config or --demo, not both"));
+        return cli::usageError(kCommand, cli::Text::tr("give --config or --demo, not both"));
 
     QSettings settings;
     QString configPath = parser.value(config);
@@ -85,26 +85,27 @@ int runDashboard(QApplication &app)
 #ifdef COOLDOWN_HAVE_DEMO
         demoServer = std::make_unique<DemoServer>();
         if (!demoServer->listen(0))
-            return refuse(QObject::tr("the demo API cannot listen on 127.0.0.1: %1")
+            return refuse(cli::Text::tr("the demo API cannot listen on 127.0.0.1: %1")
                               .arg(demoServer->errorString()));
         QFile file(QStringLiteral(":/cooldown/demo.json"));
         if (!file.open(QIODevice::ReadOnly))
-            return refuse(QObject::tr("the demo workspace is missing from this build"));
+            return refuse(cli::Text::tr("the demo workspace is missing from this build"));
         workspace = WorkspaceConfig::parse(file.readAll(), QStringLiteral("demo.json"), &error,
                                            WorkspaceConfig::demoVariables(demoServer->baseUrl()));
         if (!workspace)
             return refuse(error);
-        workspaceName = QObject::tr("Demo workspace");
+        workspaceName = cli::Text::tr("Demo workspace");
         if (databaseUrl.isEmpty()) {
             // A fresh database each time, so that the demo starts throttled and recovers.
             demoFolder = std::make_unique<QTemporaryDir>();
             if (!demoFolder->isValid())
-                return refuse(QObject::tr("no temporary folder for the demo database: %1")
+                return refuse(cli::Text::tr("no temporary folder for the demo database: %1")
                                   .arg(demoFolder->errorString()));
             databaseUrl = demoFolder->filePath(QStringLiteral("demo.db"));
         }
 #else
-        return refuse(QObject::tr("this build has no demo API; open a workspace with --config F"));
+        return refuse(
+            cli::Text::tr("this build has no demo API; open a workspace with --config F"));
 #endif
     }
 

@@ -18,12 +18,12 @@ int runDemoServer(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Runs the Cooldown demo API on 127.0.0.1 until SIGINT or SIGTERM."));
+        Text::tr("Runs the Cooldown demo API on 127.0.0.1 until SIGINT or SIGTERM."));
     parser.addHelpOption();
     // 8089 is where the demo workspace looks when nothing else is said.
-    const QCommandLineOption portOption(
-        QStringLiteral("port"), QStringLiteral("TCP port (default 8089); 0 picks a free one."),
-        QStringLiteral("P"), QStringLiteral("8089"));
+    const QCommandLineOption portOption(QStringLiteral("port"),
+                                        Text::tr("TCP port (default 8089); 0 picks a free one."),
+                                        QStringLiteral("P"), QStringLiteral("8089"));
     parser.addOption(portOption);
     if (const auto error = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *error);
@@ -34,9 +34,8 @@ int runDemoServer(const QStringList &arguments)
     const QString portText = parser.value(portOption);
     const std::optional<qint64> port = parseInteger(portText, 0, 65535);
     if (!port)
-        return usageError(
-            kCommand,
-            QStringLiteral("--port '%1' is not a port number (0 to 65535)").arg(portText));
+        return usageError(kCommand,
+                          Text::tr("--port '%1' is not a port number (0 to 65535)").arg(portText));
 
     QString error;
     StopOnSignal stop;
@@ -46,8 +45,7 @@ int runDemoServer(const QStringList &arguments)
     DemoServer server;
     if (!server.listen(quint16(*port)))
         return runtimeError(kCommand, server.errorString());
-    printOut(
-        QStringLiteral("Cooldown demo API listening on %1\n").arg(server.baseUrl().toString()));
+    printOut(Text::tr("Cooldown demo API listening on %1\n").arg(server.baseUrl().toString()));
     QCoreApplication::exec();
     server.close();
     return ExitOk;

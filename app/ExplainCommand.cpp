@@ -35,47 +35,46 @@ int runExplain(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Prints the decision Cooldown makes for a response, as JSON."));
+        Text::tr("Prints the decision Cooldown makes for a response, as JSON."));
     parser.addHelpOption();
-    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Request method."),
+    const QCommandLineOption method(QStringLiteral("method"), Text::tr("Request method."),
                                     QStringLiteral("M"), QStringLiteral("GET"));
-    const QCommandLineOption status(QStringLiteral("status"), QStringLiteral("Response status."),
+    const QCommandLineOption status(QStringLiteral("status"), Text::tr("Response status."),
                                     QStringLiteral("N"));
-    const QCommandLineOption error(
-        QStringLiteral("error"),
-        QStringLiteral("Transport failure instead of a response: "
-                       "refused, dns, timeout, closed, tls, worker_died."),
-        QStringLiteral("KIND"));
+    const QCommandLineOption error(QStringLiteral("error"),
+                                   Text::tr("Transport failure instead of a response: "
+                                            "refused, dns, timeout, closed, tls, worker_died."),
+                                   QStringLiteral("KIND"));
     const QCommandLineOption header(QStringLiteral("header"),
-                                    QStringLiteral("A response header field (repeatable)."),
+                                    Text::tr("A response header field (repeatable)."),
                                     QStringLiteral("Name: value"));
     const QCommandLineOption bodyFile(QStringLiteral("body-file"),
-                                      QStringLiteral("File holding the response body."),
+                                      Text::tr("File holding the response body."),
                                       QStringLiteral("F"));
     const QCommandLineOption now(QStringLiteral("now"),
-                                 QStringLiteral("The client's time (HTTP-date or ISO 8601)."),
+                                 Text::tr("The client's time (HTTP-date or ISO 8601)."),
                                  QStringLiteral("DATE"));
-    const QCommandLineOption attempt(
-        QStringLiteral("attempt"), QStringLiteral("Number of the attempt that got this response."),
-        QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption attempt(QStringLiteral("attempt"),
+                                     Text::tr("Number of the attempt that got this response."),
+                                     QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption throttled(QStringLiteral("throttled"),
-                                       QStringLiteral("Earlier attempts answered 429 or 503."),
+                                       Text::tr("Earlier attempts answered 429 or 503."),
                                        QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption elapsed(QStringLiteral("elapsed"),
-                                     QStringLiteral("Seconds since the first attempt."),
+                                     Text::tr("Seconds since the first attempt."),
                                      QStringLiteral("S"), QStringLiteral("0"));
     const QCommandLineOption key(QStringLiteral("idempotency-key"),
-                                 QStringLiteral("The idempotency key the request carried."),
+                                 Text::tr("The idempotency key the request carried."),
                                  QStringLiteral("K"));
-    const QCommandLineOption seed(
-        QStringLiteral("seed"), QStringLiteral("Seed for jitter and spread (reproducible output)."),
-        QStringLiteral("N"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  Text::tr("Seed for jitter and spread (reproducible output)."),
+                                  QStringLiteral("N"));
     const QCommandLineOption set(QStringLiteral("set"),
-                                 QStringLiteral("Override a retry-profile field (repeatable)."),
+                                 Text::tr("Override a retry-profile field (repeatable)."),
                                  QStringLiteral("key=value"));
     const QCommandLineOption xRateLimitReset(
         QStringLiteral("x-ratelimit-reset"),
-        QStringLiteral("What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date."),
+        Text::tr("What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date."),
         QStringLiteral("MEANING"), QStringLiteral("auto"));
     parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed,
                        key, seed, set, xRateLimitReset});
@@ -91,17 +90,17 @@ int runExplain(const QStringList &arguments)
     const QString methodName = parser.value(method);
     if (!isToken(methodName))
         return usageError(kCommand,
-                          QStringLiteral("--method: '%1' is not an HTTP method").arg(methodName));
+                          Text::tr("--method: '%1' is not an HTTP method").arg(methodName));
     outcome.method = methodName.toUpper().toLatin1();
 
     if (parser.isSet(status) == parser.isSet(error))
-        return usageError(kCommand, QStringLiteral("give exactly one of --status or --error"));
+        return usageError(kCommand, Text::tr("give exactly one of --status or --error"));
     if (parser.isSet(status)) {
         const auto code = parseInteger(parser.value(status), 100, 599);
         if (!code)
-            return usageError(
-                kCommand, QStringLiteral("--status: expected a number from 100 to 599, got '%1'")
-                              .arg(parser.value(status)));
+            return usageError(kCommand,
+                              Text::tr("--status: expected a number from 100 to 599, got '%1'")
+                                  .arg(parser.value(status)));
         outcome.status = int(*code);
     } else {
         // What can end an exchange on the wire; a bad URL never starts one.
@@ -109,27 +108,27 @@ int runExplain(const QStringList &arguments)
         if (!kind || *kind == TransportError::None || *kind == TransportError::BadUrl ||
             *kind == TransportError::UnsupportedScheme)
             return usageError(kCommand,
-                              QStringLiteral("--error: expected refused, dns, timeout, closed, tls "
-                                             "or worker_died, got '%1'")
+                              Text::tr("--error: expected refused, dns, timeout, closed, tls "
+                                       "or worker_died, got '%1'")
                                   .arg(parser.value(error)));
         outcome.error = *kind;
     }
 
     for (const QString &line : parser.values(header)) {
         if (!outcome.headers.appendLine(line.toUtf8()))
-            return usageError(
-                kCommand, QStringLiteral("--header: expected \"Name: value\", got '%1'").arg(line));
+            return usageError(kCommand,
+                              Text::tr("--header: expected \"Name: value\", got '%1'").arg(line));
     }
     if (parser.isSet(bodyFile)) {
         QFile file(parser.value(bodyFile));
         if (!file.open(QIODevice::ReadOnly))
-            return usageError(kCommand, QStringLiteral("--body-file: cannot read '%1': %2")
+            return usageError(kCommand, Text::tr("--body-file: cannot read '%1': %2")
                                             .arg(file.fileName(), file.errorString()));
         outcome.body = file.read(1 << 20);
     }
     if (parser.isSet(key)) {
         if (parser.value(key).isEmpty())
-            return usageError(kCommand, QStringLiteral("--idempotency-key: the key is empty"));
+            return usageError(kCommand, Text::tr("--idempotency-key: the key is empty"));
         outcome.idempotencyKeySent = true;
     }
 
@@ -137,38 +136,38 @@ int runExplain(const QStringList &arguments)
     if (parser.isSet(now)) {
         const auto parsed = parseTimeMs(parser.value(now));
         if (!parsed)
-            return usageError(
-                kCommand, QStringLiteral("--now: expected an HTTP-date or ISO 8601 time, got '%1'")
-                              .arg(parser.value(now)));
+            return usageError(kCommand,
+                              Text::tr("--now: expected an HTTP-date or ISO 8601 time, got '%1'")
+                                  .arg(parser.value(now)));
         nowMs = *parsed;
     }
 
     AttemptHistory history;
     const auto attemptNumber = parseInteger(parser.value(attempt), 1, 1000000);
     if (!attemptNumber)
-        return usageError(kCommand, QStringLiteral("--attempt: expected a number from 1, got '%1'")
-                                        .arg(parser.value(attempt)));
+        return usageError(
+            kCommand,
+            Text::tr("--attempt: expected a number from 1, got '%1'").arg(parser.value(attempt)));
     history.attempt = int(*attemptNumber);
     const auto throttledCount = parseInteger(parser.value(throttled), 0, history.attempt - 1);
     if (!throttledCount)
         return usageError(kCommand,
-                          QStringLiteral("--throttled: expected a number from 0 to %1, got '%2'")
+                          Text::tr("--throttled: expected a number from 0 to %1, got '%2'")
                               .arg(history.attempt - 1)
                               .arg(parser.value(throttled)));
     history.throttledBefore = int(*throttledCount);
     bool elapsedOk = false;
     const double elapsedSeconds = parser.value(elapsed).toDouble(&elapsedOk);
     if (!elapsedOk || !std::isfinite(elapsedSeconds) || elapsedSeconds < 0 || elapsedSeconds > 1e9)
-        return usageError(kCommand,
-                          QStringLiteral("--elapsed: expected seconds (0 or more), got '%1'")
-                              .arg(parser.value(elapsed)));
+        return usageError(kCommand, Text::tr("--elapsed: expected seconds (0 or more), got '%1'")
+                                        .arg(parser.value(elapsed)));
     history.firstAttemptAtMs = nowMs - qint64(std::llround(elapsedSeconds * 1000));
 
     RetryProfile profile;
     for (const QString &assignment : parser.values(set)) {
         QString why;
         if (!profile.setFieldFromText(assignment, &why))
-            return usageError(kCommand, QStringLiteral("--set: %1").arg(why));
+            return usageError(kCommand, Text::tr("--set: %1").arg(why));
     }
 
     std::unique_ptr<RandomSource> seeded;
@@ -176,8 +175,9 @@ int runExplain(const QStringList &arguments)
     if (parser.isSet(seed)) {
         const auto value = parseInteger(parser.value(seed), 0, std::numeric_limits<qint64>::max());
         if (!value)
-            return usageError(kCommand, QStringLiteral("--seed: expected a whole number, got '%1'")
-                                            .arg(parser.value(seed)));
+            return usageError(
+                kCommand,
+                Text::tr("--seed: expected a whole number, got '%1'").arg(parser.value(seed)));
         seeded = std::make_unique<SeededRandom>(quint64(*value));
         random = seeded.get();
     }
@@ -185,10 +185,9 @@ int runExplain(const QStringList &arguments)
     ServerWaitOptions hints;
     const auto meaning = xRateLimitResetMeaningFromString(parser.value(xRateLimitReset));
     if (!meaning)
-        return usageError(kCommand,
-                          QStringLiteral("--x-ratelimit-reset: expected auto, delta, epoch, "
-                                         "epoch-ms or http-date, got '%1'")
-                              .arg(parser.value(xRateLimitReset)));
+        return usageError(kCommand, Text::tr("--x-ratelimit-reset: expected auto, delta, epoch, "
+                                             "epoch-ms or http-date, got '%1'")
+                                        .arg(parser.value(xRateLimitReset)));
     hints.xRateLimitReset = *meaning;
 
     const RetryDecision decision =

@@ -29,27 +29,26 @@ int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Writes the attempt history as CSV, one row per attempt."));
+        Text::tr("Writes the attempt history as CSV, one row per attempt."));
     parser.addHelpOption();
     const QCommandLineOption db(
         QStringLiteral("db"),
-        QStringLiteral("SQLite path or postgresql:// URL (default: %1).").arg(defaultDatabaseUrl()),
+        Text::tr("SQLite path or postgresql:// URL (default: %1).").arg(defaultDatabaseUrl()),
         QStringLiteral("URL"));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("The CSV file to write."),
+    const QCommandLineOption out(QStringLiteral("out"), Text::tr("The CSV file to write."),
                                  QStringLiteral("F.csv"));
-    const QCommandLineOption from(
-        QStringLiteral("from"),
-        QStringLiteral("Attempts started at or after T (ISO 8601 or HTTP-date; "
-                       "UTC unless an offset is given)."),
-        QStringLiteral("T"));
-    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("Attempts started before T."),
+    const QCommandLineOption from(QStringLiteral("from"),
+                                  Text::tr("Attempts started at or after T (ISO 8601 or HTTP-date; "
+                                           "UTC unless an offset is given)."),
+                                  QStringLiteral("T"));
+    const QCommandLineOption to(QStringLiteral("to"), Text::tr("Attempts started before T."),
                                 QStringLiteral("T"));
     const QCommandLineOption endpoint(QStringLiteral("endpoint"),
-                                      QStringLiteral("Only this endpoint's attempts."),
+                                      Text::tr("Only this endpoint's attempts."),
                                       QStringLiteral("ID"));
     const QCommandLineOption state(
         QStringLiteral("state"),
-        QStringLiteral("Only attempts of operations now in state S (%1).").arg(stateNames()),
+        Text::tr("Only attempts of operations now in state S (%1).").arg(stateNames()),
         QStringLiteral("S"));
     parser.addOptions({db, out, from, to, endpoint, state});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
@@ -59,15 +58,15 @@ int runExport(const QStringList &arguments)
         return ExitOk;
     }
     if (!parser.isSet(out) || parser.value(out).isEmpty())
-        return usageError(kCommand, QStringLiteral("--out is required"));
+        return usageError(kCommand, Text::tr("--out is required"));
 
     AttemptFilter filter;
     if (parser.isSet(from)) {
         const auto ms = parseTimeMs(parser.value(from));
         if (!ms)
             return usageError(kCommand,
-                              QStringLiteral("--from: not a time: '%1' (expected ISO 8601 such as "
-                                             "2026-11-29T12:00:00Z, or an HTTP-date)")
+                              Text::tr("--from: not a time: '%1' (expected ISO 8601 such as "
+                                       "2026-11-29T12:00:00Z, or an HTTP-date)")
                                   .arg(parser.value(from)));
         filter.fromMs = *ms;
     }
@@ -75,21 +74,20 @@ int runExport(const QStringList &arguments)
         const auto ms = parseTimeMs(parser.value(to));
         if (!ms)
             return usageError(kCommand,
-                              QStringLiteral("--to: not a time: '%1' (expected ISO 8601 such as "
-                                             "2026-11-29T12:00:00Z, or an HTTP-date)")
+                              Text::tr("--to: not a time: '%1' (expected ISO 8601 such as "
+                                       "2026-11-29T12:00:00Z, or an HTTP-date)")
                                   .arg(parser.value(to)));
         filter.toMs = *ms;
     }
     if (filter.fromMs >= 0 && filter.toMs >= 0 && filter.toMs <= filter.fromMs)
-        return usageError(kCommand, QStringLiteral("--to must be later than --from"));
+        return usageError(kCommand, Text::tr("--to must be later than --from"));
     if (parser.isSet(endpoint))
         filter.endpointId = parser.value(endpoint);
     if (parser.isSet(state)) {
         filter.operationState = operationStateFromString(parser.value(state));
         if (!filter.operationState)
-            return usageError(kCommand,
-                              QStringLiteral("--state: unknown state '%1' (expected one of %2)")
-                                  .arg(parser.value(state), stateNames()));
+            return usageError(kCommand, Text::tr("--state: unknown state '%1' (expected one of %2)")
+                                            .arg(parser.value(state), stateNames()));
     }
 
     int openFailed = ExitOk;

@@ -1,5 +1,7 @@
 #include "app/MetricsListener.h"
 
+#include "app/CommandLine.h"
+
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -56,13 +58,13 @@ bool MetricsListener::parseAddress(const QString &text, QHostAddress *address, q
     bool ok = false;
     const uint number = colon > 0 ? text.mid(colon + 1).toUInt(&ok) : 0;
     if (host.isEmpty() || !ok || number > 65535) {
-        *error = QStringLiteral("expected HOST:PORT (e.g. 127.0.0.1:9464), got '%1'").arg(text);
+        *error = cli::Text::tr("expected HOST:PORT (e.g. 127.0.0.1:9464), got '%1'").arg(text);
         return false;
     }
     if (host == QLatin1String("localhost"))
         host = QStringLiteral("127.0.0.1");
     if (!address->setAddress(host)) {
-        *error = QStringLiteral("'%1' is not an IP address").arg(host);
+        *error = cli::Text::tr("'%1' is not an IP address").arg(host);
         return false;
     }
     *port = quint16(number);

@@ -14,15 +14,17 @@ int runOperatorAction(Action action, const QStringList &arguments)
 {
     const QString command = action == Action::Retry ? QStringLiteral("retry") : QStringLiteral("cancel");
     QCommandLineParser parser;
-    parser.setApplicationDescription(action == Action::Retry
-                                         ? QStringLiteral("Makes an operation due now (it still takes a token from its partition's bucket unless --force).")
-                                         : QStringLiteral("Cancels an operation that has not ended."));
+    parser.setApplicationDescription(
+        action == Action::Retry ? Text::tr("Makes an operation due now (it still takes a token "
+                                           "from its partition's bucket unless --force).")
+                                : Text::tr("Cancels an operation that has not ended."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("OPERATION_ID"), QStringLiteral("The operation."));
-    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("SQLite path or postgresql:// URL."),
+    parser.addPositionalArgument(QStringLiteral("OPERATION_ID"), Text::tr("The operation."));
+    const QCommandLineOption db(QStringLiteral("db"), Text::tr("SQLite path or postgresql:// URL."),
                                 QStringLiteral("URL"));
-    const QCommandLineOption force(QStringLiteral("force"),
-                                   QStringLiteral("Bypass the partition's token bucket (recorded as forced)."));
+    const QCommandLineOption force(
+        QStringLiteral("force"),
+        Text::tr("Bypass the partition's token bucket (recorded as forced)."));
     parser.addOption(db);
     if (action == Action::Retry)
         parser.addOption(force);
@@ -33,12 +35,13 @@ int runOperatorAction(Action action, const QStringList &arguments)
         return ExitOk;
     }
     if (parser.positionalArguments().isEmpty())
-        return usageError(command, QStringLiteral("expected an OPERATION_ID"));
+        return usageError(command, Text::tr("expected an OPERATION_ID"));
     const auto id = parseInteger(parser.positionalArguments().constFirst(), 1,
                                  std::numeric_limits<qint64>::max());
     if (!id)
-        return usageError(command, QStringLiteral("OPERATION_ID: expected a positive whole number, got '%1'")
-                                       .arg(parser.positionalArguments().constFirst()));
+        return usageError(command,
+                          Text::tr("OPERATION_ID: expected a positive whole number, got '%1'")
+                              .arg(parser.positionalArguments().constFirst()));
 
     const QString url = databaseUrl(parser, db);
     int openFailed = ExitOk;
@@ -53,18 +56,22 @@ int runOperatorAction(Action action, const QStringList &arguments)
     switch (result) {
     case Store::OperatorResult::Done: {
         const auto op = store->operation(*id);
-        printOut(QStringLiteral("operation %1 (%2): %3%4\n")
+        printOut(Text::tr("operation %1 (%2): %3%4\n")
                      .arg(*id)
                      .arg(op ? op->endpointId : QString(), op ? toString(op->state) : QString(),
-                          forced ? QStringLiteral(", due now, forced") : action == Action::Retry ? QStringLiteral(", due now") : QString()));
+                          forced                    ? Text::tr(", due now, forced")
+                          : action == Action::Retry ? Text::tr(", due now")
+                                                    : QString()));
         return ExitOk;
     }
     case Store::OperatorResult::Pending:
-        printOut(QStringLiteral("operation %1: an attempt is running; it becomes cancelled when that attempt ends\n")
+        printOut(Text::tr("operation %1: an attempt is running; it becomes cancelled when that "
+                          "attempt ends\n")
                      .arg(*id));
         return ExitOk;
     case Store::OperatorResult::NotFound:
-        return usageError(command, QStringLiteral("no operation %1 in %2").arg(*id).arg(Store::displayUrl(url)));
+        return usageError(command,
+                          Text::tr("no operation %1 in %2").arg(*id).arg(Store::displayUrl(url)));
     case Store::OperatorResult::Refused:
         return usageError(command, store->lastError());
     case Store::OperatorResult::Failed:

@@ -60,39 +60,41 @@ struct Summary
 int runRun(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Runs the engine without a window."));
+    parser.setApplicationDescription(Text::tr("Runs the engine without a window."));
     parser.addHelpOption();
-    const QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Workspace config file."),
+    const QCommandLineOption config(QStringLiteral("config"), Text::tr("Workspace config file."),
                                     QStringLiteral("F"));
-    const QCommandLineOption db(QStringLiteral("db"),
-                                QStringLiteral("SQLite path or postgresql:// URL (default: %1).")
-                                    .arg(defaultDatabaseUrl()),
-                                QStringLiteral("URL"));
-    const QCommandLineOption forSeconds(QStringLiteral("for"), QStringLiteral("Stop after S seconds."),
+    const QCommandLineOption db(
+        QStringLiteral("db"),
+        Text::tr("SQLite path or postgresql:// URL (default: %1).").arg(defaultDatabaseUrl()),
+        QStringLiteral("URL"));
+    const QCommandLineOption forSeconds(QStringLiteral("for"), Text::tr("Stop after S seconds."),
                                         QStringLiteral("S"));
-    const QCommandLineOption untilIdle(QStringLiteral("until-idle"),
-                                       QStringLiteral("Stop once nothing is running or waiting to retry."));
-    const QCommandLineOption demoUrl(QStringLiteral("demo-url"),
-                                     QStringLiteral("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
-                                     QStringLiteral("URL"));
+    const QCommandLineOption untilIdle(
+        QStringLiteral("until-idle"),
+        Text::tr("Stop once nothing is running or waiting to retry."));
+    const QCommandLineOption demoUrl(
+        QStringLiteral("demo-url"),
+        Text::tr("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
+        QStringLiteral("URL"));
     const QCommandLineOption workerId(QStringLiteral("worker-id"),
-                                      QStringLiteral("Name of this worker in leases and attempts."),
+                                      Text::tr("Name of this worker in leases and attempts."),
                                       QStringLiteral("ID"));
     const QCommandLineOption lease(
         QStringLiteral("lease"),
-        QStringLiteral("Seconds a claim holds without renewal; the operations of a worker that "
-                       "died are rescued after it (default 120)."),
+        Text::tr("Seconds a claim holds without renewal; the operations of a worker that "
+                 "died are rescued after it (default 120)."),
         QStringLiteral("S"));
     QCommandLineOption clockSkew(
         QStringLiteral("clock-skew"),
-        QStringLiteral("Run as if this machine's clock were S seconds ahead (negative: behind); "
-                       "for trying out workers whose clocks disagree."),
+        Text::tr("Run as if this machine's clock were S seconds ahead (negative: behind); "
+                 "for trying out workers whose clocks disagree."),
         QStringLiteral("S"));
     clockSkew.setFlags(QCommandLineOption::HiddenFromHelp);
     const QCommandLineOption listen(
         QStringLiteral("listen"),
-        QStringLiteral("Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. "
-                       "127.0.0.1:9464; port 0 picks a free one and prints it)."),
+        Text::tr("Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. "
+                 "127.0.0.1:9464; port 0 picks a free one and prints it)."),
         QStringLiteral("HOST:PORT"));
     parser.addOptions(
         {config, db, forSeconds, untilIdle, demoUrl, workerId, lease, clockSkew, listen});
@@ -103,15 +105,15 @@ int runRun(const QStringList &arguments)
         return ExitOk;
     }
     if (!parser.isSet(config))
-        return usageError(kCommand, QStringLiteral("--config is required"));
+        return usageError(kCommand, Text::tr("--config is required"));
     if (parser.isSet(forSeconds) && parser.isSet(untilIdle))
-        return usageError(kCommand, QStringLiteral("give --for or --until-idle, not both"));
+        return usageError(kCommand, Text::tr("give --for or --until-idle, not both"));
     std::optional<qint64> runForMs;
     if (parser.isSet(forSeconds)) {
         bool ok = false;
         const double s = parser.value(forSeconds).toDouble(&ok);
         if (!ok || !std::isfinite(s) || s <= 0 || s > 1e8)
-            return usageError(kCommand, QStringLiteral("--for: expected seconds above 0, got '%1'")
+            return usageError(kCommand, Text::tr("--for: expected seconds above 0, got '%1'")
                                             .arg(parser.value(forSeconds)));
         runForMs = qint64(s * 1000);
     }
@@ -121,7 +123,7 @@ int runRun(const QStringList &arguments)
         const double s = parser.value(lease).toDouble(&ok);
         if (!ok || !std::isfinite(s) || s < 1 || s > 86400)
             return usageError(kCommand,
-                              QStringLiteral("--lease: expected seconds from 1 to 86400, got '%1'")
+                              Text::tr("--lease: expected seconds from 1 to 86400, got '%1'")
                                   .arg(parser.value(lease)));
         options.leaseMs = qint64(s * 1000);
     }
@@ -131,8 +133,8 @@ int runRun(const QStringList &arguments)
         const double s = parser.value(clockSkew).toDouble(&ok);
         if (!ok || !std::isfinite(s) || std::abs(s) > 86400)
             return usageError(kCommand,
-                              QStringLiteral("--clock-skew: expected seconds from -86400 to 86400, "
-                                             "got '%1'")
+                              Text::tr("--clock-skew: expected seconds from -86400 to 86400, "
+                                       "got '%1'")
                                   .arg(parser.value(clockSkew)));
         skewMs = qint64(s * 1000);
     }
@@ -148,7 +150,8 @@ int runRun(const QStringList &arguments)
     if (parser.isSet(demoUrl)) {
         demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
         if (!demo.isValid() || demo.host().isEmpty())
-            return usageError(kCommand, QStringLiteral("--demo-url: not a URL: '%1'").arg(parser.value(demoUrl)));
+            return usageError(kCommand,
+                              Text::tr("--demo-url: not a URL: '%1'").arg(parser.value(demoUrl)));
     }
 
     QString error;

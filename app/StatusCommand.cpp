@@ -19,14 +19,14 @@ QString describePace(const PartitionState &p)
 {
     const QJsonObject policy = QJsonDocument::fromJson(p.definition.toUtf8()).object();
     if (policy.contains(QLatin1String("limit")))
-        return QStringLiteral("%1 %2 per %3 s, burst %4")
+        return Text::tr("%1 %2 per %3 s, burst %4")
             .arg(policy.value(QLatin1String("limit")).toVariant().toString(),
                  policy.value(QLatin1String("quota_unit")).toString(QStringLiteral("request")),
                  policy.value(QLatin1String("window_seconds")).toVariant().toString(),
                  policy.value(QLatin1String("burst")).toVariant().toString());
     if (p.pace.isUnlimited())
-        return QStringLiteral("no pace");
-    return QStringLiteral("one unit every %1 ms, %2 at once")
+        return Text::tr("no pace");
+    return Text::tr("one unit every %1 ms, %2 at once")
         .arg(double(p.pace.intervalUs) / 1000.0)
         .arg(p.pace.capacity);
 }
@@ -58,13 +58,12 @@ int runStatus(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Shows the workers sharing a database (from their live leases), each "
-                       "partition's bucket, hold and queue, and the due backlog."));
+        Text::tr("Shows the workers sharing a database (from their live leases), each "
+                 "partition's bucket, hold and queue, and the due backlog."));
     parser.addHelpOption();
-    const QCommandLineOption db(QStringLiteral("db"),
-                                QStringLiteral("SQLite path or postgresql:// URL."),
+    const QCommandLineOption db(QStringLiteral("db"), Text::tr("SQLite path or postgresql:// URL."),
                                 QStringLiteral("URL"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    const QCommandLineOption json(QStringLiteral("json"), Text::tr("Print one JSON object."));
     parser.addOptions({db, json});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
@@ -114,38 +113,37 @@ int runStatus(const QStringList &arguments)
         return ExitOk;
     }
 
-    QString text = QStringLiteral("database %1 at %2\n").arg(Store::displayUrl(url), isoTime(now));
-    text += QStringLiteral("workers (those holding a lease): %1\n").arg(workers.size());
+    // For people: in their language. Times stay ISO 8601 and counts plain, and the
+    // operation states keep the words of --json.
+    QString text = Text::tr("database %1 at %2\n").arg(Store::displayUrl(url), isoTime(now));
+    text += Text::tr("workers (those holding a lease): %1\n").arg(workers.size());
     for (const WorkerLeases &w : workers)
-        text += QStringLiteral("  %1  running %2, lease %3 %4\n")
+        text += (w.leaseExpiresAtMs > now ? Text::tr("  %1  running %2, lease until %3\n")
+                                          : Text::tr("  %1  running %2, lease expired at %3\n"))
                     .arg(w.workerId)
                     .arg(w.running)
-                    .arg(w.leaseExpiresAtMs > now ? QStringLiteral("until")
-                                                  : QStringLiteral("expired at"),
-                         isoTime(w.leaseExpiresAtMs));
-    text += QStringLiteral("operations:");
+                    .arg(isoTime(w.leaseExpiresAtMs));
+    text += Text::tr("operations:");
     for (const OperationState state : allOperationStates())
         text += QStringLiteral(" %1=%2").arg(toString(state)).arg(counts.value(state));
-    text += QStringLiteral("; due now %1\n").arg(due);
-    text += QStringLiteral("partitions: %1\n").arg(partitions.size());
+    text += Text::tr("; due now %1\n").arg(due);
+    text += Text::tr("partitions: %1\n").arg(partitions.size());
     for (const PartitionState &p : partitions) {
-        text += QStringLiteral("  %1/%2 (version %3, %4): ")
+        text += Text::tr("  %1/%2 (version %3, %4): ")
                     .arg(p.policyId, p.partitionKey)
                     .arg(p.policyVersion)
                     .arg(describePace(p));
         if (p.heldUntilMs > now)
-            text +=
-                QStringLiteral("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
+            text += Text::tr("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
         if (p.pace.isUnlimited())
-            text += QStringLiteral("no token needed; ");
+            text += Text::tr("no token needed; ");
         else if (p.availableUnits > 0)
-            text += QStringLiteral("%1 tokens; ").arg(p.availableUnits);
+            text += Text::tr("%1 tokens; ").arg(p.availableUnits);
         else
-            text += QStringLiteral("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
-        text += QStringLiteral("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
+            text += Text::tr("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
+        text += Text::tr("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
         if (!p.conflict.isEmpty())
-            text += QStringLiteral("    conflict: %1; the database's version is kept\n")
-                        .arg(p.conflict);
+            text += Text::tr("    conflict: %1; the database's version is kept\n").arg(p.conflict);
     }
     printOut(text);
     return ExitOk;

@@ -1,5 +1,7 @@
 #include "app/StopOnSignal.h"
 
+#include "app/CommandLine.h"
+
 #include <QSocketNotifier>
 
 #include <sys/socket.h>
@@ -26,7 +28,7 @@ bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error)
 {
     m_onSignal = std::move(onSignal);
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
-        *error = QStringLiteral("cannot create the signal pipe");
+        *error = Text::tr("cannot create the signal pipe");
         return false;
     }
     m_notifier = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
@@ -41,7 +43,7 @@ bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error)
     action.sa_flags = SA_RESTART;
     for (const int signal : {SIGINT, SIGTERM}) {
         if (::sigaction(signal, &action, &m_previous[signal == SIGINT ? 0 : 1]) != 0) {
-            *error = QStringLiteral("cannot handle SIGINT and SIGTERM");
+            *error = Text::tr("cannot handle SIGINT and SIGTERM");
             return false;
         }
     }

@@ -101,7 +101,8 @@ void AttemptInspector::showAttempt(const std::optional<AttemptRecord> &attempt)
     html += row(tr("Duration"), format::duration(a.durationMs));
     html += row(tr("Outcome"), format::outcome(a.status, a.error));
     html += row(tr("Decision"),
-                a.decision + (a.reason.isEmpty() ? QString() : QStringLiteral(" — ") + a.reason));
+                format::decisionName(a.decision) +
+                    (a.reason.isEmpty() ? QString() : QStringLiteral(" — ") + a.reason));
     if (a.waitMs >= 0)
         html += row(tr("Wait"), tr("%1 from %2").arg(format::duration(a.waitMs), a.waitSource));
     html += row(tr("Raw Retry-After"), a.retryAfterRaw.isEmpty() ? tr("(none)") : a.retryAfterRaw);

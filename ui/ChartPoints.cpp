@@ -92,10 +92,13 @@ QList<TimeTick> clockTicks(qint64 fromMs, qint64 spanMs)
     const qint64 toMs = fromMs + spanMs;
     const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs).toLocalTime();
     const QDateTime to = QDateTime::fromMSecsSinceEpoch(toMs - 1).toLocalTime();
-    const QString format = step >= kDayMs             ? QStringLiteral("d MMM")
-                           : from.date() == to.date() ? QStringLiteral("HH:mm")
-                           : spanMs <= 7 * kDayMs     ? QStringLiteral("ddd HH:mm")
-                                                      : QStringLiteral("d MMM HH:mm");
+    // Date formats are the translator's: "d MMM" reads "M月d日" in Japanese.
+    const QString format =
+        step >= kDayMs ? QCoreApplication::translate("TimeTicks", "d MMM", "date format")
+        : from.date() == to.date() ? QStringLiteral("HH:mm")
+        : spanMs <= 7 * kDayMs
+            ? QCoreApplication::translate("TimeTicks", "ddd HH:mm", "date format")
+            : QCoreApplication::translate("TimeTicks", "d MMM HH:mm", "date format");
     // Round local times: steps from the local midnight before the window (a week's steps
     // from the Monday before it).
     QDate origin = from.date();

@@ -1,9 +1,18 @@
 #include "ui/Format.h"
 
+#include "core/store/Records.h"
+
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
 
 namespace cooldown::format {
+
+// The words of this file, for translators.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::format::Text)
+};
 
 QString localTime(qint64 msSinceEpoch, qint64 nowMs)
 {
@@ -13,7 +22,7 @@ QString localTime(qint64 msSinceEpoch, qint64 nowMs)
     const QDateTime now = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime();
     if (at.date() == now.date())
         return at.toString(QStringLiteral("HH:mm:ss"));
-    return at.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QLocale().toString(at, Text::tr("yyyy-MM-dd HH:mm:ss", "date format"));
 }
 
 QString countdown(qint64 targetMs, qint64 nowMs)
@@ -22,15 +31,15 @@ QString countdown(qint64 targetMs, qint64 nowMs)
         return QStringLiteral("—");
     const qint64 left = targetMs - nowMs;
     if (left <= 0)
-        return QStringLiteral("due");
+        return Text::tr("due");
     const qint64 seconds = (left + 999) / 1000;
     if (seconds < 60)
-        return QStringLiteral("in %1 s").arg(seconds);
+        return Text::tr("in %1 s").arg(seconds);
     if (seconds < 3600)
-        return QStringLiteral("in %1 min %2 s")
+        return Text::tr("in %1 min %2 s")
             .arg(seconds / 60)
             .arg(seconds % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("in %1 h %2 min")
+    return Text::tr("in %1 h %2 min")
         .arg(seconds / 3600)
         .arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
@@ -40,15 +49,47 @@ QString duration(qint64 ms)
     if (ms < 0)
         return QStringLiteral("—");
     if (ms < 1000)
-        return QStringLiteral("%1 ms").arg(ms);
+        return Text::tr("%1 ms").arg(ms);
     if (ms < 60000)
-        return QStringLiteral("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+        return Text::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
     const qint64 s = ms / 1000;
     if (s < 3600)
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1 h %2 min")
-        .arg(s / 3600)
-        .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+        return Text::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return Text::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString stateName(OperationState state)
+{
+    switch (state) {
+    case OperationState::Scheduled:
+        return Text::tr("scheduled");
+    case OperationState::Running:
+        return Text::tr("running");
+    case OperationState::Waiting:
+        return Text::tr("waiting");
+    case OperationState::Succeeded:
+        return Text::tr("succeeded");
+    case OperationState::Failed:
+        return Text::tr("failed");
+    case OperationState::Parked:
+        return Text::tr("parked");
+    case OperationState::Cancelled:
+        return Text::tr("cancelled");
+    }
+    return toString(state);
+}
+
+QString decisionName(const QString &decision)
+{
+    if (decision == QLatin1String("success"))
+        return Text::tr("success");
+    if (decision == QLatin1String("retry"))
+        return Text::tr("retry");
+    if (decision == QLatin1String("park"))
+        return Text::tr("park");
+    if (decision == QLatin1String("fail"))
+        return Text::tr("fail");
+    return decision;
 }
 
 QString outcome(int status, const QString &error)

@@ -2,6 +2,10 @@
 
 #include <QString>
 
+namespace cooldown {
+enum class OperationState;
+}
+
 namespace cooldown::format {
 
 // A point in time as the operator reads it: local time, with the date only when it
@@ -11,6 +15,11 @@ QString localTime(qint64 msSinceEpoch, qint64 nowMs);
 QString countdown(qint64 targetMs, qint64 nowMs);
 // "850 ms", "12.4 s", "3 min 05 s", "2 h 10 min"; "—" for a negative duration.
 QString duration(qint64 ms);
+// An operation's state in the operator's language ("waiting", "待機中").
+QString stateName(OperationState state);
+// A decision ("success", "retry", "park", "fail") in the operator's language; a word
+// it does not know as it is.
+QString decisionName(const QString &decision);
 // The HTTP status, or the transport error when there was no response.
 QString outcome(int status, const QString &error);
 

@@ -134,7 +134,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case StatusColumn:
             return format::outcome(a.status, a.error);
         case DecisionColumn:
-            return a.leaseConflict ? tr("%1 (lease lost)").arg(a.decision) : a.decision;
+            return a.leaseConflict ? tr("%1 (lease lost)").arg(format::decisionName(a.decision))
+                                   : format::decisionName(a.decision);
         case ReasonColumn:
             return a.reason;
         case WaitColumn:

@@ -4,6 +4,7 @@
 #include "core/time/Clock.h"
 #include "ui/AttemptInspector.h"
 #include "ui/CsvExportJob.h"
+#include "ui/Format.h"
 #include "ui/HistoryModel.h"
 
 #include <QAction>
@@ -23,6 +24,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cooldown {
 
@@ -118,11 +121,11 @@ private:
 };
 
 const TimeChoice kTimes[] = {
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 15 minutes"), 15 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last hour"), 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 24 hours"), 24 * 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Last 7 days"), 7 * 24 * 60 * kMinute},
-    {QT_TRANSLATE_NOOP("HistoryPage", "Everything"), 0},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 15 minutes"), 15 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last hour"), 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 24 hours"), 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Last 7 days"), 7 * 24 * 60 * kMinute},
+    {QT_TRANSLATE_NOOP("cooldown::HistoryPage", "Everything"), 0},
 };
 
 } // namespace
@@ -158,8 +161,9 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_status->addItem(tr("No response"), int(HistoryQuery::StatusClass::NoResponse));
     m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
     m_decision->addItem(tr("Any"), QString());
+    // Shown in the operator's language; filtered by the word the store keeps.
     for (const char *d : {"success", "retry", "park", "fail"})
-        m_decision->addItem(QLatin1String(d), QLatin1String(d));
+        m_decision->addItem(format::decisionName(QLatin1String(d)), QLatin1String(d));
     m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
     for (const TimeChoice &t : kTimes)
         m_time->addItem(tr(t.label));
@@ -245,8 +249,10 @@ void HistoryPage::configureTable(QTableView *table)
     table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setHighlightSections(false);
     const QList<int> widths{70, 110, 70, 55, 55, 65, 110, 65, 80, 80, 70};
+    // At least as wide as the column's title, in whichever language it is.
     for (int c = 0; c < widths.size(); ++c)
-        table->setColumnWidth(c, widths.at(c));
+        table->setColumnWidth(
+            c, std::max(widths.at(c), table->horizontalHeader()->sectionSizeHint(c)));
     const QString hold = QStringLiteral("historyScrollHold");
     if (!table->findChild<QObject *>(hold, Qt::FindDirectChildrenOnly))
         (new ScrollHold(table))->setObjectName(hold);

@@ -80,7 +80,7 @@ QVariant JobsModel::data(const QModelIndex &index, int role) const
             return m_paused.contains(op.endpointId) ? tr("%1 (paused)").arg(op.endpointId)
                                                     : op.endpointId;
         case StateColumn:
-            return toString(op.state);
+            return format::stateName(op.state);
         case AttemptColumn:
             return op.attempt;
         case NextAttemptColumn:

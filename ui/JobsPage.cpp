@@ -123,8 +123,10 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_resume, m_liftHold})
         m_table->addAction(a);
     const QList<int> widths{80, 150, 90, 60, 120, 90, 90, 220, 170};
+    // At least as wide as the column's title, in whichever language it is.
     for (int c = 0; c < widths.size(); ++c)
-        m_table->setColumnWidth(c, widths.at(c));
+        m_table->setColumnWidth(
+            c, std::max(widths.at(c), m_table->horizontalHeader()->sectionSizeHint(c)));
 
     auto *partitionsBox = new QWidget(splitter);
     auto *partitionsLayout = new QVBoxLayout(partitionsBox);
@@ -144,7 +146,9 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     m_partitions->addAction(m_liftHold);
     const QList<int> partitionWidths{130, 130, 130, 130, 115, 330};
     for (int c = 0; c < partitionWidths.size(); ++c)
-        m_partitions->setColumnWidth(c, partitionWidths.at(c));
+        m_partitions->setColumnWidth(
+            c,
+            std::max(partitionWidths.at(c), m_partitions->horizontalHeader()->sectionSizeHint(c)));
     partitionsLayout->addWidget(m_partitions);
     splitter->addWidget(m_table);
     splitter->addWidget(partitionsBox);

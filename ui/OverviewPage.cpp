@@ -50,14 +50,14 @@ struct WaitGroup
 const QList<WaitGroup> &waitGroups()
 {
     static const QList<WaitGroup> groups{
-        {QT_TRANSLATE_NOOP("OverviewPage", "Server-given"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Server-given"),
          {QStringLiteral("retry-after"), QStringLiteral("ratelimit"), QStringLiteral("x-ratelimit"),
           QStringLiteral("problem")},
          QColor(0xe0, 0x7a, 0x10)},
-        {QT_TRANSLATE_NOOP("OverviewPage", "Backoff"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Backoff"),
          {QStringLiteral("backoff")},
          QColor(0x3a, 0x7b, 0xd5)},
-        {QT_TRANSLATE_NOOP("OverviewPage", "Local queue (bucket, hold, permits)"),
+        {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Local queue (bucket, hold, permits)"),
          {QStringLiteral("queue")},
          QColor(0x8a, 0x8f, 0x98)},
     };
@@ -198,8 +198,9 @@ QString OverviewPage::windowLabel(qint64 fromMs, qint64 toMs, qint64 nowMs)
     const int thisYear = QDateTime::fromMSecsSinceEpoch(nowMs).toLocalTime().date().year();
     const QLocale locale;
     const auto day = [&locale, thisYear](const QDate &d) {
-        return locale.toString(d, d.year() == thisYear ? QStringLiteral("d MMM")
-                                                       : QStringLiteral("d MMM yyyy"));
+        // Date formats are the translator's: "d MMM" reads "M月d日" in Japanese.
+        return locale.toString(d, d.year() == thisYear ? tr("d MMM", "date format")
+                                                       : tr("d MMM yyyy", "date format"));
     };
     const QString hm = QStringLiteral("HH:mm");
     if (from.date() == to.date())

@@ -2,9 +2,20 @@
 
 #include "core/NumberText.h"
 
+#include <QCoreApplication>
 #include <cmath>
 
 namespace cooldown {
+
+namespace {
+
+// The words of this file, for translators.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::config)
+};
+
+} // namespace
 
 void JsonReader::fail(const QString &path, const QString &what)
 {
@@ -17,8 +28,8 @@ void JsonReader::checkKnownKeys(const QJsonObject &object, const QString &path,
 {
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (!known.contains(it.key())) {
-            fail(join(path, it.key()),
-                 QStringLiteral("unknown key (expected one of: %1)").arg(known.join(QStringLiteral(", "))));
+            fail(join(path, it.key()), Text::tr("unknown key (expected one of: %1)")
+                                           .arg(known.join(QStringLiteral(", "))));
             return;
         }
     }
@@ -29,7 +40,7 @@ std::optional<QJsonObject> JsonReader::object(const QJsonValue &value, const QSt
     if (!ok())
         return std::nullopt;
     if (!value.isObject()) {
-        fail(path, QStringLiteral("expected an object"));
+        fail(path, Text::tr("expected an object"));
         return std::nullopt;
     }
     return value.toObject();
@@ -40,7 +51,7 @@ std::optional<QJsonArray> JsonReader::array(const QJsonValue &value, const QStri
     if (!ok())
         return std::nullopt;
     if (!value.isArray()) {
-        fail(path, QStringLiteral("expected an array"));
+        fail(path, Text::tr("expected an array"));
         return std::nullopt;
     }
     return value.toArray();
@@ -54,11 +65,11 @@ QString JsonReader::string(const QJsonObject &o, const QString &key, const QStri
     const QJsonValue v = o.value(key);
     if (v.isUndefined()) {
         if (required)
-            fail(join(path, key), QStringLiteral("required, expected a string"));
+            fail(join(path, key), Text::tr("required, expected a string"));
         return fallback;
     }
     if (!v.isString()) {
-        fail(join(path, key), QStringLiteral("expected a string"));
+        fail(join(path, key), Text::tr("expected a string"));
         return fallback;
     }
     return v.toString();
@@ -75,10 +86,9 @@ double JsonReader::number(const QJsonObject &o, const QString &key, const QStrin
     const double d = v.toDouble();
     if (!v.isDouble() || !std::isfinite(d) || d < min || d > max ||
         (wholeNumber && d != std::floor(d))) {
-        fail(join(path, key),
-             QStringLiteral("expected %1 from %2 to %3")
-                 .arg(wholeNumber ? QStringLiteral("a whole number") : QStringLiteral("a number"))
-                 .arg(numberText(min), numberText(max)));
+        fail(join(path, key), (wholeNumber ? Text::tr("expected a whole number from %1 to %2")
+                                           : Text::tr("expected a number from %1 to %2"))
+                                  .arg(numberText(min), numberText(max)));
         return fallback;
     }
     return d;
@@ -93,7 +103,7 @@ bool JsonReader::boolean(const QJsonObject &o, const QString &key, const QString
     if (v.isUndefined())
         return fallback;
     if (!v.isBool()) {
-        fail(join(path, key), QStringLiteral("expected true or false"));
+        fail(join(path, key), Text::tr("expected true or false"));
         return fallback;
     }
     return v.toBool();

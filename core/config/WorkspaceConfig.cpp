@@ -2,6 +2,7 @@
 
 #include "core/config/JsonReader.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
@@ -11,6 +12,12 @@
 namespace cooldown {
 
 namespace {
+
+// The words of this file, for translators.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::config)
+};
 
 constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
@@ -46,14 +53,14 @@ public:
             const QString name = m.captured(2);
             if (scope == QLatin1String("env")) {
                 if (!m_environment.contains(name)) {
-                    reader.fail(path, QStringLiteral("environment variable %1 is not set").arg(name));
+                    reader.fail(path, Text::tr("environment variable %1 is not set").arg(name));
                     return std::nullopt;
                 }
                 out += m_environment.value(name);
             } else {
                 const QString key = scope + QLatin1Char(':') + name;
                 if (!m_variables.contains(key)) {
-                    reader.fail(path, QStringLiteral("unknown reference ${%1}").arg(key));
+                    reader.fail(path, Text::tr("unknown reference ${%1}").arg(key));
                     return std::nullopt;
                 }
                 out += m_variables.value(key);
@@ -62,7 +69,7 @@ public:
         }
         out += QStringView(text).mid(last);
         if (out.contains(QLatin1String("${"))) {
-            reader.fail(path, QStringLiteral("malformed reference: expected ${env:NAME}"));
+            reader.fail(path, Text::tr("malformed reference: expected ${env:NAME}"));
             return std::nullopt;
         }
         return out;
@@ -84,7 +91,7 @@ QString lineAndColumn(const QByteArray &json, int offset)
     const QByteArray before = json.left(offset);
     const int line = int(before.count('\n')) + 1;
     const int column = int(offset - (before.lastIndexOf('\n') + 1)) + 1;
-    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+    return Text::tr("line %1, column %2").arg(line).arg(column);
 }
 
 QHash<QString, QString> processEnvironment()
@@ -104,12 +111,13 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
     if (r.ok() && !kId.match(e.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
-               QStringLiteral("expected 1-64 letters, digits, '.', '_' or '-'"));
+               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
     e.name = r.string(o, QStringLiteral("name"), path, false, e.id);
 
     const QString method = r.string(o, QStringLiteral("method"), path, false, QStringLiteral("GET"));
     if (r.ok() && !isToken(method))
-        r.fail(JsonReader::join(path, QStringLiteral("method")), QStringLiteral("expected an HTTP method"));
+        r.fail(JsonReader::join(path, QStringLiteral("method")),
+               Text::tr("expected an HTTP method"));
     e.method = method.toUpper().toLatin1();
 
     const QString urlPath = JsonReader::join(path, QStringLiteral("url"));
@@ -119,7 +127,8 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
         const QString scheme = e.url.scheme();
         if (!e.url.isValid() || e.url.host().isEmpty() ||
             (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
-            r.fail(urlPath, QStringLiteral("expected an absolute http or https URL, got '%1'").arg(urlText));
+            r.fail(urlPath,
+                   Text::tr("expected an absolute http or https URL, got '%1'").arg(urlText));
     }
 
     const QJsonValue headers = o.value(QStringLiteral("headers"));
@@ -129,11 +138,11 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
             for (auto it = h->begin(); it != h->end() && r.ok(); ++it) {
                 const QString fieldPath = JsonReader::join(headersPath, it.key());
                 if (!isToken(it.key())) {
-                    r.fail(fieldPath, QStringLiteral("not a valid header name"));
+                    r.fail(fieldPath, Text::tr("not a valid header name"));
                     break;
                 }
                 if (!it.value().isString()) {
-                    r.fail(fieldPath, QStringLiteral("expected a string"));
+                    r.fail(fieldPath, Text::tr("expected a string"));
                     break;
                 }
                 const QString text = it.value().toString();
@@ -141,7 +150,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
                 if (!value)
                     break;
                 if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n'))) {
-                    r.fail(fieldPath, QStringLiteral("header values cannot contain line breaks"));
+                    r.fail(fieldPath, Text::tr("header values cannot contain line breaks"));
                     break;
                 }
                 e.headers.append(it.key().toLatin1(), value->toUtf8());
@@ -171,7 +180,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
             const QString header = r.string(*io, QStringLiteral("header"), idemPath, true);
             if (r.ok() && !isToken(header))
                 r.fail(JsonReader::join(idemPath, QStringLiteral("header")),
-                       QStringLiteral("not a valid header name"));
+                       Text::tr("not a valid header name"));
             e.idempotencyHeader = header.toLatin1();
         }
     }
@@ -215,11 +224,11 @@ std::optional<WorkspaceConfig> WorkspaceConfig::load(const QString &path, QStrin
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        *error = Text::tr("%1: cannot read: %2").arg(path, file.errorString());
         return std::nullopt;
     }
     if (file.size() > kMaxConfigBytes) {
-        *error = QStringLiteral("%1: larger than %2 MiB").arg(path).arg(kMaxConfigBytes >> 20);
+        *error = Text::tr("%1: larger than %2 MiB").arg(path).arg(kMaxConfigBytes >> 20);
         return std::nullopt;
     }
     return parse(file.readAll(), path, error, variables);
@@ -249,11 +258,13 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
     if (top) {
         r.checkKnownKeys(*top, QString(), kTopKeys);
         if (r.ok() && !top->contains(QStringLiteral("version")))
-            r.fail(QStringLiteral("version"), QStringLiteral("required, expected %1").arg(kVersion));
+            r.fail(QStringLiteral("version"), Text::tr("required, expected %1").arg(kVersion));
         const double version = r.number(*top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
         if (r.ok() && version != kVersion)
             r.fail(QStringLiteral("version"),
-                   QStringLiteral("this build reads version %1, the file is version %2").arg(kVersion).arg(version));
+                   Text::tr("this build reads version %1, the file is version %2")
+                       .arg(kVersion)
+                       .arg(version));
 
         if (top->contains(QStringLiteral("concurrency"))) {
             if (const auto c = r.object(top->value(QStringLiteral("concurrency")), QStringLiteral("concurrency"))) {
@@ -298,7 +309,8 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                     }
                     if (r.ok() && profile.capSeconds < profile.baseSeconds)
                         r.fail(JsonReader::join(profilePath, QStringLiteral("cap_seconds")),
-                               QStringLiteral("expected at least base_seconds (%1)").arg(profile.baseSeconds));
+                               Text::tr("expected at least base_seconds (%1)")
+                                   .arg(profile.baseSeconds));
                     config.retryProfiles.insert(it.key(), profile);
                 }
             }
@@ -306,10 +318,10 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
 
         const QString path = QStringLiteral("endpoints");
         if (r.ok() && !top->contains(path))
-            r.fail(path, QStringLiteral("required, expected an array of endpoints"));
+            r.fail(path, Text::tr("required, expected an array of endpoints"));
         if (const auto endpoints = r.array(top->value(path), path)) {
             if (endpoints->isEmpty())
-                r.fail(path, QStringLiteral("expected at least one endpoint"));
+                r.fail(path, Text::tr("expected at least one endpoint"));
             QSet<QString> ids;
             for (qsizetype i = 0; i < endpoints->size() && r.ok(); ++i) {
                 const QString endpointPath = JsonReader::index(path, i);
@@ -322,19 +334,19 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                     break;
                 if (ids.contains(e.id)) {
                     r.fail(JsonReader::join(endpointPath, QStringLiteral("id")),
-                           QStringLiteral("duplicate id '%1'").arg(e.id));
+                           Text::tr("duplicate id '%1'").arg(e.id));
                     break;
                 }
                 ids.insert(e.id);
                 if (!config.retryProfiles.contains(e.retry)) {
                     r.fail(JsonReader::join(endpointPath, QStringLiteral("retry")),
-                           QStringLiteral("no retry profile named '%1'").arg(e.retry));
+                           Text::tr("no retry profile named '%1'").arg(e.retry));
                     break;
                 }
                 if (!e.policy.isEmpty()) {
                     if (!config.policy(e.policy)) {
                         r.fail(JsonReader::join(endpointPath, QStringLiteral("policy")),
-                               QStringLiteral("no policy with policy_id '%1'").arg(e.policy));
+                               Text::tr("no policy with policy_id '%1'").arg(e.policy));
                         break;
                     }
                 }

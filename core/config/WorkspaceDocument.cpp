@@ -1,5 +1,6 @@
 #include "core/config/WorkspaceDocument.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +11,12 @@
 namespace cooldown {
 
 namespace {
+
+// The words of this file, for translators.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::config)
+};
 
 constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
@@ -170,7 +177,7 @@ QString lineAndColumn(const QByteArray &json, int offset)
     const QByteArray before = json.left(offset);
     const int line = int(before.count('\n')) + 1;
     const int column = int(offset - (before.lastIndexOf('\n') + 1)) + 1;
-    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+    return Text::tr("line %1, column %2").arg(line).arg(column);
 }
 
 } // namespace
@@ -191,7 +198,7 @@ WorkspaceDocument::fromJson(const QByteArray &json, const QString &sourceName, Q
         return std::nullopt;
     }
     if (!doc.isObject()) {
-        *error = QStringLiteral("%1: expected an object").arg(sourceName);
+        *error = Text::tr("%1: expected an object").arg(sourceName);
         return std::nullopt;
     }
     return WorkspaceDocument(doc.object(), sourceName);
@@ -201,11 +208,11 @@ std::optional<WorkspaceDocument> WorkspaceDocument::load(const QString &path, QS
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        *error = Text::tr("%1: cannot read: %2").arg(path, file.errorString());
         return std::nullopt;
     }
     if (file.size() > kMaxConfigBytes) {
-        *error = QStringLiteral("%1: larger than %2 MiB").arg(path).arg(kMaxConfigBytes >> 20);
+        *error = Text::tr("%1: larger than %2 MiB").arg(path).arg(kMaxConfigBytes >> 20);
         return std::nullopt;
     }
     return fromJson(file.readAll(), path, error);
@@ -383,11 +390,11 @@ bool WorkspaceDocument::save(const QString &path, QString *error,
         return false;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        *error = Text::tr("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }
     if (file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        *error = Text::tr("%1: cannot write: %2").arg(path, file.errorString());
         file.cancelWriting();
         return false;
     }

@@ -2,6 +2,7 @@
 
 #include "core/NumberText.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <cmath>
@@ -10,6 +11,12 @@ namespace cooldown {
 
 namespace {
 
+// The words of this file, for translators.
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::retry)
+};
+
 // The largest wait a profile may name: a year. Beyond it a value is a typo, and
 // milliseconds stay far from overflow.
 constexpr double kMaxProfileSeconds = 366.0 * 24 * 3600;
@@ -17,17 +24,17 @@ constexpr double kMaxProfileSeconds = 366.0 * 24 * 3600;
 bool readSeconds(const QJsonValue &value, double *out, bool allowZero, QString *error)
 {
     if (!value.isDouble()) {
-        *error = QStringLiteral("expected a number of seconds");
+        *error = Text::tr("expected a number of seconds");
         return false;
     }
     const double v = value.toDouble();
     if (!std::isfinite(v) || v < 0 || (!allowZero && v == 0) || v > kMaxProfileSeconds) {
         // In seconds and in days: "31622400 (366 days)", not 3.16224e+07.
         const QString most =
-            QStringLiteral("%1 (%2 days)")
+            Text::tr("%1 (%2 days)")
                 .arg(numberText(kMaxProfileSeconds), numberText(kMaxProfileSeconds / 86400));
-        *error = allowZero ? QStringLiteral("expected seconds between 0 and %1").arg(most)
-                           : QStringLiteral("expected seconds above 0 and at most %1").arg(most);
+        *error = allowZero ? Text::tr("expected seconds between 0 and %1").arg(most)
+                           : Text::tr("expected seconds above 0 and at most %1").arg(most);
         return false;
     }
     *out = v;
@@ -46,7 +53,7 @@ bool readChoice(const QJsonValue &value, const std::pair<const char *, Enum> (&c
         }
         names << QLatin1String(choice.first);
     }
-    *error = QStringLiteral("expected one of %1").arg(names.join(QStringLiteral(", ")));
+    *error = Text::tr("expected one of %1").arg(names.join(QStringLiteral(", ")));
     return false;
 }
 
@@ -78,7 +85,7 @@ bool RetryProfile::setField(const QString &name, const QJsonValue &value, QStrin
     if (name == QLatin1String("max_attempts")) {
         const double v = value.toDouble(-1);
         if (!value.isDouble() || v != std::floor(v) || v < 1 || v > 1000) {
-            *error = QStringLiteral("expected a whole number from 1 to 1000");
+            *error = Text::tr("expected a whole number from 1 to 1000");
             return false;
         }
         maxAttempts = int(v);
@@ -102,13 +109,13 @@ bool RetryProfile::setField(const QString &name, const QJsonValue &value, QStrin
         return readChoice(value, kNonIdempotent, &retryNonIdempotent, error);
     if (name == QLatin1String("throttle_counts_as_attempt")) {
         if (!value.isBool()) {
-            *error = QStringLiteral("expected true or false");
+            *error = Text::tr("expected true or false");
             return false;
         }
         throttleCountsAsAttempt = value.toBool();
         return true;
     }
-    *error = QStringLiteral("unknown retry profile field '%1' (known: %2)")
+    *error = Text::tr("unknown retry profile field '%1' (known: %2)")
                  .arg(name, fieldNames().join(QStringLiteral(", ")));
     return false;
 }
@@ -117,7 +124,7 @@ bool RetryProfile::setFieldFromText(const QString &assignment, QString *error)
 {
     const qsizetype eq = assignment.indexOf(QLatin1Char('='));
     if (eq <= 0) {
-        *error = QStringLiteral("expected name=value, got '%1'").arg(assignment);
+        *error = Text::tr("expected name=value, got '%1'").arg(assignment);
         return false;
     }
     const QString name = assignment.left(eq).trimmed();

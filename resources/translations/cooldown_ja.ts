@@ -1,0 +1,2091 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP" sourcelanguage="en">
+<context>
+    <name>TimeTicks</name>
+    <message>
+        <source>now</source>
+        <translation>現在</translation>
+    </message>
+    <message>
+        <source>−%1 min</source>
+        <translation>−%1 分</translation>
+    </message>
+    <message>
+        <source>−%1 h</source>
+        <translation>−%1 時間</translation>
+    </message>
+    <message>
+        <source>−%1 d</source>
+        <translation>−%1 日</translation>
+    </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <source>ddd HH:mm</source>
+        <comment>date format</comment>
+        <translation>(ddd) HH:mm</translation>
+    </message>
+    <message>
+        <source>d MMM HH:mm</source>
+        <comment>date format</comment>
+        <translation>M月d日 HH:mm</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::AttemptInspector</name>
+    <message>
+        <source>&lt;p style=&apos;color:#5f6368&apos;&gt;Select an attempt to see what was sent, what came back and why the engine decided as it did.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#5f6368&apos;&gt;試行を選ぶと、送信した内容、返ってきた応答、エンジンがそう判断した理由を表示します。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Attempt %1 of operation %2&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;オペレーション %2 の試行 %1&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>リクエスト</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>判断</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>待機</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1(%2 による)</translation>
+    </message>
+    <message>
+        <source>Raw Retry-After</source>
+        <translation>Retry-After(受信したまま)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(なし)</translation>
+    </message>
+    <message>
+        <source>Problem type</source>
+        <translation>問題の種別 (type)</translation>
+    </message>
+    <message>
+        <source>Problem instance</source>
+        <translation>問題のインスタンス (instance)</translation>
+    </message>
+    <message>
+        <source>Quota remaining</source>
+        <translation>クォータ残量</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>冪等性キー</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>ポリシー</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>ワーカー</translation>
+    </message>
+    <message>
+        <source>Forced</source>
+        <translation>強制</translation>
+    </message>
+    <message>
+        <source>yes: an operator bypassed the token bucket</source>
+        <translation>はい: オペレーターがトークンバケットを迂回しました</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>リース</translation>
+    </message>
+    <message>
+        <source>lost: this exchange did not change the operation</source>
+        <translation>喪失: この送受信はオペレーションを変更していません</translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Request headers&lt;/h4&gt;</source>
+        <translation>&lt;h4&gt;リクエストヘッダー&lt;/h4&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Response headers&lt;/h4&gt;</source>
+        <translation>&lt;h4&gt;レスポンスヘッダー&lt;/h4&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Why: the rules applied to this response&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;As &lt;code&gt;cooldown explain&lt;/code&gt; prints it, from the stored status and headers (the body is not kept, and the jitter is drawn again).&lt;/p&gt;</source>
+        <translation>&lt;h4&gt;理由: この応答に適用された規則&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;&lt;code&gt;cooldown explain&lt;/code&gt; の出力と同じく、保存されたステータスとヘッダーから求めたものです(本文は保存されておらず、ジッターは引き直されます)。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::CustomRangeDialog</name>
+    <message>
+        <source>Custom time range</source>
+        <translation>期間の指定</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>開始(&amp;F):</translation>
+    </message>
+    <message>
+        <source>&amp;To:</source>
+        <translation>終了(&amp;T):</translation>
+    </message>
+    <message>
+        <source>The Overview shows this window as it is; it does not move with the clock.</source>
+        <translation>概要ではこの期間をそのまま表示します。時刻が進んでも移動しません。</translation>
+    </message>
+    <message>
+        <source>The window must start before it ends.</source>
+        <translation>開始は終了より前にしてください。</translation>
+    </message>
+    <message>
+        <source>The window cannot end in the future.</source>
+        <translation>終了を未来にすることはできません。</translation>
+    </message>
+    <message>
+        <source>The window can span at most %1 days.</source>
+        <translation>期間は最大 %1 日です。</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::DriftModel</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
+        <translation>同時 %1</translation>
+    </message>
+    <message>
+        <source>%1 per %2 s</source>
+        <translation>%2 秒あたり %1</translation>
+    </message>
+    <message>
+        <source>The server allows less than the configuration assumes: expect 429s</source>
+        <translation>サーバーの許容量が設定より少なくなっています: 429 が返る見込みです</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>ポリシー</translation>
+    </message>
+    <message>
+        <source>Partition key</source>
+        <translation>パーティションキー</translation>
+    </message>
+    <message>
+        <source>Configured</source>
+        <translation>設定値</translation>
+    </message>
+    <message>
+        <source>Server advertises</source>
+        <translation>サーバーの通知値</translation>
+    </message>
+    <message>
+        <source>Differences</source>
+        <translation>差異</translation>
+    </message>
+    <message>
+        <source>Seen</source>
+        <translation>確認時刻</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::EndpointsDialog</name>
+    <message>
+        <source>Endpoints and policies</source>
+        <translation>エンドポイントとポリシー</translation>
+    </message>
+    <message>
+        <source>Save workspace as</source>
+        <translation>ワークスペースに名前を付けて保存</translation>
+    </message>
+    <message>
+        <source>Workspace config (*.json)</source>
+        <translation>ワークスペース設定 (*.json)</translation>
+    </message>
+    <message>
+        <source>Endp&amp;oints</source>
+        <translation>エンドポイント(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Poli&amp;cies</source>
+        <translation>ポリシー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>What servers advertised in &lt;code&gt;RateLimit-Policy&lt;/code&gt; since the engine started, beside the configured policy. Select a row to edit its policy.</source>
+        <translation>エンジン起動以降にサーバーが &lt;code&gt;RateLimit-Policy&lt;/code&gt; で通知した内容を、設定済みのポリシーと並べて表示します。行を選ぶとそのポリシーを編集できます。</translation>
+    </message>
+    <message>
+        <source>No server has advertised other limits than the configured ones.</source>
+        <translation>設定と異なる制限を通知したサーバーはありません。</translation>
+    </message>
+    <message>
+        <source>Dri&amp;ft</source>
+        <translation>ドリフト(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Select an endpoint or a policy, or add one.</source>
+        <translation>エンドポイントかポリシーを選ぶか、新しく追加してください。</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>名前を付けて保存(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Dri&amp;ft (%1)</source>
+        <translation>ドリフト (%1)(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation>ID(&amp;I):</translation>
+    </message>
+    <message>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>英字、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <source>the id</source>
+        <translation>ID と同じ</translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation>メソッド(&amp;M):</translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL:</translation>
+    </message>
+    <message>
+        <source>https://api.example.com/items (${env:NAME} allowed)</source>
+        <translation>https://api.example.com/items(${env:NAME} 使用可)</translation>
+    </message>
+    <message>
+        <source>&amp;Every (seconds):</source>
+        <translation>実行間隔 (秒)(&amp;E):</translation>
+    </message>
+    <message>
+        <source>empty or 0: once per database</source>
+        <translation>空または 0: データベースごとに 1 回</translation>
+    </message>
+    <message>
+        <source>&amp;Timeout (seconds):</source>
+        <translation>タイムアウト (秒)(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation>ポリシー(&amp;P):</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>Partition &amp;key:</source>
+        <translation>パーティションキー(&amp;K):</translation>
+    </message>
+    <message>
+        <source>e.g. project-184</source>
+        <translation>例: project-184</translation>
+    </message>
+    <message>
+        <source>&amp;Retry profile:</source>
+        <translation>再試行プロファイル(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Idempotency &amp;header:</source>
+        <translation>冪等性ヘッダー(&amp;H):</translation>
+    </message>
+    <message>
+        <source>none (e.g. Idempotency-Key)</source>
+        <translation>なし (例: Idempotency-Key)</translation>
+    </message>
+    <message>
+        <source>Hea&amp;ders:</source>
+        <translation>ヘッダー(&amp;D):</translation>
+    </message>
+    <message>
+        <source>One per line, e.g.
+Authorization: Bearer ${env:API_TOKEN}</source>
+        <translation>1 行に 1 つ。例:
+Authorization: Bearer ${env:API_TOKEN}</translation>
+    </message>
+    <message>
+        <source>Write secrets as &lt;code&gt;${env:NAME}&lt;/code&gt;: the file keeps the reference.</source>
+        <translation>秘密情報は &lt;code&gt;${env:NAME}&lt;/code&gt; と書いてください。ファイルには参照だけが残ります。</translation>
+    </message>
+    <message>
+        <source>&amp;Body:</source>
+        <translation>本文(&amp;B):</translation>
+    </message>
+    <message>
+        <source>sent as is</source>
+        <translation>そのまま送信</translation>
+    </message>
+    <message>
+        <source>Policy &amp;id:</source>
+        <translation>ポリシー ID(&amp;I):</translation>
+    </message>
+    <message>
+        <source>e.g. project-read-v1</source>
+        <translation>例: project-read-v1</translation>
+    </message>
+    <message>
+        <source>Pa&amp;rtition:</source>
+        <translation>パーティション(&amp;R):</translation>
+    </message>
+    <message>
+        <source>e.g. project_id</source>
+        <translation>例: project_id</translation>
+    </message>
+    <message>
+        <source>Reso&amp;urce:</source>
+        <translation>リソース(&amp;U):</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>&amp;Quota unit:</source>
+        <translation>クォータ単位(&amp;Q):</translation>
+    </message>
+    <message>
+        <source>&amp;Limit:</source>
+        <translation>上限(&amp;L):</translation>
+    </message>
+    <message>
+        <source>required: units per window</source>
+        <translation>必須: ウィンドウあたりの単位数</translation>
+    </message>
+    <message>
+        <source>&amp;Window (seconds):</source>
+        <translation>ウィンドウ (秒)(&amp;W):</translation>
+    </message>
+    <message>
+        <source>required, except for concurrency</source>
+        <translation>必須 (concurrency を除く)</translation>
+    </message>
+    <message>
+        <source>&amp;Burst:</source>
+        <translation>バースト(&amp;B):</translation>
+    </message>
+    <message>
+        <source>Policy &amp;version:</source>
+        <translation>ポリシーバージョン(&amp;V):</translation>
+    </message>
+    <message>
+        <source>&amp;X-RateLimit-Reset:</source>
+        <translation>&amp;X-RateLimit-Reset:</translation>
+    </message>
+    <message>
+        <source>line %1: expected &apos;Name: value&apos;</source>
+        <translation>%1 行目: &apos;Name: value&apos; の形式で書いてください</translation>
+    </message>
+    <message>
+        <source>line %1: %2 is already given</source>
+        <translation>%1 行目: %2 はすでに指定されています</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not saved until this is fixed:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;これを直すまで保存できません:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>The demo workspace is built into the application: &lt;b&gt;Save as…&lt;/b&gt; writes your version to a file, which &lt;code&gt;cooldown --config FILE&lt;/code&gt; opens. The engine running now keeps the demo configuration.</source>
+        <translation>デモのワークスペースはアプリケーションに組み込まれています。&lt;b&gt;名前を付けて保存…&lt;/b&gt; で編集した内容をファイルに書き出すと、&lt;code&gt;cooldown --config FILE&lt;/code&gt; で開けます。いま動いているエンジンはデモの設定のままです。</translation>
+    </message>
+    <message>
+        <source>Editing &lt;b&gt;%1&lt;/b&gt;. Each change is checked as you type; Save writes the file. The engine running now keeps the configuration it started with and picks the changes up on its next start.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; を編集中です。変更は入力するたびに検査され、保存でファイルに書き込まれます。いま動いているエンジンは起動時の設定のままで、変更は次回の起動時に反映されます。</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program after it was opened here. Saving replaces those changes with what this dialog shows.</source>
+        <translation>%1 はここで開いた後に別のプログラムによって変更されました。保存すると、その変更はこのダイアログの内容で置き換えられます。</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>上書き</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not saved:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;保存されていません:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Saved at %1.</source>
+        <translation>%1 に保存しました。</translation>
+    </message>
+    <message>
+        <source>Discard the changes that are not saved?</source>
+        <translation>保存していない変更を破棄しますか?</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>破棄</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::HistoryModel</name>
+    <message>
+        <source>%1 (lease lost)</source>
+        <translation>%1 (リース喪失)</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>オペレーション</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>試行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>判断</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>待機</translation>
+    </message>
+    <message>
+        <source>Wait from</source>
+        <translation>待機の根拠</translation>
+    </message>
+    <message>
+        <source>Retry-After</source>
+        <translation>Retry-After</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>ワーカー</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::HistoryPage</name>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>エンドポイント(&amp;E):</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>S&amp;tatus:</source>
+        <translation>ステータス(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Any</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>2xx success</source>
+        <translation>2xx 成功</translation>
+    </message>
+    <message>
+        <source>429 Too Many Requests</source>
+        <translation>429 リクエスト過多</translation>
+    </message>
+    <message>
+        <source>503 Unavailable</source>
+        <translation>503 サービス利用不可</translation>
+    </message>
+    <message>
+        <source>Other 4xx</source>
+        <translation>その他の 4xx</translation>
+    </message>
+    <message>
+        <source>Other 5xx</source>
+        <translation>その他の 5xx</translation>
+    </message>
+    <message>
+        <source>No response</source>
+        <translation>応答なし</translation>
+    </message>
+    <message>
+        <source>&amp;Decision:</source>
+        <translation>判断(&amp;D):</translation>
+    </message>
+    <message>
+        <source>T&amp;ime:</source>
+        <translation>期間(&amp;I):</translation>
+    </message>
+    <message>
+        <source>E&amp;xport CSV…</source>
+        <translation>CSV にエクスポート(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Write the attempts of this endpoint and time range as CSV</source>
+        <translation>このエンドポイントと期間の試行を CSV に書き出します</translation>
+    </message>
+    <message>
+        <source>Reading… %L1 of %L2</source>
+        <translation>読み込み中… %L1 / %L2</translation>
+    </message>
+    <message>
+        <source>History: %1</source>
+        <translation>履歴: %1</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln attempt(s)</source>
+        <translation>
+            <numerusform>%Ln 件の試行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export attempts as CSV</source>
+        <translation>試行を CSV にエクスポート</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV ファイル (*.csv);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Writing %L1 of %L2 attempts…</source>
+        <translation>試行を書き出し中… %L1 / %L2</translation>
+    </message>
+    <message>
+        <source>Export: %1</source>
+        <translation>エクスポート: %1</translation>
+    </message>
+    <message>
+        <source>Export cancelled; no file was written</source>
+        <translation>エクスポートをキャンセルしました。ファイルは書き込まれていません</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>エクスポートに失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Exporting attempts…</source>
+        <translation>試行をエクスポート中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>CSV にエクスポート</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>直近 15 分</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>直近 1 時間</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>直近 24 時間</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>直近 7 日</translation>
+    </message>
+    <message>
+        <source>Everything</source>
+        <translation>すべて</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::JobsModel</name>
+    <message>
+        <source>%1 (held, %2)</source>
+        <translation>%1 (ホールド中、%2)</translation>
+    </message>
+    <message>
+        <source>%1 (paused)</source>
+        <translation>%1 (一時停止中)</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>オペレーション</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>試行</translation>
+    </message>
+    <message>
+        <source>Next attempt</source>
+        <translation>次の試行</translation>
+    </message>
+    <message>
+        <source>Last status</source>
+        <translation>直近のステータス</translation>
+    </message>
+    <message>
+        <source>Wait from</source>
+        <translation>待機の根拠</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>パーティション</translation>
+    </message>
+    <message>
+        <source>Lease owner</source>
+        <translation>リース保持者</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>理由</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::JobsPage</name>
+    <message>
+        <source>Force now</source>
+        <translation>今すぐ強制送信</translation>
+    </message>
+    <message>
+        <source>&amp;Retry now</source>
+        <translation>今すぐ再試行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Make the selected operations due now; they still wait for a token of their partition&apos;s bucket</source>
+        <translation>選択したオペレーションを今すぐ実行対象にします。パーティションのバケットのトークンは引き続き待ちます</translation>
+    </message>
+    <message>
+        <source>&amp;Force now…</source>
+        <translation>今すぐ強制送信(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Send the selected operations now, bypassing the token bucket; recorded as forced</source>
+        <translation>選択したオペレーションをトークンバケットを迂回して今すぐ送信します。強制として記録されます</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>キャンセル(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel the selected operations</source>
+        <translation>選択したオペレーションをキャンセルします</translation>
+    </message>
+    <message>
+        <source>&amp;Pause endpoint</source>
+        <translation>エンドポイントを一時停止(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stop claiming operations of the selected endpoints</source>
+        <translation>選択したエンドポイントのオペレーションの取得を止めます</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume endpoint</source>
+        <translation>エンドポイントを再開(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Claim operations of the selected endpoints again</source>
+        <translation>選択したエンドポイントのオペレーションの取得を再開します</translation>
+    </message>
+    <message>
+        <source>&amp;Lift hold</source>
+        <translation>ホールドを解除(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Let the held partition send again before the server&apos;s time</source>
+        <translation>サーバーが指定した時刻より前に、ホールド中のパーティションの送信を再開します</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>表示(&amp;S):</translation>
+    </message>
+    <message>
+        <source>Active (scheduled, running, waiting, parked)</source>
+        <translation>進行中 (予定、実行中、待機中、保留)</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Recent, any state</source>
+        <translation>最近のもの (全状態)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Partitions&lt;/b&gt; — why their operations wait, for every worker: a server&apos;s hold (nothing is sent before it), the next token</source>
+        <translation>&lt;b&gt;パーティション&lt;/b&gt; — 全ワーカーについて、オペレーションが待っている理由: サーバーのホールド (それまでは何も送信しません)、次のトークン</translation>
+    </message>
+    <message>
+        <source>%1 scheduled · %2 waiting · %3 running · %4 parked</source>
+        <translation>予定 %1 · 待機中 %2 · 実行中 %3 · 保留 %4</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>applied when the running attempt ends</source>
+        <translation>実行中の試行が終わった時点で適用</translation>
+    </message>
+    <message>
+        <source>refused in its current state</source>
+        <translation>現在の状態では実行できません</translation>
+    </message>
+    <message>
+        <source>no longer exists</source>
+        <translation>もう存在しません</translation>
+    </message>
+    <message>
+        <source>the database failed</source>
+        <translation>データベースのエラー</translation>
+    </message>
+    <message numerus="yes">
+        <source>Send %n operation(s) now, bypassing the partition&apos;s token bucket?
+
+The server may answer 429 again, and the attempt is recorded as forced.</source>
+        <translation>
+            <numerusform>パーティションのトークンバケットを迂回して、%n 件のオペレーションを今すぐ送信しますか?
+
+サーバーが再び 429 を返すことがあります。この試行は強制として記録されます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Force now — %1</source>
+        <translation>今すぐ強制送信 — %1</translation>
+    </message>
+    <message>
+        <source>Retry now — %1</source>
+        <translation>今すぐ再試行 — %1</translation>
+    </message>
+    <message>
+        <source>Cancel — %1</source>
+        <translation>キャンセル — %1</translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation>一時停止: %1</translation>
+    </message>
+    <message>
+        <source>Resumed: %1</source>
+        <translation>再開: %1</translation>
+    </message>
+    <message>
+        <source>Hold lifted: %1 / %2</source>
+        <translation>ホールド解除: %1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::MainWindow</name>
+    <message>
+        <source>Cooldown — %1</source>
+        <translation>Cooldown — %1</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>概要(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Jobs</source>
+        <translation>ジョブ(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;History</source>
+        <translation>履歴(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoints…</source>
+        <translation>エンドポイント(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Add and edit the workspace&apos;s endpoints and policies; compare them with what servers advertise</source>
+        <translation>ワークスペースのエンドポイントとポリシーを追加・編集し、サーバーの通知値と比べます</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>ジョブ</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>履歴</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Cooldown</source>
+        <translation>Cooldown について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>データベース: %1</translation>
+    </message>
+    <message>
+        <source>Engine database error: %1</source>
+        <translation>エンジンのデータベースエラー: %1</translation>
+    </message>
+    <message>
+        <source>%1 failed for good</source>
+        <translation>%1 が最終的に失敗しました</translation>
+    </message>
+    <message numerus="yes">
+        <source>Operation %1 after %n attempt(s): %2</source>
+        <translation>
+            <numerusform>オペレーション %1、%n 回の試行の後: %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No held partitions</source>
+        <translation>ホールド中のパーティションなし</translation>
+    </message>
+    <message>
+        <source>Held partitions: %1 (until %2)</source>
+        <translation>ホールド中のパーティション: %1 (%2 まで)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Policy drift: %1 (server stricter)&lt;/b&gt;</source>
+        <translation>&lt;b&gt;ポリシーのドリフト: %1 (サーバーの方が厳しい)&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Policy drift: %1</source>
+        <translation>ポリシーのドリフト: %1</translation>
+    </message>
+    <message>
+        <source>Click to compare with the configured policies.</source>
+        <translation>クリックすると設定済みのポリシーと比較します。</translation>
+    </message>
+    <message>
+        <source>Policy conflict: %1 — %2</source>
+        <translation>ポリシーの競合: %1 — %2</translation>
+    </message>
+    <message>
+        <source>Policy conflicts: %1</source>
+        <translation>ポリシーの競合: %1</translation>
+    </message>
+    <message>
+        <source>The database keeps its version. Click to see the partitions.</source>
+        <translation>データベースのバージョンが維持されます。クリックするとパーティションを表示します。</translation>
+    </message>
+    <message>
+        <source>The demo workspace is missing from this build.</source>
+        <translation>このビルドにはデモのワークスペースがありません。</translation>
+    </message>
+    <message>
+        <source>Endpoints</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>Saved %1; the engine reads it on its next start</source>
+        <translation>%1 を保存しました。エンジンは次回の起動時に読み込みます</translation>
+    </message>
+    <message>
+        <source>In flight: %1 / %2</source>
+        <translation>送信中: %1 / %2</translation>
+    </message>
+    <message>
+        <source>About Cooldown</source>
+        <translation>Cooldown について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Cooldown %1&lt;/h3&gt;&lt;p&gt;Runs API integrations through one shared concurrency limit and a retry engine that treats &lt;b&gt;429&lt;/b&gt;, &lt;b&gt;503&lt;/b&gt; and &lt;code&gt;Retry-After&lt;/code&gt; as a contract, and keeps every attempt.&lt;/p&gt;&lt;p&gt;Workspace: %2&lt;br&gt;Database: %3&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Cooldown %1&lt;/h3&gt;&lt;p&gt;API 連携を、共有の同時実行上限と、&lt;b&gt;429&lt;/b&gt;・&lt;b&gt;503&lt;/b&gt;・&lt;code&gt;Retry-After&lt;/code&gt; を約束として扱う再試行エンジンで実行し、すべての試行を記録します。&lt;/p&gt;&lt;p&gt;ワークスペース: %2&lt;br&gt;データベース: %3&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::OverviewPage</name>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>直近 15 分</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>直近 1 時間</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>直近 24 時間</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>直近 7 日</translation>
+    </message>
+    <message>
+        <source>&amp;Time range:</source>
+        <translation>期間(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Custom…</source>
+        <translation>指定…</translation>
+    </message>
+    <message>
+        <source>A fixed window of your choice, read from the database</source>
+        <translation>任意の固定期間をデータベースから読み込みます</translation>
+    </message>
+    <message>
+        <source>In flight / limit</source>
+        <translation>送信中 / 上限</translation>
+    </message>
+    <message>
+        <source>Exchanges on the wire now, and the configured global limit</source>
+        <translation>現在送受信中の数と、設定された全体の上限</translation>
+    </message>
+    <message>
+        <source>Waiting to retry</source>
+        <translation>再試行待ち</translation>
+    </message>
+    <message>
+        <source>Operations waiting for their next attempt</source>
+        <translation>次の試行を待っているオペレーション</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Operations that need an operator</source>
+        <translation>オペレーターの対応が必要なオペレーション</translation>
+    </message>
+    <message>
+        <source>Failed today</source>
+        <translation>本日の失敗</translation>
+    </message>
+    <message>
+        <source>Operations that failed for good since midnight</source>
+        <translation>0 時以降に最終的に失敗したオペレーション</translation>
+    </message>
+    <message>
+        <source>Attempts per success</source>
+        <translation>成功あたりの試行数</translation>
+    </message>
+    <message>
+        <source>Attempts made for each success in the time range</source>
+        <translation>期間内の成功 1 件あたりの試行回数</translation>
+    </message>
+    <message>
+        <source>Held partitions</source>
+        <translation>ホールド中のパーティション</translation>
+    </message>
+    <message>
+        <source>Partitions a server told to wait (429 or 503 with a time)</source>
+        <translation>サーバーから待機を指示されたパーティション (時刻付きの 429 または 503)</translation>
+    </message>
+    <message>
+        <source>429 Too Many Requests per minute</source>
+        <translation>1 分あたりの 429 リクエスト過多</translation>
+    </message>
+    <message>
+        <source>429, all partitions</source>
+        <translation>429、全パーティション</translation>
+    </message>
+    <message>
+        <source>503, all</source>
+        <translation>503、全体</translation>
+    </message>
+    <message>
+        <source>429, %1</source>
+        <translation>429、%1</translation>
+    </message>
+    <message>
+        <source>Wait chosen, seconds per minute, by source</source>
+        <translation>選ばれた待機時間 (1 分あたりの秒数、根拠別)</translation>
+    </message>
+    <message>
+        <source>Final failures by reason</source>
+        <translation>理由別の最終的な失敗</translation>
+    </message>
+    <message>
+        <source>Operations failed for good</source>
+        <translation>最終的に失敗したオペレーション</translation>
+    </message>
+    <message>
+        <source>In flight (peak per minute) and limit</source>
+        <translation>送信中 (1 分ごとの最大) と上限</translation>
+    </message>
+    <message>
+        <source>Peak in flight</source>
+        <translation>送信中の最大</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>Reading history…</source>
+        <translation>履歴を読み込み中…</translation>
+    </message>
+    <message>
+        <source>Final failures by reason: none in this range</source>
+        <translation>理由別の最終的な失敗: この期間にはありません</translation>
+    </message>
+    <message>
+        <source>%1 in range</source>
+        <translation>期間内 %1</translation>
+    </message>
+    <message>
+        <source>%1 to %2, in buckets of %3 min</source>
+        <translation>%1 〜 %2、%3 分単位</translation>
+    </message>
+    <message>
+        <source>Server-given</source>
+        <translation>サーバー指定</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>バックオフ</translation>
+    </message>
+    <message>
+        <source>Local queue (bucket, hold, permits)</source>
+        <translation>ローカルの待ち (バケット、ホールド、許可数)</translation>
+    </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <source>d MMM yyyy</source>
+        <comment>date format</comment>
+        <translation>yyyy年M月d日</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::PartitionsModel</name>
+    <message>
+        <source>%1, burst %2</source>
+        <translation>%1、バースト %2</translation>
+    </message>
+    <message>
+        <source>not paced</source>
+        <translation>ペース制限なし</translation>
+    </message>
+    <message>
+        <source>one every %1, %2 at once</source>
+        <translation>%1 ごとに 1 つ、同時 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n available</source>
+        <translation>
+            <numerusform>%n 利用可</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>next %1</source>
+        <translation>次 %1</translation>
+    </message>
+    <message>
+        <source>next at %1</source>
+        <translation>次は %1</translation>
+    </message>
+    <message>
+        <source>A server asked to wait until %1: nothing of this partition is sent before then, by any worker.</source>
+        <translation>サーバーから %1 まで待つよう指示されました。それまではどのワーカーもこのパーティションの送信をしません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operation(s) due, waiting for the partition&apos;s next token. They hold no lease and no permit meanwhile.</source>
+        <translation>
+            <numerusform>%n 件のオペレーションが実行予定で、パーティションの次のトークンを待っています。その間、リースも許可も保持しません。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Due operations are claimed as tokens and permits allow.</source>
+        <translation>実行予定のオペレーションは、トークンと許可が空き次第取得されます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operation(s) wait for their own next attempt.</source>
+        <translation>
+            <numerusform>%n 件のオペレーションがそれぞれの次の試行を待っています。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing waits.</source>
+        <translation>待っているものはありません。</translation>
+    </message>
+    <message>
+        <source>held by the server</source>
+        <translation>サーバーがホールド中</translation>
+    </message>
+    <message>
+        <source>waiting for a token</source>
+        <translation>トークン待ち</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>送信中</translation>
+    </message>
+    <message>
+        <source>not due yet</source>
+        <translation>まだ予定時刻前</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>アイドル</translation>
+    </message>
+    <message>
+        <source>%1 (%2 due)</source>
+        <translation>%1 (実行予定 %2)</translation>
+    </message>
+    <message>
+        <source>until %1 (%2)</source>
+        <translation>%1 まで (%2)</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 · version %2</source>
+        <translation>%1 · バージョン %2</translation>
+    </message>
+    <message>
+        <source>%1 — conflict</source>
+        <translation>%1 — 競合</translation>
+    </message>
+    <message>
+        <source>The next token at %1</source>
+        <translation>次のトークンは %1</translation>
+    </message>
+    <message>
+        <source>The database keeps version %1: %2</source>
+        <translation>データベースはバージョン %1 を維持します: %2</translation>
+    </message>
+    <message>
+        <source>Conflict: %1</source>
+        <translation>競合: %1</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>ポリシー</translation>
+    </message>
+    <message>
+        <source>Partition key</source>
+        <translation>パーティションキー</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>ホールド</translation>
+    </message>
+    <message>
+        <source>Configured</source>
+        <translation>設定値</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::WorkspaceItemsModel</name>
+    <message>
+        <source>no limit set</source>
+        <translation>上限なし</translation>
+    </message>
+    <message>
+        <source>, burst %1</source>
+        <translation>、バースト %1</translation>
+    </message>
+    <message>
+        <source>(no id)</source>
+        <translation>(ID なし)</translation>
+    </message>
+    <message numerus="yes">
+        <source>differs for %n partition(s)</source>
+        <translation>
+            <numerusform>%n 個のパーティションで異なる</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, server stricter</source>
+        <translation>%1、サーバーの方が厳しい</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>ポリシー</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>リクエスト</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>Drift</source>
+        <translation>ドリフト</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::cli::Text</name>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>予期しない引数 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>print, as JSON, the decision the engine makes for a response</source>
+        <translation>応答に対するエンジンの判断を JSON で表示する</translation>
+    </message>
+    <message>
+        <source>run the engine without a window</source>
+        <translation>ウィンドウなしでエンジンを実行する</translation>
+    </message>
+    <message>
+        <source>validate a workspace config file</source>
+        <translation>ワークスペース設定ファイルを検証する</translation>
+    </message>
+    <message>
+        <source>write the attempt history as CSV</source>
+        <translation>試行の履歴を CSV に書き出す</translation>
+    </message>
+    <message>
+        <source>make a waiting, parked or failed operation due now</source>
+        <translation>待機中・保留・失敗のオペレーションを今すぐ実行対象にする</translation>
+    </message>
+    <message>
+        <source>cancel an operation that has not ended</source>
+        <translation>終わっていないオペレーションをキャンセルする</translation>
+    </message>
+    <message>
+        <source>show the workers, partitions and backlog of a database</source>
+        <translation>データベースのワーカー、パーティション、未処理分を表示する</translation>
+    </message>
+    <message>
+        <source>run the demo API on 127.0.0.1 until interrupted</source>
+        <translation>中断されるまで 127.0.0.1 でデモ API を動かす</translation>
+    </message>
+    <message>
+        <source>Usage: cooldown [COMMAND] [OPTIONS]
+
+Without a command, opens the dashboard.
+
+Commands:
+</source>
+        <translation>使い方: cooldown [COMMAND] [OPTIONS]
+
+コマンドを指定しないとダッシュボードを開きます。
+
+コマンド:
+</translation>
+    </message>
+    <message>
+        <source>
+Options of every command:
+  --lang en|ja  the language of messages and of the window (default: the system&apos;s)
+</source>
+        <translation>
+すべてのコマンドに共通のオプション:
+  --lang en|ja  メッセージとウィンドウの言語 (既定: システムの言語)
+</translation>
+    </message>
+    <message>
+        <source>
+&apos;cooldown COMMAND --help&apos; describes a command&apos;s options.
+</source>
+        <translation>
+各コマンドのオプションは &apos;cooldown COMMAND --help&apos; で表示されます。
+</translation>
+    </message>
+    <message>
+        <source>--lang: expected en or ja, got &apos;%1&apos;</source>
+        <translation>--lang: en または ja を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>unknown command (try &apos;cooldown --help&apos;)</source>
+        <translation>不明なコマンドです (&apos;cooldown --help&apos; を参照してください)</translation>
+    </message>
+    <message>
+        <source>this build has no dashboard; see &apos;cooldown --help&apos;</source>
+        <translation>このビルドにはダッシュボードがありません。&apos;cooldown --help&apos; を参照してください</translation>
+    </message>
+    <message>
+        <source>Validates a workspace config file.</source>
+        <translation>ワークスペース設定ファイルを検証します。</translation>
+    </message>
+    <message>
+        <source>The config file.</source>
+        <translation>設定ファイル。</translation>
+    </message>
+    <message>
+        <source>expected a config file</source>
+        <translation>設定ファイルを指定してください</translation>
+    </message>
+    <message>
+        <source>%1: ok, %2 endpoint(s), %3 policy, %4 retry profile(s)
+</source>
+        <translation>%1: ok、エンドポイント %2 件、ポリシー %3 件、再試行プロファイル %4 件
+</translation>
+    </message>
+    <message>
+        <source>%1: ok, %2 endpoint(s), %3 policies, %4 retry profile(s)
+</source>
+        <translation>%1: ok、エンドポイント %2 件、ポリシー %3 件、再試行プロファイル %4 件
+</translation>
+    </message>
+    <message>
+        <source>Workspace config file.</source>
+        <translation>ワークスペース設定ファイル。</translation>
+    </message>
+    <message>
+        <source>SQLite path or postgresql:// URL.</source>
+        <translation>SQLite のパス、または postgresql:// URL。</translation>
+    </message>
+    <message>
+        <source>Open the demo workspace against the built-in demo API.</source>
+        <translation>組み込みのデモ API を相手に、デモのワークスペースを開きます。</translation>
+    </message>
+    <message>
+        <source>give --config or --demo, not both</source>
+        <translation>--config と --demo はどちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>the demo API cannot listen on 127.0.0.1: %1</source>
+        <translation>デモ API が 127.0.0.1 で待ち受けできません: %1</translation>
+    </message>
+    <message>
+        <source>the demo workspace is missing from this build</source>
+        <translation>このビルドにはデモのワークスペースがありません</translation>
+    </message>
+    <message>
+        <source>Demo workspace</source>
+        <translation>デモのワークスペース</translation>
+    </message>
+    <message>
+        <source>no temporary folder for the demo database: %1</source>
+        <translation>デモのデータベース用の一時フォルダーを作れません: %1</translation>
+    </message>
+    <message>
+        <source>this build has no demo API; open a workspace with --config F</source>
+        <translation>このビルドにはデモ API がありません。--config F でワークスペースを開いてください</translation>
+    </message>
+    <message>
+        <source>Runs the Cooldown demo API on 127.0.0.1 until SIGINT or SIGTERM.</source>
+        <translation>SIGINT か SIGTERM を受けるまで、127.0.0.1 で Cooldown のデモ API を動かします。</translation>
+    </message>
+    <message>
+        <source>TCP port (default 8089); 0 picks a free one.</source>
+        <translation>TCP ポート (既定 8089)。0 なら空いているポートを選びます。</translation>
+    </message>
+    <message>
+        <source>--port &apos;%1&apos; is not a port number (0 to 65535)</source>
+        <translation>--port &apos;%1&apos; はポート番号 (0〜65535) ではありません</translation>
+    </message>
+    <message>
+        <source>Cooldown demo API listening on %1
+</source>
+        <translation>Cooldown デモ API が %1 で待ち受けています
+</translation>
+    </message>
+    <message>
+        <source>Prints the decision Cooldown makes for a response, as JSON.</source>
+        <translation>応答に対して Cooldown が下す判断を JSON で表示します。</translation>
+    </message>
+    <message>
+        <source>Request method.</source>
+        <translation>リクエストのメソッド。</translation>
+    </message>
+    <message>
+        <source>Response status.</source>
+        <translation>応答のステータス。</translation>
+    </message>
+    <message>
+        <source>Transport failure instead of a response: refused, dns, timeout, closed, tls, worker_died.</source>
+        <translation>応答の代わりの通信エラー: refused、dns、timeout、closed、tls、worker_died。</translation>
+    </message>
+    <message>
+        <source>A response header field (repeatable).</source>
+        <translation>応答ヘッダーのフィールド (複数指定可)。</translation>
+    </message>
+    <message>
+        <source>File holding the response body.</source>
+        <translation>応答の本文を収めたファイル。</translation>
+    </message>
+    <message>
+        <source>The client&apos;s time (HTTP-date or ISO 8601).</source>
+        <translation>クライアントの時刻 (HTTP-date または ISO 8601)。</translation>
+    </message>
+    <message>
+        <source>Number of the attempt that got this response.</source>
+        <translation>この応答を受けた試行の番号。</translation>
+    </message>
+    <message>
+        <source>Earlier attempts answered 429 or 503.</source>
+        <translation>それまでの試行のうち 429 または 503 が返った回数。</translation>
+    </message>
+    <message>
+        <source>Seconds since the first attempt.</source>
+        <translation>最初の試行からの経過秒数。</translation>
+    </message>
+    <message>
+        <source>The idempotency key the request carried.</source>
+        <translation>リクエストに付けた冪等性キー。</translation>
+    </message>
+    <message>
+        <source>Seed for jitter and spread (reproducible output).</source>
+        <translation>ジッターと分散の乱数シード (出力を再現できます)。</translation>
+    </message>
+    <message>
+        <source>Override a retry-profile field (repeatable).</source>
+        <translation>再試行プロファイルのフィールドを上書きします (複数指定可)。</translation>
+    </message>
+    <message>
+        <source>What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date.</source>
+        <translation>X-RateLimit-Reset の解釈: auto、delta、epoch、epoch-ms、http-date のいずれか。</translation>
+    </message>
+    <message>
+        <source>--method: &apos;%1&apos; is not an HTTP method</source>
+        <translation>--method: &apos;%1&apos; は HTTP メソッドではありません</translation>
+    </message>
+    <message>
+        <source>give exactly one of --status or --error</source>
+        <translation>--status と --error のどちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>--status: expected a number from 100 to 599, got &apos;%1&apos;</source>
+        <translation>--status: 100〜599 の数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--error: expected refused, dns, timeout, closed, tls or worker_died, got &apos;%1&apos;</source>
+        <translation>--error: refused、dns、timeout、closed、tls、worker_died のいずれかを指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--header: expected &quot;Name: value&quot;, got &apos;%1&apos;</source>
+        <translation>--header: &quot;Name: value&quot; の形式で指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--body-file: cannot read &apos;%1&apos;: %2</source>
+        <translation>--body-file: &apos;%1&apos; を読めません: %2</translation>
+    </message>
+    <message>
+        <source>--idempotency-key: the key is empty</source>
+        <translation>--idempotency-key: キーが空です</translation>
+    </message>
+    <message>
+        <source>--now: expected an HTTP-date or ISO 8601 time, got &apos;%1&apos;</source>
+        <translation>--now: HTTP-date または ISO 8601 の時刻を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--attempt: expected a number from 1, got &apos;%1&apos;</source>
+        <translation>--attempt: 1 以上の数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--throttled: expected a number from 0 to %1, got &apos;%2&apos;</source>
+        <translation>--throttled: 0〜%1 の数を指定してください (&apos;%2&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--elapsed: expected seconds (0 or more), got &apos;%1&apos;</source>
+        <translation>--elapsed: 0 以上の秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--set: %1</source>
+        <translation>--set: %1</translation>
+    </message>
+    <message>
+        <source>--seed: expected a whole number, got &apos;%1&apos;</source>
+        <translation>--seed: 整数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--x-ratelimit-reset: expected auto, delta, epoch, epoch-ms or http-date, got &apos;%1&apos;</source>
+        <translation>--x-ratelimit-reset: auto、delta、epoch、epoch-ms、http-date のいずれかを指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>Writes the attempt history as CSV, one row per attempt.</source>
+        <translation>試行の履歴を、1 試行 1 行の CSV に書き出します。</translation>
+    </message>
+    <message>
+        <source>SQLite path or postgresql:// URL (default: %1).</source>
+        <translation>SQLite のパス、または postgresql:// URL (既定: %1)。</translation>
+    </message>
+    <message>
+        <source>The CSV file to write.</source>
+        <translation>書き出す CSV ファイル。</translation>
+    </message>
+    <message>
+        <source>Attempts started at or after T (ISO 8601 or HTTP-date; UTC unless an offset is given).</source>
+        <translation>T 以降に始まった試行 (ISO 8601 または HTTP-date。オフセットがなければ UTC)。</translation>
+    </message>
+    <message>
+        <source>Attempts started before T.</source>
+        <translation>T より前に始まった試行。</translation>
+    </message>
+    <message>
+        <source>Only this endpoint&apos;s attempts.</source>
+        <translation>このエンドポイントの試行だけ。</translation>
+    </message>
+    <message>
+        <source>Only attempts of operations now in state S (%1).</source>
+        <translation>現在の状態が S のオペレーションの試行だけ (%1)。</translation>
+    </message>
+    <message>
+        <source>--out is required</source>
+        <translation>--out は必須です</translation>
+    </message>
+    <message>
+        <source>--from: not a time: &apos;%1&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
+        <translation>--from: &apos;%1&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
+    </message>
+    <message>
+        <source>--to: not a time: &apos;%1&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
+        <translation>--to: &apos;%1&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
+    </message>
+    <message>
+        <source>--to must be later than --from</source>
+        <translation>--to は --from より後にしてください</translation>
+    </message>
+    <message>
+        <source>--state: unknown state &apos;%1&apos; (expected one of %2)</source>
+        <translation>--state: 不明な状態 &apos;%1&apos; (%2 のいずれかを指定してください)</translation>
+    </message>
+    <message>
+        <source>expected HOST:PORT (e.g. 127.0.0.1:9464), got &apos;%1&apos;</source>
+        <translation>HOST:PORT (例: 127.0.0.1:9464) を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an IP address</source>
+        <translation>&apos;%1&apos; は IP アドレスではありません</translation>
+    </message>
+    <message>
+        <source>Makes an operation due now (it still takes a token from its partition&apos;s bucket unless --force).</source>
+        <translation>オペレーションを今すぐ実行対象にします (--force を付けない限り、パーティションのバケットからトークンを消費します)。</translation>
+    </message>
+    <message>
+        <source>Cancels an operation that has not ended.</source>
+        <translation>終わっていないオペレーションをキャンセルします。</translation>
+    </message>
+    <message>
+        <source>The operation.</source>
+        <translation>オペレーション。</translation>
+    </message>
+    <message>
+        <source>Bypass the partition&apos;s token bucket (recorded as forced).</source>
+        <translation>パーティションのトークンバケットを迂回します (強制として記録されます)。</translation>
+    </message>
+    <message>
+        <source>expected an OPERATION_ID</source>
+        <translation>OPERATION_ID を指定してください</translation>
+    </message>
+    <message>
+        <source>OPERATION_ID: expected a positive whole number, got &apos;%1&apos;</source>
+        <translation>OPERATION_ID: 正の整数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>operation %1 (%2): %3%4
+</source>
+        <translation>オペレーション %1 (%2): %3%4
+</translation>
+    </message>
+    <message>
+        <source>, due now, forced</source>
+        <translation>、今すぐ実行 (強制)</translation>
+    </message>
+    <message>
+        <source>, due now</source>
+        <translation>、今すぐ実行</translation>
+    </message>
+    <message>
+        <source>operation %1: an attempt is running; it becomes cancelled when that attempt ends
+</source>
+        <translation>オペレーション %1: 試行が実行中です。その試行が終わるとキャンセルされます
+</translation>
+    </message>
+    <message>
+        <source>no operation %1 in %2</source>
+        <translation>%2 にオペレーション %1 はありません</translation>
+    </message>
+    <message>
+        <source>Runs the engine without a window.</source>
+        <translation>ウィンドウなしでエンジンを実行します。</translation>
+    </message>
+    <message>
+        <source>Stop after S seconds.</source>
+        <translation>S 秒後に停止します。</translation>
+    </message>
+    <message>
+        <source>Stop once nothing is running or waiting to retry.</source>
+        <translation>実行中のものも再試行待ちのものもなくなったら停止します。</translation>
+    </message>
+    <message>
+        <source>Where ${demo:base_url} points (default: http://127.0.0.1:8089).</source>
+        <translation>${demo:base_url} の指す先 (既定: http://127.0.0.1:8089)。</translation>
+    </message>
+    <message>
+        <source>Name of this worker in leases and attempts.</source>
+        <translation>リースと試行に記録するこのワーカーの名前。</translation>
+    </message>
+    <message>
+        <source>Seconds a claim holds without renewal; the operations of a worker that died are rescued after it (default 120).</source>
+        <translation>更新なしで取得が有効な秒数。停止したワーカーのオペレーションはこの時間の後に引き継がれます (既定 120)。</translation>
+    </message>
+    <message>
+        <source>Run as if this machine&apos;s clock were S seconds ahead (negative: behind); for trying out workers whose clocks disagree.</source>
+        <translation>このマシンの時計が S 秒進んでいる (負なら遅れている) ものとして実行します。時計のずれたワーカーを試すためのものです。</translation>
+    </message>
+    <message>
+        <source>Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. 127.0.0.1:9464; port 0 picks a free one and prints it).</source>
+        <translation>Prometheus のメトリクスを http://HOST:PORT/metrics で公開します (例: 127.0.0.1:9464。ポート 0 なら空いているポートを選んで表示します)。</translation>
+    </message>
+    <message>
+        <source>--config is required</source>
+        <translation>--config は必須です</translation>
+    </message>
+    <message>
+        <source>give --for or --until-idle, not both</source>
+        <translation>--for と --until-idle はどちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>--for: expected seconds above 0, got &apos;%1&apos;</source>
+        <translation>--for: 0 より大きい秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--lease: expected seconds from 1 to 86400, got &apos;%1&apos;</source>
+        <translation>--lease: 1〜86400 の秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--clock-skew: expected seconds from -86400 to 86400, got &apos;%1&apos;</source>
+        <translation>--clock-skew: -86400〜86400 の秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--demo-url: not a URL: &apos;%1&apos;</source>
+        <translation>--demo-url: &apos;%1&apos; は URL ではありません</translation>
+    </message>
+    <message>
+        <source>Shows the workers sharing a database (from their live leases), each partition&apos;s bucket, hold and queue, and the due backlog.</source>
+        <translation>データベースを共有するワーカー (有効なリースから)、各パーティションのバケット・ホールド・待ち行列、実行予定の未処理分を表示します。</translation>
+    </message>
+    <message>
+        <source>Print one JSON object.</source>
+        <translation>JSON オブジェクトを 1 つ出力します。</translation>
+    </message>
+    <message>
+        <source>cannot create the signal pipe</source>
+        <translation>シグナル用のパイプを作れません</translation>
+    </message>
+    <message>
+        <source>cannot handle SIGINT and SIGTERM</source>
+        <translation>SIGINT と SIGTERM を処理できません</translation>
+    </message>
+    <message>
+        <source>%1 %2 per %3 s, burst %4</source>
+        <translation>%3 秒あたり %1 %2、バースト %4</translation>
+    </message>
+    <message>
+        <source>no pace</source>
+        <translation>ペース制限なし</translation>
+    </message>
+    <message>
+        <source>one unit every %1 ms, %2 at once</source>
+        <translation>%1 ms ごとに 1 単位、同時 %2</translation>
+    </message>
+    <message>
+        <source>database %1 at %2
+</source>
+        <translation>データベース %1 (%2 時点)
+</translation>
+    </message>
+    <message>
+        <source>workers (those holding a lease): %1
+</source>
+        <translation>ワーカー (リースを保持しているもの): %1
+</translation>
+    </message>
+    <message>
+        <source>  %1  running %2, lease until %3
+</source>
+        <translation>  %1  実行中 %2、リースは %3 まで
+</translation>
+    </message>
+    <message>
+        <source>  %1  running %2, lease expired at %3
+</source>
+        <translation>  %1  実行中 %2、リースは %3 に期限切れ
+</translation>
+    </message>
+    <message>
+        <source>operations:</source>
+        <translation>オペレーション:</translation>
+    </message>
+    <message>
+        <source>; due now %1
+</source>
+        <translation>、実行予定 %1
+</translation>
+    </message>
+    <message>
+        <source>partitions: %1
+</source>
+        <translation>パーティション: %1
+</translation>
+    </message>
+    <message>
+        <source>  %1/%2 (version %3, %4): </source>
+        <translation>  %1/%2 (バージョン %3、%4): </translation>
+    </message>
+    <message>
+        <source>held until %1 (%2); </source>
+        <translation>%1 までホールド (%2)、</translation>
+    </message>
+    <message>
+        <source>no token needed; </source>
+        <translation>トークン不要、</translation>
+    </message>
+    <message>
+        <source>%1 tokens; </source>
+        <translation>トークン %1、</translation>
+    </message>
+    <message>
+        <source>next token at %1; </source>
+        <translation>次のトークンは %1、</translation>
+    </message>
+    <message>
+        <source>%1 waiting, %2 due
+</source>
+        <translation>待機 %1、実行予定 %2
+</translation>
+    </message>
+    <message>
+        <source>    conflict: %1; the database&apos;s version is kept
+</source>
+        <translation>    競合: %1。データベースのバージョンが維持されます
+</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::config</name>
+    <message>
+        <source>unknown key (expected one of: %1)</source>
+        <translation>不明なキーです (%1 のいずれかを指定してください)</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>オブジェクトを指定してください</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>配列を指定してください</translation>
+    </message>
+    <message>
+        <source>required, expected a string</source>
+        <translation>必須です。文字列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>文字列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2</source>
+        <translation>%1〜%2 の整数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a number from %1 to %2</source>
+        <translation>%1〜%2 の数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>true か false を指定してください</translation>
+    </message>
+    <message>
+        <source>environment variable %1 is not set</source>
+        <translation>環境変数 %1 が設定されていません</translation>
+    </message>
+    <message>
+        <source>unknown reference ${%1}</source>
+        <translation>不明な参照 ${%1} です</translation>
+    </message>
+    <message>
+        <source>malformed reference: expected ${env:NAME}</source>
+        <translation>参照の形式が正しくありません: ${env:NAME} の形式で書いてください</translation>
+    </message>
+    <message>
+        <source>line %1, column %2</source>
+        <translation>%1 行 %2 列</translation>
+    </message>
+    <message>
+        <source>expected 1-64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>英字、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos; を 1〜64 文字で指定してください</translation>
+    </message>
+    <message>
+        <source>expected an HTTP method</source>
+        <translation>HTTP メソッドを指定してください</translation>
+    </message>
+    <message>
+        <source>expected an absolute http or https URL, got &apos;%1&apos;</source>
+        <translation>http または https の絶対 URL を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>not a valid header name</source>
+        <translation>ヘッダー名として正しくありません</translation>
+    </message>
+    <message>
+        <source>header values cannot contain line breaks</source>
+        <translation>ヘッダーの値に改行は使えません</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1: 読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1: larger than %2 MiB</source>
+        <translation>%1: %2 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>required, expected %1</source>
+        <translation>必須です。%1 を指定してください</translation>
+    </message>
+    <message>
+        <source>this build reads version %1, the file is version %2</source>
+        <translation>このビルドが読めるのはバージョン %1 ですが、ファイルはバージョン %2 です</translation>
+    </message>
+    <message>
+        <source>expected at least base_seconds (%1)</source>
+        <translation>base_seconds (%1) 以上を指定してください</translation>
+    </message>
+    <message>
+        <source>required, expected an array of endpoints</source>
+        <translation>必須です。エンドポイントの配列を指定してください</translation>
+    </message>
+    <message>
+        <source>expected at least one endpoint</source>
+        <translation>エンドポイントを 1 つ以上指定してください</translation>
+    </message>
+    <message>
+        <source>duplicate id &apos;%1&apos;</source>
+        <translation>ID &apos;%1&apos; が重複しています</translation>
+    </message>
+    <message>
+        <source>no retry profile named &apos;%1&apos;</source>
+        <translation>&apos;%1&apos; という再試行プロファイルはありません</translation>
+    </message>
+    <message>
+        <source>no policy with policy_id &apos;%1&apos;</source>
+        <translation>policy_id が &apos;%1&apos; のポリシーはありません</translation>
+    </message>
+    <message>
+        <source>%1: expected an object</source>
+        <translation>%1: オブジェクトを指定してください</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: 書き込めません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::format::Text</name>
+    <message>
+        <source>due</source>
+        <translation>実行予定</translation>
+    </message>
+    <message>
+        <source>in %1 s</source>
+        <translation>あと %1 秒</translation>
+    </message>
+    <message>
+        <source>in %1 min %2 s</source>
+        <translation>あと %1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>in %1 h %2 min</source>
+        <translation>あと %1 時間 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 時間 %2 分</translation>
+    </message>
+    <message>
+        <source>scheduled</source>
+        <translation>予定</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>parked</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>キャンセル済み</translation>
+    </message>
+    <message>
+        <source>yyyy-MM-dd HH:mm:ss</source>
+        <comment>date format</comment>
+        <translation>yyyy/MM/dd HH:mm:ss</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>再試行</translation>
+    </message>
+    <message>
+        <source>park</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>失敗</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::retry</name>
+    <message>
+        <source>expected a number of seconds</source>
+        <translation>秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>%1 (%2 days)</source>
+        <translation>%1 (%2 日)</translation>
+    </message>
+    <message>
+        <source>expected seconds between 0 and %1</source>
+        <translation>0〜%1 の秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected seconds above 0 and at most %1</source>
+        <translation>0 より大きく %1 以下の秒数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected one of %1</source>
+        <translation>%1 のいずれかを指定してください</translation>
+    </message>
+    <message>
+        <source>expected a whole number from 1 to 1000</source>
+        <translation>1〜1000 の整数を指定してください</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>true か false を指定してください</translation>
+    </message>
+    <message>
+        <source>unknown retry profile field &apos;%1&apos; (known: %2)</source>
+        <translation>不明な再試行プロファイルのフィールド &apos;%1&apos; です (有効なもの: %2)</translation>
+    </message>
+    <message>
+        <source>expected name=value, got &apos;%1&apos;</source>
+        <translation>name=value の形式で指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+</context>
+</TS>
