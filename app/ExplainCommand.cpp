@@ -1,12 +1,17 @@
 #include "app/ExplainCommand.h"
 
 #include "app/CommandLine.h"
+#include "core/http/QuotaStatement.h"
+#include "core/ratelimit/ServerWindow.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
 
 #include <cmath>
 #include <memory>
@@ -76,8 +81,12 @@ int runExplain(const QStringList &arguments)
         QStringLiteral("x-ratelimit-reset"),
         Text::tr("What X-RateLimit-Reset means: auto, delta, epoch, epoch-ms or http-date."),
         QStringLiteral("MEANING"), QStringLiteral("auto"));
+    const QCommandLineOption url(
+        QStringLiteral("url"),
+        Text::tr("The request's URL: names the bucket an endpoint without a policy learns into."),
+        QStringLiteral("URL"));
     parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed,
-                       key, seed, set, xRateLimitReset});
+                       key, seed, set, xRateLimitReset, url});
 
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
@@ -190,9 +199,34 @@ int runExplain(const QStringList &arguments)
                                         .arg(parser.value(xRateLimitReset)));
     hints.xRateLimitReset = *meaning;
 
+    const QUrl requestUrl(parser.value(url), QUrl::StrictMode);
+    if (parser.isSet(url) && (!requestUrl.isValid() || requestUrl.host().isEmpty()))
+        return usageError(kCommand,
+                          Text::tr("--url: expected an absolute URL with a host, got '%1'")
+                              .arg(parser.value(url)));
     const RetryDecision decision =
         RetryDecision::decide(profile, outcome, history, nowMs, *random, hints);
-    printOut(QString::fromUtf8(QJsonDocument(decision.toJson()).toJson(QJsonDocument::Indented)));
+    QJsonObject explained = decision.toJson();
+    // What the engine learns from the response: the quota it paces the partition by,
+    // for every worker, until the server stops stating it.
+    if (const auto statement = QuotaStatement::fromHeaders(outcome.headers, nowMs, *meaning)) {
+        ServerWindow window;
+        window.observe(*statement, 0, nowMs);
+        QJsonObject learned = statement->toJson();
+        if (window.quota > 0) {
+            learned.insert(QStringLiteral("window_seconds"), double(window.windowMs) / 1000);
+            learned.insert(QStringLiteral("forgotten_at"),
+                           QDateTime::fromMSecsSinceEpoch(window.knownUntilMs, Qt::UTC)
+                               .toString(Qt::ISODateWithMs));
+        } else {
+            learned.insert(QStringLiteral("note"),
+                           QStringLiteral("no quota stated: nothing to pace by"));
+        }
+        if (parser.isSet(url))
+            learned.insert(QStringLiteral("bucket"), learnedPolicyId(requestUrl.host()));
+        explained.insert(QStringLiteral("learned"), learned);
+    }
+    printOut(QString::fromUtf8(QJsonDocument(explained).toJson(QJsonDocument::Indented)));
     return ExitOk;
 }
 

@@ -92,6 +92,9 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
                           tr("Claim operations of the selected endpoints again"));
     m_liftHold = makeAction(tr("&Lift hold"), QKeySequence(Qt::CTRL | Qt::Key_L),
                             tr("Let the held partition send again before the server's time"));
+    m_adopt = makeAction(tr("&Adopt as policy"), QKeySequence(),
+                         tr("Write the limit this server states into the workspace as a policy "
+                            "of its endpoints that have none"));
 
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
@@ -137,6 +140,7 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
                       "server's hold (nothing is sent before it), the next token"),
                    partitionsBox));
     partitionsBar->addStretch(1);
+    partitionsBar->addWidget(buttonFor(m_adopt, QStringLiteral("adoptButton"), partitionsBox));
     partitionsBar->addWidget(
         buttonFor(m_liftHold, QStringLiteral("liftHoldButton"), partitionsBox));
     partitionsLayout->addLayout(partitionsBar);
@@ -144,6 +148,7 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     m_partitions->setObjectName(QStringLiteral("partitionsTable"));
     m_partitions->setSelectionMode(QAbstractItemView::SingleSelection);
     m_partitions->addAction(m_liftHold);
+    m_partitions->addAction(m_adopt);
     const QList<int> partitionWidths{130, 130, 130, 130, 115, 330};
     for (int c = 0; c < partitionWidths.size(); ++c)
         m_partitions->setColumnWidth(
@@ -163,6 +168,15 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
     connect(m_pause, &QAction::triggered, this, [this] { pauseSelected(true); });
     connect(m_resume, &QAction::triggered, this, [this] { pauseSelected(false); });
     connect(m_liftHold, &QAction::triggered, this, &JobsPage::liftHold);
+    connect(m_adopt, &QAction::triggered, this, [this] {
+        for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows()) {
+            const QString host = index.data(PartitionsModel::LearnedHostRole).toString();
+            if (!host.isEmpty())
+                emit adoptRequested(host,
+                                    index.data(PartitionsModel::LearnedQuotaRole).toLongLong(),
+                                    index.data(PartitionsModel::LearnedWindowMsRole).toLongLong());
+        }
+    });
     connect(m_scope, &QComboBox::currentIndexChanged, this, [this] { emit scopeChanged(scope()); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &JobsPage::updateActions);
@@ -383,6 +397,10 @@ void JobsPage::updateActions()
     m_pause->setEnabled(live && anyRunning);
     m_resume->setEnabled(live && anyPaused);
     m_liftHold->setEnabled(live && heldPartition);
+    bool learned = false;
+    for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows())
+        learned = learned || !index.data(PartitionsModel::LearnedHostRole).toString().isEmpty();
+    m_adopt->setEnabled(learned);
 }
 
 } // namespace cooldown

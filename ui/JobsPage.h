@@ -46,6 +46,7 @@ public:
     QAction *pauseAction() const { return m_pause; }
     QAction *resumeAction() const { return m_resume; }
     QAction *liftHoldAction() const { return m_liftHold; }
+    QAction *adoptAction() const { return m_adopt; }
 
     void showSnapshot(const LiveSnapshot &snapshot);
     // The holds of the engine in this process, shown before the store's rows say so.
@@ -64,6 +65,8 @@ signals:
     void message(const QString &text);
     // An action changed the partitions in the store: read them again now.
     void partitionsChanged();
+    // "Adopt as policy" on a partition learned from a server's statements.
+    void adoptRequested(const QString &host, qint64 quota, qint64 windowMs);
 
 private:
     void retrySelected(bool force);
@@ -89,6 +92,7 @@ private:
     QAction *m_pause = nullptr;
     QAction *m_resume = nullptr;
     QAction *m_liftHold = nullptr;
+    QAction *m_adopt = nullptr;
     std::function<bool(const QString &)> m_confirm;
 };
 

@@ -5,6 +5,7 @@
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "ui/DashboardSession.h"
+#include "ui/Format.h"
 #include "ui/HistoryPage.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
@@ -218,6 +219,7 @@ void MainWindow::connectEngine()
 
     connect(m_jobs, &JobsPage::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_jobs, &JobsPage::adoptRequested, this, &MainWindow::adoptServerLimit);
     connect(m_jobs, &JobsPage::partitionsChanged, this, [reader] {
         QMetaObject::invokeMethod(reader, &LiveReader::poll, Qt::QueuedConnection);
     });
@@ -354,6 +356,42 @@ void MainWindow::showConflicts(const QList<PartitionState> &partitions)
                                  .arg(text.toHtmlEscaped()));
     lines.append(tr("The database keeps its version. Click to see the partitions."));
     m_conflictLabel->setToolTip(lines.join(QLatin1Char('\n')));
+}
+
+void MainWindow::adoptServerLimit(const QString &host, qint64 quota, qint64 windowMs)
+{
+    // The endpoints whose operations the learned partition paces: no policy, that host.
+    QStringList endpointIds;
+    for (const EndpointConfig &e : m_session.config().endpoints) {
+        if (e.policy.isEmpty() && e.url.host() == host)
+            endpointIds.append(e.id);
+    }
+    const QString path = m_session.configPath();
+    if (path.isEmpty()) {
+        QMessageBox::information(
+            this, tr("Adopt as policy"),
+            tr("The demo workspace has no file to write a policy into. Open a workspace file "
+               "to adopt what %1 states: %n request(s) per %2.",
+               nullptr, int(quota))
+                .arg(host, format::duration(windowMs)));
+        return;
+    }
+    QString error;
+    std::optional<WorkspaceDocument> document = WorkspaceDocument::load(path, &error);
+    QString policyId;
+    if (document) {
+        policyId = document->adoptServerLimit(host, quota, windowMs, endpointIds);
+        if (!document->save(path, &error, WorkspaceConfig::demoVariables()))
+            document.reset();
+    }
+    if (!document) {
+        QMessageBox::warning(this, tr("Adopt as policy"), error);
+        return;
+    }
+    statusBar()->showMessage(
+        tr("Policy %1 written to %2 for %3; the engine reads it on its next start")
+            .arg(policyId, path, endpointIds.join(QStringLiteral(", "))),
+        15000);
 }
 
 void MainWindow::openEndpoints(EndpointsDialog::Page page)

@@ -46,6 +46,8 @@ public:
     EndpointsDialog *endpointsDialog() const { return m_endpointsDialog; }
     // Opens the Endpoints dialog on a page (or brings the open one forward).
     void openEndpoints(EndpointsDialog::Page page);
+    // Writes a limit a server stated into the workspace file as a policy.
+    void adoptServerLimit(const QString &host, qint64 quota, qint64 windowMs);
     // How many "failed for good" notifications were raised (shown in the tray when
     // there is one).
     int failureNotifications() const { return m_failureNotifications; }

@@ -74,6 +74,12 @@ QString paceText(const PartitionState &p)
         .arg(p.pace.capacity);
 }
 
+// "5 per 10 s" as the server states it, for a learned partition or beside a policy.
+QString serverQuotaText(const PartitionState &p)
+{
+    return DriftModel::quotaText(p.server.quota, p.server.windowMs, QStringLiteral("request"));
+}
+
 } // namespace
 
 PartitionsModel::PartitionsModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -136,7 +142,7 @@ PartitionsModel::Activity PartitionsModel::activityAt(int row) const
 
 QString PartitionsModel::tokensText(const PartitionState &p) const
 {
-    if (p.pace.isUnlimited())
+    if (p.pace.isUnlimited() && !p.server.isKnown(m_nowMs))
         return tr("not paced");
     const qint64 tokens = tokensOf(p);
     if (tokens > 0)
@@ -216,8 +222,13 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
         case ConfiguredColumn: {
             if (!stored)
                 return QString();
-            const QString text =
-                tr("%1 · version %2").arg(paceText(*stored)).arg(stored->policyVersion);
+            const bool stated = stored->server.isKnown(m_nowMs);
+            if (stored->isLearned())
+                return stated ? tr("learned from the server: %1").arg(serverQuotaText(*stored))
+                              : tr("no policy; the server has stated no limit");
+            QString text = tr("%1 · version %2").arg(paceText(*stored)).arg(stored->policyVersion);
+            if (stated)
+                text = tr("%1 · the server states %2").arg(text, serverQuotaText(*stored));
             return stored->conflict.isEmpty() ? text : tr("%1 — conflict").arg(text);
         }
         case ColumnCount:
@@ -239,7 +250,8 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
         case HeldColumn:
             return data(index, Qt::DisplayRole);
         case TokensColumn:
-            if (stored && !stored->pace.isUnlimited() && tokensOf(*stored) == 0)
+            if (stored && (!stored->pace.isUnlimited() || stored->server.isKnown(m_nowMs)) &&
+                tokensOf(*stored) == 0)
                 return tr("The next token at %1")
                     .arg(format::localTime(stored->nextTokenAtMs, m_nowMs));
             return {};
@@ -247,11 +259,21 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
         case ConfiguredColumn: {
             if (!stored)
                 return {};
-            QString tip = tr("The database keeps version %1: %2")
-                              .arg(stored->policyVersion)
-                              .arg(stored->definition);
+            QString tip = stored->isLearned()
+                              ? tr("The operations of endpoints without a policy that go to %1, "
+                                   "paced by what that server states.")
+                                    .arg(stored->policyId.mid(stored->policyId.indexOf(u':') + 1))
+                              : tr("The database keeps version %1: %2")
+                                    .arg(stored->policyVersion)
+                                    .arg(stored->definition);
             if (!stored->conflict.isEmpty())
                 tip += QLatin1Char('\n') + tr("Conflict: %1").arg(stored->conflict);
+            if (stored->server.isKnown(m_nowMs))
+                tip +=
+                    QLatin1Char('\n') +
+                    tr("Learned %1 from:\n%2Forgotten at %3 unless the server says it again.")
+                        .arg(format::localTime(stored->learnedAtMs, m_nowMs), stored->learnedFrom,
+                             format::localTime(stored->server.knownUntilMs, m_nowMs));
             return tip;
         }
         case PartitionKeyColumn:
@@ -270,6 +292,16 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
         return int(activityOf(row));
     case ConflictRole:
         return stored ? stored->conflict : QString();
+    case LearnedHostRole:
+    case LearnedQuotaRole:
+    case LearnedWindowMsRole: {
+        const bool adoptable = stored && stored->isLearned() && stored->server.isKnown(m_nowMs);
+        if (role == LearnedHostRole)
+            return adoptable ? stored->policyId.mid(stored->policyId.indexOf(u':') + 1) : QString();
+        if (role == LearnedQuotaRole)
+            return adoptable ? stored->server.quota : qint64(0);
+        return adoptable ? stored->server.windowMs : qint64(0);
+    }
     default:
         return {};
     }

@@ -45,6 +45,11 @@ public:
         HeldUntilMsRole, // qint64; 0 unless held now
         ActivityRole,    // int(Activity)
         ConflictRole,    // QString; empty when every worker agrees
+        // A learned partition whose server states a quota: the host, the quota and
+        // the window (ms); empty, 0 and 0 otherwise. What "Adopt as policy" writes.
+        LearnedHostRole,
+        LearnedQuotaRole,
+        LearnedWindowMsRole,
     };
 
     // Why the partition's operations wait, or that they do not, in the order shown.

@@ -354,6 +354,42 @@ void WorkspaceDocument::addPolicy(const QJsonObject &policy)
     m_root.insert(kPolicies, array);
 }
 
+QString WorkspaceDocument::adoptServerLimit(const QString &host, qint64 quota, qint64 windowMs,
+                                            const QStringList &endpointIds)
+{
+    // An id the config accepts: letters, digits, '_', '.', '-', at most 64.
+    QString base;
+    for (const QChar c : host) {
+        const bool ok = (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') ||
+                        (c >= u'0' && c <= u'9') || c == u'_' || c == u'.' || c == u'-';
+        base += ok ? c : QChar(u'-');
+    }
+    base = (QStringLiteral("server-") + base).left(58);
+    QString id = base;
+    for (int n = 2; policyIndex(id) >= 0; ++n)
+        id = base + QLatin1Char('-') + QString::number(n);
+    QJsonObject policy;
+    policy.insert(QStringLiteral("policy_id"), id);
+    policy.insert(QStringLiteral("quota_unit"), QStringLiteral("request"));
+    policy.insert(QStringLiteral("limit"), double(std::max<qint64>(1, quota)));
+    policy.insert(QStringLiteral("window_seconds"),
+                  double(std::max<qint64>(1, (windowMs + 999) / 1000)));
+    policy.insert(QStringLiteral("burst"), 0);
+    policy.insert(QStringLiteral("policy_version"), 1);
+    addPolicy(policy);
+    for (const QString &endpointId : endpointIds) {
+        const int index = endpointIndex(endpointId);
+        if (index < 0)
+            continue;
+        QJsonObject endpoint = endpoints().at(index);
+        if (!endpoint.value(QLatin1String("policy")).toString().isEmpty())
+            continue;
+        endpoint.insert(QStringLiteral("policy"), id);
+        setEndpointAt(index, endpoint);
+    }
+    return id;
+}
+
 QByteArray WorkspaceDocument::toJson() const
 {
     QByteArray out;

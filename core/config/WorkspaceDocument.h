@@ -59,6 +59,13 @@ public:
     void addEndpoint(const QJsonObject &endpoint);
     void addPolicy(const QJsonObject &policy);
 
+    // Writes a limit a server stated as a policy of the workspace ("Adopt as policy"):
+    // `quota` requests per `windowMs` (rounded up to whole seconds), no burst, named
+    // after the host ("server-HOST", made unique), and gives it to the endpoints listed
+    // that have no policy yet. Returns the new policy's id.
+    QString adoptServerLimit(const QString &host, qint64 quota, qint64 windowMs,
+                             const QStringList &endpointIds);
+
     QByteArray toJson() const;
 
     // Reads toJson() as WorkspaceConfig::parse does, with the same variables and

@@ -844,6 +844,14 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Hold lifted: %1 / %2</source>
         <translation>ホールド解除: %1 / %2</translation>
     </message>
+    <message>
+        <source>&amp;Adopt as policy</source>
+        <translation>ポリシーとして採用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Write the limit this server states into the workspace as a policy of its endpoints that have none</source>
+        <translation>このサーバーが示す上限を、ポリシーのないエンドポイントのポリシーとしてワークスペースに書き込みます</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::MainWindow</name>
@@ -976,6 +984,20 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>&lt;h3&gt;Cooldown %1&lt;/h3&gt;&lt;p&gt;Runs API integrations through one shared concurrency limit and a retry engine that treats &lt;b&gt;429&lt;/b&gt;, &lt;b&gt;503&lt;/b&gt; and &lt;code&gt;Retry-After&lt;/code&gt; as a contract, and keeps every attempt.&lt;/p&gt;&lt;p&gt;Workspace: %2&lt;br&gt;Database: %3&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Cooldown %1&lt;/h3&gt;&lt;p&gt;API 連携を、共有の同時実行上限と、&lt;b&gt;429&lt;/b&gt;・&lt;b&gt;503&lt;/b&gt;・&lt;code&gt;Retry-After&lt;/code&gt; を約束として扱う再試行エンジンで実行し、すべての試行を記録します。&lt;/p&gt;&lt;p&gt;ワークスペース: %2&lt;br&gt;データベース: %3&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Adopt as policy</source>
+        <translation>ポリシーとして採用</translation>
+    </message>
+    <message numerus="yes">
+        <source>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n request(s) per %2.</source>
+        <translation>
+            <numerusform>デモのワークスペースにはポリシーを書き込むファイルがありません。%1 が示す上限（%2 あたり %n 件のリクエスト）を採用するには、ワークスペースファイルを開いてください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Policy %1 written to %2 for %3; the engine reads it on its next start</source>
+        <translation>ポリシー %1 を %2 に書き込みました（対象: %3）。エンジンは次回の起動時に読み込みます</translation>
     </message>
 </context>
 <context>
@@ -1266,6 +1288,28 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Configured</source>
         <translation>設定値</translation>
+    </message>
+    <message>
+        <source>learned from the server: %1</source>
+        <translation>サーバーから学習: %1</translation>
+    </message>
+    <message>
+        <source>no policy; the server has stated no limit</source>
+        <translation>ポリシーなし。サーバーは上限を示していません</translation>
+    </message>
+    <message>
+        <source>%1 · the server states %2</source>
+        <translation>%1 · サーバーの示す上限 %2</translation>
+    </message>
+    <message>
+        <source>The operations of endpoints without a policy that go to %1, paced by what that server states.</source>
+        <translation>%1 へ送る、ポリシーのないエンドポイントの操作。そのサーバーが示す上限でペースを保ちます。</translation>
+    </message>
+    <message>
+        <source>Learned %1 from:
+%2Forgotten at %3 unless the server says it again.</source>
+        <translation>%1 に次のヘッダーから学習:
+%2サーバーが再び示さなければ %3 に破棄します。</translation>
     </message>
 </context>
 <context>
@@ -1844,6 +1888,14 @@ Options of every command:
 </source>
         <translation>    競合: %1。データベースのバージョンが維持されます
 </translation>
+    </message>
+    <message>
+        <source>The request&apos;s URL: names the bucket an endpoint without a policy learns into.</source>
+        <translation>リクエストの URL。ポリシーのないエンドポイントが学習するバケットの名前になります。</translation>
+    </message>
+    <message>
+        <source>--url: expected an absolute URL with a host, got &apos;%1&apos;</source>
+        <translation>--url: ホストを含む絶対 URL が必要ですが、&apos;%1&apos; が指定されました</translation>
     </message>
 </context>
 <context>

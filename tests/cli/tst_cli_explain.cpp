@@ -38,6 +38,7 @@ private slots:
     void postWithoutKeyParks();
     void transportError();
     void seedIsReproducible();
+    void learnedFromAResponse();
     void badArguments_data();
     void badArguments();
     void help();
@@ -120,6 +121,35 @@ void tst_CliExplain::seedIsReproducible()
     QVERIFY(delay >= 0 && delay <= 8);
 }
 
+void tst_CliExplain::learnedFromAResponse()
+{
+    // What express-rate-limit sends in its draft-7 mode: the quota and the window.
+    const Result r =
+        explain({QStringLiteral("--status"), QStringLiteral("200"), QStringLiteral("--header"),
+                 QStringLiteral("RateLimit-Policy: 5;w=10"), QStringLiteral("--header"),
+                 QStringLiteral("RateLimit: limit=5, remaining=4, reset=7"),
+                 QStringLiteral("--url"), QStringLiteral("https://api.example.com/v1/x"),
+                 QStringLiteral("--now"), QStringLiteral("2026-12-01T00:00:00Z")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("success"));
+    const QJsonObject learned = r.json.value(QStringLiteral("learned")).toObject();
+    QCOMPARE(learned.value(QStringLiteral("format")).toString(), QStringLiteral("draft-7"));
+    QCOMPARE(learned.value(QStringLiteral("bucket")).toString(),
+             QStringLiteral("learned:api.example.com"));
+    QCOMPARE(learned.value(QStringLiteral("quota")).toInt(), 5);
+    QCOMPARE(learned.value(QStringLiteral("window_seconds")).toDouble(), 10.0);
+    QCOMPARE(learned.value(QStringLiteral("remaining")).toInt(), 4);
+    // Ten windows, at least a minute, after the statement.
+    QCOMPARE(learned.value(QStringLiteral("forgotten_at")).toString(),
+             QStringLiteral("2026-12-01T00:01:40.000Z"));
+
+    // Nothing stated, nothing learned.
+    const Result none = explain({QStringLiteral("--status"), QStringLiteral("429"),
+                                 QStringLiteral("--header"), QStringLiteral("Retry-After: 3")});
+    QCOMPARE(none.exitCode, 0);
+    QVERIFY(!none.json.contains(QStringLiteral("learned")));
+}
+
 void tst_CliExplain::badArguments_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -140,6 +170,8 @@ void tst_CliExplain::badArguments_data()
     QTest::newRow("stray argument") << QStringList{"--status", "429", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("method") << QStringList{"--method", "GE T", "--status", "200"} << "--method";
     QTest::newRow("body file") << QStringList{"--status", "429", "--body-file", "/nonexistent/body"} << "--body-file";
+    QTest::newRow("url") << QStringList{"--status", "200", "--url", "no host"}
+                         << "--url: expected an absolute URL";
 }
 
 void tst_CliExplain::badArguments()

@@ -14,6 +14,7 @@ class tst_WorkspaceDocument : public QObject
     Q_OBJECT
 
 private slots:
+    void adoptsAServerLimitAsAPolicy();
     void initTestCase();
     void roundTripKeepsReferencesAndOtherMembers();
     void writesMembersInTheFormatsOrder();
@@ -264,6 +265,42 @@ void tst_WorkspaceDocument::refusesWhatIsNotAnObject()
     QString error;
     QVERIFY(!WorkspaceDocument::fromJson(json, "x.json", &error));
     QVERIFY2(error.startsWith(expected), qPrintable(error));
+}
+
+void tst_WorkspaceDocument::adoptsAServerLimitAsAPolicy()
+{
+    QString error;
+    auto doc = WorkspaceDocument::fromJson(kWorkspace, QStringLiteral("w.json"), &error);
+    QVERIFY2(doc, qPrintable(error));
+    // "measurements" has a policy already and keeps it; "upload" gets the new one.
+    const QString id = doc->adoptServerLimit(
+        QStringLiteral("api.example.com"), 5, 10000,
+        {QStringLiteral("measurements"), QStringLiteral("upload"), QStringLiteral("gone")});
+    QCOMPARE(id, QStringLiteral("server-api.example.com"));
+    const QJsonObject policy = doc->policies().at(doc->policyIndex(id));
+    QCOMPARE(policy.value(QLatin1String("limit")).toInt(), 5);
+    QCOMPARE(policy.value(QLatin1String("window_seconds")).toInt(), 10);
+    QCOMPARE(policy.value(QLatin1String("burst")).toInt(), 0);
+    const auto endpoints = doc->endpoints();
+    QCOMPARE(endpoints.at(doc->endpointIndex(QStringLiteral("upload")))
+                 .value(QLatin1String("policy"))
+                 .toString(),
+             id);
+    QCOMPARE(endpoints.at(doc->endpointIndex(QStringLiteral("measurements")))
+                 .value(QLatin1String("policy"))
+                 .toString(),
+             QStringLiteral("read-v1"));
+    // The workspace stays valid; a second adoption gets an id of its own, a window
+    // stated in milliseconds is rounded up to whole seconds, a port becomes '-'.
+    QVERIFY2(doc->validate(
+                 &error, {},
+                 QHash<QString, QString>{{QStringLiteral("DOC_TEST_TOKEN"), QStringLiteral("t")}}),
+             qPrintable(error));
+    QCOMPARE(doc->adoptServerLimit(QStringLiteral("api.example.com"), 3, 1500, {}),
+             QStringLiteral("server-api.example.com-2"));
+    QCOMPARE(doc->policies().last().value(QLatin1String("window_seconds")).toInt(), 2);
+    QCOMPARE(doc->adoptServerLimit(QStringLiteral("[::1]:8080"), 3, 1000, {}),
+             QStringLiteral("server----1--8080"));
 }
 
 QTEST_GUILESS_MAIN(tst_WorkspaceDocument)

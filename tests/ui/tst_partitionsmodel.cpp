@@ -76,6 +76,7 @@ private slots:
     void conflictIsShown();
     void sortOrder();
     void selectionStaysWithItsPartition();
+    void learnedFromTheServer();
 };
 
 void tst_PartitionsModel::tokensNowOrLater()
@@ -268,6 +269,64 @@ void tst_PartitionsModel::selectionStaysWithItsPartition()
     QCOMPARE(rows.first().data(PartitionsModel::PartitionKeyRole).toString(), QStringLiteral("c"));
     QCOMPARE(model.rowOf(QStringLiteral("read-v1"), QStringLiteral("c")), 0);
     QCOMPARE(model.rowOf(QStringLiteral("read-v1"), QStringLiteral("b")), -1);
+}
+
+void tst_PartitionsModel::learnedFromTheServer()
+{
+    PartitionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    PartitionState learned = partition("", 0, 0, 4);
+    learned.policyId = QStringLiteral("learned:api.example.com");
+    learned.definition.clear();
+    learned.pace = {};
+    learned.server.quota = 5;
+    learned.server.windowMs = 10000;
+    learned.server.remaining = 2;
+    learned.server.resetAtMs = kNow + 4000;
+    learned.server.knownUntilMs = kNow + 100000;
+    learned.learnedAtMs = kNow - 1000;
+    learned.learnedFrom =
+        QStringLiteral("RateLimit-Policy: \"api\";q=5;w=10\nRateLimit: \"api\";r=2;t=4\n");
+    PartitionState silent = learned;
+    silent.policyId = QStringLiteral("learned:quiet.example.com");
+    silent.server = {};
+    silent.learnedFrom.clear();
+    PartitionState configured = partition("k", 0, 0, 4);
+    configured.server = learned.server;
+    model.setPartitions({learned, silent, configured}, kNow);
+
+    const int row = model.rowOf(learned.policyId, QString());
+    QCOMPARE(text(model, row, PartitionsModel::ConfiguredColumn),
+             QStringLiteral("learned from the server: 5 per 10 s"));
+    const QString tip =
+        model.index(row, PartitionsModel::ConfiguredColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(learned.learnedFrom), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("api.example.com")), qPrintable(tip));
+    // What "Adopt as policy" writes.
+    QCOMPARE(model.index(row, 0).data(PartitionsModel::LearnedHostRole).toString(),
+             QStringLiteral("api.example.com"));
+    QCOMPARE(model.index(row, 0).data(PartitionsModel::LearnedQuotaRole).toLongLong(), 5);
+    QCOMPARE(model.index(row, 0).data(PartitionsModel::LearnedWindowMsRole).toLongLong(), 10000);
+    // The server's window paces it: its tokens are what the window has left.
+    QCOMPARE(text(model, row, PartitionsModel::TokensColumn), QStringLiteral("4 available"));
+
+    // Nothing stated yet: nothing to adopt.
+    const int quiet = model.rowOf(silent.policyId, QString());
+    QCOMPARE(text(model, quiet, PartitionsModel::ConfiguredColumn),
+             QStringLiteral("no policy; the server has stated no limit"));
+    QVERIFY(model.index(quiet, 0).data(PartitionsModel::LearnedHostRole).toString().isEmpty());
+
+    // A configured policy shows what the server states beside it, and is not adoptable.
+    const int policy = model.rowOf(configured.policyId, QStringLiteral("k"));
+    QCOMPARE(text(model, policy, PartitionsModel::ConfiguredColumn),
+             QStringLiteral("24 per 60 s, burst 4 · version 1 · the server states 5 per 10 s"));
+    QVERIFY(model.index(policy, 0).data(PartitionsModel::LearnedHostRole).toString().isEmpty());
+
+    // Forgotten once the server stops saying it.
+    model.setNowMs(kNow + 100000);
+    QCOMPARE(text(model, row, PartitionsModel::ConfiguredColumn),
+             QStringLiteral("no policy; the server has stated no limit"));
+    QVERIFY(model.index(row, 0).data(PartitionsModel::LearnedHostRole).toString().isEmpty());
 }
 
 QTEST_MAIN(tst_PartitionsModel)
