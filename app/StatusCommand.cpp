@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace cooldown::cli {
 
 namespace {
@@ -49,6 +51,22 @@ QJsonObject toJson(const PartitionState &p, qint64 nowMs)
     o[QLatin1String("pending")] = double(p.pending);
     o[QLatin1String("due")] = double(p.due);
     o[QLatin1String("conflict")] = p.conflict.isEmpty() ? QJsonValue() : QJsonValue(p.conflict);
+    // What the server states about its quota, as the fleet counts it; null when nothing
+    // is known (or it was forgotten).
+    if (p.server.isKnown(nowMs)) {
+        QJsonObject server;
+        server[QLatin1String("quota")] = double(p.server.quota);
+        server[QLatin1String("window_seconds")] = double(p.server.windowMs) / 1000.0;
+        server[QLatin1String("remaining")] = double(p.server.available(p.pace.intervalUs, nowMs));
+        server[QLatin1String("reset_at")] = isoTime(std::max(p.server.resetAtMs, nowMs));
+        server[QLatin1String("forgotten_at")] = isoTime(p.server.knownUntilMs);
+        server[QLatin1String("learned_from")] = p.learnedFrom;
+        o[QLatin1String("server")] = server;
+    } else {
+        o[QLatin1String("server")] = QJsonValue();
+    }
+    o[QLatin1String("tokens")] =
+        p.availableUnits < 0 ? QJsonValue() : QJsonValue(double(p.availableUnits));
     return o;
 }
 
@@ -135,7 +153,13 @@ int runStatus(const QStringList &arguments)
                     .arg(describePace(p));
         if (p.heldUntilMs > now)
             text += Text::tr("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
-        if (p.pace.isUnlimited())
+        if (p.server.isKnown(now))
+            text += Text::tr("the server states %1 per %2 s, %3 left until %4; ")
+                        .arg(p.server.quota)
+                        .arg(double(p.server.windowMs) / 1000.0)
+                        .arg(p.server.available(p.pace.intervalUs, now))
+                        .arg(isoTime(std::max(p.server.resetAtMs, now)));
+        if (p.pace.isUnlimited() && !p.server.isKnown(now))
             text += Text::tr("no token needed; ");
         else if (p.availableUnits > 0)
             text += Text::tr("%1 tokens; ").arg(p.availableUnits);

@@ -1897,6 +1897,10 @@ Options of every command:
         <source>--url: expected an absolute URL with a host, got &apos;%1&apos;</source>
         <translation>--url: ホストを含む絶対 URL が必要ですが、&apos;%1&apos; が指定されました</translation>
     </message>
+    <message>
+        <source>the server states %1 per %2 s, %3 left until %4; </source>
+        <translation>サーバーの示す上限 %2 秒あたり %1 件、%4 まで残り %3 件; </translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>

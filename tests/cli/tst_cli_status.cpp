@@ -1,6 +1,7 @@
 // `cooldown status` against a database laid out through the store: two workers' leases,
 // a held partition with a backlog, a partition configured two ways, JSON and text.
 
+#include "core/http/QuotaStatement.h"
 #include "core/store/Store.h"
 
 #include <QDateTime>
@@ -36,6 +37,7 @@ private:
 
 private slots:
     void workersPartitionsAndBacklog();
+    void whatTheServerStated();
     void refusals();
 };
 
@@ -113,6 +115,67 @@ void tst_CliStatus::workersPartitionsAndBacklog()
     QVERIFY2(out.contains(QLatin1String("3 waiting, 0 due")), qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("conflict: a worker configures version 1 as")),
              qPrintable(out));
+}
+
+// An attempt whose response stated a quota: the partition's row learns it with the
+// attempt, and status shows it.
+void tst_CliStatus::whatTheServerStated()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("learned.db"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const QString partition = QStringLiteral("learned:api.example.com");
+    {
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY(store->ensureLearnedPartition(partition));
+        QVERIFY(store->createOperation(QStringLiteral("job"), QStringLiteral("k"), now - 100,
+                                       partition, QString(), 1, QStringLiteral("api.example.com")));
+        const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), now, 60000, 1);
+        QCOMPARE(claimed.size(), 1);
+        AttemptRecord a;
+        a.operationId = claimed.first().id;
+        a.endpointId = claimed.first().endpointId;
+        a.attempt = 1;
+        a.startedAtMs = now - 50;
+        a.finishedAtMs = now;
+        a.status = 200;
+        a.decision = QStringLiteral("success");
+        OperationRecord done = claimed.first();
+        done.state = OperationState::Succeeded;
+        done.attempt = 1;
+        Store::FinishRequest request{a, done, claimed.first().version};
+        HttpHeaders headers;
+        headers.append("RateLimit-Policy", R"("api";q=5;w=10)");
+        headers.append("RateLimit", R"("api";r=3;t=8)");
+        request.quota = QuotaStatement::fromHeaders(headers, now);
+        request.quotaPolicyId = partition;
+        request.quotaObservedAtMs = now;
+        const auto outcomes = store->finishAttempts({request}, QStringLiteral("w"));
+        QCOMPARE(outcomes.first().result, Store::FinishResult::Committed);
+    }
+    const Result json =
+        cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonArray partitions =
+        QJsonDocument::fromJson(json.out).object().value(QLatin1String("partitions")).toArray();
+    QCOMPARE(partitions.size(), 1);
+    const QJsonObject p = partitions.at(0).toObject();
+    QCOMPARE(p.value(QLatin1String("policy_id")).toString(), partition);
+    const QJsonObject server = p.value(QLatin1String("server")).toObject();
+    QCOMPARE(server.value(QLatin1String("quota")).toInt(), 5);
+    QCOMPARE(server.value(QLatin1String("window_seconds")).toDouble(), 10.0);
+    QCOMPARE(server.value(QLatin1String("remaining")).toInt(), 3);
+    QVERIFY2(server.value(QLatin1String("learned_from"))
+                 .toString()
+                 .contains(QLatin1String("RateLimit: \"api\";r=3;t=8")),
+             json.out.constData());
+    QCOMPARE(p.value(QLatin1String("tokens")).toInt(), 3);
+
+    const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.contains("the server states 5 per 10 s, 3 left until"), text.out.constData());
 }
 
 void tst_CliStatus::refusals()
