@@ -51,7 +51,7 @@ void policyOfRevision7(const std::optional<QByteArray> &field, QuotaStatement *s
             continue;
         statement->quota = member.value.toInteger();
         if (const sf::BareItem *w = member.parameters.find("w");
-            w && w->isInteger() && w->toInteger() > 0)
+            w && w->isInteger() && w->toInteger() > 0 && w->toInteger() <= kMaxSeconds)
             statement->windowMs = w->toInteger() * 1000;
         return;
     }
@@ -76,7 +76,9 @@ std::optional<QuotaStatement> revision8(const HttpHeaders &headers, qint64 nowMs
         s.resetAtMs = resetAt(nowMs, *tightest->resetSeconds);
     if (const RateLimitPolicyItem *policy = parsed.policyNamed(tightest->name)) {
         s.quota = policy->quota;
-        s.windowMs = policy->windowSeconds ? *policy->windowSeconds * 1000 : 0;
+        s.windowMs = policy->windowSeconds && *policy->windowSeconds <= kMaxSeconds
+                         ? *policy->windowSeconds * 1000
+                         : 0;
         if (s.partitionKey.isEmpty())
             s.partitionKey = policy->partitionKey.value_or(QByteArray());
     }
@@ -147,7 +149,7 @@ std::optional<QuotaStatement> xRateLimit(const HttpHeaders &headers, qint64 nowM
     s.format = QStringLiteral("x-ratelimit");
     s.remaining = *x.remaining;
     s.quota = x.limit.value_or(0);
-    if (x.resetAtMs)
+    if (x.resetAtMs && x.waitMs <= kMaxSeconds * 1000)
         s.resetAtMs = nowMs + x.waitMs;
     s.fields = fieldLine("X-RateLimit-Limit", x.rawLimit) +
                fieldLine("X-RateLimit-Remaining", x.rawRemaining) +

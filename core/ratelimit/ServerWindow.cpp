@@ -60,7 +60,7 @@ void ServerWindow::observe(const QuotaStatement &statement, qint64 othersInFligh
             windowMs = std::min(windowMs, statement.resetAtMs - openedAtMs);
     }
     knownUntilMs = nowMs + std::max(kForgetAfterMinMs, kForgetAfterWindows * windowMs);
-    const qint64 counted = std::max<qint64>(0, statement.remaining - othersInFlight);
+    const qint64 counted = std::clamp<qint64>(statement.remaining - othersInFlight, 0, quota);
     if (statement.resetAtMs < 0) {
         // No end stated: the count alone, within the window this worker assumes.
         if (nowMs >= resetAtMs)

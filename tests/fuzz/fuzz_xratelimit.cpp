@@ -1,11 +1,14 @@
 // X-RateLimit-* (and the draft RateLimit fields beside them): the input is a header
 // block, one "Name: value" field per line, read with every configured meaning of
-// X-RateLimit-Reset.
+// X-RateLimit-Reset; then as the quota statement the engine learns limits from, and
+// what a partition's window makes of it.
 
 #include "FuzzCheck.h"
 
+#include "core/http/QuotaStatement.h"
 #include "core/http/RateLimitHeaders.h"
 #include "core/http/XRateLimit.h"
+#include "core/ratelimit/ServerWindow.h"
 
 using namespace cooldown;
 
@@ -47,5 +50,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!draft.policies.isEmpty())
         FUZZ_CHECK(draft.policyRaw.has_value());
     (void)draft.toJson();
+
+    if (const auto statement = QuotaStatement::fromHeaders(headers, kNowMs)) {
+        FUZZ_CHECK(statement->remaining >= 0 && statement->quota >= 0 && statement->windowMs >= 0);
+        FUZZ_CHECK(statement->resetAtMs == -1 || statement->resetAtMs >= kNowMs);
+        ServerWindow window;
+        window.observe(*statement, 2, kNowMs);
+        FUZZ_CHECK(window.remaining >= 0);
+        if (window.isKnown(kNowMs)) {
+            const qint64 available = window.available(0, kNowMs);
+            FUZZ_CHECK(available >= 0 && available <= window.quota);
+            window.take(1, 0, kNowMs);
+            FUZZ_CHECK(window.available(0, kNowMs) == std::max<qint64>(0, available - 1) ||
+                       available == 0);
+            FUZZ_CHECK(window.availableAtMs(0, kNowMs) >= kNowMs);
+        }
+        (void)statement->toJson();
+    }
     return 0;
 }
