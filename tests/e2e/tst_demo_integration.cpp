@@ -214,6 +214,8 @@ private slots:
     void keyedPostResentWithSameKeyExecutesOnce();
     void workerDiedMidAttempt_data();
     void workerDiedMidAttempt();
+    void learnsTheDemoApisQuota_data();
+    void learnsTheDemoApisQuota();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -709,6 +711,55 @@ void tst_DemoIntegration::workerDiedMidAttempt()
     QCOMPARE(op.state, finalState);
     QCOMPARE(m_demo->stats().executedByKey.value(QStringLiteral("rescue")),
              finalState == OperationState::Succeeded ? 1 : 0);
+}
+
+// Endpoints without a policy against the demo API's fixed windows, which are aligned
+// to the clock (a grid, unlike express-rate-limit's), stating their quota in each
+// header dialect: the engine learns it from the first answers and sends each window's
+// quota as it opens. After the first window at most 0.1 refusals per job, and the last
+// job goes out within 1.1 times the ideal schedule.
+void tst_DemoIntegration::learnsTheDemoApisQuota_data()
+{
+    QTest::addColumn<QString>("headers");
+    QTest::newRow("RateLimit draft") << "draft";
+    QTest::newRow("X-RateLimit") << "x";
+}
+
+void tst_DemoIntegration::learnsTheDemoApisQuota()
+{
+    QFETCH(QString, headers);
+    constexpr int kJobs = 12;
+    constexpr int kLimit = 3;
+    constexpr qint64 kWindowMs = 10000;
+    QByteArray endpoints;
+    for (int i = 0; i < kJobs; ++i)
+        endpoints += (i ? "," : "") +
+                     endpoint(QStringLiteral("job-%1").arg(i),
+                              demoUrl(QStringLiteral("/limited/fixed?key=learn-%1&limit=%2"
+                                                     "&window=10&headers=%3&retry_after=seconds")
+                                          .arg(headers)
+                                          .arg(kLimit)
+                                          .arg(headers)));
+    QVERIFY(start(endpoints));
+    QVERIFY(runFor(60000));
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), qint64(kJobs));
+    qint64 last = 0;
+    int refusedLater = 0;
+    for (const AttemptRecord &a : m_store->attempts({})) {
+        last = std::max(last, a.startedAtMs);
+        refusedLater += a.status == 429 && a.startedAtMs >= kStart + kWindowMs;
+    }
+    QVERIFY2(refusedLater <= kJobs / 10, qPrintable(QString::number(refusedLater)));
+    // A window for every kLimit jobs after the first: the last one opens 30 s in.
+    const qint64 ideal = (kJobs / kLimit - 1) * kWindowMs;
+    QVERIFY2(
+        last - kStart <= ideal * 11 / 10,
+        qPrintable(
+            QStringLiteral("last request %1 ms in, ideal %2 ms").arg(last - kStart).arg(ideal)));
+    const QList<PartitionState> partitions = m_store->partitions(m_clock->nowMs());
+    QCOMPARE(partitions.size(), 1);
+    QVERIFY(partitions.first().isLearned());
+    QCOMPARE(partitions.first().server.quota, qint64(kLimit));
 }
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)
