@@ -466,6 +466,14 @@ void Scheduler::advance(Held &held)
                 }
             }
             held.tookConcurrencyPermit = p->bucket->unit() == QuotaUnit::Concurrency;
+        } else if (held.endpoint->policy.isEmpty() && !held.op.forceNext) {
+            // The host's learned partition: a 429 that arrived since the claim holds
+            // it here too.
+            const qint64 now = nowMs();
+            const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held.endpoint),
+                                                          held.endpoint->partitionKey, now);
+            if (heldUntil > now)
+                return deferOrWait(held, heldUntil - now);
         }
         held.stage = Held::Stage::Permits;
         // Host permit first, then the global one: a saturated host never sits on
@@ -847,11 +855,11 @@ void Scheduler::armTimer(StoreDue storeDue)
         if (held->stage == Held::Stage::Guard) {
             delay = std::min(delay, held->readyAtMonotonicMs - mono);
         } else if (held->stage == Held::Stage::Bucket) {
+            const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held->endpoint),
+                                                          held->endpoint->partitionKey, now);
+            if (heldUntil > now)
+                delay = std::min(delay, heldUntil - now);
             if (Partition *p = partitionOf(*held)) {
-                const qint64 heldUntil =
-                    m_snooze.heldUntilMs(held->endpoint->policy, held->endpoint->partitionKey, now);
-                if (heldUntil > now)
-                    delay = std::min(delay, heldUntil - now);
                 const qint64 at =
                     p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
                 if (at != TokenBucket::kWaitForRelease)

@@ -1,9 +1,11 @@
 // `cooldown run` against a real nginx that limits with limit_req, answers 429 with
 // Retry-After: 1 and 200 otherwise (tests/e2e/nginx.conf.in, started by scripts/nginx
-// from scripts/test). The store and nginx's own access log must tell the same story.
+// from scripts/test). The store and nginx's own access log must tell the same story,
+// and a 429 holds the host for every operation to it (nginx states no quota to learn).
 
 #include "core/store/Store.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QNetworkAccessManager>
@@ -209,15 +211,40 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
         QCOMPARE(list.last().status, 200);
     }
     QCOMPARE(checked, storeByStatus[429]);
+
+    // nginx states no quota, only Retry-After: each 429 holds the host's partition (the
+    // endpoints have no policy) for every operation to it. Requests that start inside
+    // another operation's hold are those already on their way when the 429 arrived.
+    const QList<PartitionState> partitions = store->partitions(QDateTime::currentMSecsSinceEpoch());
+    QCOMPARE(partitions.size(), 1);
+    QVERIFY(partitions.first().isLearned());
+    QVERIFY2(partitions.first().heldUntilMs > 0 &&
+                 partitions.first().holdReason.startsWith(QLatin1String("429")),
+             qPrintable(partitions.first().holdReason));
+    QCOMPARE(partitions.first().server.quota, 0); // nothing stated, nothing learned
+    int startedInsideAHold = 0;
+    for (const AttemptRecord &a : attempts) {
+        for (const AttemptRecord &throttled : attempts) {
+            if (throttled.status == 429 && a.startedAtMs > throttled.finishedAtMs + 5 &&
+                a.startedAtMs + kClockGrainMs < throttled.finishedAtMs + 1000) {
+                ++startedInsideAHold;
+                break;
+            }
+        }
+    }
+    // At most what was already queued for the host's six connections (0 measured).
+    QVERIFY2(startedInsideAHold <= 6, qPrintable(QString::number(startedInsideAHold)));
     qInfo().noquote()
         << QStringLiteral("nginx e2e: %1 operations, %2 attempts, %3 answered 429, %4 access-log "
-                          "lines, smallest margin after the server's time %5 ms, %6 ms wall")
+                          "lines, smallest margin after the server's time %5 ms, %6 ms wall, "
+                          "%7 requests started inside another's hold")
                .arg(kOperations)
                .arg(attempts.size())
                .arg(storeByStatus[429])
                .arg(lines.size())
                .arg(earliestMarginMs)
-               .arg(elapsedMs);
+               .arg(elapsedMs)
+               .arg(startedInsideAHold);
 }
 
 QTEST_GUILESS_MAIN(tst_Nginx)
