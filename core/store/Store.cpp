@@ -8,16 +8,19 @@
 
 #include <QAtomicInteger>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QStringList>
+#include <QThread>
 #include <QUrl>
 #include <QVariant>
 
@@ -523,11 +526,27 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         return false;
     };
 
+    // Processes that open a new SQLite file at the same moment race for its first locks
+    // (creating it, switching it to WAL), and SQLite refuses some of those at once,
+    // without its busy handler, where waiting could deadlock: they are tried again until
+    // the busy timeout.
+    QElapsedTimer waited;
+    waited.start();
+    auto mayRetry = [&](const QString &why) {
+        if (postgres || !why.contains(QLatin1String("locked")) ||
+            waited.elapsed() >= options.busyTimeoutMs)
+            return false;
+        QThread::msleep(5 + QRandomGenerator::global()->bounded(20));
+        return true;
+    };
+
     // Read before writing anything: a database from a newer version must stay untouched.
     QString detail;
-    const std::optional<int> found = readSchemaVersion(&detail);
-    if (!found)
-        return problem(detail);
+    std::optional<int> found;
+    while (!(found = readSchemaVersion(&detail))) {
+        if (!mayRetry(detail))
+            return problem(detail);
+    }
     const int latest = schema::latestVersion();
     *newerSchema = *found > latest;
     if (*newerSchema)
@@ -538,8 +557,10 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
 
     if (!postgres) {
         QSqlQuery pragma(m_database);
-        if (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL")))
-            return problem(errorText(pragma.lastError()));
+        while (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
+            if (!mayRetry(errorText(pragma.lastError())))
+                return problem(errorText(pragma.lastError()));
+        }
         pragma.next();
         const QString mode = pragma.value(0).toString();
         pragma.finish();

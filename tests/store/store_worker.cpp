@@ -41,7 +41,8 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() < 6) {
-        std::fprintf(stderr, "usage: store_worker claim|write DB WORKER NOW_MS LEASE_MS [BATCH]\n");
+        std::fprintf(stderr,
+                     "usage: store_worker open|claim|write DB WORKER NOW_MS LEASE_MS [BATCH]\n");
         return 2;
     }
     const QString mode = args.at(1);
@@ -56,6 +57,8 @@ int main(int argc, char *argv[])
         return 1;
     }
     QTextStream out(stdout);
+    if (mode == QLatin1String("open"))
+        return 0; // opening (creating, migrating) was the work
     if (mode == QLatin1String("claim")) {
         // Workers that compete start together: each says it is ready and waits for
         // the test's "go" on stdin.

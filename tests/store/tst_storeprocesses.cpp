@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <memory>
+#include <vector>
 
 using namespace cooldown;
 
@@ -35,6 +36,7 @@ class tst_StoreProcesses : public QObject
 private slots:
     void twoProcessesNeverClaimTheSameOperation();
     void killedWriterLosesNothingCommitted();
+    void processesCreatingOneFileTogether();
 };
 
 void tst_StoreProcesses::twoProcessesNeverClaimTheSameOperation()
@@ -173,6 +175,35 @@ void tst_StoreProcesses::killedWriterLosesNothingCommitted()
     for (const OperationRecord &op : store->operations({OperationState::Running, {}, 0, -1}))
         QCOMPARE(op.leaseOwner, QStringLiteral("survivor"));
     QCOMPARE(store->countsByState().value(OperationState::Running), qint64(rescued.size()));
+}
+
+// Workers started together on a file that does not exist yet (a service manager
+// starting several): each creates or finds the database, none is refused because
+// another held the file's first locks.
+void tst_StoreProcesses::processesCreatingOneFileTogether()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    constexpr int kRounds = 20;
+    constexpr int kProcesses = 4;
+    for (int round = 0; round < kRounds; ++round) {
+        const QString db = dir.filePath(QStringLiteral("new-%1.db").arg(round));
+        std::vector<std::unique_ptr<QProcess>> workers;
+        for (int w = 0; w < kProcesses; ++w)
+            workers.push_back(startWorker({QStringLiteral("open"), db, QStringLiteral("w"),
+                                           QString::number(kNow), QString::number(kLeaseMs)}));
+        for (auto &worker : workers) {
+            QVERIFY(worker->waitForFinished(30'000));
+            QVERIFY2(worker->exitStatus() == QProcess::NormalExit && worker->exitCode() == 0,
+                     qPrintable(QStringLiteral("round %1: %2")
+                                    .arg(round)
+                                    .arg(QString::fromLocal8Bit(worker->readAllStandardError()))));
+        }
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_StoreProcesses)
