@@ -21,9 +21,17 @@ class Text final
 
 constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
-const QStringList kTopKeys = {QStringLiteral("version"), QStringLiteral("concurrency"),
-                              QStringLiteral("policies"), QStringLiteral("retry_profiles"),
-                              QStringLiteral("endpoints")};
+const QStringList kTopKeys = {QStringLiteral("version"),   QStringLiteral("concurrency"),
+                              QStringLiteral("policies"),  QStringLiteral("retry_profiles"),
+                              QStringLiteral("endpoints"), QStringLiteral("alerts")};
+const QStringList kAlertKeys = {QStringLiteral("id"),
+                                QStringLiteral("url"),
+                                QStringLiteral("headers"),
+                                QStringLiteral("events"),
+                                QStringLiteral("held_longer_than_seconds"),
+                                QStringLiteral("min_interval_seconds"),
+                                QStringLiteral("timeout_seconds"),
+                                QStringLiteral("retry")};
 const QStringList kEndpointKeys = {
     QStringLiteral("id"),          QStringLiteral("name"),          QStringLiteral("method"),
     QStringLiteral("url"),         QStringLiteral("headers"),       QStringLiteral("body"),
@@ -103,23 +111,10 @@ QHash<QString, QString> processEnvironment()
     return env;
 }
 
-void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
-                  JsonReader &r, EndpointConfig &e)
+// The url and headers of an endpoint or an alert target, ${...} references resolved.
+void readTarget(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+                EndpointConfig &e)
 {
-    r.checkKnownKeys(o, path, kEndpointKeys);
-    e.id = r.string(o, QStringLiteral("id"), path, true);
-    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
-    if (r.ok() && !kId.match(e.id).hasMatch())
-        r.fail(JsonReader::join(path, QStringLiteral("id")),
-               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
-    e.name = r.string(o, QStringLiteral("name"), path, false, e.id);
-
-    const QString method = r.string(o, QStringLiteral("method"), path, false, QStringLiteral("GET"));
-    if (r.ok() && !isToken(method))
-        r.fail(JsonReader::join(path, QStringLiteral("method")),
-               Text::tr("expected an HTTP method"));
-    e.method = method.toUpper().toLatin1();
-
     const QString urlPath = JsonReader::join(path, QStringLiteral("url"));
     const QString urlText = r.string(o, QStringLiteral("url"), path, true);
     if (const auto resolved = r.ok() ? subst.apply(urlText, urlPath, r) : std::nullopt) {
@@ -158,6 +153,27 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
             }
         }
     }
+}
+
+void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
+                  JsonReader &r, EndpointConfig &e)
+{
+    r.checkKnownKeys(o, path, kEndpointKeys);
+    e.id = r.string(o, QStringLiteral("id"), path, true);
+    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    if (r.ok() && !kId.match(e.id).hasMatch())
+        r.fail(JsonReader::join(path, QStringLiteral("id")),
+               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
+    e.name = r.string(o, QStringLiteral("name"), path, false, e.id);
+
+    const QString method =
+        r.string(o, QStringLiteral("method"), path, false, QStringLiteral("GET"));
+    if (r.ok() && !isToken(method))
+        r.fail(JsonReader::join(path, QStringLiteral("method")),
+               Text::tr("expected an HTTP method"));
+    e.method = method.toUpper().toLatin1();
+
+    readTarget(o, path, subst, r, e);
 
     const QString bodyPath = JsonReader::join(path, QStringLiteral("body"));
     if (o.contains(QStringLiteral("body"))) {
@@ -186,6 +202,60 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     }
 }
 
+// An alert target: a webhook that hears of events, sent through the engine as a POST
+// of JSON with its own idempotency key.
+void readAlert(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+               AlertConfig &a)
+{
+    r.checkKnownKeys(o, path, kAlertKeys);
+    a.id = r.string(o, QStringLiteral("id"), path, true);
+    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    if (r.ok() && !kId.match(a.id).hasMatch())
+        r.fail(JsonReader::join(path, QStringLiteral("id")),
+               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
+    EndpointConfig &e = a.target;
+    e.id = alertEndpointId(a.id);
+    e.name = Text::tr("Alert %1").arg(a.id);
+    e.method = "POST";
+    readTarget(o, path, subst, r, e);
+    if (!e.headers.contains("Content-Type")) {
+        e.headers.append("Content-Type", "application/json");
+        e.headerTemplates.append("Content-Type", "application/json");
+    }
+    e.idempotencyHeader = "Idempotency-Key";
+    e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 10);
+    e.retry = r.string(o, QStringLiteral("retry"), path, false, QStringLiteral("default"));
+    a.heldLongerThanSeconds =
+        r.number(o, QStringLiteral("held_longer_than_seconds"), path, 0, 366 * 86400, 60);
+    a.minIntervalSeconds =
+        r.number(o, QStringLiteral("min_interval_seconds"), path, 0, 366 * 86400, 300);
+    const QString eventsPath = JsonReader::join(path, QStringLiteral("events"));
+    if (!r.ok())
+        return;
+    if (!o.contains(QStringLiteral("events"))) {
+        r.fail(eventsPath, Text::tr("required, expected a list of: %1")
+                               .arg(QStringLiteral("operation_failed, endpoint_paused, "
+                                                   "partition_held, policy_drift")));
+        return;
+    }
+    if (const auto events = r.array(o.value(QStringLiteral("events")), eventsPath)) {
+        if (events->isEmpty())
+            r.fail(eventsPath, Text::tr("expected at least one event"));
+        for (qsizetype i = 0; i < events->size() && r.ok(); ++i) {
+            const auto event = alertEventFromString(events->at(i).toString());
+            if (!events->at(i).isString() || !event) {
+                r.fail(JsonReader::index(eventsPath, i),
+                       Text::tr("expected one of: %1")
+                           .arg(QStringLiteral("operation_failed, endpoint_paused, "
+                                               "partition_held, policy_drift")));
+                break;
+            }
+            if (!a.events.contains(*event))
+                a.events.append(*event);
+        }
+    }
+}
+
 } // namespace
 
 const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
@@ -195,6 +265,36 @@ const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
             return &e;
     }
     return nullptr;
+}
+
+const char *toString(AlertEvent event)
+{
+    switch (event) {
+    case AlertEvent::OperationFailed:
+        return "operation_failed";
+    case AlertEvent::EndpointPaused:
+        return "endpoint_paused";
+    case AlertEvent::PartitionHeld:
+        return "partition_held";
+    case AlertEvent::PolicyDrift:
+        return "policy_drift";
+    }
+    return "operation_failed";
+}
+
+std::optional<AlertEvent> alertEventFromString(QStringView text)
+{
+    for (const AlertEvent e : {AlertEvent::OperationFailed, AlertEvent::EndpointPaused,
+                               AlertEvent::PartitionHeld, AlertEvent::PolicyDrift}) {
+        if (text == QLatin1String(toString(e)))
+            return e;
+    }
+    return std::nullopt;
+}
+
+QString alertEndpointId(const QString &alertId)
+{
+    return QStringLiteral("alert:") + alertId;
 }
 
 const RateLimitPolicy *WorkspaceConfig::policy(const QString &policyId) const
@@ -351,6 +451,35 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                     }
                 }
                 config.endpoints.append(e);
+            }
+        }
+    }
+
+    if (r.ok() && top && top->contains(QStringLiteral("alerts"))) {
+        const QString path = QStringLiteral("alerts");
+        if (const auto alerts = r.array(top->value(path), path)) {
+            QSet<QString> ids;
+            for (qsizetype i = 0; i < alerts->size() && r.ok(); ++i) {
+                const QString alertPath = JsonReader::index(path, i);
+                const auto o = r.object(alerts->at(i), alertPath);
+                if (!o)
+                    break;
+                AlertConfig a;
+                readAlert(*o, alertPath, subst, r, a);
+                if (!r.ok())
+                    break;
+                if (ids.contains(a.id)) {
+                    r.fail(JsonReader::join(alertPath, QStringLiteral("id")),
+                           Text::tr("duplicate id '%1'").arg(a.id));
+                    break;
+                }
+                ids.insert(a.id);
+                if (!config.retryProfiles.contains(a.target.retry)) {
+                    r.fail(JsonReader::join(alertPath, QStringLiteral("retry")),
+                           Text::tr("no retry profile named '%1'").arg(a.target.retry));
+                    break;
+                }
+                config.alerts.append(a);
             }
         }
     }

@@ -37,6 +37,33 @@ struct EndpointConfig
     bool isPeriodic() const { return everySeconds > 0; }
 };
 
+// What an alert target hears of.
+enum class AlertEvent
+{
+    OperationFailed, // an operation ended failed (not an alert's own)
+    EndpointPaused,  // an operator paused an endpoint
+    PartitionHeld,   // a server held a partition longer than held_longer_than_seconds
+    PolicyDrift,     // a server advertises a quota other than the configured policy
+};
+const char *toString(AlertEvent event);
+std::optional<AlertEvent> alertEventFromString(QStringView text);
+// The endpoint an alert target's messages are operations of: "alert:<id>" (an
+// endpoint's own id cannot hold ':').
+QString alertEndpointId(const QString &alertId);
+
+// A webhook ("alerts" in the workspace): events are sent to it as operations of the
+// engine, a POST of JSON with a Slack-compatible "text", an idempotency key, the retry
+// profile and the 429 rules of any endpoint; they show in History like any attempt.
+struct AlertConfig
+{
+    QString id;
+    EndpointConfig target; // id alertEndpointId(id), POST, Idempotency-Key
+    QList<AlertEvent> events;
+    double heldLongerThanSeconds = 60;
+    // The least time between two messages of one kind to this target.
+    double minIntervalSeconds = 300;
+};
+
 struct ConcurrencyConfig
 {
     int maxInFlight = 8;
@@ -57,6 +84,7 @@ struct WorkspaceConfig
     QList<RateLimitPolicy> policies;
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;
+    QList<AlertConfig> alerts;
 
     const EndpointConfig *endpoint(const QString &id) const;
     const RateLimitPolicy *policy(const QString &policyId) const;

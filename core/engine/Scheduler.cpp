@@ -10,6 +10,7 @@
 #include "core/time/WakeTimer.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHostInfo>
 #include <QJsonDocument>
@@ -125,11 +126,21 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
                                  .arg(m_random.next() % 100000, 5, 10, QLatin1Char('0'));
     for (const EndpointConfig &e : std::as_const(m_config.endpoints))
         m_endpointById.insert(e.id, &e);
+    for (const AlertConfig &a : std::as_const(m_config.alerts))
+        m_endpointById.insert(a.target.id, &a.target);
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
     connect(&m_snooze, &PartitionSnooze::expired, this, &Scheduler::partitionReleased);
     connect(&m_drift, &PolicyDriftMonitor::driftDetected, this, &Scheduler::policyDrift);
+    connect(&m_drift, &PolicyDriftMonitor::driftDetected, this, [this](const PolicyDrift &d) {
+        raiseAlert(
+            AlertEvent::PolicyDrift,
+            QStringLiteral("Policy %1 (partition %2) differs from what the server advertises: %3")
+                .arg(d.policyId, d.partitionKey, d.differences.join(QStringLiteral("; "))),
+            {{QStringLiteral("policy_id"), d.policyId},
+             {QStringLiteral("partition_key"), d.partitionKey}});
+    });
 }
 
 Scheduler::~Scheduler()
@@ -197,6 +208,13 @@ bool Scheduler::start(QString *error)
         } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, partitionPolicy,
                                                    e.partitionKey, nullptr, costOf(e),
                                                    e.url.host())) {
+            *error = m_store.lastError();
+            return false;
+        }
+    }
+    for (const AlertConfig &a : std::as_const(m_config.alerts)) {
+        if (!m_store.upsertEndpoint(a.target.id, a.target.name, now) ||
+            !ensurePartition(a.target)) {
             *error = m_store.lastError();
             return false;
         }
@@ -533,7 +551,7 @@ void Scheduler::send(Held &held)
     r.headers = e.headers;
     if (!e.idempotencyHeader.isEmpty())
         r.headers.append(e.idempotencyHeader, asStructuredString(held.op.idempotencyKey));
-    r.body = e.body;
+    r.body = held.op.requestBody.isEmpty() ? e.body : held.op.requestBody;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
     r.maxResponseBytes = m_options.maxResponseBytes;
@@ -669,9 +687,19 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         m_snooze.holdForResponse(partitionPolicy, e.partitionKey, result.status, d.serverWait,
                                  now)) {
         const auto hold = m_snooze.activeHold(partitionPolicy, e.partitionKey, now);
-        m_store.snoozePartition(partitionPolicy, e.partitionKey,
-                                m_snooze.heldUntilMs(partitionPolicy, e.partitionKey, now),
+        const qint64 until = m_snooze.heldUntilMs(partitionPolicy, e.partitionKey, now);
+        m_store.snoozePartition(partitionPolicy, e.partitionKey, until,
                                 hold ? hold->why : QString());
+        if (!isAlert(e.id))
+            raiseAlert(AlertEvent::PartitionHeld,
+                       QStringLiteral("Partition %1 %2 is held by the server for %3 s: %4")
+                           .arg(partitionPolicy, e.partitionKey)
+                           .arg(double(until - now) / 1000.0)
+                           .arg(hold ? hold->why : QString()),
+                       {{QStringLiteral("policy_id"), partitionPolicy},
+                        {QStringLiteral("partition_key"), e.partitionKey},
+                        {QStringLiteral("held_seconds"), double(until - now) / 1000.0}},
+                       until - now);
     }
     // What the server says about its quota paces every worker's claims of the
     // partition (a configured one too: a server stricter than the policy wins).
@@ -772,6 +800,18 @@ void Scheduler::flushFinished()
                 m_notBeforeMonotonicMs.remove(id);
             else
                 noteStoreDue(outcome.operation.nextAttemptAtMs);
+            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId))
+                raiseAlert(
+                    AlertEvent::OperationFailed,
+                    QStringLiteral("Operation %1 of %2 failed: %3 (attempt %4, last status %5)")
+                        .arg(id)
+                        .arg(attempt.endpointId, outcome.operation.finalReason)
+                        .arg(attempt.attempt)
+                        .arg(attempt.status),
+                    {{QStringLiteral("endpoint_id"), attempt.endpointId},
+                     {QStringLiteral("operation_id"), double(id)},
+                     {QStringLiteral("reason"), outcome.operation.finalReason},
+                     {QStringLiteral("status"), attempt.status}});
             emit attemptRecorded(attempt, outcome.operation);
             emit operationChanged(outcome.operation);
             break;
@@ -940,11 +980,61 @@ Store::OperatorResult Scheduler::cancel(qint64 operationId)
 bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
 {
     const bool ok = m_store.setEndpointPaused(endpointId, paused, nowMs());
+    if (ok && paused && !isAlert(endpointId))
+        raiseAlert(AlertEvent::EndpointPaused,
+                   QStringLiteral("Endpoint %1 was paused").arg(endpointId),
+                   {{QStringLiteral("endpoint_id"), endpointId}});
     if (ok) {
         noteStoreDue(std::numeric_limits<qint64>::min());
         wake();
     }
     return ok;
+}
+
+bool Scheduler::isAlert(const QString &endpointId)
+{
+    return endpointId.startsWith(QLatin1String("alert:"));
+}
+
+int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObject &details,
+                          qint64 heldMs)
+{
+    const qint64 now = nowMs();
+    int queued = 0;
+    for (const AlertConfig &a : std::as_const(m_config.alerts)) {
+        if (!a.events.contains(event))
+            continue;
+        if (event == AlertEvent::PartitionHeld && double(heldMs) < a.heldLongerThanSeconds * 1000.0)
+            continue;
+        const QString kind = a.id + QLatin1Char('\n') + QLatin1String(toString(event));
+        const auto last = m_lastAlertAtMs.constFind(kind);
+        if (last != m_lastAlertAtMs.constEnd() &&
+            double(now - *last) < a.minIntervalSeconds * 1000.0)
+            continue;
+        // Slack-compatible: "text" is what a chat shows; the rest is for machines.
+        QJsonObject body = details;
+        body.insert(QStringLiteral("text"), QStringLiteral("Cooldown: ") + text);
+        body.insert(QStringLiteral("event"), QLatin1String(toString(event)));
+        body.insert(QStringLiteral("worker_id"), m_options.workerId);
+        body.insert(QStringLiteral("at"),
+                    QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODateWithMs));
+        const QByteArray json = QJsonDocument(body).toJson(QJsonDocument::Compact);
+        const auto id = m_store.createOperation(a.target.id, newIdempotencyKey(), now,
+                                                partitionPolicyOf(a.target), a.target.partitionKey,
+                                                1, a.target.url.host(), json);
+        if (!id) {
+            qCWarning(lcEngine) << "could not queue alert" << a.id << m_store.lastError();
+            continue;
+        }
+        m_lastAlertAtMs.insert(kind, now);
+        ++queued;
+    }
+    if (queued > 0) {
+        noteStoreDue(now);
+        // Not from inside the pass that raised it: a wake may be running.
+        QMetaObject::invokeMethod(this, &Scheduler::wake, Qt::QueuedConnection);
+    }
+    return queued;
 }
 
 void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)

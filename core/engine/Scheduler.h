@@ -9,6 +9,7 @@
 #include "core/store/Store.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 
 #include <limits>
@@ -82,6 +83,13 @@ public:
     // Looks at the store now instead of at the next timer.
     void wake();
 
+    // Sends an event to the workspace's alert targets that listen for it, as an
+    // operation of each (see AlertConfig), no more often than each one's
+    // min_interval_seconds per kind. heldMs: how long a partition is held, for
+    // PartitionHeld. Returns how many messages were queued.
+    int raiseAlert(AlertEvent event, const QString &text, const QJsonObject &details,
+                   qint64 heldMs = 0);
+
 signals:
     void attemptRecorded(const cooldown::AttemptRecord &attempt,
                          const cooldown::OperationRecord &operation);
@@ -133,6 +141,7 @@ private:
     AsyncSemaphore &hostSemaphore(const QString &host);
     QString newIdempotencyKey();
     qint64 nowMs() const;
+    static bool isAlert(const QString &endpointId);
 
     WorkspaceConfig m_config;
     // The endpoints of m_config by id: thousands of periodic endpoints are looked up
@@ -157,6 +166,7 @@ private:
     QList<Store::FinishRequest> m_finishing;
     bool m_flushQueued = false;
     QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints
+    QHash<QString, qint64> m_lastAlertAtMs;       // by alert id and event kind
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;

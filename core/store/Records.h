@@ -70,6 +70,8 @@ struct OperationRecord
     // An operator asked to cancel while an attempt was running; the store turns the
     // attempt's outcome into "cancelled" unless it ended the operation anyway.
     bool cancelRequested = false;
+    // Sent instead of the endpoint's body when not empty (an alert's message).
+    QByteArray requestBody;
 };
 
 // One HTTP exchange. Everything here is redacted by the store before it is written.

@@ -205,6 +205,12 @@ const char *const kVersion5[] = {
     " WHERE state IN ('scheduled', 'waiting', 'running') AND policy_id = '' AND host <> ''",
 };
 
+// Version 6: an operation may carry its own request body (an alert's message), sent
+// instead of its endpoint's.
+const char *const kVersion6[] = {
+    "ALTER TABLE operations ADD COLUMN request_body TEXT NOT NULL DEFAULT ''",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -228,7 +234,7 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 5;
+    return 6;
 }
 
 QStringList migrationStep(int version, bool postgres)
@@ -244,6 +250,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion4, postgres);
     case 5:
         return statements(kVersion5, postgres);
+    case 6:
+        return statements(kVersion6, postgres);
     default:
         return {};
     }

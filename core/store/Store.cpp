@@ -51,7 +51,8 @@ const char kOperationColumns[] =
     "id, endpoint_id, state, attempt, throttled_attempts, created_at, first_attempt_at,"
     " next_attempt_at, last_status, last_error, idempotency_key, response_instance,"
     " lease_owner, lease_expires_at, version, final_reason, wait_source,"
-    " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested";
+    " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested,"
+    " request_body";
 
 QString columns(const QString &list, const char *prefix = "")
 {
@@ -194,6 +195,7 @@ OperationRecord readOperation(const QSqlQuery &query)
     r.forceNext = query.value(20).toInt() != 0;
     r.rescued = query.value(21).toInt() != 0;
     r.cancelRequested = query.value(22).toInt() != 0;
+    r.requestBody = query.value(23).toString().toUtf8();
     return r;
 }
 
@@ -1085,7 +1087,8 @@ std::optional<qint64> Store::nextTickAtMs()
 std::optional<qint64> Store::insertOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
                                              const QString &policyId, const QString &partitionKey,
-                                             qint64 cost, const QString &host)
+                                             qint64 cost, const QString &host,
+                                             const QByteArray &body)
 {
     if (!ensureEndpointRow(endpointId, nowMs))
         return std::nullopt;
@@ -1107,12 +1110,14 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
     const bool postgres = m_backend == Backend::Postgres;
     QSqlQuery *query = cached(
         QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
-                       " idempotency_key, policy_id, partition_key, cost, host) VALUES (:endpoint,"
-                       " 'scheduled', :now, :due, :key, :policy, :partition, :cost, :host)") +
+                       " idempotency_key, policy_id, partition_key, cost, host, request_body)"
+                       " VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy, :partition,"
+                       " :cost, :host, :body)") +
         (postgres ? QStringLiteral(" RETURNING id") : QString()));
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":host"), text(host));
+    query->bindValue(QStringLiteral(":body"), text(QString::fromUtf8(body)));
     query->bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
     query->bindValue(QStringLiteral(":endpoint"), text(endpointId));
     query->bindValue(QStringLiteral(":now"), nowMs);
@@ -1135,15 +1140,16 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
 std::optional<qint64> Store::createOperation(const QString &endpointId,
                                              const QString &idempotencyKey, qint64 nowMs,
                                              const QString &policyId, const QString &partitionKey,
-                                             qint64 cost, const QString &host)
+                                             qint64 cost, const QString &host,
+                                             const QByteArray &body)
 {
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("create operation"), transaction.error());
         return std::nullopt;
     }
-    const std::optional<qint64> id =
-        insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost, host);
+    const std::optional<qint64> id = insertOperation(endpointId, idempotencyKey, nowMs, policyId,
+                                                     partitionKey, cost, host, body);
     if (!id)
         return std::nullopt;
     if (!transaction.commit()) {

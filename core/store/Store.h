@@ -313,10 +313,11 @@ public:
     // included, when this returns: before any byte of it is sent.
     // cost: the units its sends take from the partition's bucket (body bytes under a
     // byte quota, else 1); host: where its requests go, for per-host permits.
+    // body: sent instead of the endpoint's (an alert's message); empty: the endpoint's.
     std::optional<qint64> createOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId = {},
                                           const QString &partitionKey = {}, qint64 cost = 1,
-                                          const QString &host = {});
+                                          const QString &host = {}, const QByteArray &body = {});
     // For endpoints that run once per database: creates the operation the first time
     // the endpoint is seen, even when several workers race, and returns the same id
     // ever after. *created tells which happened.
@@ -440,7 +441,7 @@ private:
     std::optional<qint64> insertOperation(const QString &endpointId, const QString &idempotencyKey,
                                           qint64 nowMs, const QString &policyId,
                                           const QString &partitionKey, qint64 cost,
-                                          const QString &host);
+                                          const QString &host, const QByteArray &body = {});
     // The time partition buckets are paced by, in µs: the database's clock or nowMs.
     std::optional<qint64> paceNowUs(qint64 nowMs);
     QString greatest() const;

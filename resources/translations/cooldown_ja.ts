@@ -2020,6 +2020,22 @@ Options of every command:
         <source>%1: cannot write: %2</source>
         <translation>%1: 書き込めません: %2</translation>
     </message>
+    <message>
+        <source>Alert %1</source>
+        <translation>アラート %1</translation>
+    </message>
+    <message>
+        <source>required, expected a list of: %1</source>
+        <translation>必須です。次の一覧が必要です: %1</translation>
+    </message>
+    <message>
+        <source>expected at least one event</source>
+        <translation>少なくとも 1 つのイベントが必要です</translation>
+    </message>
+    <message>
+        <source>expected one of: %1</source>
+        <translation>次のいずれかが必要です: %1</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::format::Text</name>

@@ -26,6 +26,7 @@ private slots:
     void refused_data();
     void refused();
     void secretsResolvedInMemoryOnly();
+    void alertTargets();
     void demoVariables();
     void loadNamesTheFile();
 };
@@ -151,6 +152,39 @@ void tst_WorkspaceConfig::refused_data()
         << "concurrency.per_host: expected a whole number from 1 to 1024";
     QTest::newRow("max_in_flight zero") << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
     QTest::newRow("policies object") << minimal({}, R"("policies": {}, )") << "policies: expected an array";
+    QTest::newRow("alerts object")
+        << minimal({}, R"("alerts": {}, )") << "ws.json: alerts: expected an array";
+    QTest::newRow("alert without events")
+        << minimal({}, R"("alerts": [{"id": "ops", "url": "https://chat.example.com/hook"}], )")
+        << "alerts[0].events: required, expected a list of: operation_failed";
+    QTest::newRow("alert unknown event")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "ops", "url": "https://chat.example.com/hook", "events": ["failed"]}], )")
+        << "alerts[0].events[0]: expected one of: operation_failed, endpoint_paused";
+    QTest::newRow("alert unknown key")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "ops", "url": "https://c/h", "events": ["policy_drift"], "every": 5}], )")
+        << "alerts[0].every: unknown key";
+    QTest::newRow("alert relative url")
+        << minimal({}, R"("alerts": [{"id": "ops", "url": "/hook", "events": ["policy_drift"]}], )")
+        << "alerts[0].url: expected an absolute http or https URL";
+    QTest::newRow("alert missing secret")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "ops", "url": "https://c/h", "headers": {"Authorization": "${env:NOPE}"}, "events": ["policy_drift"]}], )")
+        << "alerts[0].headers.Authorization: environment variable NOPE is not set";
+    QTest::newRow("alert duplicate id")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "o", "url": "https://c/h", "events": ["policy_drift"]}, {"id": "o", "url": "https://c/i", "events": ["policy_drift"]}], )")
+        << "alerts[1].id: duplicate id 'o'";
+    QTest::newRow("alert negative interval")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "o", "url": "https://c/h", "events": ["policy_drift"], "min_interval_seconds": -1}], )")
+        << "alerts[0].min_interval_seconds: expected a number from 0";
     QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
                                    << "ws.json: line 1";
 }
@@ -179,6 +213,32 @@ void tst_WorkspaceConfig::secretsResolvedInMemoryOnly()
     QCOMPARE(e.headers.value("Authorization"), QByteArray("Bearer s3cr3t-t0ken"));
     QCOMPARE(e.headerTemplates.value("Authorization"), QByteArray("Bearer ${env:EXAMPLE_TOKEN}"));
     QVERIFY(e.url.toString().contains("s3cr3t-t0ken"));
+}
+
+void tst_WorkspaceConfig::alertTargets()
+{
+    QString error;
+    const auto config = WorkspaceConfig::parse(
+        minimal({}, R"("alerts": [{"id": "ops-chat", "url": "https://chat.example.com/hook",
+            "headers": {"Authorization": "Bearer ${env:EXAMPLE_TOKEN}"},
+            "events": ["operation_failed", "partition_held", "operation_failed"],
+            "held_longer_than_seconds": 120, "min_interval_seconds": 30}], )"),
+        "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->alerts.size(), 1);
+    const AlertConfig &a = config->alerts.first();
+    QCOMPARE(a.id, QStringLiteral("ops-chat"));
+    QVERIFY(a.events ==
+            (QList<AlertEvent>{AlertEvent::OperationFailed, AlertEvent::PartitionHeld}));
+    QCOMPARE(a.heldLongerThanSeconds, 120.0);
+    QCOMPARE(a.minIntervalSeconds, 30.0);
+    // An endpoint of its own that no configured endpoint can be: a POST of JSON, keyed.
+    QCOMPARE(a.target.id, QStringLiteral("alert:ops-chat"));
+    QCOMPARE(a.target.method, QByteArray("POST"));
+    QCOMPARE(a.target.headers.value("Content-Type"), QByteArray("application/json"));
+    QCOMPARE(a.target.headers.value("Authorization"), QByteArray("Bearer s3cr3t-t0ken"));
+    QCOMPARE(a.target.idempotencyHeader, QByteArray("Idempotency-Key"));
+    QCOMPARE(a.target.retry, QStringLiteral("default"));
 }
 
 void tst_WorkspaceConfig::demoVariables()

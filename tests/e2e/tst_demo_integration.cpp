@@ -17,6 +17,8 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -93,9 +95,9 @@ private:
 
     // The profile's jitter and spread stay on; only the limits are set so that every
     // row can reach its second attempt.
-    bool start(const QByteArray &endpoints)
+    bool start(const QByteArray &endpoints, const QByteArray &moreTopLevel = {})
     {
-        const QByteArray json = R"({"version": 1,
+        const QByteArray json = "{" + moreTopLevel + R"("version": 1,
             "retry_profiles": {"default": {"max_attempts": 6, "base_seconds": 1, "cap_seconds": 8,
                 "deadline_seconds": 3600, "spread_seconds": 1}},
             "endpoints": [)" + endpoints +
@@ -216,6 +218,8 @@ private slots:
     void workerDiedMidAttempt();
     void learnsTheDemoApisQuota_data();
     void learnsTheDemoApisQuota();
+    void alertArrivesOnceAfterItsTargets429();
+    void alertsForHoldsAndPauses();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -760,6 +764,103 @@ void tst_DemoIntegration::learnsTheDemoApisQuota()
     QCOMPARE(partitions.size(), 1);
     QVERIFY(partitions.first().isLearned());
     QCOMPARE(partitions.first().server.quota, qint64(kLimit));
+}
+
+// An operation that fails raises an alert; the alert target answers 429 with
+// Retry-After first (its window is used up), then 201: the message is an operation of
+// the engine like any other, retried after the server's time with the same key, and
+// arrives once. It shows in the store (History) like any attempt.
+void tst_DemoIntegration::alertArrivesOnceAfterItsTargets429()
+{
+    const QString target =
+        demoUrl(QStringLiteral("/limited/fixed?key=alerts&limit=1&window=10&retry_after=seconds"));
+    QVERIFY(prime(target));
+    const QByteArray alerts = R"("alerts": [{"id": "ops", "url": )" + jsonString(target) +
+                              R"(, "events": ["operation_failed"], "min_interval_seconds": 60}],)";
+    // 404 is final: the operation fails at its first attempt.
+    QVERIFY(start(endpoint(QStringLiteral("doomed"), demoUrl(QStringLiteral("/nope?key=doomed"))),
+                  alerts));
+    QVERIFY(runFor(30000));
+
+    OperationFilter doomed;
+    doomed.endpointId = QStringLiteral("doomed");
+    QCOMPARE(m_store->operations(doomed).first().state, OperationState::Failed);
+    OperationFilter sent;
+    sent.endpointId = QStringLiteral("alert:ops");
+    const QList<OperationRecord> alertOps = m_store->operations(sent);
+    QCOMPARE(alertOps.size(), 1);
+    const OperationRecord &alert = alertOps.first();
+    QCOMPARE(alert.state, OperationState::Succeeded);
+    const QJsonObject message = QJsonDocument::fromJson(alert.requestBody).object();
+    QCOMPARE(message.value(QLatin1String("event")).toString(), QStringLiteral("operation_failed"));
+    QCOMPARE(message.value(QLatin1String("endpoint_id")).toString(), QStringLiteral("doomed"));
+    QVERIFY2(message.value(QLatin1String("text")).toString().contains(QLatin1String("doomed")),
+             alert.requestBody.constData());
+
+    const QList<AttemptRecord> attempts = attemptsOf(alert.id);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts.at(0).status, 429);
+    QCOMPARE(attempts.at(0).waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(attempts.at(0).method, QStringLiteral("POST"));
+    QCOMPARE(attempts.at(1).status, 201); // the demo API's answer to a POST it executed
+    QVERIFY(attempts.at(1).startedAtMs >= attempts.at(0).finishedAtMs + attempts.at(0).waitMs);
+    // The same key both times; delivered (executed) once.
+    QCOMPARE(m_demo->stats().requestsByIdempotencyKey.value(alert.idempotencyKey), 2);
+    QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(alert.idempotencyKey), 1);
+    QCOMPARE(m_demo->stats().requestsByKey.value(QStringLiteral("alerts")), 3); // prime + 2
+
+    // Another failure within min_interval_seconds sends nothing more.
+    QCOMPARE(m_scheduler->raiseAlert(AlertEvent::OperationFailed, QStringLiteral("again"), {}), 0);
+    QVERIFY(runFor(5000));
+    QCOMPARE(m_store->operations(sent).size(), 1);
+}
+
+// A server's hold longer than the target's threshold, and an operator's pause, each
+// reach the targets that listen for them; a shorter hold and other kinds do not.
+void tst_DemoIntegration::alertsForHoldsAndPauses()
+{
+    const QString limited = demoUrl(QStringLiteral(
+        "/limited/fixed?key=held&limit=1&window=30&retry_after=seconds&headers=none"));
+    QVERIFY(prime(limited));
+    const QByteArray alerts = R"("alerts": [{"id": "holds", "url": )" +
+                              jsonString(demoUrl(QStringLiteral("/ok?key=hook-holds"))) +
+                              R"(, "events": ["partition_held"], "held_longer_than_seconds": 20},
+        {"id": "strict", "url": )" +
+                              jsonString(demoUrl(QStringLiteral("/ok?key=hook-strict"))) +
+                              R"(, "events": ["partition_held"], "held_longer_than_seconds": 3600},
+        {"id": "pauses", "url": )" +
+                              jsonString(demoUrl(QStringLiteral("/ok?key=hook-pauses"))) +
+                              R"(, "events": ["endpoint_paused"]}],)";
+    QVERIFY(start(endpoint(QStringLiteral("limited"), limited) + "," +
+                      endpoint(QStringLiteral("other"), demoUrl(QStringLiteral("/ok?key=other"))),
+                  alerts));
+    QVERIFY(runFor(5000));
+    QVERIFY(m_scheduler->setEndpointPaused(QStringLiteral("other"), true));
+    // The targets share the demo API's host, which the 429 holds for 30 s: the
+    // messages wait for it like any operation to that host.
+    QVERIFY(runFor(40000));
+
+    auto messagesTo = [this](const char *alert) {
+        OperationFilter filter;
+        filter.endpointId = QStringLiteral("alert:") + QLatin1String(alert);
+        return m_store->operations(filter);
+    };
+    const auto held = messagesTo("holds");
+    QCOMPARE(held.size(), 1);
+    QCOMPARE(held.first().state, OperationState::Succeeded);
+    const QJsonObject heldMessage = QJsonDocument::fromJson(held.first().requestBody).object();
+    QCOMPARE(heldMessage.value(QLatin1String("event")).toString(),
+             QStringLiteral("partition_held"));
+    QVERIFY(heldMessage.value(QLatin1String("held_seconds")).toDouble() >= 20);
+    QCOMPARE(messagesTo("strict").size(), 0);
+    const auto paused = messagesTo("pauses");
+    QCOMPARE(paused.size(), 1);
+    QCOMPARE(QJsonDocument::fromJson(paused.first().requestBody)
+                 .object()
+                 .value(QLatin1String("endpoint_id"))
+                 .toString(),
+             QStringLiteral("other"));
+    QCOMPARE(demoRequests(QStringLiteral("hook-pauses")), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)
