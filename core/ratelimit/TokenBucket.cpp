@@ -203,22 +203,4 @@ void TokenBucket::slowDown(double factor, qint64 untilMs, qint64 nowMs)
     qCDebug(lcRateLimit) << "bucket slowed to" << m_factor << "until" << m_slowUntilMs;
 }
 
-void TokenBucket::observeRemaining(qint64 remaining, std::optional<qint64> resetSeconds,
-                                   qint64 nowMs)
-{
-    if (m_unit == QuotaUnit::Concurrency || remaining < 0)
-        return;
-    advance(nowMs);
-    m_level = std::min(m_level, scaled(remaining));
-    if (!resetSeconds || *resetSeconds <= 0)
-        return;
-    // Our pace per ms is limit / windowMs; the server's budget is remaining over the
-    // reset time. When ours is faster, slow to the server's until the reset.
-    const qint64 resetMs = std::min(*resetSeconds, kMaxScaled / 1000) * 1000;
-    const double serverBudget = double(remaining) * double(m_windowMs);
-    const double ownBudget = double(m_limit) * double(resetMs);
-    if (serverBudget < ownBudget)
-        slowDown(serverBudget / ownBudget, nowMs + resetMs, nowMs);
-}
-
 } // namespace cooldown

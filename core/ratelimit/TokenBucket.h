@@ -4,8 +4,6 @@
 
 #include <QtGlobal>
 
-#include <optional>
-
 namespace cooldown {
 
 // The client-side pace of one (policy, partition key): `limit` units per window refill
@@ -61,13 +59,6 @@ public:
     void slowDown(double factor, qint64 untilMs, qint64 nowMs);
     double rateFactor(qint64 nowMs) const { return nowMs < m_slowUntilMs ? m_factor : 1.0; }
     qint64 slowedUntilMs() const { return m_slowUntilMs; }
-
-    // The server says `remaining` units are left until `resetSeconds` from now (a
-    // RateLimit item, or X-RateLimit-Remaining/Reset, counted in this bucket's unit).
-    // The bucket never holds more than that, and when its pace would spend the rest
-    // before the reset it slows down to spread the rest over that time, so the
-    // partition slows before a 429 rather than after.
-    void observeRemaining(qint64 remaining, std::optional<qint64> resetSeconds, qint64 nowMs);
 
 private:
     qint64 levelAt(qint64 atMs) const;

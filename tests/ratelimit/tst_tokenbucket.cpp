@@ -46,7 +46,6 @@ private slots:
     void concurrencyPermits();
     void slowDown();
     void slowDownToZero();
-    void observeRemaining();
     void forcedTakeIsCounted();
     void timeGoingBackwardsAddsNothing();
     void neverMoreThanLimitPlusBurstPerWindow();
@@ -249,30 +248,6 @@ void tst_TokenBucket::slowDownToZero()
     // A later call replaces the slow-down; fresher news can relax it.
     bucket.slowDown(1.0, 0, 1000);
     QCOMPARE(bucket.availableAtMs(1, 1000), 1500);
-}
-
-void tst_TokenBucket::observeRemaining()
-{
-    // Config: 2 per second. The server: 6 left for the next 60 s. The bucket keeps at
-    // most 6 and spreads new units over the minute (one per 10 s) until the reset.
-    TokenBucket bucket(QuotaUnit::Request, 120, 60000, 20, 0);
-    bucket.observeRemaining(6, 60, 0);
-    QCOMPARE(bucket.available(0), 6.0);
-    QVERIFY(bucket.rateFactor(0) < 0.06);
-    QCOMPARE(drain(bucket, 0), 6);
-    QCOMPARE(bucket.availableAtMs(1, 0), 10000);
-    QCOMPARE(bucket.slowedUntilMs(), 60000);
-
-    // Nothing left: nothing before the reset.
-    TokenBucket empty(QuotaUnit::Request, 120, 60000, 20, 0);
-    empty.observeRemaining(0, 30, 0);
-    QCOMPARE(empty.availableAtMs(1, 0), 30500);
-
-    // Plenty left: no change.
-    TokenBucket plenty(QuotaUnit::Request, 120, 60000, 20, 0);
-    plenty.observeRemaining(500, 60, 0);
-    QCOMPARE(plenty.available(0), 20.0);
-    QCOMPARE(plenty.rateFactor(0), 1.0);
 }
 
 void tst_TokenBucket::forcedTakeIsCounted()
