@@ -211,6 +211,15 @@ const char *const kVersion6[] = {
     "ALTER TABLE operations ADD COLUMN request_body TEXT NOT NULL DEFAULT ''",
 };
 
+// Version 7: the pace measured from the refusals of a server that states no quota
+// (core/ratelimit/MeasuredPace.h), on its host's learned partition: the pace itself
+// is the row's interval_us, the count behind it these columns.
+const char *const kVersion7[] = {
+    "ALTER TABLE rate_partitions ADD COLUMN measured_since BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN measured_accepted BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN measured_raised_at BIGINT NOT NULL DEFAULT 0",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -234,7 +243,7 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 6;
+    return 7;
 }
 
 QStringList migrationStep(int version, bool postgres)
@@ -252,6 +261,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion5, postgres);
     case 6:
         return statements(kVersion6, postgres);
+    case 7:
+        return statements(kVersion7, postgres);
     default:
         return {};
     }

@@ -456,6 +456,9 @@ private:
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     // Writes request.quota on its partition's row (ServerWindow::observe).
     bool observeQuota(const FinishRequest &request);
+    // Counts the answers of learned partitions whose server states no quota, and
+    // paces those partitions by what their refusals measure (MeasuredPace).
+    bool observeAnswers(const QList<FinishRequest> &requests);
     bool exec(QSqlQuery &query);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.

@@ -1311,6 +1311,22 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>%1 に次のヘッダーから学習:
 %2サーバーが再び示さなければ %3 に破棄します。</translation>
     </message>
+    <message>
+        <source>about %1 per second</source>
+        <translation>毎秒約 %1 件</translation>
+    </message>
+    <message>
+        <source>about one every %1 s</source>
+        <translation>約 %1 秒に 1 件</translation>
+    </message>
+    <message>
+        <source>measured from the server&apos;s refusals: %1</source>
+        <translation>サーバーの拒否から測定: %1</translation>
+    </message>
+    <message>
+        <source>Measured %1 from: %2</source>
+        <translation>%1 に次から測定: %2</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::WorkspaceItemsModel</name>

@@ -222,7 +222,7 @@ void tst_ExportCommand::newerDatabaseRefused()
         QVERIFY(db.open());
         QSqlQuery query(db);
         QVERIFY(query.exec(
-            QStringLiteral("UPDATE schema_meta SET value = '7' WHERE name = 'schema_version'")));
+            QStringLiteral("UPDATE schema_meta SET value = '99' WHERE name = 'schema_version'")));
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("raw"));
