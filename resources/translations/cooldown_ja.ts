@@ -1917,6 +1917,10 @@ Options of every command:
         <source>the server states %1 per %2 s, %3 left until %4; </source>
         <translation>サーバーの示す上限 %2 秒あたり %1 件、%4 まで残り %3 件; </translation>
     </message>
+    <message>
+        <source>measured from the server&apos;s refusals (%1); </source>
+        <translation>サーバーの拒否から測定 (%1); </translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
