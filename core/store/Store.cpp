@@ -580,6 +580,18 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
             if (!pragma.exec(statement))
                 return problem(errorText(pragma.lastError()));
         }
+        // The linked library is called on Qt's connection only if it is Qt's too.
+        if (options.useLinkedSqlite) {
+            if (!pragma.exec(QStringLiteral("SELECT sqlite_source_id()")) || !pragma.next())
+                return problem(errorText(pragma.lastError()));
+            const QString driverSource = pragma.value(0).toString();
+            pragma.finish();
+            m_linkedSqlite = sqliteLibrariesAgree(driverSource, sqlite3_sourceid());
+            if (!m_linkedSqlite)
+                qCWarning(lcStore).noquote()
+                    << "Qt's SQLite driver uses SQLite" << driverSource << "and this program"
+                    << sqlite3_sourceid() << "- the store uses the driver alone";
+        }
         if (sqlite3 *connection = sqliteHandle()) {
             m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
             sqlite3_busy_handler(connection, &pollWhileBusy, &m_busyTimeoutMs);
@@ -2752,11 +2764,17 @@ std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter
     return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
 }
 
+bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId)
+{
+    return linkedSourceId && !driverSourceId.isEmpty() &&
+           driverSourceId == QLatin1String(linkedSourceId);
+}
+
 sqlite3 *Store::sqliteHandle() const
 {
-    if (m_backend != Backend::Sqlite || !m_database.driver())
+    if (m_backend != Backend::Sqlite || !m_linkedSqlite || !m_database.driver())
         return nullptr;
-    // Qt's SQLite driver and this library load the same libsqlite3.
+    // Qt's SQLite driver and this library use the same libsqlite3 (checked at open).
     const QVariant handle = m_database.driver()->handle();
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return nullptr;
