@@ -250,7 +250,7 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     // pace is still being found (20-26 s measured for the 20 s here; over 300 jobs
     // tst_measuredpace finds 1.06 times): 1.5 times.
     const qint64 idealMs = qint64((kJobs + kLimit - 1) / kLimit - 1) * kWindowSeconds * 1000;
-    const qint64 allowedPercent = !stated ? 130 : headers == QLatin1String("legacy") ? 115 : 110;
+    const qint64 allowedPercent = !stated ? 150 : headers == QLatin1String("legacy") ? 115 : 110;
     QVERIFY2(server->lastMs - server->firstMs <= idealMs * allowedPercent / 100,
              qPrintable(figures));
 
