@@ -1,6 +1,7 @@
 #include "core/engine/Scheduler.h"
 
 #include "core/engine/Bookkeeping.h"
+#include "core/store/SqlTransaction.h"
 
 #include "core/Logging.h"
 #include "core/engine/AsyncSemaphore.h"
@@ -169,6 +170,21 @@ qint64 Scheduler::nowMs() const
     return wall;
 }
 
+namespace {
+
+// Endpoints written to the store in one transaction at start.
+constexpr int kStartBatch = 500;
+
+bool commitBatch(std::unique_ptr<SqlBatch> batch, QString *error)
+{
+    if (batch->commit())
+        return true;
+    *error = batch->error();
+    return false;
+}
+
+} // namespace
+
 bool Scheduler::start(QString *error)
 {
     m_monotonicToWallMs = m_clock.nowMs() - m_clock.monotonicMs();
@@ -179,7 +195,16 @@ bool Scheduler::start(QString *error)
             QString::fromUtf8(QJsonDocument(policy.toJson()).toJson(QJsonDocument::Compact)));
     }
     const qint64 now = nowMs();
+    // The workspace goes into the store in batches: one transaction for many endpoints
+    // rather than a few each, and no write lock held for long.
+    std::unique_ptr<SqlBatch> batch;
+    int batched = 0;
     for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
+        if (!batch && m_store.backend() == Store::Backend::Sqlite &&
+            !(batch = m_store.beginBatch())) {
+            *error = m_store.lastError();
+            return false;
+        }
         const QString partitionPolicy = partitionPolicyOf(e);
         if (!m_store.upsertEndpoint(e.id, e.name, now) || !ensurePartition(e)) {
             *error = m_store.lastError();
@@ -202,7 +227,13 @@ bool Scheduler::start(QString *error)
             *error = m_store.lastError();
             return false;
         }
+        if (++batched % kStartBatch == 0 && batch && !commitBatch(std::move(batch), error))
+            return false;
     }
+    if (batch && !commitBatch(std::move(batch), error))
+        return false;
+    if (batched >= kStartBatch)
+        m_store.requestCheckpoint(); // bulk work: the log goes back to the database
     for (const AlertConfig &a : std::as_const(m_config.alerts)) {
         if (!m_store.upsertEndpoint(a.target.id, a.target.name, now) ||
             !ensurePartition(a.target)) {

@@ -2,13 +2,30 @@
 
 #include "core/Logging.h"
 
+#include <QHash>
 #include <QSqlError>
 #include <QSqlQuery>
 
 namespace cooldown {
 
+namespace {
+
+// The connections of this thread inside an SqlBatch, and how many savepoints are
+// open in each.
+thread_local QHash<QString, int> t_batches;
+
+} // namespace
+
 SqlTransaction::SqlTransaction(QSqlDatabase database, Kind kind) : m_database(std::move(database))
 {
+    const auto batch = t_batches.find(m_database.connectionName());
+    if (batch != t_batches.end()) {
+        m_savepoint = QStringLiteral("cooldown_%1").arg(++*batch);
+        m_active = execute(QStringLiteral("SAVEPOINT ") + m_savepoint);
+        if (!m_active)
+            --*batch;
+        return;
+    }
     const bool sqlite = m_database.driverName() == QLatin1String("QSQLITE");
     QString begin = QStringLiteral("BEGIN");
     if (sqlite)
@@ -30,6 +47,16 @@ bool SqlTransaction::commit()
             m_error = QStringLiteral("commit without an open transaction");
         return false;
     }
+    if (!m_savepoint.isEmpty()) {
+        // Kept in the batch, which commits it.
+        if (!execute(QStringLiteral("RELEASE ") + m_savepoint)) {
+            rollback();
+            return false;
+        }
+        m_active = false;
+        --t_batches[m_database.connectionName()];
+        return true;
+    }
     if (!execute(QStringLiteral("COMMIT"))) {
         rollback();
         return false;
@@ -43,9 +70,37 @@ void SqlTransaction::rollback()
     if (!m_active)
         return;
     m_active = false;
+    if (!m_savepoint.isEmpty()) {
+        // Undoes this transaction's writes and nothing else of the batch.
+        QSqlQuery query(m_database);
+        if (!query.exec(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
+            !query.exec(QStringLiteral("RELEASE ") + m_savepoint))
+            qCWarning(lcStore) << "rollback to a savepoint failed:" << query.lastError().text();
+        --t_batches[m_database.connectionName()];
+        return;
+    }
     QSqlQuery query(m_database);
     if (!query.exec(QStringLiteral("ROLLBACK")))
         qCWarning(lcStore) << "rollback failed:" << query.lastError().text();
+}
+
+SqlBatch::SqlBatch(QSqlDatabase database) : m_transaction(database)
+{
+    if (m_transaction.isActive())
+        t_batches.insert(database.connectionName(), 0);
+}
+
+SqlBatch::~SqlBatch()
+{
+    if (m_transaction.isActive())
+        t_batches.remove(m_transaction.m_database.connectionName());
+}
+
+bool SqlBatch::commit()
+{
+    if (m_transaction.isActive())
+        t_batches.remove(m_transaction.m_database.connectionName());
+    return m_transaction.commit();
 }
 
 bool SqlTransaction::execute(const QString &statement)

@@ -11,6 +11,10 @@ namespace cooldown {
 // On SQLite a Write transaction is BEGIN IMMEDIATE: it takes the write lock up front,
 // so busy_timeout applies to it. A deferred transaction that reads and then writes
 // fails at once with SQLITE_BUSY when another connection wrote in between.
+//
+// Inside an SqlBatch on the same connection (and thread) a transaction is a savepoint
+// of the batch: its commit keeps its writes for the batch to commit, its rollback
+// undoes them and nothing else.
 class SqlTransaction final
 {
 public:
@@ -31,11 +35,31 @@ public:
     QString error() const { return m_error; }
 
 private:
+    friend class SqlBatch;
     bool execute(const QString &statement);
 
     QSqlDatabase m_database;
     bool m_active = false;
+    QString m_savepoint; // inside an SqlBatch: the savepoint it is
     QString m_error;
+};
+
+// One write transaction around many writes, each of which would otherwise commit on
+// its own (bulk work: a workspace's endpoints and operations at start). Nothing of it
+// is kept unless commit() succeeds.
+class SqlBatch final
+{
+public:
+    explicit SqlBatch(QSqlDatabase database);
+    ~SqlBatch();
+    Q_DISABLE_COPY_MOVE(SqlBatch)
+
+    bool isActive() const { return m_transaction.isActive(); }
+    bool commit();
+    QString error() const { return m_transaction.error(); }
+
+private:
+    SqlTransaction m_transaction;
 };
 
 } // namespace cooldown

@@ -44,6 +44,9 @@ namespace cooldown {
 
 namespace {
 
+// SQLite: the write-ahead log is cut back to this size after a checkpoint.
+constexpr qint64 kJournalSizeLimitBytes = qint64(16) * 1024 * 1024;
+
 const QString kSqliteDriver = QStringLiteral("QSQLITE");
 const QString kPostgresDriver = QStringLiteral("QPSQL");
 
@@ -575,6 +578,9 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
                              : QStringLiteral("PRAGMA synchronous=NORMAL"),
             QStringLiteral("PRAGMA foreign_keys=ON"),
             QStringLiteral("PRAGMA busy_timeout=%1").arg(std::max(0, options.busyTimeoutMs)),
+            // After a checkpoint the log is cut back to this size, whatever bulk work
+            // made it grow to.
+            QStringLiteral("PRAGMA journal_size_limit=%1").arg(kJournalSizeLimitBytes),
         };
         for (const QString &statement : pragmas) {
             if (!pragma.exec(statement))
@@ -756,16 +762,41 @@ bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
     return exec(*query);
 }
 
+std::unique_ptr<SqlBatch> Store::beginBatch()
+{
+    if (m_backend != Backend::Sqlite)
+        return nullptr;
+    auto batch = std::make_unique<SqlBatch>(m_database);
+    if (!batch->isActive()) {
+        fail(QStringLiteral("batch"), batch->error());
+        return nullptr;
+    }
+    return batch;
+}
+
+void Store::requestCheckpoint()
+{
+    if (m_checkpointer) {
+        m_checkpointer->request();
+    } else if (m_backend == Backend::Sqlite) {
+        QSqlQuery query(m_database);
+        if (!query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")))
+            qCWarning(lcStore) << "checkpoint failed:" << errorText(query.lastError());
+    }
+}
+
 bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs)
 {
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery *query = cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, :name, :now, :now2)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at"));
-    query.bindValue(QStringLiteral(":id"), text(endpointId));
-    query.bindValue(QStringLiteral(":name"), text(name));
-    query.bindValue(QStringLiteral(":now"), nowMs);
-    query.bindValue(QStringLiteral(":now2"), nowMs);
-    return exec(query);
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":id"), text(endpointId));
+    query->bindValue(QStringLiteral(":name"), text(name));
+    query->bindValue(QStringLiteral(":now"), nowMs);
+    query->bindValue(QStringLiteral(":now2"), nowMs);
+    return exec(*query);
 }
 
 bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs)
@@ -1187,22 +1218,24 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
     }
     // The primary key decides the race between workers: on PostgreSQL the second
     // insert waits for the first transaction and then does nothing.
-    QSqlQuery claim = prepare(QStringLiteral(
+    QSqlQuery *claim = cached(QStringLiteral(
         "INSERT INTO one_shot_runs (endpoint_id, operation_id) VALUES (:endpoint, NULL)"
         " ON CONFLICT (endpoint_id) DO NOTHING"));
-    claim.bindValue(QStringLiteral(":endpoint"), text(endpointId));
-    if (!exec(claim))
+    QSqlQuery *link = cached(QStringLiteral(
+        "UPDATE one_shot_runs SET operation_id = :id WHERE endpoint_id = :endpoint"));
+    if (!claim || !link)
         return std::nullopt;
-    if (claim.numRowsAffected() == 1) {
+    claim->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    if (!exec(*claim))
+        return std::nullopt;
+    if (claim->numRowsAffected() == 1) {
         const std::optional<qint64> id =
             insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost, host);
         if (!id)
             return std::nullopt;
-        QSqlQuery link = prepare(QStringLiteral(
-            "UPDATE one_shot_runs SET operation_id = :id WHERE endpoint_id = :endpoint"));
-        link.bindValue(QStringLiteral(":id"), *id);
-        link.bindValue(QStringLiteral(":endpoint"), text(endpointId));
-        if (!exec(link))
+        link->bindValue(QStringLiteral(":id"), *id);
+        link->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+        if (!exec(*link))
             return std::nullopt;
         if (!transaction.commit()) {
             fail(QStringLiteral("one-shot operation"), transaction.error());

@@ -22,6 +22,8 @@ struct sqlite3_stmt;
 
 namespace cooldown {
 
+class SqlBatch;
+
 class WalCheckpointer;
 
 struct StoreOptions
@@ -271,6 +273,15 @@ public:
     ~Store();
     Q_DISABLE_COPY_MOVE(Store)
 
+    // Until the batch commits, the store's writes go in its one transaction instead of
+    // one each (SqlBatch): for bulk work. Null when it could not begin (lastError()).
+    // SQLite only, where BEGIN IMMEDIATE serialises writers: on PostgreSQL several
+    // workers starting together would lock the same rows in different orders (and
+    // deadlock), so there each write stays a transaction of its own (null, no error).
+    std::unique_ptr<SqlBatch> beginBatch();
+    // SQLite: copies the write-ahead log back into the database, off this thread where
+    // the store can (after bulk work, so that the log does not stay large).
+    void requestCheckpoint();
     Backend backend() const { return m_backend; }
     // SQLite: whether the store calls the linked SQLite library on Qt's connection
     // (StoreOptions::useLinkedSqlite); false on PostgreSQL.

@@ -42,10 +42,11 @@ public:
 
     // Checkpoints completed so far (the whole log copied), for tests and diagnostics.
     int completedCheckpoints() const { return m_completed.load(); }
+    // Asks for a checkpoint now, whatever the log's length: after bulk work.
+    void request();
 
 private:
     static int onCommit(void *self, sqlite3 *connection, const char *database, int frames);
-    void request();
     void run();
 
     sqlite3 *m_connection;

@@ -246,13 +246,15 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     // in whole seconds: each of the first windows ends up to a second late, until the
     // windows this fleet opened tell the length (tst_serverwindow: 300 jobs within 1.1
     // times); over the three windows here, 1.15 times. With nothing stated the pace is
-    // measured, and a window may end before the pace has sent its quota, while the
-    // pace is still being found (20-26 s measured for the 20 s here; over 300 jobs
-    // tst_measuredpace finds 1.06 times): 1.5 times.
+    // measured and even: the last window's requests are spread over that window rather
+    // than sent at its start, so one window more at most, and its hold's Retry-After
+    // rounded up to whole seconds (20-31 s measured for the 20 s here; over 300 jobs
+    // tst_measuredpace finds 1.06 times).
     const qint64 idealMs = qint64((kJobs + kLimit - 1) / kLimit - 1) * kWindowSeconds * 1000;
-    const qint64 allowedPercent = !stated ? 150 : headers == QLatin1String("legacy") ? 115 : 110;
-    QVERIFY2(server->lastMs - server->firstMs <= idealMs * allowedPercent / 100,
-             qPrintable(figures));
+    const qint64 allowedPercent = headers == QLatin1String("legacy") ? 115 : 110;
+    const qint64 allowedMs =
+        stated ? idealMs * allowedPercent / 100 : idealMs + kWindowSeconds * 1000 + 2000;
+    QVERIFY2(server->lastMs - server->firstMs <= allowedMs, qPrintable(figures));
 
     // One bucket for the fleet, learned from the server, with the lines that taught it.
     const QList<PartitionState> partitions = store->partitions(QDateTime::currentMSecsSinceEpoch());

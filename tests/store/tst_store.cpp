@@ -3,6 +3,7 @@
 
 #include "StoreTestSupport.h"
 
+#include "core/store/SqlTransaction.h"
 #include "core/store/Store.h"
 
 #include <sqlite3.h>
@@ -114,6 +115,7 @@ private slots:
 
     void createClaimFinish();
     void linkedSqliteOnlyWhereItIsTheDrivers();
+    void batchKeepsAllOrNothing();
     void operationIsDurableBeforeClaim();
     void claimOrderAndLimit();
     void claimNeverOverlaps();
@@ -372,6 +374,107 @@ void tst_Store::linkedSqliteOnlyWhereItIsTheDrivers()
     holder.join();
     QVERIFY2(created, qPrintable(store->lastError()));
     QCOMPARE(store->operations({}).size(), 1);
+}
+
+// Writes in a batch are kept together at its commit, or not at all when it is dropped
+// uncommitted; a transaction inside it is a savepoint.
+void tst_Store::batchKeepsAllOrNothing()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    if (!isSqlite()) {
+        // Workers starting together would lock rows in different orders: no batches.
+        QVERIFY(!store->beginBatch());
+        return;
+    }
+    {
+        auto batch = store->beginBatch();
+        QVERIFY2(batch, qPrintable(store->lastError()));
+        for (int i = 0; i < 50; ++i) {
+            QVERIFY(store->upsertEndpoint(QStringLiteral("e%1").arg(i), QString(), kNow));
+            QVERIFY(store->ensureOneShotOperation(QStringLiteral("e%1").arg(i),
+                                                  QStringLiteral("k%1").arg(i), kNow, QString(),
+                                                  QString()));
+        }
+        // Another connection sees none of it before the commit.
+        auto other = openStore();
+        QVERIFY(other);
+        QCOMPARE(other->operations({}).size(), 0);
+        QVERIFY(batch->commit());
+    }
+    QCOMPARE(store->operations({}).size(), 50);
+
+    {
+        auto dropped = store->beginBatch();
+        QVERIFY(dropped);
+        QVERIFY(store->createOperation(QStringLiteral("e0"), QStringLiteral("dropped"), kNow));
+    }
+    QCOMPARE(store->operations({}).size(), 50);
+
+    // A transaction inside the batch is a savepoint of it: its rollback undoes its own
+    // writes and nothing else. Shown on a connection of the test's own.
+    {
+        QSqlDatabase raw =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("batch"));
+        raw.setDatabaseName(m_dir->filePath(QStringLiteral("batch.db")));
+        QVERIFY(raw.open());
+        QSqlQuery query(raw);
+        QVERIFY(query.exec(QStringLiteral("CREATE TABLE t (x INTEGER)")));
+        auto count = [&query] {
+            return query.exec(QStringLiteral("SELECT group_concat(x) FROM t")) && query.next()
+                       ? query.value(0).toString()
+                       : QStringLiteral("?");
+        };
+        {
+            SqlBatch batch(raw);
+            QVERIFY(batch.isActive());
+            QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (1)")));
+            {
+                SqlTransaction inner(raw);
+                QVERIFY(inner.isActive());
+                QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (2)")));
+                QVERIFY(inner.commit());
+            }
+            {
+                SqlTransaction inner(raw);
+                QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (3)")));
+                {
+                    SqlTransaction nested(raw);
+                    QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (4)")));
+                } // dropped: rolled back
+                QVERIFY(inner.commit());
+            }
+            {
+                SqlTransaction inner(raw);
+                QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (5)")));
+            } // dropped: rolled back
+            QCOMPARE(count(), QStringLiteral("1,2,3"));
+        } // the batch dropped: nothing kept
+        QCOMPARE(count(), QString());
+        {
+            SqlBatch batch(raw);
+            QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (6)")));
+            {
+                SqlTransaction inner(raw);
+                QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (7)")));
+                QVERIFY(inner.commit());
+            }
+            QVERIFY(batch.commit());
+        }
+        QCOMPARE(count(), QStringLiteral("6,7"));
+        {
+            SqlTransaction alone(raw); // outside a batch: a transaction of its own again
+            QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (8)")));
+            QVERIFY(alone.commit());
+        }
+        QCOMPARE(count(), QStringLiteral("6,7,8"));
+        query.finish();
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("batch"));
+    // The store works on as before, one transaction a write.
+    QVERIFY(store->createOperation(QStringLiteral("e0"), QStringLiteral("after"), kNow));
+    QCOMPARE(store->operations({}).size(), 51);
 }
 
 void tst_Store::operationIsDurableBeforeClaim()
