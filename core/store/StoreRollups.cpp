@@ -363,13 +363,14 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
 {
     PruneBatch batch;
     batch.rows = -1;
-    QElapsedTimer held;
-    held.start();
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("prune attempts"), transaction.error());
         return batch;
     }
+    // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
+    QElapsedTimer held;
+    held.start();
     // The oldest attempts first, through the index on started_at; attempts of an
     // operation that has not ended stay, whatever their age.
     const QString victims =
@@ -428,13 +429,14 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
 {
     PruneBatch batch;
     batch.rows = -1;
-    QElapsedTimer held;
-    held.start();
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("prune rollups"), transaction.error());
         return batch;
     }
+    // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
+    QElapsedTimer held;
+    held.start();
     QSqlQuery query(m_database);
     if (!query.exec(QStringLiteral("SELECT MIN(minute_at) FROM attempt_rollups")) ||
         !query.next()) {
