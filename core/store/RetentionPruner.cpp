@@ -33,8 +33,9 @@ bool RetentionPruner::ensureOpen()
 
 void RetentionPruner::adapt(qint64 lockedUs, qint64 rows, int limit)
 {
-    // Aim at half the budget: the cost of a batch varies with what its rows touch.
-    const qint64 target = kMaxLockMs * 1000 / 2;
+    // Aim at a quarter of the budget: the cost of a batch varies with what its rows touch
+    // and with what else the machine does.
+    const qint64 target = kMaxLockMs * 1000 / 4;
     if (lockedUs > target)
         m_batchRows =
             std::max(10, int(qint64(m_batchRows) * target / std::max<qint64>(1, lockedUs)));
@@ -58,6 +59,8 @@ bool RetentionPruner::runBatch()
                 return false;
             }
             ++m_summary.batches;
+            qCDebug(lcStore) << "retention: attempts batch of" << limit << "deleted" << batch.rows
+                             << "holding the lock" << batch.lockedUs << "us";
             m_summary.attempts += batch.rows;
             m_summary.longestLockUs = std::max(m_summary.longestLockUs, batch.lockedUs);
             adapt(batch.lockedUs, batch.rows, limit);
@@ -79,7 +82,7 @@ bool RetentionPruner::runBatch()
             m_summary.rollups += batch.rows;
             m_summary.longestLockUs = std::max(m_summary.longestLockUs, batch.lockedUs);
             // A span of minutes holds rows in proportion to how busy they were.
-            const qint64 target = kMaxLockMs * 1000 / 2;
+            const qint64 target = kMaxLockMs * 1000 / 4;
             if (batch.lockedUs > target)
                 m_rollupSpanMs = std::max<qint64>(60000, m_rollupSpanMs / 4);
             else if (batch.lockedUs < target / 4)
@@ -93,18 +96,27 @@ bool RetentionPruner::runBatch()
     const qint64 before = m_summary.freePagesLeft;
     QElapsedTimer held;
     held.start();
-    const qint64 left = m_store->incrementalVacuum(kVacuumPages);
+    const int pages = m_vacuumPages;
+    const qint64 left = m_store->incrementalVacuum(pages);
     if (left < 0) {
         m_summary.error = m_store->lastError();
         return false;
     }
+    const qint64 lockedUs = held.nsecsElapsed() / 1000;
+    qCDebug(lcStore) << "retention: vacuum step of" << pages << "pages, holding the lock"
+                     << lockedUs << "us," << left << "free pages left";
     const bool first = !m_vacuuming;
     m_vacuuming = true;
     m_summary.freePagesLeft = left;
+    const qint64 target = kMaxLockMs * 1000 / 4;
+    if (lockedUs > target)
+        m_vacuumPages = std::max(8, int(qint64(pages) * target / std::max<qint64>(1, lockedUs)));
+    else if (lockedUs < target / 2)
+        m_vacuumPages = std::min(kMaxVacuumPages, pages * 3 / 2);
     if (left == 0 || (!first && left >= before))
         return false;
     ++m_summary.batches;
-    m_summary.longestLockUs = std::max(m_summary.longestLockUs, held.nsecsElapsed() / 1000);
+    m_summary.longestLockUs = std::max(m_summary.longestLockUs, lockedUs);
     return true;
 }
 

@@ -46,9 +46,10 @@ class RetentionPruner final : public QObject
 
 public:
     static constexpr qint64 kMaxLockMs = 50;
-    static constexpr int kFirstBatchRows = 500;
+    static constexpr int kFirstBatchRows = 100;
     static constexpr int kMaxBatchRows = 20000;
-    static constexpr int kVacuumPages = 256;
+    static constexpr int kFirstVacuumPages = 64;
+    static constexpr int kMaxVacuumPages = 512;
 
     RetentionPruner(QString databaseUrl, const Clock &clock, RetentionPeriods periods,
                     QObject *parent = nullptr);
@@ -91,6 +92,7 @@ private:
     bool m_attemptsDone = false;
     bool m_rollupsDone = false;
     bool m_vacuuming = false;
+    int m_vacuumPages = kFirstVacuumPages;
     PruneSummary m_summary;
 };
 

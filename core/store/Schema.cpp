@@ -225,7 +225,9 @@ const char *const kVersion6[] = {
 // reason of a final failure ("unknown" when none), empty otherwise. wait_ms sums the
 // retries' waits, queue_ms how long retries started after they were due (measured
 // from the previous attempt of the same operation), duration_ms the exchanges.
-// The last statement builds the rollups of the attempts already there.
+// attempt_rollups_hourly holds the same sums per hour (hour_at), for long ranges: a
+// 90-day chart reads a few rows per hour instead of per minute.
+// The INSERTs build the rollups of the attempts already there.
 const char *const kVersion8[] = {
     "CREATE TABLE attempt_rollups ("
     " minute_at BIGINT NOT NULL,"
@@ -242,9 +244,25 @@ const char *const kVersion8[] = {
     " duration_ms BIGINT NOT NULL DEFAULT 0,"
     " PRIMARY KEY (minute_at, endpoint_id, policy_id, partition_key, status_class, decision,"
     " wait_source, reason))%WITHOUT_ROWID%",
+    "CREATE TABLE attempt_rollups_hourly ("
+    " hour_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " policy_id TEXT NOT NULL,"
+    " partition_key TEXT NOT NULL,"
+    " status_class TEXT NOT NULL,"
+    " decision TEXT NOT NULL,"
+    " wait_source TEXT NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " attempts BIGINT NOT NULL DEFAULT 0,"
+    " wait_ms BIGINT NOT NULL DEFAULT 0,"
+    " queue_ms BIGINT NOT NULL DEFAULT 0,"
+    " duration_ms BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (hour_at, endpoint_id, policy_id, partition_key, status_class, decision,"
+    " wait_source, reason))%WITHOUT_ROWID%",
     "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
     " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
     " %ROLLUP_RECOUNT%",
+    "%HOURLY_FROM_MINUTES%",
 };
 
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
@@ -264,7 +282,8 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
                        .replace(QLatin1String("%PRIMARY_KEY%"), primaryKey)
                        .replace(QLatin1String("%WITHOUT_ROWID%"),
                                 postgres ? QString() : QStringLiteral(" WITHOUT ROWID"))
-                       .replace(QLatin1String("%ROLLUP_RECOUNT%"), rollupRecount(-1, -1)));
+                       .replace(QLatin1String("%ROLLUP_RECOUNT%"), rollupRecount(-1, -1))
+                       .replace(QLatin1String("%HOURLY_FROM_MINUTES%"), hourlyRollupsFill()));
     }
     return out;
 }
@@ -279,6 +298,18 @@ int latestVersion()
 int rollupsVersion()
 {
     return 8;
+}
+
+QString hourlyRollupsFill()
+{
+    return QStringLiteral(
+        "INSERT INTO attempt_rollups_hourly (hour_at, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
+        " SELECT minute_at - minute_at % 3600000, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason, SUM(attempts), SUM(wait_ms),"
+        " SUM(queue_ms), SUM(duration_ms) FROM attempt_rollups"
+        " GROUP BY minute_at - minute_at % 3600000, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason");
 }
 
 QString rollupRecount(qint64 fromMs, qint64 toMs)

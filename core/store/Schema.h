@@ -22,4 +22,7 @@ int rollupsVersion();
 // the attempts must equal. The migration that adds the rollups fills them with it.
 QString rollupRecount(qint64 fromMs = -1, qint64 toMs = -1);
 
+// An INSERT that fills the empty attempt_rollups_hourly from attempt_rollups.
+QString hourlyRollupsFill();
+
 } // namespace cooldown::schema

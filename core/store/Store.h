@@ -438,7 +438,9 @@ public:
     // as the attempts, so they always equal a recount of the attempts recorded since
     // the rollups began. Rows of minutes in [fromMs, toMs), summed per bucket of
     // bucketMs (whole minutes, aligned to the epoch; minuteAtMs is the bucket's start),
-    // ordered by bucket. One range scan of the table's primary key.
+    // ordered by bucket. One range scan of a primary key: the hourly table's for
+    // buckets of whole hours from an hour on (the minutes' for a last part hour).
+    // A bucket's rows may come in two parts then (the same key twice): add them up.
     QList<RollupRecord> rollups(qint64 fromMs, qint64 toMs, qint64 bucketMs = 60000);
     // The same rows one at a time, for an export of any size; visit returns false to
     // stop (then this returns false too, with no error).
@@ -482,6 +484,16 @@ private:
     // waits (-1: none).
     std::optional<qint64> previousDueAtMs(qint64 operationId);
     bool writeRollups(const RollupBatch &batch);
+    enum class ScanOutcome
+    {
+        Done,
+        Stopped, // the visitor asked to stop
+        Failed,
+    };
+    // The rows of one rollup table whose time is in [fromMs, toMs), summed per bucket.
+    ScanOutcome scanRollups(const char *table, const char *timeColumn, qint64 fromMs, qint64 toMs,
+                            qint64 bucketMs,
+                            const std::function<bool(const RollupRecord &)> &visit);
 
     // The SQLite connection under QtSql, or null on PostgreSQL.
     sqlite3 *sqliteHandle() const;

@@ -16,6 +16,8 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <sqlite3.h>
+
 #include <map>
 #include <tuple>
 
@@ -24,6 +26,7 @@ namespace cooldown {
 namespace {
 
 constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
 
 QString sqlErrorText(const QSqlError &error)
 {
@@ -151,36 +154,53 @@ std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
 
 bool Store::writeRollups(const RollupBatch &batch)
 {
-    QSqlQuery *upsert = cached(QStringLiteral(
-        "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
-        " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
-        " VALUES (:minute, :endpoint, :policy, :partition, :status, :decision, :source, :reason,"
-        " :attempts, :wait, :queue, :duration)"
-        " ON CONFLICT (minute_at, endpoint_id, policy_id, partition_key, status_class, decision,"
-        " wait_source, reason) DO UPDATE SET attempts = attempt_rollups.attempts + "
-        "excluded.attempts,"
-        " wait_ms = attempt_rollups.wait_ms + excluded.wait_ms,"
-        " queue_ms = attempt_rollups.queue_ms + excluded.queue_ms,"
-        " duration_ms = attempt_rollups.duration_ms + excluded.duration_ms"));
-    if (!upsert)
-        return false;
+    // The minutes, then the same sums per hour: the hourly keys follow the same order.
+    std::map<RollupBatch::Key, RollupBatch::Sums> hours;
     for (const auto &[key, sums] : batch.rows()) {
-        upsert->bindValue(QStringLiteral(":minute"), std::get<0>(key));
-        upsert->bindValue(QStringLiteral(":endpoint"), std::get<1>(key));
-        upsert->bindValue(QStringLiteral(":policy"), std::get<2>(key));
-        upsert->bindValue(QStringLiteral(":partition"), std::get<3>(key));
-        upsert->bindValue(QStringLiteral(":status"), std::get<4>(key));
-        upsert->bindValue(QStringLiteral(":decision"), std::get<5>(key));
-        upsert->bindValue(QStringLiteral(":source"), std::get<6>(key));
-        upsert->bindValue(QStringLiteral(":reason"), std::get<7>(key));
-        upsert->bindValue(QStringLiteral(":attempts"), sums.attempts);
-        upsert->bindValue(QStringLiteral(":wait"), sums.waitMs);
-        upsert->bindValue(QStringLiteral(":queue"), sums.queueMs);
-        upsert->bindValue(QStringLiteral(":duration"), sums.durationMs);
-        if (!exec(*upsert))
-            return false;
+        RollupBatch::Key hour = key;
+        std::get<0>(hour) -= std::get<0>(hour) % kHourMs;
+        RollupBatch::Sums &h = hours[hour];
+        h.attempts += sums.attempts;
+        h.waitMs += sums.waitMs;
+        h.queueMs += sums.queueMs;
+        h.durationMs += sums.durationMs;
     }
-    return true;
+    const auto upsertInto = [this](const char *table, const char *timeColumn,
+                                   const std::map<RollupBatch::Key, RollupBatch::Sums> &rows) {
+        QSqlQuery *upsert = cached(
+            QStringLiteral(
+                "INSERT INTO %1 (%2, endpoint_id, policy_id, partition_key, status_class,"
+                " decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
+                " VALUES (:at, :endpoint, :policy, :partition, :status, :decision, :source,"
+                " :reason, :attempts, :wait, :queue, :duration)"
+                " ON CONFLICT (%2, endpoint_id, policy_id, partition_key, status_class, decision,"
+                " wait_source, reason) DO UPDATE SET attempts = %1.attempts + excluded.attempts,"
+                " wait_ms = %1.wait_ms + excluded.wait_ms,"
+                " queue_ms = %1.queue_ms + excluded.queue_ms,"
+                " duration_ms = %1.duration_ms + excluded.duration_ms")
+                .arg(QLatin1String(table), QLatin1String(timeColumn)));
+        if (!upsert)
+            return false;
+        for (const auto &[key, sums] : rows) {
+            upsert->bindValue(QStringLiteral(":at"), std::get<0>(key));
+            upsert->bindValue(QStringLiteral(":endpoint"), std::get<1>(key));
+            upsert->bindValue(QStringLiteral(":policy"), std::get<2>(key));
+            upsert->bindValue(QStringLiteral(":partition"), std::get<3>(key));
+            upsert->bindValue(QStringLiteral(":status"), std::get<4>(key));
+            upsert->bindValue(QStringLiteral(":decision"), std::get<5>(key));
+            upsert->bindValue(QStringLiteral(":source"), std::get<6>(key));
+            upsert->bindValue(QStringLiteral(":reason"), std::get<7>(key));
+            upsert->bindValue(QStringLiteral(":attempts"), sums.attempts);
+            upsert->bindValue(QStringLiteral(":wait"), sums.waitMs);
+            upsert->bindValue(QStringLiteral(":queue"), sums.queueMs);
+            upsert->bindValue(QStringLiteral(":duration"), sums.durationMs);
+            if (!exec(*upsert))
+                return false;
+        }
+        return true;
+    };
+    return upsertInto("attempt_rollups", "minute_at", batch.rows()) &&
+           upsertInto("attempt_rollups_hourly", "hour_at", hours);
 }
 
 QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
@@ -242,41 +262,75 @@ bool Store::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
                           const std::function<bool(const RollupRecord &)> &visit)
 {
     const qint64 bucket = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    const qint64 from = std::max<qint64>(0, fromMs);
+    // Buckets of whole hours come from the hourly rows, but for a last hour the range
+    // ends inside: its minutes are read as they are.
+    if (bucket % kHourMs == 0 && from % kHourMs == 0) {
+        const qint64 wholeHoursTo = toMs - toMs % kHourMs;
+        if (wholeHoursTo > from) {
+            const ScanOutcome hours =
+                scanRollups("attempt_rollups_hourly", "hour_at", from, wholeHoursTo, bucket, visit);
+            if (hours != ScanOutcome::Done)
+                return hours == ScanOutcome::Stopped ? (m_lastError.clear(), false) : false;
+        }
+        if (wholeHoursTo >= toMs)
+            return true;
+        const ScanOutcome tail = scanRollups("attempt_rollups", "minute_at",
+                                             std::max(from, wholeHoursTo), toMs, bucket, visit);
+        if (tail == ScanOutcome::Stopped)
+            m_lastError.clear();
+        return tail == ScanOutcome::Done;
+    }
+    const ScanOutcome minutes =
+        scanRollups("attempt_rollups", "minute_at", from, toMs, bucket, visit);
+    if (minutes == ScanOutcome::Stopped)
+        m_lastError.clear();
+    return minutes == ScanOutcome::Done;
+}
+
+Store::ScanOutcome Store::scanRollups(const char *table, const char *timeColumn, qint64 fromMs,
+                                      qint64 toMs, qint64 bucketMs,
+                                      const std::function<bool(const RollupRecord &)> &visit)
+{
     const QString keys = QStringLiteral(
         "endpoint_id, policy_id, partition_key, status_class, decision, wait_source, reason");
+    const QString time = QLatin1String(timeColumn);
+    const bool whole = (bucketMs == kMinuteMs && time == QLatin1String("minute_at")) ||
+                       (bucketMs == kHourMs && time == QLatin1String("hour_at"));
     QString sql;
-    if (bucket == kMinuteMs) {
-        sql = QStringLiteral("SELECT minute_at, %1, attempts, wait_ms, queue_ms, duration_ms"
-                             " FROM attempt_rollups WHERE minute_at >= :from AND minute_at < :to"
-                             " ORDER BY minute_at")
-                  .arg(keys);
+    if (whole) {
+        sql = QStringLiteral("SELECT %1, %2, attempts, wait_ms, queue_ms, duration_ms FROM %3"
+                             " WHERE %1 >= :from AND %1 < :to ORDER BY %1")
+                  .arg(time, keys, QLatin1String(table));
     } else {
-        const QString start = QStringLiteral("minute_at - minute_at % %1").arg(bucket);
+        const QString start = QStringLiteral("%1 - %1 % %2").arg(time).arg(bucketMs);
         sql = QStringLiteral("SELECT %1, %2, CAST(SUM(attempts) AS BIGINT),"
                              " CAST(SUM(wait_ms) AS BIGINT), CAST(SUM(queue_ms) AS BIGINT),"
-                             " CAST(SUM(duration_ms) AS BIGINT) FROM attempt_rollups"
-                             " WHERE minute_at >= :from AND minute_at < :to"
+                             " CAST(SUM(duration_ms) AS BIGINT) FROM %3"
+                             " WHERE %4 >= :from AND %4 < :to"
                              " GROUP BY %1, %2 ORDER BY %1")
-                  .arg(start, keys);
+                  .arg(start, keys, QLatin1String(table), time);
     }
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
-    if (!query.prepare(sql))
-        return fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
-    query.bindValue(QStringLiteral(":from"), std::max<qint64>(0, fromMs));
+    if (!query.prepare(sql)) {
+        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        return ScanOutcome::Failed;
+    }
+    query.bindValue(QStringLiteral(":from"), fromMs);
     query.bindValue(QStringLiteral(":to"), toMs);
     if (!exec(query))
-        return false;
+        return ScanOutcome::Failed;
     while (query.next()) {
-        if (!visit(readRollup(query))) {
-            m_lastError.clear();
-            return false;
-        }
+        if (!visit(readRollup(query)))
+            return ScanOutcome::Stopped;
     }
-    if (query.lastError().isValid())
-        return fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        return ScanOutcome::Failed;
+    }
     m_lastError.clear();
-    return true;
+    return ScanOutcome::Done;
 }
 
 QList<RollupRecord> Store::recountRollups(qint64 fromMs, qint64 toMs)
@@ -372,13 +426,17 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
     QElapsedTimer held;
     held.start();
     // The oldest attempts first, through the index on started_at; attempts of an
-    // operation that has not ended stay, whatever their age.
+    // operation that has not ended stay, whatever their age. SQLite's planner would
+    // rather walk the ended operations and sort all their attempts, every batch:
+    // CROSS JOIN keeps attempts in the outer loop there.
     const QString victims =
-        QStringLiteral("SELECT a.id FROM attempts a JOIN operations o ON o.id = a.operation_id"
+        QStringLiteral("SELECT a.id FROM attempts a %4 operations o ON o.id = a.operation_id"
                        " WHERE a.started_at < %1 AND o.state IN %2 ORDER BY a.started_at LIMIT %3")
             .arg(beforeMs)
             .arg(QLatin1String(kFinalStates))
-            .arg(std::max(1, limit));
+            .arg(std::max(1, limit))
+            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN")
+                                              : QLatin1String("JOIN"));
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.exec(QStringLiteral("SELECT DISTINCT operation_id FROM attempts WHERE id IN (%1)")
@@ -459,6 +517,12 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
+    // Whole hours only: an hour that still holds minutes kept stays.
+    if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
+                        .arg(upTo - kHourMs))) {
+        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        return batch;
+    }
     if (!transaction.commit()) {
         fail(QStringLiteral("prune rollups"), transaction.error());
         return batch;
@@ -482,14 +546,21 @@ qint64 Store::incrementalVacuum(int pages)
     query.finish();
     if (mode != 2)
         return 0; // a database from before schema version 8 reuses its free pages instead
-    // The pragma frees one page per step of its statement.
-    if (!query.exec(QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)))) {
-        fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
+    // The pragma frees one page per step of its statement, and QtSql steps a statement
+    // that returns no rows once: sqlite3_exec runs it to the end.
+    sqlite3 *connection = sqliteHandle();
+    if (!connection) {
+        fail(QStringLiteral("vacuum"), QStringLiteral("no SQLite connection"));
         return -1;
     }
-    while (query.next()) {
+    const QByteArray vacuum =
+        QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)).toUtf8();
+    char *message = nullptr;
+    if (sqlite3_exec(connection, vacuum.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
+        fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
+        sqlite3_free(message);
+        return -1;
     }
-    query.finish();
     if (!query.exec(QStringLiteral("PRAGMA freelist_count")) || !query.next()) {
         fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
         return -1;

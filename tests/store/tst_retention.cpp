@@ -170,6 +170,11 @@ void tst_Retention::prunesExactlyWhatIsOlder()
     const QList<RollupRecord> rollups = store->rollups(0, kNow * 2);
     QCOMPARE(rollups.size(), 5);
     QCOMPARE(rollups.first().minuteAtMs, (kNow - 200 * kDay) / 60'000 * 60'000);
+    // The hourly sums go with them.
+    const qint64 hour = 3'600'000;
+    const QList<RollupRecord> hours = store->rollups(0, kNow * 2, hour);
+    QVERIFY(!hours.isEmpty());
+    QCOMPARE(hours.first().minuteAtMs, (kNow - 200 * kDay) / hour * hour);
 
     // A later pass finds nothing; a day on, the attempt at the cutoff goes.
     QCOMPARE(pruner.pruneNow().attempts, qint64(0));

@@ -67,6 +67,27 @@ QString difference(const QList<RollupRecord> &expected, const QList<RollupRecord
     return {};
 }
 
+// Minute rows summed per bucket, as the store's bucketed reads must return them.
+QList<RollupRecord> sumPerBucket(const QList<RollupRecord> &minutes, qint64 bucket)
+{
+    QMap<std::tuple<qint64, QString, QString, QString, QString, QString, QString, QString>,
+         RollupRecord>
+        summed;
+    for (RollupRecord r : minutes) {
+        r.minuteAtMs -= r.minuteAtMs % bucket;
+        auto it = summed.find(keyOf(r));
+        if (it == summed.end()) {
+            summed.insert(keyOf(r), r);
+            continue;
+        }
+        it->attempts += r.attempts;
+        it->waitMs += r.waitMs;
+        it->queueMs += r.queueMs;
+        it->durationMs += r.durationMs;
+    }
+    return summed.values();
+}
+
 template <typename T> T pick(RandomSource &random, std::initializer_list<T> values)
 {
     return *(values.begin() + random.uniformInt(0, qint64(values.size()) - 1));
@@ -336,6 +357,11 @@ void tst_Rollups::rollupsEqualRecount()
     QCOMPARE(attempts, store.countAttempts({}));
     const QString diff = difference(recounted, written);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // The hourly rows are the minutes' sums.
+    const qint64 hour = 3'600'000;
+    const QString hourly =
+        difference(sumPerBucket(recounted, hour), store.rollups(0, kStart * 2, hour));
+    QVERIFY2(hourly.isEmpty(), qPrintable(hourly));
 }
 
 void tst_Rollups::workersWritingAtOnce()
@@ -471,6 +497,11 @@ void tst_Rollups::migrationBuildsRollups()
     QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
     const QString diff = difference(live->rollups(0, kStart * 2), migrated);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    const qint64 hour = 3'600'000;
+    const QString hourly =
+        difference(live->rollups(0, kStart * 2, hour), store->rollups(0, kStart * 2, hour));
+    QVERIFY2(hourly.isEmpty(), qPrintable(hourly));
+    QCOMPARE(store->rollups(0, kStart * 2, hour).size(), sumPerBucket(migrated, hour).size());
 
     // Attempts recorded after the migration add to the migrated rows.
     QVERIFY(runHistory(*store, QStringLiteral("w2"), 78, 40, kStart + 3'600'000).isEmpty());
