@@ -225,6 +225,16 @@ int runExplain(const QStringList &arguments)
         if (parser.isSet(url))
             learned.insert(QStringLiteral("bucket"), learnedPolicyId(requestUrl.host()));
         explained.insert(QStringLiteral("learned"), learned);
+    } else if (outcome.status == 429) {
+        // A 429 that states no quota: the host's pace is measured from it.
+        QJsonObject learned;
+        learned.insert(QStringLiteral("note"),
+                       QStringLiteral("no quota stated: the pace is measured from the answers "
+                                      "accepted before this 429, over no less than its wait "
+                                      "(docs/fleet.md, servers that state nothing)"));
+        if (parser.isSet(url))
+            learned.insert(QStringLiteral("bucket"), learnedPolicyId(requestUrl.host()));
+        explained.insert(QStringLiteral("learned"), learned);
     }
     printOut(QString::fromUtf8(QJsonDocument(explained).toJson(QJsonDocument::Indented)));
     return ExitOk;

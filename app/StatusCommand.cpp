@@ -65,6 +65,9 @@ QJsonObject toJson(const PartitionState &p, qint64 nowMs)
     } else {
         o[QLatin1String("server")] = QJsonValue();
     }
+    // A pace measured from the refusals of a server that states nothing (MeasuredPace).
+    const bool measured = p.isLearned() && !p.server.isKnown(nowMs) && !p.pace.isUnlimited();
+    o[QLatin1String("measured_from")] = measured ? QJsonValue(p.learnedFrom) : QJsonValue();
     o[QLatin1String("tokens")] =
         p.availableUnits < 0 ? QJsonValue() : QJsonValue(double(p.availableUnits));
     return o;
@@ -159,6 +162,8 @@ int runStatus(const QStringList &arguments)
                         .arg(double(p.server.windowMs) / 1000.0)
                         .arg(p.server.available(p.pace.intervalUs, now))
                         .arg(isoTime(std::max(p.server.resetAtMs, now)));
+        else if (p.isLearned() && !p.pace.isUnlimited())
+            text += Text::tr("measured from the server's refusals (%1); ").arg(p.learnedFrom);
         if (p.pace.isUnlimited() && !p.server.isKnown(now))
             text += Text::tr("no token needed; ");
         else if (p.availableUnits > 0)

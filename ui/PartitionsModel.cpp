@@ -80,6 +80,18 @@ QString serverQuotaText(const PartitionState &p)
     return DriftModel::quotaText(p.server.quota, p.server.windowMs, QStringLiteral("request"));
 }
 
+// "about 6.5 per second", or "about one every 2.5 s", for a pace measured from a
+// server's refusals (MeasuredPace).
+QString measuredPaceText(qint64 intervalUs)
+{
+    const double perSecond = 1e6 / double(std::max<qint64>(intervalUs, 1));
+    if (perSecond >= 1.0)
+        return PartitionsModel::tr("about %1 per second")
+            .arg(QLocale().toString(perSecond, 'g', 2));
+    return PartitionsModel::tr("about one every %1 s")
+        .arg(QLocale().toString(double(intervalUs) / 1e6, 'g', 2));
+}
+
 } // namespace
 
 PartitionsModel::PartitionsModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -223,9 +235,14 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
             if (!stored)
                 return QString();
             const bool stated = stored->server.isKnown(m_nowMs);
-            if (stored->isLearned())
-                return stated ? tr("learned from the server: %1").arg(serverQuotaText(*stored))
-                              : tr("no policy; the server has stated no limit");
+            if (stored->isLearned()) {
+                if (stated)
+                    return tr("learned from the server: %1").arg(serverQuotaText(*stored));
+                if (!stored->pace.isUnlimited())
+                    return tr("measured from the server's refusals: %1")
+                        .arg(measuredPaceText(stored->pace.intervalUs));
+                return tr("no policy; the server has stated no limit");
+            }
             QString text = tr("%1 · version %2").arg(paceText(*stored)).arg(stored->policyVersion);
             if (stated)
                 text = tr("%1 · the server states %2").arg(text, serverQuotaText(*stored));
@@ -268,6 +285,11 @@ QVariant PartitionsModel::data(const QModelIndex &index, int role) const
                                     .arg(stored->definition);
             if (!stored->conflict.isEmpty())
                 tip += QLatin1Char('\n') + tr("Conflict: %1").arg(stored->conflict);
+            if (stored->isLearned() && !stored->server.isKnown(m_nowMs) &&
+                !stored->pace.isUnlimited())
+                tip += QLatin1Char('\n') + tr("Measured %1 from: %2")
+                                               .arg(format::localTime(stored->learnedAtMs, m_nowMs),
+                                                    stored->learnedFrom);
             if (stored->server.isKnown(m_nowMs))
                 tip +=
                     QLatin1Char('\n') +

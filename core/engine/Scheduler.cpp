@@ -1,5 +1,7 @@
 #include "core/engine/Scheduler.h"
 
+#include "core/engine/Bookkeeping.h"
+
 #include "core/Logging.h"
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
@@ -53,17 +55,6 @@ QString headerLines(const HttpHeaders &headers)
         out += QString::fromLatin1(field.first) + QStringLiteral(": ") +
                QString::fromUtf8(field.second) + QLatin1Char('\n');
     return out;
-}
-
-// The RateLimit item with the fewest units left: the one that will throttle first.
-const RateLimitItem *tightestLimit(const RateLimitHeaders &headers)
-{
-    const RateLimitItem *tightest = nullptr;
-    for (const RateLimitItem &item : headers.limits) {
-        if (!tightest || item.remaining < tightest->remaining)
-            tightest = &item;
-    }
-    return tightest;
 }
 
 // An RFC 9651 sf-string: the key is generated from hex digits and '-', so quoting
@@ -409,18 +400,15 @@ void Scheduler::admit(const OperationRecord &op)
 
     if (!h.endpoint) {
         // The endpoint left the config: the operation cannot run any more.
-        AttemptRecord a;
-        a.operationId = id;
-        a.endpointId = op.endpointId;
-        a.attempt = op.attempt + 1;
-        a.startedAtMs = a.finishedAtMs = nowMs();
-        a.error = QStringLiteral("endpoint_not_configured");
-        a.decision = QStringLiteral("fail");
-        a.reason = QStringLiteral("endpoint_not_configured");
-        a.workerId = m_options.workerId;
-        OperationRecord next = op;
-        next.state = OperationState::Failed;
-        next.finalReason = a.reason;
+        RetryDecision gone;
+        gone.action = RetryDecision::Action::Fail;
+        gone.reason = QStringLiteral("endpoint_not_configured");
+        AttemptFacts facts;
+        facts.startedAtMs = nowMs();
+        facts.error = gone.reason;
+        facts.workerId = m_options.workerId;
+        const AttemptRecord a = bookkeeping::attemptRecord(op, facts, gone, false);
+        const OperationRecord next = bookkeeping::nextState(op, a, gone, op.firstAttemptAtMs);
         finish(h, a, next);
         return;
     }
@@ -600,74 +588,21 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const RetryProfile profile = m_config.retryProfile(e.retry);
     const RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
 
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = history.attempt;
-    a.startedAtMs = result.startedAtMs;
-    a.finishedAtMs = result.startedAtMs + result.durationMs;
-    a.method = QString::fromLatin1(e.method);
-    a.url = e.url.toString();
-    a.status = result.status;
-    a.error =
+    AttemptFacts facts = factsOf(held);
+    facts.startedAtMs = result.startedAtMs;
+    facts.durationMs = result.durationMs;
+    facts.status = result.status;
+    facts.error =
         result.error == TransportError::None ? QString() : QLatin1String(toString(result.error));
     if (result.bodyTruncated)
-        a.error = a.error.isEmpty() ? QStringLiteral("body_truncated")
-                                    : a.error + QStringLiteral(",body_truncated");
-    a.decision = QLatin1String(toString(d.action));
-    a.reason = d.reason;
-    a.waitMs = d.delayMs;
-    a.waitSource = QLatin1String(toString(d.source));
-    a.retryAfterRaw = QString::fromLatin1(d.serverWait.retryAfter.raw);
-    if (d.serverWait.problem.present) {
-        a.problemType = d.serverWait.problem.type;
-        a.problemInstance = d.serverWait.problem.instance;
-    }
-    const RateLimitItem *tightest = tightestLimit(d.serverWait.rateLimit);
-    a.rateLimitRemaining = tightest ? int(std::min<qint64>(tightest->remaining, INT_MAX)) : -1;
-    a.idempotencyKey = e.idempotencyHeader.isEmpty() ? QString() : op.idempotencyKey;
-    a.durationMs = result.durationMs;
-    a.workerId = m_options.workerId;
-    a.policyId = e.policy;
-    a.policyVersion = partition ? int(partition->policy->policyVersion) : 0;
-    a.forced = op.forceNext;
-    a.requestHeaders = headerLines(held.request.headers);
-    a.responseHeaders = headerLines(result.headers);
-
-    OperationRecord next = op;
-    next.attempt = history.attempt;
-    next.throttledAttempts = op.throttledAttempts + (d.throttled ? 1 : 0);
-    next.firstAttemptAtMs = history.firstAttemptAtMs;
-    next.lastStatus = result.status;
-    next.lastError = a.error;
-    next.waitSource = a.waitSource;
-    next.forceNext = false;
-    if (!a.problemInstance.isEmpty())
-        next.responseInstance = a.problemInstance;
-    if (d.source == WaitSource::Backoff)
-        next.previousBackoffMs = d.delayMs;
-    switch (d.action) {
-    case RetryDecision::Action::Success:
-        next.state = OperationState::Succeeded;
-        next.finalReason.clear();
-        next.nextAttemptAtMs = -1;
-        break;
-    case RetryDecision::Action::Retry:
-        next.state = OperationState::Waiting;
-        next.nextAttemptAtMs = d.notBeforeMs;
+        facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
+                                            : facts.error + QStringLiteral(",body_truncated");
+    facts.requestHeaders = headerLines(held.request.headers);
+    facts.responseHeaders = headerLines(result.headers);
+    const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
+    const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
+    if (d.action == RetryDecision::Action::Retry)
         m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
-        break;
-    case RetryDecision::Action::Park:
-        next.state = OperationState::Parked;
-        next.finalReason = d.reason;
-        next.nextAttemptAtMs = -1;
-        break;
-    case RetryDecision::Action::Fail:
-        next.state = OperationState::Failed;
-        next.finalReason = d.reason;
-        next.nextAttemptAtMs = -1;
-        break;
-    }
 
     if (partition) {
         if (held.tookConcurrencyPermit)
@@ -709,6 +644,19 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     finish(held, a, next, quota ? &*quota : nullptr);
 }
 
+AttemptFacts Scheduler::factsOf(const Held &held)
+{
+    const EndpointConfig &e = *held.endpoint;
+    AttemptFacts facts;
+    facts.method = QString::fromLatin1(e.method);
+    facts.url = e.url.toString();
+    facts.workerId = m_options.workerId;
+    facts.policyId = e.policy;
+    const Partition *partition = partitionOf(held);
+    facts.policyVersion = partition ? int(partition->policy->policyVersion) : 0;
+    return facts;
+}
+
 void Scheduler::recordRescue(Held &held)
 {
     // The previous worker died with this attempt in flight: nobody knows whether
@@ -728,36 +676,11 @@ void Scheduler::recordRescue(Held &held)
     const RetryDecision d =
         RetryDecision::decide(m_config.retryProfile(e.retry), outcome, history, now, m_random);
 
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = history.attempt;
-    a.startedAtMs = a.finishedAtMs = now;
-    a.method = QString::fromLatin1(e.method);
-    a.url = e.url.toString();
-    a.error = QLatin1String(toString(TransportError::WorkerDied));
-    a.decision = QLatin1String(toString(d.action));
-    a.reason = d.reason;
-    a.waitMs = d.delayMs;
-    a.waitSource = QLatin1String(toString(d.source));
-    a.idempotencyKey = e.idempotencyHeader.isEmpty() ? QString() : op.idempotencyKey;
-    a.durationMs = 0;
-    a.workerId = m_options.workerId;
-    a.policyId = e.policy;
-
-    OperationRecord next = op;
-    next.attempt = history.attempt;
-    next.firstAttemptAtMs = history.firstAttemptAtMs;
-    next.lastError = a.error;
-    next.waitSource = a.waitSource;
-    next.forceNext = false;
-    next.state = d.action == RetryDecision::Action::Retry  ? OperationState::Waiting
-                 : d.action == RetryDecision::Action::Park ? OperationState::Parked
-                                                           : OperationState::Failed;
-    next.nextAttemptAtMs = d.action == RetryDecision::Action::Retry ? d.notBeforeMs : -1;
-    next.finalReason = d.action == RetryDecision::Action::Retry ? QString() : d.reason;
-    if (d.source == WaitSource::Backoff)
-        next.previousBackoffMs = d.delayMs;
+    AttemptFacts facts = factsOf(held);
+    facts.startedAtMs = now;
+    facts.error = QLatin1String(toString(TransportError::WorkerDied));
+    const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
+    const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     finish(held, a, next);
 }
 

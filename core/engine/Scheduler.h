@@ -25,6 +25,7 @@ class Transport;
 class WakeTimer;
 struct TransportResult;
 struct QuotaStatement;
+struct AttemptFacts;
 
 struct SchedulerOptions
 {
@@ -120,6 +121,8 @@ private:
     void deferOrWait(Held &held, qint64 waitMs);
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
+    // What an attempt of held did, apart from its exchange (Bookkeeping.h).
+    AttemptFacts factsOf(const Held &held);
     void recordRescue(Held &held);
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
                 const QuotaStatement *quota = nullptr);

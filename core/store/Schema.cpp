@@ -211,8 +211,14 @@ const char *const kVersion6[] = {
     "ALTER TABLE operations ADD COLUMN request_body TEXT NOT NULL DEFAULT ''",
 };
 
-// Version 7 is another change's step (it lands before this one); until then it has
-// no statements.
+// Version 7: the pace measured from the refusals of a server that states no quota
+// (core/ratelimit/MeasuredPace.h), on its host's learned partition: the pace itself
+// is the row's interval_us, the count behind it these columns.
+const char *const kVersion7[] = {
+    "ALTER TABLE rate_partitions ADD COLUMN measured_since BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN measured_accepted BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rate_partitions ADD COLUMN measured_raised_at BIGINT NOT NULL DEFAULT 0",
+};
 
 // Version 8: per-minute rollups of the attempts, written with them, so that figures
 // over days or months are read from a few rows per minute instead of every attempt.
@@ -372,7 +378,7 @@ QStringList migrationStep(int version, bool postgres)
     case 6:
         return statements(kVersion6, postgres);
     case 7:
-        return {};
+        return statements(kVersion7, postgres);
     case 8:
         return statements(kVersion8, postgres);
     default:

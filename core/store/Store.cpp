@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
+#include "core/ratelimit/MeasuredPace.h"
 #include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
@@ -582,6 +583,18 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         for (const QString &statement : pragmas) {
             if (!pragma.exec(statement))
                 return problem(errorText(pragma.lastError()));
+        }
+        // The linked library is called on Qt's connection only if it is Qt's too.
+        if (options.useLinkedSqlite) {
+            if (!pragma.exec(QStringLiteral("SELECT sqlite_source_id()")) || !pragma.next())
+                return problem(errorText(pragma.lastError()));
+            const QString driverSource = pragma.value(0).toString();
+            pragma.finish();
+            m_linkedSqlite = sqliteLibrariesAgree(driverSource, sqlite3_sourceid());
+            if (!m_linkedSqlite)
+                qCWarning(lcStore).noquote()
+                    << "Qt's SQLite driver uses SQLite" << driverSource << "and this program"
+                    << sqlite3_sourceid() << "- the store uses the driver alone";
         }
         if (sqlite3 *connection = sqliteHandle()) {
             m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
@@ -1910,6 +1923,8 @@ bool Store::observeQuota(const FinishRequest &request)
         " server_remaining = :remaining, server_reset_at = :reset,"
         " server_known_until = :until, server_opened_at = :opened, learned_from = :from,"
         " learned_at = :at,"
+        // A learned partition paced by the server's refusals is paced by what it states.
+        " interval_us = CASE WHEN policy_id LIKE 'learned:%' THEN 0 ELSE interval_us END,"
         " next_at = CASE WHEN :open = 1 AND look_at < next_at THEN look_at ELSE next_at END"
         " WHERE policy_id = :policy AND partition_key = :partition"));
     if (!row || !running || !update)
@@ -1954,6 +1969,91 @@ bool Store::observeQuota(const FinishRequest &request)
     update->bindValue(QStringLiteral(":policy"), text(policy));
     update->bindValue(QStringLiteral(":partition"), text(partition));
     return exec(*update);
+}
+
+bool Store::observeAnswers(const QList<FinishRequest> &requests)
+{
+    // The answers of each learned partition, in order. A statement of a quota paces
+    // the partition by itself (observeQuota).
+    QList<QPair<QString, QString>> partitions;
+    QHash<QPair<QString, QString>, QList<const FinishRequest *>> answers;
+    for (const FinishRequest &request : requests) {
+        const OperationRecord &op = request.newState;
+        if (!isLearnedPolicyId(op.policyId) || request.attempt.status <= 0 ||
+            (request.quota && request.quota->quota > 0))
+            continue;
+        const QPair<QString, QString> key{op.policyId, op.partitionKey};
+        if (!answers.contains(key))
+            partitions.append(key);
+        answers[key].append(&request);
+    }
+    if (partitions.isEmpty())
+        return true;
+    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    QSqlQuery *row = cached(
+        QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
+                       " server_quota, server_known_until FROM rate_partitions"
+                       " WHERE policy_id = :policy AND partition_key = :partition") +
+        lock);
+    QSqlQuery *update = cached(QStringLiteral(
+        "UPDATE rate_partitions SET interval_us = :interval, capacity = 1,"
+        " measured_since = :since, measured_accepted = :accepted, measured_raised_at = :raised,"
+        " learned_from = CASE WHEN :lesson = '' THEN learned_from ELSE :lesson2 END,"
+        " learned_at = CASE WHEN :lesson3 = '' THEN learned_at ELSE :at END"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    if (!row || !update)
+        return false;
+    for (const auto &key : std::as_const(partitions)) {
+        row->bindValue(QStringLiteral(":policy"), text(key.first));
+        row->bindValue(QStringLiteral(":partition"), text(key.second));
+        if (!exec(*row))
+            return false;
+        if (!row->next()) {
+            row->finish();
+            continue; // no such partition (any more)
+        }
+        MeasuredPace pace;
+        pace.intervalUs = row->value(0).toLongLong();
+        pace.sinceMs = row->value(1).toLongLong();
+        pace.accepted = row->value(2).toLongLong();
+        pace.raisedAtMs = row->value(3).toLongLong();
+        const bool stated = row->value(4).toLongLong() > 0;
+        const qint64 statedUntil = row->value(5).toLongLong();
+        row->finish();
+        QString lesson;
+        qint64 lessonAt = 0;
+        for (const FinishRequest *request : answers.value(key)) {
+            const AttemptRecord &a = request->attempt;
+            if (stated && statedUntil > a.finishedAtMs)
+                continue; // paced by what the server states
+            const bool refused = a.status == 429;
+            const qint64 holdMs = a.waitSource == u"retry-after" ? a.waitMs : 0;
+            const MeasuredPace before = pace;
+            pace.answered(refused, holdMs, a.startedAtMs, a.finishedAtMs);
+            if (refused && pace.intervalUs != before.intervalUs) {
+                lesson = QStringLiteral("429 after %1 accepted answers in %2 s%3")
+                             .arg(before.accepted)
+                             .arg(double(a.finishedAtMs - before.sinceMs) / 1000.0, 0, 'f', 1)
+                             .arg(a.retryAfterRaw.isEmpty()
+                                      ? QString()
+                                      : QStringLiteral(", Retry-After: ") + a.retryAfterRaw);
+                lessonAt = a.finishedAtMs;
+            }
+        }
+        update->bindValue(QStringLiteral(":interval"), pace.intervalUs);
+        update->bindValue(QStringLiteral(":since"), pace.sinceMs);
+        update->bindValue(QStringLiteral(":accepted"), pace.accepted);
+        update->bindValue(QStringLiteral(":raised"), pace.raisedAtMs);
+        update->bindValue(QStringLiteral(":lesson"), text(lesson));
+        update->bindValue(QStringLiteral(":lesson2"), text(lesson));
+        update->bindValue(QStringLiteral(":lesson3"), text(lesson));
+        update->bindValue(QStringLiteral(":at"), lessonAt);
+        update->bindValue(QStringLiteral(":policy"), text(key.first));
+        update->bindValue(QStringLiteral(":partition"), text(key.second));
+        if (!exec(*update))
+            return false;
+    }
+    return true;
 }
 
 bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
@@ -2630,11 +2730,17 @@ std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter
     return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
 }
 
+bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId)
+{
+    return linkedSourceId && !driverSourceId.isEmpty() &&
+           driverSourceId == QLatin1String(linkedSourceId);
+}
+
 sqlite3 *Store::sqliteHandle() const
 {
-    if (m_backend != Backend::Sqlite || !m_database.driver())
+    if (m_backend != Backend::Sqlite || !m_linkedSqlite || !m_database.driver())
         return nullptr;
-    // Qt's SQLite driver and this library load the same libsqlite3.
+    // Qt's SQLite driver and this library use the same libsqlite3 (checked at open).
     const QVariant handle = m_database.driver()->handle();
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return nullptr;

@@ -44,7 +44,19 @@ struct StoreOptions
     // caller passes, as SQLite always does (one machine, one clock): for tests that
     // drive a manual clock.
     bool paceByDatabaseClock = true;
+    // SQLite: the store calls the SQLite library it was linked with on the connection
+    // Qt's driver opened (a busy handler that polls, the WAL checkpointer, streamed
+    // reads), which is only sound when the driver uses that same library. The store
+    // checks (sqliteLibrariesAgree) and uses QtSql alone when they differ; false makes
+    // it do so anyway: for tests of that path.
+    bool useLinkedSqlite = true;
 };
+
+// Whether Qt's SQLite driver and this program use one SQLite library: the driver's
+// `SELECT sqlite_source_id()` beside the linked library's sqlite3_sourceid(). A Qt
+// built with its bundled SQLite has its own copy, and a connection of one must not be
+// handed to the other.
+bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId);
 
 // A worker as its leases show it: one that holds no running operation is not seen.
 struct WorkerLeases
@@ -268,6 +280,9 @@ public:
     Q_DISABLE_COPY_MOVE(Store)
 
     Backend backend() const { return m_backend; }
+    // SQLite: whether the store calls the linked SQLite library on Qt's connection
+    // (StoreOptions::useLinkedSqlite); false on PostgreSQL.
+    bool usesLinkedSqlite() const { return m_linkedSqlite; }
     int schemaVersion() const { return m_schemaVersion; }
     QString lastError() const { return m_lastError; }
 
@@ -495,7 +510,8 @@ private:
                             qint64 bucketMs,
                             const std::function<bool(const RollupRecord &)> &visit);
 
-    // The SQLite connection under QtSql, or null on PostgreSQL.
+    // The SQLite connection under QtSql, or null on PostgreSQL and where Qt's driver
+    // uses another SQLite library than this program (StoreOptions::useLinkedSqlite).
     sqlite3 *sqliteHandle() const;
     // *newerSchema: the database is of a newer version than this build (the caller's
     // to fix, not the environment's).
@@ -522,6 +538,9 @@ private:
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     // Writes request.quota on its partition's row (ServerWindow::observe).
     bool observeQuota(const FinishRequest &request);
+    // Counts the answers of learned partitions whose server states no quota, and
+    // paces those partitions by what their refusals measure (MeasuredPace).
+    bool observeAnswers(const QList<FinishRequest> &requests);
     bool exec(QSqlQuery &query);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.
@@ -537,6 +556,7 @@ private:
     int m_schemaVersion = 0;
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
+    bool m_linkedSqlite = false;
     bool m_claimCapped = false;
     bool m_claimContended = false;
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the

@@ -245,6 +245,8 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         if (request.quota && !observeQuota(request))
             return failAll(m_lastError);
     }
+    if (!observeAnswers(requests))
+        return failAll(m_lastError);
     // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
     // too, so their locks are held for the shortest time.
     if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
@@ -548,18 +550,38 @@ qint64 Store::incrementalVacuum(int pages)
         return 0; // a database from before schema version 8 reuses its free pages instead
     // The pragma frees one page per step of its statement, and QtSql steps a statement
     // that returns no rows once: sqlite3_exec runs it to the end.
-    sqlite3 *connection = sqliteHandle();
-    if (!connection) {
-        fail(QStringLiteral("vacuum"), QStringLiteral("no SQLite connection"));
-        return -1;
-    }
-    const QByteArray vacuum =
-        QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)).toUtf8();
-    char *message = nullptr;
-    if (sqlite3_exec(connection, vacuum.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
-        fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
-        sqlite3_free(message);
-        return -1;
+    // Without the linked library, one page per statement, in one transaction.
+    if (sqlite3 *connection = sqliteHandle()) {
+        const QByteArray vacuum =
+            QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)).toUtf8();
+        char *message = nullptr;
+        if (sqlite3_exec(connection, vacuum.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
+            fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
+            sqlite3_free(message);
+            return -1;
+        }
+    } else {
+        SqlTransaction transaction(m_database);
+        if (!transaction.isActive()) {
+            fail(QStringLiteral("vacuum"), transaction.error());
+            return -1;
+        }
+        QSqlQuery step(m_database);
+        if (!step.prepare(QStringLiteral("PRAGMA incremental_vacuum(1)"))) {
+            fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+            return -1;
+        }
+        for (int i = 0; i < std::max(1, pages); ++i) {
+            if (!step.exec()) {
+                fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+                return -1;
+            }
+            step.finish();
+        }
+        if (!transaction.commit()) {
+            fail(QStringLiteral("vacuum"), transaction.error());
+            return -1;
+        }
     }
     if (!query.exec(QStringLiteral("PRAGMA freelist_count")) || !query.next()) {
         fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));

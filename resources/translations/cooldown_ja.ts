@@ -1319,6 +1319,22 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>%1 に次のヘッダーから学習:
 %2サーバーが再び示さなければ %3 に破棄します。</translation>
     </message>
+    <message>
+        <source>about %1 per second</source>
+        <translation>毎秒約 %1 件</translation>
+    </message>
+    <message>
+        <source>about one every %1 s</source>
+        <translation>約 %1 秒に 1 件</translation>
+    </message>
+    <message>
+        <source>measured from the server&apos;s refusals: %1</source>
+        <translation>サーバーの拒否から測定: %1</translation>
+    </message>
+    <message>
+        <source>Measured %1 from: %2</source>
+        <translation>%1 に次から測定: %2</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::WorkspaceItemsModel</name>
@@ -1908,6 +1924,10 @@ Options of every command:
     <message>
         <source>the server states %1 per %2 s, %3 left until %4; </source>
         <translation>サーバーの示す上限 %2 秒あたり %1 件、%4 まで残り %3 件; </translation>
+    </message>
+    <message>
+        <source>measured from the server&apos;s refusals (%1); </source>
+        <translation>サーバーの拒否から測定 (%1); </translation>
     </message>
     <message>
         <source>Writes the per-minute rollups instead, one row per minute and key; --from and --to select minutes.</source>

@@ -46,8 +46,8 @@ private slots:
 
 void tst_CliExplain::retryAfterSeconds()
 {
-    const Result r = explain({QStringLiteral("--status"), QStringLiteral("429"), QStringLiteral("--header"),
-                              QStringLiteral("Retry-After: 120")});
+    const Result r = explain({QStringLiteral("--status"), QStringLiteral("429"),
+                              QStringLiteral("--header"), QStringLiteral("Retry-After: 120")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.isEmpty(), r.err.constData());
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
@@ -62,47 +62,58 @@ void tst_CliExplain::retryAfterSeconds()
 
 void tst_CliExplain::retryAfterDateAgainstNow()
 {
-    for (const QString &now : {QStringLiteral("Sun, 29 Nov 2026 12:00:00 GMT"),
-                               QStringLiteral("2026-11-29T12:00:00Z"),
-                               QStringLiteral("2026-11-29T13:00:00+01:00")}) {
-        const Result r = explain({QStringLiteral("--status"), QStringLiteral("503"), QStringLiteral("--now"), now,
-                                  QStringLiteral("--header"),
+    for (const QString &now :
+         {QStringLiteral("Sun, 29 Nov 2026 12:00:00 GMT"), QStringLiteral("2026-11-29T12:00:00Z"),
+          QStringLiteral("2026-11-29T13:00:00+01:00")}) {
+        const Result r = explain({QStringLiteral("--status"), QStringLiteral("503"),
+                                  QStringLiteral("--now"), now, QStringLiteral("--header"),
                                   QStringLiteral("Retry-After: Sunday, 29-Nov-26 12:10:00 GMT"),
                                   QStringLiteral("--set"), QStringLiteral("spread_seconds=0")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.json.value(QStringLiteral("delay_seconds")).toDouble(), 600.0);
-        QCOMPARE(r.json.value(QStringLiteral("not_before")).toString(), QStringLiteral("2026-11-29T12:10:00.000Z"));
-        QCOMPARE(r.json.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
+        QCOMPARE(r.json.value(QStringLiteral("not_before")).toString(),
+                 QStringLiteral("2026-11-29T12:10:00.000Z"));
+        QCOMPARE(r.json.value(QStringLiteral("retry_after"))
+                     .toObject()
+                     .value(QStringLiteral("form"))
+                     .toString(),
                  QStringLiteral("rfc850"));
     }
 }
 
 void tst_CliExplain::setOverridesProfile()
 {
-    const Result r = explain({QStringLiteral("--status"), QStringLiteral("429"), QStringLiteral("--header"),
-                              QStringLiteral("Retry-After: 3600"), QStringLiteral("--set"),
-                              QStringLiteral("max_retry_after_seconds=600")});
+    const Result r =
+        explain({QStringLiteral("--status"), QStringLiteral("429"), QStringLiteral("--header"),
+                 QStringLiteral("Retry-After: 3600"), QStringLiteral("--set"),
+                 QStringLiteral("max_retry_after_seconds=600")});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("fail"));
-    QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("retry_after_too_long"));
-    QCOMPARE(r.json.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("seconds")).toDouble(), 3600.0);
+    QCOMPARE(r.json.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("retry_after_too_long"));
+    QCOMPARE(r.json.value(QStringLiteral("retry_after"))
+                 .toObject()
+                 .value(QStringLiteral("seconds"))
+                 .toDouble(),
+             3600.0);
 }
 
 void tst_CliExplain::postWithoutKeyParks()
 {
-    Result r = explain({QStringLiteral("--method"), QStringLiteral("post"), QStringLiteral("--status"),
-                        QStringLiteral("503")});
+    Result r = explain({QStringLiteral("--method"), QStringLiteral("post"),
+                        QStringLiteral("--status"), QStringLiteral("503")});
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("park"));
-    r = explain({QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--status"), QStringLiteral("503"),
-                 QStringLiteral("--idempotency-key"), QStringLiteral("k-1")});
+    r = explain({QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--status"),
+                 QStringLiteral("503"), QStringLiteral("--idempotency-key"),
+                 QStringLiteral("k-1")});
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
     QCOMPARE(r.json.value(QStringLiteral("source")).toString(), QStringLiteral("backoff"));
 }
 
 void tst_CliExplain::transportError()
 {
-    const Result r = explain({QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--error"),
-                              QStringLiteral("timeout")});
+    const Result r = explain({QStringLiteral("--method"), QStringLiteral("POST"),
+                              QStringLiteral("--error"), QStringLiteral("timeout")});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("park"));
     QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("ambiguous_send"));
@@ -110,9 +121,10 @@ void tst_CliExplain::transportError()
 
 void tst_CliExplain::seedIsReproducible()
 {
-    const QStringList args = {QStringLiteral("--status"), QStringLiteral("500"), QStringLiteral("--attempt"),
-                              QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("12345"),
-                              QStringLiteral("--now"), QStringLiteral("2026-11-29T12:00:00Z")};
+    const QStringList args = {QStringLiteral("--status"),  QStringLiteral("500"),
+                              QStringLiteral("--attempt"), QStringLiteral("4"),
+                              QStringLiteral("--seed"),    QStringLiteral("12345"),
+                              QStringLiteral("--now"),     QStringLiteral("2026-11-29T12:00:00Z")};
     const Result a = explain(args);
     const Result b = explain(args);
     QCOMPARE(a.exitCode, 0);
@@ -143,11 +155,22 @@ void tst_CliExplain::learnedFromAResponse()
     QCOMPARE(learned.value(QStringLiteral("forgotten_at")).toString(),
              QStringLiteral("2026-12-01T00:01:40.000Z"));
 
-    // Nothing stated, nothing learned.
+    // A 429 that states no quota: the host's pace is measured from it.
     const Result none = explain({QStringLiteral("--status"), QStringLiteral("429"),
-                                 QStringLiteral("--header"), QStringLiteral("Retry-After: 3")});
+                                 QStringLiteral("--header"), QStringLiteral("Retry-After: 3"),
+                                 QStringLiteral("--url"), QStringLiteral("http://nginx.test/x")});
     QCOMPARE(none.exitCode, 0);
-    QVERIFY(!none.json.contains(QStringLiteral("learned")));
+    const QJsonObject measured = none.json.value(QStringLiteral("learned")).toObject();
+    QCOMPARE(measured.value(QStringLiteral("bucket")).toString(),
+             QStringLiteral("learned:nginx.test"));
+    QVERIFY(measured.value(QStringLiteral("note"))
+                .toString()
+                .contains(QLatin1String("measured from the answers accepted before this 429")));
+    QVERIFY(!measured.contains(QStringLiteral("quota")));
+    // An answer that states nothing and refuses nothing teaches nothing.
+    const Result quiet = explain({QStringLiteral("--status"), QStringLiteral("200")});
+    QCOMPARE(quiet.exitCode, 0);
+    QVERIFY(!quiet.json.contains(QStringLiteral("learned")));
 }
 
 void tst_CliExplain::badArguments_data()
@@ -157,19 +180,25 @@ void tst_CliExplain::badArguments_data()
 
     QTest::newRow("no status") << QStringList{} << "exactly one of --status or --error";
     QTest::newRow("both") << QStringList{"--status", "200", "--error", "dns"} << "exactly one";
-    QTest::newRow("status text") << QStringList{"--status", "abc"} << "--status: expected a number from 100 to 599";
+    QTest::newRow("status text") << QStringList{"--status", "abc"}
+                                 << "--status: expected a number from 100 to 599";
     QTest::newRow("status range") << QStringList{"--status", "600"} << "--status";
     QTest::newRow("error kind") << QStringList{"--error", "boom"} << "--error: expected refused";
-    QTest::newRow("header shape") << QStringList{"--status", "429", "--header", "Retry-After 5"} << "--header";
+    QTest::newRow("header shape") << QStringList{"--status", "429", "--header", "Retry-After 5"}
+                                  << "--header";
     QTest::newRow("now") << QStringList{"--status", "429", "--now", "tomorrow"} << "--now";
-    QTest::newRow("set unknown") << QStringList{"--status", "429", "--set", "nope=1"} << "unknown retry profile field";
-    QTest::newRow("set bad value") << QStringList{"--status", "429", "--set", "jitter=wild"} << "jitter: expected one of";
+    QTest::newRow("set unknown") << QStringList{"--status", "429", "--set", "nope=1"}
+                                 << "unknown retry profile field";
+    QTest::newRow("set bad value")
+        << QStringList{"--status", "429", "--set", "jitter=wild"} << "jitter: expected one of";
     QTest::newRow("attempt") << QStringList{"--status", "429", "--attempt", "0"} << "--attempt";
     QTest::newRow("elapsed") << QStringList{"--status", "429", "--elapsed", "-3"} << "--elapsed";
     QTest::newRow("unknown option") << QStringList{"--status", "429", "--colour"} << "colour";
-    QTest::newRow("stray argument") << QStringList{"--status", "429", "extra"} << "unexpected argument 'extra'";
+    QTest::newRow("stray argument")
+        << QStringList{"--status", "429", "extra"} << "unexpected argument 'extra'";
     QTest::newRow("method") << QStringList{"--method", "GE T", "--status", "200"} << "--method";
-    QTest::newRow("body file") << QStringList{"--status", "429", "--body-file", "/nonexistent/body"} << "--body-file";
+    QTest::newRow("body file") << QStringList{"--status", "429", "--body-file", "/nonexistent/body"}
+                               << "--body-file";
     QTest::newRow("url") << QStringList{"--status", "200", "--url", "no host"}
                          << "--url: expected an absolute URL";
 }

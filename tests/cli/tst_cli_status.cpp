@@ -38,6 +38,7 @@ private:
 private slots:
     void workersPartitionsAndBacklog();
     void whatTheServerStated();
+    void whatTheServersRefusalsMeasured();
     void refusals();
 };
 
@@ -176,6 +177,72 @@ void tst_CliStatus::whatTheServerStated()
     const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
     QVERIFY2(text.exitCode == 0, text.err.constData());
     QVERIFY2(text.out.contains("the server states 5 per 10 s, 3 left until"), text.out.constData());
+}
+
+// A server that states nothing: the pace measured from its refusal shows, with what
+// taught it.
+void tst_CliStatus::whatTheServersRefusalsMeasured()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("measured.db"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const QString partition = QStringLiteral("learned:nginx.example.com");
+    {
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY(store->ensureLearnedPartition(partition));
+        for (const char *key : {"a", "b"})
+            QVERIFY(store->createOperation(QStringLiteral("job"), QLatin1String(key), now - 100,
+                                           partition, QString(), 1,
+                                           QStringLiteral("nginx.example.com")));
+        const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), now, 60000, 2);
+        QCOMPARE(claimed.size(), 2);
+        QList<Store::FinishRequest> requests;
+        for (int i = 0; i < 2; ++i) {
+            const bool refused = i == 1;
+            AttemptRecord a;
+            a.operationId = claimed.at(i).id;
+            a.endpointId = claimed.at(i).endpointId;
+            a.attempt = 1;
+            a.startedAtMs = now - 50;
+            a.finishedAtMs = now + i;
+            a.status = refused ? 429 : 200;
+            a.decision = refused ? QStringLiteral("retry") : QStringLiteral("success");
+            a.waitMs = refused ? 2000 : 0;
+            a.waitSource = refused ? QStringLiteral("retry-after") : QString();
+            a.retryAfterRaw = refused ? QStringLiteral("2") : QString();
+            OperationRecord next = claimed.at(i);
+            next.state = refused ? OperationState::Waiting : OperationState::Succeeded;
+            next.attempt = 1;
+            next.nextAttemptAtMs = refused ? now + 2001 : -1;
+            requests.append({a, next, claimed.at(i).version});
+        }
+        for (const auto &outcome : store->finishAttempts(requests, QStringLiteral("w")))
+            QCOMPARE(outcome.result, Store::FinishResult::Committed);
+    }
+    const Result json =
+        cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonObject p = QJsonDocument::fromJson(json.out)
+                              .object()
+                              .value(QLatin1String("partitions"))
+                              .toArray()
+                              .at(0)
+                              .toObject();
+    QCOMPARE(p.value(QLatin1String("policy_id")).toString(), partition);
+    QVERIFY(p.value(QLatin1String("server")).isNull());
+    // One accepted answer in the two seconds nginx asked to wait.
+    QCOMPARE(p.value(QLatin1String("interval_ms")).toDouble(), 2000.0);
+    QCOMPARE(p.value(QLatin1String("measured_from")).toString(),
+             QStringLiteral("429 after 1 accepted answers in 0.0 s, Retry-After: 2"));
+
+    const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.contains("(version 0, one unit every 2000 ms, 1 at once): "),
+             text.out.constData());
+    QVERIFY2(text.out.contains("measured from the server's refusals (429 after 1 accepted"),
+             text.out.constData());
 }
 
 void tst_CliStatus::refusals()

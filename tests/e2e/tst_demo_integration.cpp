@@ -837,8 +837,9 @@ void tst_DemoIntegration::alertsForHoldsAndPauses()
     QVERIFY(runFor(5000));
     QVERIFY(m_scheduler->setEndpointPaused(QStringLiteral("other"), true));
     // The targets share the demo API's host, which the 429 holds for 30 s: the
-    // messages wait for it like any operation to that host.
-    QVERIFY(runFor(40000));
+    // messages wait for it like any operation to that host, and then go at the pace
+    // measured from that refusal (one answer accepted before it: one per 30 s).
+    QVERIFY(runFor(70000));
 
     auto messagesTo = [this](const char *alert) {
         OperationFilter filter;

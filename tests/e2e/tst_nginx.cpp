@@ -1,7 +1,10 @@
 // `cooldown run` against a real nginx that limits with limit_req, answers 429 with
-// Retry-After: 1 and 200 otherwise (tests/e2e/nginx.conf.in, started by scripts/nginx
-// from scripts/test). The store and nginx's own access log must tell the same story,
-// and a 429 holds the host for every operation to it (nginx states no quota to learn).
+// Retry-After: 1 (or, as nginx does by default, a 429 alone) and 200 otherwise
+// (tests/e2e/nginx.conf.in, started by scripts/nginx from scripts/test). The store and
+// nginx's own access log must tell the same story. nginx states no quota: a 429 with
+// Retry-After holds the host for every operation to it, and the host's pace is
+// measured from what nginx refused (MeasuredPace), so that the operations refused
+// once do not all come back at once to be refused again.
 
 #include "core/store/Store.h"
 
@@ -92,17 +95,28 @@ private slots:
         QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
     }
 
+    void neverEarlyAllSucceedAndLogMatchesStore_data();
     void neverEarlyAllSucceedAndLogMatchesStore();
 };
 
+void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("retryAfter");
+    QTest::newRow("429 with Retry-After: 1") << QStringLiteral("/limited/") << true;
+    QTest::newRow("a bare 429") << QStringLiteral("/bare/") << false;
+}
+
 void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
 {
+    QFETCH(QString, path);
+    QFETCH(bool, retryAfter);
     const QString marker =
         QStringLiteral("run-%1").arg(QRandomGenerator::global()->generate64(), 0, 16);
     QByteArray endpoints;
     for (int i = 0; i < kOperations; ++i) {
         const QString url =
-            QStringLiteral("%1/limited/items?run=%2&op=%3").arg(m_url, marker).arg(i);
+            QStringLiteral("%1%2items?run=%3&op=%4").arg(m_url, path, marker).arg(i);
         endpoints += (i ? ",\n" : "") +
                      QStringLiteral(R"({"id": "get-%1", "url": "%2", "timeout_seconds": 10})")
                          .arg(i)
@@ -116,8 +130,8 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
             "deadline_seconds": 300, "spread_seconds": 0.5, "throttle_counts_as_attempt": false}},
         "endpoints": [
 )" + endpoints + "]}";
-    const QString configPath = m_dir.filePath(QStringLiteral("nginx-e2e.json"));
-    const QString dbPath = m_dir.filePath(QStringLiteral("nginx-e2e.db"));
+    const QString configPath = m_dir.filePath(marker + QStringLiteral(".json"));
+    const QString dbPath = m_dir.filePath(marker + QStringLiteral(".db"));
     {
         QFile file(configPath);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -172,8 +186,8 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
     QVERIFY2(storeByStatus[429] > 0, "nginx never answered 429: the limit was not reached");
 
     // No request before the server's time: after each 429, the operation's next attempt
-    // started no earlier than Retry-After (1 s) after the 429 arrived, nor before the
-    // wait the engine recorded.
+    // started no earlier than Retry-After (1 s) after the 429 arrived, when nginx said
+    // so, nor before the wait the engine recorded.
     std::map<qint64, QList<AttemptRecord>> byOperation;
     for (const AttemptRecord &a : attempts)
         byOperation[a.operationId].append(a);
@@ -188,9 +202,10 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
             const AttemptRecord &next = list.at(i + 1);
             QCOMPARE(previous.status, 429);
             QCOMPARE(previous.decision, QStringLiteral("retry"));
-            QCOMPARE(previous.retryAfterRaw, QStringLiteral("1"));
-            QCOMPARE(previous.waitSource, QStringLiteral("retry-after"));
-            const qint64 serverTime = previous.finishedAtMs + 1000;
+            QCOMPARE(previous.retryAfterRaw, retryAfter ? QStringLiteral("1") : QString());
+            QCOMPARE(previous.waitSource,
+                     retryAfter ? QStringLiteral("retry-after") : QStringLiteral("backoff"));
+            const qint64 serverTime = previous.finishedAtMs + (retryAfter ? 1000 : 0);
             const qint64 promised = previous.finishedAtMs + previous.waitMs;
             QVERIFY2(
                 next.startedAtMs + kClockGrainMs >= serverTime,
@@ -212,20 +227,27 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
     }
     QCOMPARE(checked, storeByStatus[429]);
 
-    // nginx states no quota, only Retry-After: each 429 holds the host's partition (the
-    // endpoints have no policy) for every operation to it. Requests that start inside
-    // another operation's hold are those already on their way when the 429 arrived.
+    // nginx states no quota: the host's partition (the endpoints have no policy) learns
+    // no quota but a pace, measured from what was refused.
     const QList<PartitionState> partitions = store->partitions(QDateTime::currentMSecsSinceEpoch());
     QCOMPARE(partitions.size(), 1);
-    QVERIFY(partitions.first().isLearned());
-    QVERIFY2(partitions.first().heldUntilMs > 0 &&
-                 partitions.first().holdReason.startsWith(QLatin1String("429")),
-             qPrintable(partitions.first().holdReason));
-    QCOMPARE(partitions.first().server.quota, 0); // nothing stated, nothing learned
+    const PartitionState &host = partitions.first();
+    QVERIFY(host.isLearned());
+    QCOMPARE(host.server.quota, 0); // nothing stated
+    QVERIFY2(host.pace.intervalUs > 0 && host.learnedFrom.startsWith(QLatin1String("429 after")),
+             qPrintable(host.learnedFrom));
+    // A 429 with Retry-After holds the host for every operation to it: requests that
+    // start inside another operation's hold are those already on their way when the
+    // 429 arrived. A bare 429 holds nothing; each operation backs off on its own.
+    if (retryAfter) {
+        QVERIFY2(host.heldUntilMs > 0 && host.holdReason.startsWith(QLatin1String("429")),
+                 qPrintable(host.holdReason));
+    }
     int startedInsideAHold = 0;
     for (const AttemptRecord &a : attempts) {
         for (const AttemptRecord &throttled : attempts) {
-            if (throttled.status == 429 && a.startedAtMs > throttled.finishedAtMs + 5 &&
+            if (retryAfter && throttled.status == 429 &&
+                a.startedAtMs > throttled.finishedAtMs + 5 &&
                 a.startedAtMs + kClockGrainMs < throttled.finishedAtMs + 1000) {
                 ++startedInsideAHold;
                 break;
@@ -234,17 +256,33 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
     }
     // At most what was already queued for the host's six connections (0 measured).
     QVERIFY2(startedInsideAHold <= 6, qPrintable(QString::number(startedInsideAHold)));
+    // No herd: the refusals are those of the first burst, sent before nginx's first
+    // 429 came back; after it, the operations go at the measured pace and at most one
+    // in ten is refused (before the pace was measured: 28 of 40).
+    qint64 firstRefusalAt = std::numeric_limits<qint64>::max();
+    for (const AttemptRecord &a : attempts) {
+        if (a.status == 429)
+            firstRefusalAt = std::min(firstRefusalAt, a.finishedAtMs);
+    }
+    qint64 refusedAfterTheFirst = 0;
+    for (const AttemptRecord &a : attempts)
+        refusedAfterTheFirst += a.status == 429 && a.startedAtMs > firstRefusalAt;
+    QVERIFY2(refusedAfterTheFirst <= kOperations / 10,
+             qPrintable(QString::number(refusedAfterTheFirst)));
     qInfo().noquote()
         << QStringLiteral("nginx e2e: %1 operations, %2 attempts, %3 answered 429, %4 access-log "
                           "lines, smallest margin after the server's time %5 ms, %6 ms wall, "
-                          "%7 requests started inside another's hold")
+                          "%7 requests started inside another's hold, %8 refused after the "
+                          "first 429, pace %9 ms")
                .arg(kOperations)
                .arg(attempts.size())
                .arg(storeByStatus[429])
                .arg(lines.size())
                .arg(earliestMarginMs)
                .arg(elapsedMs)
-               .arg(startedInsideAHold);
+               .arg(startedInsideAHold)
+               .arg(refusedAfterTheFirst)
+               .arg(double(host.pace.intervalUs) / 1000.0);
 }
 
 QTEST_GUILESS_MAIN(tst_Nginx)

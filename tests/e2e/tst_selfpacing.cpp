@@ -138,6 +138,9 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota_data()
                                                 << "20" << 1;
     QTest::newRow("draft-8, no policy, two workers") << "draft-8"
                                                      << "" << 2;
+    // No quota stated: the pace is measured from what the server refused.
+    QTest::newRow("Retry-After only, no policy, two workers") << "retry-after"
+                                                              << "" << 2;
 }
 
 void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
@@ -226,7 +229,12 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
                                 .arg(refusedLater)
                                 .arg(server->lastMs - server->firstMs);
     qInfo().noquote() << figures;
-    if (policy.isEmpty()) {
+    const bool stated = headers != QLatin1String("retry-after") && headers != QLatin1String("none");
+    if (!stated) {
+        // Nothing stated: the pace is measured from refusals, which takes a refusal now
+        // and then; at most one a window after the first (MeasuredPace).
+        QVERIFY2(refusedLater <= (kJobs + kLimit - 1) / kLimit - 1, qPrintable(figures));
+    } else if (policy.isEmpty()) {
         // Learning takes the first answers; after the first window, at most 0.1 per job.
         QVERIFY2(refusedLater <= kJobs / 10, qPrintable(figures));
     } else {
@@ -237,9 +245,12 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     // to the last; 1.1 times that at most. X-RateLimit-* states no window and its reset
     // in whole seconds: each of the first windows ends up to a second late, until the
     // windows this fleet opened tell the length (tst_serverwindow: 300 jobs within 1.1
-    // times); over the three windows here, 1.15 times.
+    // times); over the three windows here, 1.15 times. With nothing stated the pace is
+    // measured, and a window may end before the pace has sent its quota, while the
+    // pace is still being found (20-26 s measured for the 20 s here; over 300 jobs
+    // tst_measuredpace finds 1.06 times): 1.5 times.
     const qint64 idealMs = qint64((kJobs + kLimit - 1) / kLimit - 1) * kWindowSeconds * 1000;
-    const qint64 allowedPercent = headers == QLatin1String("legacy") ? 115 : 110;
+    const qint64 allowedPercent = !stated ? 150 : headers == QLatin1String("legacy") ? 115 : 110;
     QVERIFY2(server->lastMs - server->firstMs <= idealMs * allowedPercent / 100,
              qPrintable(figures));
 
@@ -248,8 +259,15 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     QCOMPARE(partitions.size(), 1);
     const PartitionState &p = partitions.first();
     QCOMPARE(p.isLearned(), policy.isEmpty());
-    QCOMPARE(p.server.quota, qint64(kLimit));
-    QVERIFY2(p.learnedFrom.contains(QLatin1String("RateLimit")), qPrintable(p.learnedFrom));
+    if (stated) {
+        QCOMPARE(p.server.quota, qint64(kLimit));
+        QVERIFY2(p.learnedFrom.contains(QLatin1String("RateLimit")), qPrintable(p.learnedFrom));
+    } else {
+        QCOMPARE(p.server.quota, qint64(0));
+        QVERIFY2(p.pace.intervalUs > 0 && p.learnedFrom.startsWith(QLatin1String("429 after")),
+                 qPrintable(p.learnedFrom));
+        qInfo().noquote() << "measured pace" << p.pace.intervalUs << "us from" << p.learnedFrom;
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_SelfPacing)

@@ -75,6 +75,7 @@ private slots:
     void contendedClaimTakesNothingAndDoesNotWait();
     void newerPolicyVersionIsKept();
     void databaseClockPacesSkewedWorkers();
+    void measuredPaceIsShared();
 
 private:
     std::unique_ptr<Store> open(bool databaseClock = false);
@@ -560,6 +561,65 @@ void tst_FleetStore::databaseClockPacesSkewedWorkers()
     QVERIFY2(qAbs(state.nextTokenAtMs - (real + 5000)) < 2500,
              qPrintable(QString::number(state.nextTokenAtMs - real)));
     QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 360'000, kLease, 8).size(), 0);
+}
+
+// A server that states nothing: the refusals one worker records set the host's pace,
+// and another worker's claims keep to it, one at a time.
+void tst_FleetStore::measuredPaceIsShared()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    const QString host = QStringLiteral("learned:nginx.test");
+    QVERIFY(a->ensureLearnedPartition(host));
+    for (int i = 0; i < 20; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("e"), QStringLiteral("key-%1").arg(i), kNow, host,
+                                   QString()));
+    const QList<OperationRecord> burst = a->claimDue(QStringLiteral("a"), kNow, kLease, 8);
+    QCOMPARE(burst.size(), 8); // nothing learned yet: not paced
+    // Six accepted, then two refused with Retry-After: 1, recorded in one group commit.
+    QList<Store::FinishRequest> answers;
+    for (int i = 0; i < burst.size(); ++i) {
+        const bool refused = i >= 6;
+        AttemptRecord attempt;
+        attempt.operationId = burst.at(i).id;
+        attempt.endpointId = burst.at(i).endpointId;
+        attempt.attempt = 1;
+        attempt.startedAtMs = kNow;
+        attempt.finishedAtMs = kNow + 10 + i;
+        attempt.status = refused ? 429 : 200;
+        attempt.waitMs = refused ? 1000 : 0;
+        attempt.waitSource = refused ? QStringLiteral("retry-after") : QString();
+        attempt.retryAfterRaw = refused ? QStringLiteral("1") : QString();
+        OperationRecord next = burst.at(i);
+        next.state = refused ? OperationState::Waiting : OperationState::Succeeded;
+        next.nextAttemptAtMs = refused ? attempt.finishedAtMs + 1000 : -1;
+        answers.append({attempt, next, burst.at(i).version});
+    }
+    for (const Store::FinishOutcome &outcome : a->finishAttempts(answers, QStringLiteral("a")))
+        QCOMPARE(outcome.result, Store::FinishResult::Committed);
+
+    // Six went through in the second nginx asked to wait: one every 166.7 ms.
+    const QList<PartitionState> partitions = b->partitions(kNow + 100);
+    QCOMPARE(partitions.size(), 1);
+    QCOMPARE(partitions.first().server.quota, 0);
+    QCOMPARE(partitions.first().pace.intervalUs, 1'000'000 / 6);
+    QCOMPARE(partitions.first().pace.capacity, 1);
+    QVERIFY2(partitions.first().learnedFrom.startsWith(
+                 QLatin1String("429 after 6 accepted answers in 0.0 s, Retry-After: 1")),
+             qPrintable(partitions.first().learnedFrom));
+
+    // Worker B, claiming greedily every 10 ms, sends the rest one at a time at that pace.
+    QList<qint64> sends;
+    for (qint64 t = kNow + 1100; t < kNow + 3100; t += 10) {
+        const QList<OperationRecord> claimed = b->claimDue(QStringLiteral("b"), t, kLease, 8);
+        QVERIFY2(claimed.size() <= 1, qPrintable(QString::number(claimed.size())));
+        for (int i = 0; i < claimed.size(); ++i)
+            sends.append(t);
+    }
+    QCOMPARE(sends.size(), 12); // 14 waiting; 2 s at one every 166.7 ms, the first at once
+    for (int i = 1; i < sends.size(); ++i)
+        QVERIFY2(sends.at(i) - sends.at(i - 1) >= 160, qPrintable(QString::number(i)));
 }
 
 QTEST_GUILESS_MAIN(tst_FleetStore)

@@ -68,6 +68,7 @@ private slots:
     void zeroKeepsForEver();
     void prunesInBatches();
     void fileShrinks();
+    void vacuumThroughQtSqlAlone();
 
 private:
     std::unique_ptr<Store> open();
@@ -253,6 +254,37 @@ void tst_Retention::fileShrinks()
     for (const RollupRecord &r : store->rollups(0, kNow))
         attempts += r.attempts;
     QCOMPARE(attempts, qint64(3000));
+}
+
+void tst_Retention::vacuumThroughQtSqlAlone()
+{
+    if (!isSqlite())
+        QSKIP("a SQLite file only");
+    const QString headers = QStringLiteral("X-Padding: %1\n").arg(QString(2000, u'x'));
+    {
+        auto store = open();
+        QVERIFY(store);
+        for (int i = 0; i < 600; ++i)
+            QVERIFY(record(*store, QStringLiteral("e"), kNow - 90 * kDay + i * 1000,
+                           OperationState::Succeeded, headers));
+    }
+    const qint64 full = QFileInfo(m_url).size();
+    {
+        StoreOptions options;
+        options.useLinkedSqlite = false; // the driver's own library, through QtSql only
+        QString error;
+        auto store = Store::open(m_url, &error, options);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY(!store->usesLinkedSqlite());
+        QCOMPARE(store->pruneAttempts(kNow - 30 * kDay, 1000).rows, qint64(600));
+        qint64 left = store->incrementalVacuum(100);
+        QVERIFY2(left > 0, qPrintable(store->lastError()));
+        for (int i = 0; i < 1000 && left > 0; ++i)
+            left = store->incrementalVacuum(100);
+        QCOMPARE(left, qint64(0));
+    }
+    const qint64 after = QFileInfo(m_url).size();
+    QVERIFY2(after < full / 4, qPrintable(QStringLiteral("%1 -> %2 bytes").arg(full).arg(after)));
 }
 
 QTEST_GUILESS_MAIN(tst_Retention)

@@ -480,28 +480,28 @@ void tst_Rollups::migrationBuildsRollups()
         attempts += r.attempts;
     QCOMPARE(attempts, store->countAttempts({}));
 
-    // The same history recorded on a database with rollups gives the same rows: the
-    // migration's recount and the rollups written with the attempts agree.
-    QTemporaryDir other;
-    QString url = other.filePath(QStringLiteral("live.db"));
-    if (!isSqlite()) {
-        QString why;
-        url = test::freshPostgresDatabase(QStringLiteral("cooldown_tst_rollups_live"), &why);
-        QVERIFY2(!url.isEmpty(), qPrintable(why));
-    }
-    QString error;
-    StoreOptions options;
-    options.paceByDatabaseClock = false;
-    auto live = Store::open(url, &error, options);
-    QVERIFY2(live, qPrintable(error));
-    QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
-    const QString diff = difference(live->rollups(0, kStart * 2), migrated);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // The migrated rows are the recount, and the hourly ones their sums.
+    const QString recount = difference(store->recountRollups(), migrated);
+    QVERIFY2(recount.isEmpty(), qPrintable(recount));
     const qint64 hour = 3'600'000;
     const QString hourly =
-        difference(live->rollups(0, kStart * 2, hour), store->rollups(0, kStart * 2, hour));
+        difference(sumPerBucket(migrated, hour), store->rollups(0, kStart * 2, hour));
     QVERIFY2(hourly.isEmpty(), qPrintable(hourly));
-    QCOMPARE(store->rollups(0, kStart * 2, hour).size(), sumPerBucket(migrated, hour).size());
+
+    // On SQLite the same seed makes the same history: recorded on a database with
+    // rollups, it gives the same rows (on PostgreSQL the claims' order among equals is
+    // the server's, so histories of one seed may differ).
+    if (isSqlite()) {
+        QTemporaryDir other;
+        QString error;
+        StoreOptions options;
+        options.paceByDatabaseClock = false;
+        auto live = Store::open(other.filePath(QStringLiteral("live.db")), &error, options);
+        QVERIFY2(live, qPrintable(error));
+        QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
+        const QString diff = difference(live->rollups(0, kStart * 2), migrated);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
 
     // Attempts recorded after the migration add to the migrated rows.
     QVERIFY(runHistory(*store, QStringLiteral("w2"), 78, 40, kStart + 3'600'000).isEmpty());

@@ -5,6 +5,8 @@
 
 #include "core/store/Store.h"
 
+#include <sqlite3.h>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,8 +18,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <functional>
+#include <future>
 #include <memory>
+#include <thread>
 
 using namespace cooldown;
 
@@ -108,6 +113,7 @@ private slots:
     void cleanup();
 
     void createClaimFinish();
+    void linkedSqliteOnlyWhereItIsTheDrivers();
     void operationIsDurableBeforeClaim();
     void claimOrderAndLimit();
     void claimNeverOverlaps();
@@ -131,7 +137,9 @@ private slots:
 private:
     std::unique_ptr<Store> openStore(const StoreOptions &options = {});
     bool rawExec(const QStringList &statements, QString *error);
-    bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
+    bool isSqlite() const { return m_backend.startsWith(QLatin1String("sqlite")); }
+    // SQLite through Qt's driver alone, as where the driver has its own SQLite library.
+    bool driverOnly() const { return m_backend == QLatin1String("sqlite-driver-only"); }
 
     QString m_backend;
     QString m_url;
@@ -142,6 +150,7 @@ void tst_Store::initTestCase_data()
 {
     QTest::addColumn<QString>("backend");
     QTest::newRow("sqlite") << "sqlite";
+    QTest::newRow("sqlite, driver only") << "sqlite-driver-only";
     QTest::newRow("postgresql") << "postgresql";
 }
 
@@ -171,6 +180,8 @@ std::unique_ptr<Store> tst_Store::openStore(const StoreOptions &options)
     // Every time here is the fixed kNow the test passes, PostgreSQL's clock included.
     StoreOptions fixedTime = options;
     fixedTime.paceByDatabaseClock = false;
+    if (driverOnly())
+        fixedTime.useLinkedSqlite = false;
     QString error;
     std::unique_ptr<Store> store = Store::open(m_url, &error, fixedTime);
     if (!store)
@@ -305,6 +316,62 @@ void tst_Store::createClaimFinish()
     QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 1'000'000, kLeaseMs, 10).isEmpty());
     QCOMPARE(store->latestOperation(QStringLiteral("upload"))->id, *id);
     QVERIFY(!store->latestOperation(QStringLiteral("nothing")));
+}
+
+// The store calls the SQLite library it was linked with on Qt's connection only where
+// Qt's driver uses that library too; otherwise (or when told) it uses the driver alone,
+// and a lock another connection holds is still waited for.
+void tst_Store::linkedSqliteOnlyWhereItIsTheDrivers()
+{
+    QVERIFY(sqliteLibrariesAgree(QStringLiteral("2022-12-28 abc"), "2022-12-28 abc"));
+    QVERIFY(!sqliteLibrariesAgree(QStringLiteral("2022-12-28 abc"), "2023-05-16 def"));
+    QVERIFY(!sqliteLibrariesAgree(QString(), ""));
+    QVERIFY(!sqliteLibrariesAgree(QStringLiteral("x"), nullptr));
+
+    auto store = openStore();
+    QVERIFY(store);
+    if (!isSqlite()) {
+        QVERIFY(!store->usesLinkedSqlite());
+        return;
+    }
+    QString driverSource;
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("source"));
+        db.setDatabaseName(m_url);
+        QVERIFY(db.open());
+        QSqlQuery query(db);
+        QVERIFY(query.exec(QStringLiteral("SELECT sqlite_source_id()")) && query.next());
+        driverSource = query.value(0).toString();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("source"));
+    QCOMPARE(store->usesLinkedSqlite(),
+             !driverOnly() && driverSource == QLatin1String(sqlite3_sourceid()));
+
+    // Another connection holds the write lock for a moment: the store's write waits
+    // for it (its busy handler, or the driver's busy_timeout) and goes through.
+    std::promise<bool> locked;
+    std::thread holder([this, &locked] {
+        sqlite3 *connection = nullptr;
+        const bool ok =
+            sqlite3_open(QFile::encodeName(m_url).constData(), &connection) == SQLITE_OK &&
+            sqlite3_exec(connection, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+        locked.set_value(ok);
+        if (ok) {
+            // Holding the lock is the point here: nothing waits on this thread's time.
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            sqlite3_exec(connection, "COMMIT", nullptr, nullptr, nullptr);
+        }
+        sqlite3_close(connection);
+    });
+    if (!locked.get_future().get()) {
+        holder.join();
+        QFAIL("the other connection could not take the write lock");
+    }
+    const auto created = store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    holder.join();
+    QVERIFY2(created, qPrintable(store->lastError()));
+    QCOMPARE(store->operations({}).size(), 1);
 }
 
 void tst_Store::operationIsDurableBeforeClaim()
@@ -953,7 +1020,10 @@ void tst_Store::checkpointsOffTheWritingThread()
     // several times.
     for (int i = 0; i < 2000; ++i)
         QVERIFY(store->createOperation(QStringLiteral("e"), QString::number(i), kNow + i));
-    QTRY_VERIFY_WITH_TIMEOUT(store->backgroundCheckpoints() > 0, 30000);
+    if (driverOnly())
+        QCOMPARE(store->backgroundCheckpoints(), 0); // SQLite's own, on the writing thread
+    else
+        QTRY_VERIFY_WITH_TIMEOUT(store->backgroundCheckpoints() > 0, 30000);
     // The database file itself has the operations while the writer is still open.
     QVERIFY2(QFileInfo(m_url).size() > emptySize,
              qPrintable(QStringLiteral("%1 bytes").arg(QFileInfo(m_url).size())));
@@ -1049,10 +1119,10 @@ void tst_Store::newerVersionRefused()
     } else {
         QVERIFY(rawExec({QStringLiteral("SELECT 1 FROM operations")}, &error));
     }
-    QVERIFY(rawExec(
-        {QStringLiteral("UPDATE schema_meta SET value = '%1' WHERE name = 'schema_version'")
-                         .arg(Store::latestSchemaVersion())},
-        &error));
+    QVERIFY(
+        rawExec({QStringLiteral("UPDATE schema_meta SET value = '%1' WHERE name = 'schema_version'")
+                     .arg(Store::latestSchemaVersion())},
+                &error));
     QVERIFY(openStore());
 }
 

@@ -293,7 +293,16 @@ void tst_PartitionsModel::learnedFromTheServer()
     silent.learnedFrom.clear();
     PartitionState configured = partition("k", 0, 0, 4);
     configured.server = learned.server;
-    model.setPartitions({learned, silent, configured}, kNow);
+    // A server that states nothing, paced by what its refusals measured.
+    PartitionState measured = silent;
+    measured.policyId = QStringLiteral("learned:nginx.example.com");
+    measured.pace.intervalUs = 150'000;
+    measured.pace.capacity = 1;
+    measured.learnedFrom = QStringLiteral("429 after 6 accepted answers in 0.9 s, Retry-After: 1");
+    PartitionState slow = measured;
+    slow.policyId = QStringLiteral("learned:slow.example.com");
+    slow.pace.intervalUs = 2'500'000;
+    model.setPartitions({learned, silent, configured, measured, slow}, kNow);
 
     const int row = model.rowOf(learned.policyId, QString());
     QCOMPARE(text(model, row, PartitionsModel::ConfiguredColumn),
@@ -315,6 +324,15 @@ void tst_PartitionsModel::learnedFromTheServer()
     QCOMPARE(text(model, quiet, PartitionsModel::ConfiguredColumn),
              QStringLiteral("no policy; the server has stated no limit"));
     QVERIFY(model.index(quiet, 0).data(PartitionsModel::LearnedHostRole).toString().isEmpty());
+
+    const int paced = model.rowOf(measured.policyId, QString());
+    QCOMPARE(text(model, paced, PartitionsModel::ConfiguredColumn),
+             QStringLiteral("measured from the server's refusals: about 6.7 per second"));
+    const QString pacedTip =
+        model.index(paced, PartitionsModel::ConfiguredColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(pacedTip.contains(measured.learnedFrom), qPrintable(pacedTip));
+    QCOMPARE(text(model, model.rowOf(slow.policyId, QString()), PartitionsModel::ConfiguredColumn),
+             QStringLiteral("measured from the server's refusals: about one every 2.5 s"));
 
     // A configured policy shows what the server states beside it, and is not adoptable.
     const int policy = model.rowOf(configured.policyId, QStringLiteral("k"));

@@ -1,6 +1,8 @@
 // A rate-limited API for the end-to-end tests, built on express-rate-limit (npm): a
 // limiter nobody on this project wrote, sending its own headers. Counts what arrives.
-//   node server.js [--limit N] [--window-seconds S] [--headers draft-8|draft-7|draft-6|legacy]
+//   node server.js [--limit N] [--window-seconds S]
+//                  [--headers draft-8|draft-7|draft-6|legacy|retry-after|none]
+// retry-after: no quota headers, only Retry-After on a 429; none: a bare 429.
 // Listens on 127.0.0.1, on a free port, and prints "listening PORT" once ready.
 //   GET /job/:id     the work: 200, or 429 past the limit
 //   GET /stats       {"requests": n, "refused": n, "done": [ids], "first_ms": t, "last_ms": t}
@@ -29,11 +31,15 @@ app.use((req, res, next) => {
 app.use(rateLimit({
     windowMs: windowSeconds * 1000,
     limit,
-    standardHeaders: headers === 'legacy' ? false : headers,
-    legacyHeaders: true,
+    standardHeaders: ['legacy', 'retry-after', 'none'].includes(headers) ? false : headers,
+    legacyHeaders: !['retry-after', 'none'].includes(headers),
     identifier: 'api',
     handler: (req, res, next, options) => {
         stats.refused += 1;
+        if (headers === 'retry-after' && req.rateLimit.resetTime) {
+            const seconds = Math.ceil((req.rateLimit.resetTime.getTime() - Date.now()) / 1000);
+            res.setHeader('Retry-After', String(Math.max(seconds, 0)));
+        }
         res.status(options.statusCode).send(options.message);
     },
 }));
