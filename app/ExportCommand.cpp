@@ -50,7 +50,11 @@ int runExport(const QStringList &arguments)
         QStringLiteral("state"),
         Text::tr("Only attempts of operations now in state S (%1).").arg(stateNames()),
         QStringLiteral("S"));
-    parser.addOptions({db, out, from, to, endpoint, state});
+    const QCommandLineOption rollups(
+        QStringLiteral("rollups"),
+        Text::tr("Writes the per-minute rollups instead, one row per minute and key; "
+                 "--from and --to select minutes."));
+    parser.addOptions({db, out, from, to, endpoint, state, rollups});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -90,11 +94,33 @@ int runExport(const QStringList &arguments)
                                             .arg(parser.value(state), stateNames()));
     }
 
+    if (parser.isSet(rollups) && parser.isSet(state))
+        return usageError(kCommand, Text::tr("--state does not apply to --rollups"));
+
     int openFailed = ExitOk;
     std::unique_ptr<Store> store =
         openStoreFor(kCommand, databaseUrl(parser, db), Create::Never, &openFailed);
     if (!store)
         return openFailed;
+
+    if (parser.isSet(rollups)) {
+        bool interrupted = false;
+        StopOnSignal stopSignals;
+        QString error;
+        if (!stopSignals.install([&interrupted](int) { interrupted = true; }, &error))
+            return runtimeError(kCommand, error);
+        const qint64 rows =
+            CsvExporter::writeRollups(store.get(), filter.fromMs, filter.toMs, filter.endpointId,
+                                      parser.value(out), &error, [&interrupted] {
+                                          QCoreApplication::processEvents();
+                                          return interrupted;
+                                      });
+        if (rows < 0)
+            return runtimeError(kCommand, error);
+        printOut(Text::tr("exported %1 rollup rows to %2").arg(rows).arg(parser.value(out)) +
+                 QLatin1Char('\n'));
+        return ExitOk;
+    }
 
     CsvExporter exporter;
     QEventLoop loop;

@@ -7,6 +7,7 @@
 #include "core/engine/PrometheusMetrics.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
+#include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -14,7 +15,9 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QScopeGuard>
 #include <QTextStream>
+#include <QThread>
 #include <QTimer>
 
 #include <cmath>
@@ -163,6 +166,24 @@ int runRun(const QStringList &arguments)
     std::unique_ptr<Store> store = openStoreFor(kCommand, dbUrl, Create::IfMissing, &openFailed);
     if (!store)
         return openFailed;
+
+    // History older than the workspace keeps goes in small batches, on a thread and a
+    // connection of its own, a minute after the start and every hour after.
+    const RetentionConfig retention = workspace->retention;
+    constexpr qint64 day = 24LL * 3600 * 1000;
+    QThread pruneThread;
+    pruneThread.setObjectName(QStringLiteral("retention"));
+    auto *pruner =
+        new RetentionPruner(dbUrl, SystemClock::instance(),
+                            RetentionPeriods{retention.rawDays * day, retention.rollupDays * day});
+    pruner->moveToThread(&pruneThread);
+    QObject::connect(&pruneThread, &QThread::finished, pruner, &QObject::deleteLater);
+    pruneThread.start();
+    QTimer::singleShot(60 * 1000, pruner, [pruner] { pruner->start(3600 * 1000); });
+    const auto stopPruning = qScopeGuard([&pruneThread] {
+        pruneThread.quit();
+        pruneThread.wait();
+    });
 
     StopOnSignal stopSignals;
     const SkewedClock clock(SystemClock::instance(), skewMs);

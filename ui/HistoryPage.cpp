@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressDialog>
 #include <QScrollBar>
 #include <QSplitter>
@@ -179,6 +180,11 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("historyCount"));
     bar->addWidget(m_count);
+    m_rawStart = new QLabel(this);
+    m_rawStart->setObjectName(QStringLiteral("historyRawStart"));
+    m_rawStart->setToolTip(tr("Older attempts were removed by the workspace's retention; the "
+                              "Overview still shows them, summed per minute."));
+    bar->addWidget(m_rawStart);
     bar->addSpacing(8);
     bar->addWidget(exportButton);
     layout->addLayout(bar);
@@ -286,6 +292,18 @@ void HistoryPage::applyFilter()
     m_model->setNowMs(m_clock.nowMs());
     m_model->setQuery(currentQuery());
     m_inspector->showAttempt(std::nullopt);
+}
+
+void HistoryPage::setRawHistoryStart(qint64 ms)
+{
+    if (ms == m_rawStartMs)
+        return;
+    m_rawStartMs = ms;
+    m_rawStart->setText(
+        ms < 0 ? QString()
+               : tr("Raw history since %1")
+                     .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms).toLocalTime(),
+                                             QLocale::ShortFormat)));
 }
 
 void HistoryPage::updateCount()

@@ -50,6 +50,10 @@ public:
                    const QString &decision);
     void applyFilter();
 
+    // Where the raw history starts (the oldest attempt retention kept); -1: none.
+    void setRawHistoryStart(qint64 ms);
+    QLabel *rawHistoryLabel() const { return m_rawStart; }
+
     // Asks for a file name, then exports with progress and a Cancel button.
     void exportCsv();
     // The same without asking; the job reports through exportFinished().
@@ -73,6 +77,8 @@ private:
     QComboBox *m_decision = nullptr;
     QComboBox *m_time = nullptr;
     QLabel *m_count = nullptr;
+    QLabel *m_rawStart = nullptr;
+    qint64 m_rawStartMs = -2;
     QAction *m_export = nullptr;
     QTimer *m_poll = nullptr;
     CsvExportJob *m_job = nullptr;

@@ -10,13 +10,28 @@
 
 namespace cooldown {
 
+namespace {
+
+// The figures' minutes are never forgotten by age: the reader drops what leaves the range.
+constexpr qint64 kKeepEverything = 100LL * 365 * 24 * 3600 * 1000;
+// Samples of exchanges in flight are kept as long as the longest live range.
+constexpr qint64 kInFlightKeptMs = 8LL * 24 * 3600 * 1000;
+
+qint64 floorTo(qint64 ms, qint64 step)
+{
+    return ms >= 0 ? ms / step * step : -((-ms + step - 1) / step) * step;
+}
+
+} // namespace
+
 LiveReader::LiveReader(QString databaseUrl, const Clock &clock, QHash<QString, QString> partitionOf,
                        QStringList endpointIds)
     : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_partitionOf(std::move(partitionOf)),
-      m_endpointIds(std::move(endpointIds)), m_metrics(clock)
+      m_endpointIds(std::move(endpointIds)), m_figures(clock, kKeepEverything),
+      m_inFlight(clock, kInFlightKeptMs)
 {
     for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
-        m_metrics.setPartitionOf(it.key(), it.value());
+        m_figures.setPartitionOf(it.key(), it.value());
 }
 
 LiveReader::~LiveReader() = default;
@@ -41,7 +56,7 @@ void LiveReader::start(int intervalMs)
 {
     if (!m_timer) {
         m_timer = new QTimer(this);
-        connect(m_timer, &QTimer::timeout, this, &LiveReader::poll);
+        connect(m_timer, &QTimer::timeout, this, &LiveReader::tick);
     }
     m_timer->start(intervalMs);
     poll();
@@ -51,42 +66,33 @@ void LiveReader::setRange(qint64 rangeMs, qint64 bucketMs)
 {
     m_rangeMs = rangeMs;
     m_bucketMs = bucketMs;
-    m_window.reset();
-    m_windowFigures.reset();
+    m_fixed = false;
+    m_figuresStale = true;
     poll();
 }
 
 void LiveReader::setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs)
 {
-    // The first bucket starts where Metrics::snapshot() puts it: read it whole.
-    const qint64 minute = Metrics::kMinuteMs;
-    const qint64 bucket = std::max<qint64>(1, (bucketMs + minute - 1) / minute) * minute;
-    const qint64 alignedFrom = std::max<qint64>(0, fromMs) / bucket * bucket;
-    m_rangeMs = toMs - fromMs;
     m_bucketMs = bucketMs;
-    m_windowFigures.reset();
-    // Figures of their own, kept as long as the window is old: the live ones forget what
-    // is older than a week.
-    const qint64 age = m_clock.nowMs() - alignedFrom + minute;
-    m_window = std::make_unique<Metrics>(m_clock, std::max(age, Metrics::kDefaultRetentionMs));
-    for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
-        m_window->setPartitionOf(it.key(), it.value());
-    m_windowFromMs = alignedFrom;
+    m_rangeMs = toMs - fromMs;
+    m_fixed = true;
+    // The first bucket starts where Metrics::snapshot() puts it: read it whole.
+    m_windowFromMs = floorTo(std::max<qint64>(0, fromMs), alignedBucketMs());
     m_windowToMs = toMs;
-    m_windowLastId = 0;
-    m_windowComplete = false;
+    m_figuresStale = true;
     poll();
 }
 
 void LiveReader::setJobsScope(JobsScope scope)
 {
     m_scope = scope;
+    m_operationsStale = true;
     poll();
 }
 
 void LiveReader::noteInFlight(int inFlight, int maxInFlight)
 {
-    m_metrics.recordInFlight(inFlight, maxInFlight);
+    m_inFlight.recordInFlight(inFlight, maxInFlight);
 }
 
 qint64 LiveReader::localMidnightMs() const
@@ -95,64 +101,40 @@ qint64 LiveReader::localMidnightMs() const
     return now.date().startOfDay().toMSecsSinceEpoch();
 }
 
-bool LiveReader::readNewAttempts(int maxPages)
+qint64 LiveReader::alignedBucketMs() const
 {
-    AttemptFilter filter;
-    filter.fromMs = m_lastAttemptId == 0 ? m_loadedFromMs : -1;
-    filter.limit = kPageRows;
-    for (int page = 0; page < maxPages; ++page) {
-        filter.afterId = m_lastAttemptId;
-        const QList<AttemptRecord> rows = m_store->attempts(filter);
-        if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
-            emit failed(m_store->lastError());
-            return true;
-        }
-        for (const AttemptRecord &a : rows)
-            m_metrics.record(a);
-        if (!rows.isEmpty())
-            m_lastAttemptId = rows.constLast().id;
-        if (rows.size() < kPageRows)
-            return true;
-    }
-    return false; // more to read
+    const qint64 minute = Metrics::kMinuteMs;
+    return std::max<qint64>(1, (m_bucketMs + minute - 1) / minute) * minute;
 }
 
-bool LiveReader::readWindow(int maxPages)
+qint64 LiveReader::rangeFromMs(qint64 nowMs) const
 {
-    AttemptFilter filter;
-    filter.fromMs = m_windowFromMs;
-    filter.toMs = m_windowToMs;
-    filter.limit = kPageRows;
-    for (int page = 0; page < maxPages; ++page) {
-        filter.afterId = m_windowLastId;
-        const QList<AttemptRecord> rows = m_store->attempts(filter);
-        if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
-            emit failed(m_store->lastError());
-            return true;
-        }
-        for (const AttemptRecord &a : rows)
-            m_window->record(a);
-        if (!rows.isEmpty())
-            m_windowLastId = rows.constLast().id;
-        if (rows.size() < kPageRows)
-            return true;
-    }
-    return false;
+    return m_fixed ? m_windowFromMs : floorTo(nowMs - m_rangeMs, alignedBucketMs());
 }
 
-MetricsSnapshot LiveReader::windowSnapshot()
+bool LiveReader::readFigures(qint64 fromMs)
 {
-    MetricsSnapshot figures = m_windowFigures
-                                  ? *m_windowFigures
-                                  : m_window->snapshot(m_windowFromMs, m_windowToMs, m_bucketMs);
-    if (m_windowComplete && !m_windowFigures)
-        m_windowFigures = figures;
-    // Exchanges in flight are sampled, not stored: the window has those seen live.
-    const MetricsSnapshot live = m_metrics.snapshot(m_windowFromMs, m_windowToMs, m_bucketMs);
-    figures.peakInFlight = live.peakInFlight;
-    figures.maxInFlight = live.maxInFlight;
-    figures.nowMs = live.nowMs;
-    return figures;
+    const qint64 now = m_clock.nowMs();
+    const qint64 bucket = alignedBucketMs();
+    qint64 from = fromMs;
+    if (from < 0) {
+        m_figures.clear();
+        from = rangeFromMs(now);
+    } else {
+        m_figures.forgetFrom(from);
+    }
+    // A live range takes what other workers' clocks put a little ahead of this one too.
+    const qint64 to = m_fixed ? m_windowToMs : now + 24 * 3600 * 1000;
+    const bool read = m_store->forEachRollup(from, to, bucket, [this](const RollupRecord &row) {
+        m_figures.add(row);
+        return true;
+    });
+    if (!read) {
+        emit failed(m_store->lastError());
+        return false;
+    }
+    m_settledBeforeMs = floorTo(now - kSettleMs, bucket);
+    return true;
 }
 
 QList<OperationRecord> LiveReader::readOperations()
@@ -192,46 +174,93 @@ QList<OperationRecord> LiveReader::readOperations()
 
 void LiveReader::poll()
 {
+    refresh(true);
+}
+
+void LiveReader::tick()
+{
+    refresh(false);
+}
+
+void LiveReader::refresh(bool force)
+{
     if (!ensureOpen())
         return;
     const qint64 now = m_clock.nowMs();
-    // The live figures cover today at least, for "failed today".
-    const qint64 wantedFrom =
-        m_window ? localMidnightMs() : std::min(now - m_rangeMs, localMidnightMs());
-    if (m_loadedFromMs < 0 || wantedFrom < m_loadedFromMs) {
-        // The range reaches further back than what was read: read it again from there.
-        m_metrics.clear();
-        m_loadedFromMs = wantedFrom;
-        m_lastAttemptId = 0;
+    const std::optional<QByteArray> token = m_store->changeToken();
+    if (!token)
+        emit failed(m_store->lastError());
+    const bool changed = force || !token || token != m_token;
+    m_token = token;
+    const qint64 minute = floorTo(now, Metrics::kMinuteMs);
+    const bool newMinute = minute != m_lastMinute;
+    m_lastMinute = minute;
+    bool send = force || newMinute;
+
+    if (m_figuresStale) {
+        m_figuresStale = !readFigures(-1);
+        send = true;
+    } else if (changed && !m_fixed) {
+        readFigures(m_settledBeforeMs);
+        send = true;
     }
-    // A long history is read a few pages per tick, so that the figures appear early
-    // and a change of range is never stuck behind a week of rows.
-    m_catchingUp = !readNewAttempts(m_catchingUp ? 40 : 20);
-    if (m_window && !m_windowComplete) {
-        m_windowComplete = readWindow(m_catchingUp ? 20 : 40);
-        m_catchingUp = m_catchingUp || !m_windowComplete;
+    if (newMinute) {
+        if (!m_fixed)
+            m_figures.forgetBefore(rangeFromMs(now));
+        m_inFlight.forgetBefore(now - kInFlightKeptMs);
     }
 
-    LiveSnapshot snapshot;
-    snapshot.metrics =
-        m_window ? windowSnapshot() : m_metrics.snapshot(now - m_rangeMs, now + 1, m_bucketMs);
-    snapshot.counts = m_store->countsByState();
-    snapshot.failedToday = m_metrics.finalFailuresSince(localMidnightMs());
-    for (const QString &endpoint : std::as_const(m_endpointIds)) {
-        if (m_store->isEndpointPaused(endpoint).value_or(false))
-            snapshot.pausedEndpoints.insert(endpoint);
+    if (changed) {
+        m_last.counts = m_store->openCountsByState();
+        m_last.pausedEndpoints.clear();
+        for (const QString &endpoint : std::as_const(m_endpointIds)) {
+            if (m_store->isEndpointPaused(endpoint).value_or(false))
+                m_last.pausedEndpoints.insert(endpoint);
+        }
+        m_last.rawHistoryFromMs = m_store->earliestAttemptMs();
+        m_operationsStale = true;
     }
-    snapshot.jobsScope = m_scope;
-    snapshot.operations = readOperations();
-    const QString errorBefore = m_store->lastError();
-    snapshot.partitions = m_store->partitions(now);
-    if (snapshot.partitions.isEmpty() && m_store->lastError() != errorBefore)
-        emit failed(m_store->lastError());
-    snapshot.loadingHistory = m_catchingUp;
-    snapshot.fixedWindow = m_window != nullptr;
-    emit snapshotReady(snapshot);
-    if (m_catchingUp)
-        QTimer::singleShot(0, this, &LiveReader::poll);
+    if (changed || newMinute) {
+        const qint64 failedToday = m_store->finalFailuresSince(localMidnightMs());
+        if (failedToday >= 0)
+            m_last.failedToday = failedToday;
+        else
+            emit failed(m_store->lastError());
+    }
+    // A long list is not read again on every change: the local engine's own changes
+    // reach the view as they happen (Scheduler::operationChanged).
+    if (m_operationsStale &&
+        (force || m_last.operations.size() <= kLargeOperationList || m_operationsReadAtMs < 0 ||
+         now - m_operationsReadAtMs >= kLargeListIntervalMs)) {
+        m_last.jobsScope = m_scope;
+        m_last.operations = readOperations();
+        m_operationsReadAtMs = now;
+        m_operationsStale = false;
+        send = true;
+    }
+    if (changed || m_partitionsReadAtMs < 0 ||
+        now - m_partitionsReadAtMs >= kPartitionsIntervalMs) {
+        const QString errorBefore = m_store->lastError();
+        m_last.partitions = m_store->partitions(now);
+        if (m_last.partitions.isEmpty() && m_store->lastError() != errorBefore)
+            emit failed(m_store->lastError());
+        m_partitionsReadAtMs = now;
+        send = true;
+    }
+    if (!send)
+        return;
+
+    const qint64 from = m_fixed ? m_windowFromMs : now - m_rangeMs;
+    const qint64 to = m_fixed ? m_windowToMs : now + 1;
+    MetricsSnapshot figures = m_figures.snapshot(from, to, m_bucketMs);
+    // Exchanges in flight are sampled, not stored: the figures have those seen live.
+    const MetricsSnapshot live = m_inFlight.snapshot(from, to, m_bucketMs);
+    figures.peakInFlight = live.peakInFlight;
+    figures.maxInFlight = live.maxInFlight;
+    m_last.metrics = figures;
+    m_last.loadingHistory = false;
+    m_last.fixedWindow = m_fixed;
+    emit snapshotReady(m_last);
 }
 
 } // namespace cooldown

@@ -42,16 +42,23 @@ struct LiveSnapshot
     // Every partition's bucket, hold and queue as the store has them, for the fleet.
     QList<PartitionState> partitions;
     bool loadingHistory = false; // the range is still being read back from the store
+    // When the oldest raw attempt kept started (retention prunes older ones); -1: none.
+    qint64 rawHistoryFromMs = -1;
     bool fixedWindow = false;    // the figures of a fixed window, not of the last so much
 };
 
 // Reads the store for the live views, from a Store of its own on the thread it was
-// moved to: it follows new attempts by key (afterId) into a Metrics, and once a second
-// sends a LiveSnapshot with the figures of the chosen range, the operation counts, the
-// operations of the chosen Jobs scope and every partition's bucket, hold and queue.
-// Attempts other workers record in the same database show up too. A fixed window
-// (setWindow) is read once, by key, into figures of its own, however old it is; it does
-// not follow the clock.
+// moved to, and sends a LiveSnapshot with the figures of the chosen range, the open
+// operation counts, the operations of the chosen Jobs scope and every partition's
+// bucket, hold and queue. The figures come from the store's per-minute rollups, summed
+// per bucket by the database: one indexed query for a range of any length, and then,
+// as time goes on, only the buckets that can still change. Attempts other workers
+// record in the same database show up too. A fixed window (setWindow) is read once; it
+// does not follow the clock.
+//
+// Idle means idle: each tick asks the store for its change token (Store::changeToken)
+// and reads nothing else while it stays the same, except the partitions now and then
+// (their buckets refill with time) and the figures when a new minute starts.
 class LiveReader final : public QObject
 {
     Q_OBJECT
@@ -64,7 +71,14 @@ public:
     ~LiveReader() override;
 
     static constexpr int kRecentOperations = 300;
-    static constexpr int kPageRows = 5000;
+    // A Jobs list longer than this is read again at most this often while things change.
+    static constexpr int kLargeOperationList = 1000;
+    static constexpr qint64 kLargeListIntervalMs = 10000;
+    // Partitions are read again this often when nothing changed.
+    static constexpr qint64 kPartitionsIntervalMs = 10000;
+    // Rollups of minutes this far back may still grow: other workers' attempts commit
+    // a little after they end.
+    static constexpr qint64 kSettleMs = 2 * 60000;
 
 public slots:
     // Starts polling every intervalMs (the first poll runs at once).
@@ -76,7 +90,10 @@ public slots:
     void setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs);
     void setJobsScope(cooldown::JobsScope scope);
     void noteInFlight(int inFlight, int maxInFlight);
-    // Reads now instead of at the next tick.
+    // What the timer runs: reads only what changed since the last tick, and sends a
+    // snapshot only when something did (or a new minute moved the range).
+    void tick();
+    // Reads everything now instead of at the next tick, changed or not.
     void poll();
 
 signals:
@@ -85,9 +102,12 @@ signals:
 
 private:
     bool ensureOpen();
-    bool readNewAttempts(int maxPages);
-    bool readWindow(int maxPages);
-    MetricsSnapshot windowSnapshot();
+    // One tick; force reads everything whether or not the store changed.
+    void refresh(bool force);
+    // The figures of the range afresh, or (fromMs >= 0) the buckets from there on.
+    bool readFigures(qint64 fromMs);
+    qint64 alignedBucketMs() const;
+    qint64 rangeFromMs(qint64 nowMs) const;
     QList<OperationRecord> readOperations();
     qint64 localMidnightMs() const;
 
@@ -96,22 +116,24 @@ private:
     QHash<QString, QString> m_partitionOf;
     QStringList m_endpointIds;
     std::unique_ptr<Store> m_store;
-    Metrics m_metrics;
+    Metrics m_figures;  // the range's rollups, one entry per bucket
+    Metrics m_inFlight; // exchanges in flight, sampled live
     QTimer *m_timer = nullptr;
     bool m_openFailed = false;
     qint64 m_rangeMs = 15 * 60000;
     qint64 m_bucketMs = 60000;
-    qint64 m_loadedFromMs = -1; // the metrics hold every attempt since then
-    qint64 m_lastAttemptId = 0;
-    bool m_catchingUp = false;
+    bool m_fixed = false; // a fixed window rather than the last so much
+    qint64 m_windowFromMs = -1;
+    qint64 m_windowToMs = -1;
+    bool m_figuresStale = true;    // the range changed: read it whole
+    qint64 m_settledBeforeMs = -1; // buckets before this one no longer change
+    qint64 m_lastMinute = -1;
+    std::optional<QByteArray> m_token;
     JobsScope m_scope = JobsScope::Active;
-
-    std::unique_ptr<Metrics> m_window; // the fixed window's figures, or null
-    qint64 m_windowFromMs = -1;        // read from here (aligned to a bucket) ...
-    qint64 m_windowToMs = -1;          // ... to here
-    qint64 m_windowLastId = 0;
-    bool m_windowComplete = false;
-    std::optional<MetricsSnapshot> m_windowFigures; // once complete, they no longer change
+    bool m_operationsStale = true;
+    qint64 m_operationsReadAtMs = -1;
+    qint64 m_partitionsReadAtMs = -1;
+    LiveSnapshot m_last; // what was sent last, parts of it kept while nothing changes
 };
 
 } // namespace cooldown

@@ -74,6 +74,12 @@ MainWindow::MainWindow(DashboardSession &session, QWidget *parent)
                                                           session.databaseUrl(), session.clock(),
                                                           partitionOf, endpointIds);
 
+    const RetentionConfig &retention = session.config().retention;
+    constexpr qint64 day = 24LL * 3600 * 1000;
+    m_pruner = std::make_unique<WorkerThread<RetentionPruner>>(
+        QStringLiteral("retention"), session.databaseUrl(), session.clock(),
+        RetentionPeriods{retention.rawDays * day, retention.rollupDays * day});
+
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_overview = new OverviewPage(session.clock(), m_tabs);
@@ -203,6 +209,12 @@ void MainWindow::connectEngine()
         QMetaObject::invokeMethod(
             reader, [reader, scope] { reader->setJobsScope(scope); }, Qt::QueuedConnection);
     });
+    // History older than the workspace keeps goes in small batches on its own thread,
+    // a minute after the window opens and every hour after.
+    RetentionPruner *pruner = m_pruner->worker();
+    QTimer::singleShot(kRetentionDelayMs, pruner,
+                       [pruner] { pruner->start(kRetentionIntervalMs); });
+
     const OverviewPage::Range range = m_overview->currentRange();
     const JobsScope scope = m_jobs->scope();
     QMetaObject::invokeMethod(
@@ -243,6 +255,7 @@ void MainWindow::connectEngine()
 void MainWindow::onSnapshot(const LiveSnapshot &snapshot)
 {
     m_overview->showSnapshot(snapshot);
+    m_history->setRawHistoryStart(snapshot.rawHistoryFromMs);
     m_jobs->showSnapshot(snapshot);
     showHolds();
     showConflicts(snapshot.partitions);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/engine/Scheduler.h"
+#include "core/store/RetentionPruner.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/LiveReader.h"
 #include "ui/WorkerThread.h"
@@ -34,6 +35,10 @@ class MainWindow final : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
+    // Retention's first pass, and the time between passes.
+    static constexpr int kRetentionDelayMs = 60 * 1000;
+    static constexpr int kRetentionIntervalMs = 3600 * 1000;
+
     explicit MainWindow(DashboardSession &session, QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -74,6 +79,7 @@ private:
     DashboardSession &m_session;
     Scheduler &m_scheduler;
     std::unique_ptr<WorkerThread<LiveReader>> m_reader;
+    std::unique_ptr<WorkerThread<RetentionPruner>> m_pruner;
     QTabWidget *m_tabs = nullptr;
     OverviewPage *m_overview = nullptr;
     JobsPage *m_jobs = nullptr;

@@ -23,7 +23,8 @@ constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
 const QStringList kTopKeys = {QStringLiteral("version"),   QStringLiteral("concurrency"),
                               QStringLiteral("policies"),  QStringLiteral("retry_profiles"),
-                              QStringLiteral("endpoints"), QStringLiteral("alerts")};
+                              QStringLiteral("endpoints"), QStringLiteral("alerts"),
+                              QStringLiteral("retention")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -376,6 +377,18 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                 // process keeps to a host.
                 config.concurrency.perHost =
                     int(r.number(*c, QStringLiteral("per_host"), path, 1, 1024, 6, true));
+            }
+        }
+
+        if (top->contains(QStringLiteral("retention"))) {
+            const QString path = QStringLiteral("retention");
+            if (const auto c = r.object(top->value(path), path)) {
+                r.checkKnownKeys(*c, path,
+                                 {QStringLiteral("raw_days"), QStringLiteral("rollup_days")});
+                config.retention.rawDays =
+                    int(r.number(*c, QStringLiteral("raw_days"), path, 0, 36500, 30, true));
+                config.retention.rollupDays =
+                    int(r.number(*c, QStringLiteral("rollup_days"), path, 0, 36500, 400, true));
             }
         }
 

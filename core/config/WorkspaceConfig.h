@@ -72,6 +72,15 @@ struct ConcurrencyConfig
     int perHost = 6;
 };
 
+// How long history is kept (docs/rollups.md): the raw attempts, which History lists,
+// and the per-minute rollups the Overview draws. 0 keeps them for ever. Attempts of
+// operations that have not ended are kept whatever their age.
+struct RetentionConfig
+{
+    int rawDays = 30;
+    int rollupDays = 400;
+};
+
 // A workspace file (README "Workspace files"), validated whole: load() either
 // returns a complete config or refuses with a message naming the file, the JSON
 // path and what was expected.
@@ -81,6 +90,7 @@ struct WorkspaceConfig
 
     QString sourceName;
     ConcurrencyConfig concurrency;
+    RetentionConfig retention;
     QList<RateLimitPolicy> policies;
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;

@@ -60,12 +60,12 @@ QString Metrics::partitionLabel(const QString &policyId, const QString &partitio
     return policyId + QStringLiteral(" / ") + partitionKey;
 }
 
-QString Metrics::partitionOf(const AttemptRecord &attempt) const
+QString Metrics::partitionOf(const QString &endpointId, const QString &policyId) const
 {
-    const auto it = m_partitionOf.constFind(attempt.endpointId);
+    const auto it = m_partitionOf.constFind(endpointId);
     if (it != m_partitionOf.constEnd())
         return it.value();
-    return attempt.policyId.isEmpty() ? attempt.endpointId : attempt.policyId;
+    return policyId.isEmpty() ? endpointId : policyId;
 }
 
 Metrics::Minute &Metrics::minuteAt(qint64 ms)
@@ -81,7 +81,7 @@ void Metrics::record(const AttemptRecord &attempt)
     Minute &minute = minuteAt(at);
     ++minute.attempts;
 
-    const QString partition = partitionOf(attempt);
+    const QString partition = partitionOf(attempt.endpointId, attempt.policyId);
     if (attempt.status == 429) {
         ++minute.tooMany;
         ++minute.tooManyByPartition[partition];
@@ -116,6 +116,55 @@ void Metrics::record(const AttemptRecord &attempt)
         ++minute.finalFailuresByReason[attempt.reason.isEmpty() ? QStringLiteral("unknown")
                                                                 : attempt.reason];
     forgetOld();
+}
+
+void Metrics::add(const RollupRecord &rollup)
+{
+    Minute &minute = minuteAt(rollup.minuteAtMs);
+    const qint64 n = rollup.attempts;
+    minute.attempts += n;
+    const bool tooMany = rollup.statusClass == QLatin1String("429");
+    if (tooMany || rollup.statusClass == QLatin1String("503")) {
+        const QString partition = partitionOf(rollup.endpointId, rollup.policyId);
+        if (tooMany) {
+            minute.tooMany += n;
+            minute.tooManyByPartition[partition] += n;
+            minute.tooManyByEndpoint[rollup.endpointId] += n;
+        } else {
+            minute.unavailable += n;
+            minute.unavailableByPartition[partition] += n;
+            minute.unavailableByEndpoint[rollup.endpointId] += n;
+        }
+    }
+    if (rollup.waitMs > 0)
+        minute.waitMsBySource[rollup.waitSource.isEmpty() ? QStringLiteral("backoff")
+                                                          : rollup.waitSource] += rollup.waitMs;
+    if (rollup.queueMs > 0)
+        minute.waitMsBySource[QStringLiteral("queue")] += rollup.queueMs;
+    if (rollup.decision == QLatin1String("success"))
+        minute.successes += n;
+    else if (rollup.decision == QLatin1String("fail"))
+        minute.finalFailuresByReason[rollup.reason.isEmpty() ? QStringLiteral("unknown")
+                                                             : rollup.reason] += n;
+}
+
+void Metrics::forgetFrom(qint64 fromMs)
+{
+    for (auto it = m_minutes.lower_bound(floorDiv(fromMs, kMinuteMs)); it != m_minutes.end();) {
+        const int peak = it->second.peakInFlight;
+        if (peak == 0) {
+            it = m_minutes.erase(it);
+            continue;
+        }
+        it->second = Minute();
+        it->second.peakInFlight = peak;
+        ++it;
+    }
+}
+
+void Metrics::forgetBefore(qint64 beforeMs)
+{
+    m_minutes.erase(m_minutes.begin(), m_minutes.lower_bound(floorDiv(beforeMs, kMinuteMs)));
 }
 
 void Metrics::recordInFlight(int inFlight, int maxInFlight)

@@ -75,6 +75,15 @@ public:
     // finish time is not set). An attempt that lost its lease counts as a response but
     // not as a decision: it changed nothing.
     void record(const AttemptRecord &attempt);
+    // Attempts summed by the store (Store::rollups): counted in the minute (or bucket)
+    // the row starts, as record() counts each attempt; a rollup's queue time counts
+    // in its own minute.
+    void add(const RollupRecord &rollup);
+    // Forgets what minutes from fromMs on hold, in-flight peaks apart (they are
+    // sampled, not stored): their rollups are about to be read again.
+    void forgetFrom(qint64 fromMs);
+    // Forgets every minute before beforeMs.
+    void forgetBefore(qint64 beforeMs);
     // The exchanges in flight now and the configured limit.
     void recordInFlight(int inFlight, int maxInFlight);
     void clear();
@@ -105,7 +114,7 @@ private:
 
     Minute &minuteAt(qint64 ms);
     void forgetOld();
-    QString partitionOf(const AttemptRecord &attempt) const;
+    QString partitionOf(const QString &endpointId, const QString &policyId) const;
 
     const Clock &m_clock;
     qint64 m_retentionMs = kDefaultRetentionMs;

@@ -6,6 +6,8 @@
 #include <QMetaObject>
 #include <QSaveFile>
 
+#include <limits>
+
 namespace cooldown {
 
 namespace {
@@ -197,6 +199,77 @@ QByteArray CsvExporter::isoTime(qint64 msSinceEpoch)
     QByteArray out;
     appendTime(&out, msSinceEpoch);
     return out;
+}
+
+QStringList CsvExporter::rollupColumnNames()
+{
+    return {QStringLiteral("minute"),       QStringLiteral("endpoint_id"),
+            QStringLiteral("policy_id"),    QStringLiteral("partition_key"),
+            QStringLiteral("status_class"), QStringLiteral("decision"),
+            QStringLiteral("wait_source"),  QStringLiteral("reason"),
+            QStringLiteral("attempts"),     QStringLiteral("wait_ms"),
+            QStringLiteral("queue_ms"),     QStringLiteral("duration_ms")};
+}
+
+qint64 CsvExporter::writeRollups(Store *store, qint64 fromMs, qint64 toMs,
+                                 const QString &endpointId, const QString &fileName, QString *error,
+                                 const std::function<bool()> &cancelled)
+{
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write '%1': %2").arg(fileName, file.errorString());
+        return -1;
+    }
+    QByteArray chunk = rollupColumnNames().join(QLatin1Char(',')).toUtf8() + "\r\n";
+    qint64 rows = 0;
+    bool writeFailed = false;
+    bool stopped = false;
+    const auto flush = [&] {
+        if (file.write(chunk) != chunk.size())
+            writeFailed = true;
+        chunk.clear();
+        return !writeFailed;
+    };
+    const bool read = store->forEachRollup(
+        std::max<qint64>(0, fromMs), toMs >= 0 ? toMs : std::numeric_limits<qint64>::max(), 60000,
+        [&](const RollupRecord &row) {
+            if (!endpointId.isEmpty() && row.endpointId != endpointId)
+                return true;
+            appendTime(&chunk, row.minuteAtMs);
+            for (const QString *text :
+                 {&row.endpointId, &row.policyId, &row.partitionKey, &row.statusClass,
+                  &row.decision, &row.waitSource, &row.reason}) {
+                chunk += ',';
+                appendTextCell(&chunk, text->toUtf8());
+            }
+            for (const qint64 value : {row.attempts, row.waitMs, row.queueMs, row.durationMs}) {
+                chunk += ',';
+                appendNumber(&chunk, value);
+            }
+            chunk += "\r\n";
+            if (++rows % 5000 == 0) {
+                if (!flush())
+                    return false;
+                if (cancelled && cancelled()) {
+                    stopped = true;
+                    return false;
+                }
+            }
+            return true;
+        });
+    if (stopped) {
+        *error = QStringLiteral("cancelled");
+        return -1;
+    }
+    if (!read && !writeFailed) {
+        *error = QStringLiteral("cannot read rollups: %1").arg(store->lastError());
+        return -1;
+    }
+    if (writeFailed || !flush() || !file.commit()) {
+        *error = QStringLiteral("cannot write '%1': %2").arg(fileName, file.errorString());
+        return -1;
+    }
+    return rows;
 }
 
 void CsvExporter::start(Store *store, const AttemptFilter &filter, const QString &fileName)

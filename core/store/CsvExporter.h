@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QSaveFile;
@@ -56,6 +57,17 @@ public:
 
     // The header row, in column order.
     static QStringList columnNames();
+
+    // The store's rollups of the minutes that start in [fromMs, toMs) (-1: unbounded),
+    // of one endpoint when endpointId is not empty, as CSV with the same rules: one
+    // row per minute and key, oldest minute first (docs/rollups.md lists the
+    // columns). Synchronous and streaming; cancelled() is asked every few thousand
+    // rows. The file appears only when complete. Returns the rows written, or -1 with
+    // the reason in *error (a cancelled export too).
+    static qint64 writeRollups(Store *store, qint64 fromMs, qint64 toMs, const QString &endpointId,
+                               const QString &fileName, QString *error,
+                               const std::function<bool()> &cancelled = {});
+    static QStringList rollupColumnNames();
     // One cell as written: neutralised against formulas and quoted when it must be.
     static QByteArray textCell(const QString &value);
     // "2026-11-29T12:00:00.000Z"; empty for a negative time.

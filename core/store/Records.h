@@ -108,6 +108,34 @@ struct AttemptRecord
     bool leaseConflict = false;
 };
 
+// Attempts summed over one minute (or a longer bucket) and one key: what the store's
+// rollups hold (see docs/rollups.md). Every figure of the Overview comes from these.
+struct RollupRecord
+{
+    qint64 minuteAtMs = 0; // the start of the minute (or bucket) the attempts ended in
+    QString endpointId;
+    QString policyId;
+    QString partitionKey;
+    QString statusClass; // "429", "503", "none" (no response), or "2xx", "4xx", ...
+    QString decision;    // success | retry | park | fail, or "conflict" (lease lost)
+    QString waitSource;  // a retry's; "backoff" when none was recorded; else empty
+    QString reason;      // a final failure's ("unknown" when none); else empty
+    qint64 attempts = 0;
+    qint64 waitMs = 0;     // retries' waits
+    qint64 queueMs = 0;    // retries started after they were due, by so much
+    qint64 durationMs = 0; // exchanges' durations
+
+    // Every field equal: for tests that compare rollups with a recount.
+    friend bool operator==(const RollupRecord &a, const RollupRecord &b)
+    {
+        return a.minuteAtMs == b.minuteAtMs && a.endpointId == b.endpointId &&
+               a.policyId == b.policyId && a.partitionKey == b.partitionKey &&
+               a.statusClass == b.statusClass && a.decision == b.decision &&
+               a.waitSource == b.waitSource && a.reason == b.reason && a.attempts == b.attempts &&
+               a.waitMs == b.waitMs && a.queueMs == b.queueMs && a.durationMs == b.durationMs;
+    }
+};
+
 // The fleet-wide state of one (policy, partition key), as the store keeps it.
 struct PartitionState
 {
@@ -144,3 +172,4 @@ struct PartitionState
 Q_DECLARE_METATYPE(cooldown::OperationState)
 Q_DECLARE_METATYPE(cooldown::OperationRecord)
 Q_DECLARE_METATYPE(cooldown::AttemptRecord)
+Q_DECLARE_METATYPE(cooldown::RollupRecord)

@@ -220,6 +220,57 @@ const char *const kVersion7[] = {
     "ALTER TABLE rate_partitions ADD COLUMN measured_raised_at BIGINT NOT NULL DEFAULT 0",
 };
 
+// Version 8: per-minute rollups of the attempts, written with them, so that figures
+// over days or months are read from a few rows per minute instead of every attempt.
+// One row per (minute, endpoint, policy, partition key, status class, decision, wait
+// source, final reason), the minute being that of the attempt's end (its start when
+// it has none). status_class: "429", "503", "none" (no response) or "2xx", "4xx", ...
+// decision: that of the attempt, or "conflict" for one that lost its lease (it
+// counts as a response, not as a decision). wait_source: the source of a retry's
+// wait ("backoff" when none was recorded), empty for other decisions. reason: the
+// reason of a final failure ("unknown" when none), empty otherwise. wait_ms sums the
+// retries' waits, queue_ms how long retries started after they were due (measured
+// from the previous attempt of the same operation), duration_ms the exchanges.
+// attempt_rollups_hourly holds the same sums per hour (hour_at), for long ranges: a
+// 90-day chart reads a few rows per hour instead of per minute.
+// The INSERTs build the rollups of the attempts already there.
+const char *const kVersion8[] = {
+    "CREATE TABLE attempt_rollups ("
+    " minute_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " policy_id TEXT NOT NULL,"
+    " partition_key TEXT NOT NULL,"
+    " status_class TEXT NOT NULL,"
+    " decision TEXT NOT NULL,"
+    " wait_source TEXT NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " attempts BIGINT NOT NULL DEFAULT 0,"
+    " wait_ms BIGINT NOT NULL DEFAULT 0,"
+    " queue_ms BIGINT NOT NULL DEFAULT 0,"
+    " duration_ms BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (minute_at, endpoint_id, policy_id, partition_key, status_class, decision,"
+    " wait_source, reason))%WITHOUT_ROWID%",
+    "CREATE TABLE attempt_rollups_hourly ("
+    " hour_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " policy_id TEXT NOT NULL,"
+    " partition_key TEXT NOT NULL,"
+    " status_class TEXT NOT NULL,"
+    " decision TEXT NOT NULL,"
+    " wait_source TEXT NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " attempts BIGINT NOT NULL DEFAULT 0,"
+    " wait_ms BIGINT NOT NULL DEFAULT 0,"
+    " queue_ms BIGINT NOT NULL DEFAULT 0,"
+    " duration_ms BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (hour_at, endpoint_id, policy_id, partition_key, status_class, decision,"
+    " wait_source, reason))%WITHOUT_ROWID%",
+    "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
+    " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
+    " %ROLLUP_RECOUNT%",
+    "%HOURLY_FROM_MINUTES%",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -233,8 +284,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
                 out += statements(kSqlitePendingTriggers, postgres);
             continue;
         }
-        out.append(
-            QString::fromLatin1(statement).replace(QLatin1String("%PRIMARY_KEY%"), primaryKey));
+        out.append(QString::fromLatin1(statement)
+                       .replace(QLatin1String("%PRIMARY_KEY%"), primaryKey)
+                       .replace(QLatin1String("%WITHOUT_ROWID%"),
+                                postgres ? QString() : QStringLiteral(" WITHOUT ROWID"))
+                       .replace(QLatin1String("%ROLLUP_RECOUNT%"), rollupRecount(-1, -1))
+                       .replace(QLatin1String("%HOURLY_FROM_MINUTES%"), hourlyRollupsFill()));
     }
     return out;
 }
@@ -243,7 +298,68 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 7;
+    return 8;
+}
+
+int rollupsVersion()
+{
+    return 8;
+}
+
+QString hourlyRollupsFill()
+{
+    return QStringLiteral(
+        "INSERT INTO attempt_rollups_hourly (hour_at, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
+        " SELECT minute_at - minute_at % 3600000, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason, SUM(attempts), SUM(wait_ms),"
+        " SUM(queue_ms), SUM(duration_ms) FROM attempt_rollups"
+        " GROUP BY minute_at - minute_at % 3600000, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason");
+}
+
+QString rollupRecount(qint64 fromMs, qint64 toMs)
+{
+    // The minute an attempt counts in, its due time as the next attempt of its
+    // operation sees it, and its key, per attempt; then grouped. The window takes
+    // the previous attempt that kept its lease: one that lost it changed nothing.
+    static const char kEnd[] = "CASE WHEN a.finished_at >= 0 THEN a.finished_at"
+                               " WHEN a.started_at >= 0 THEN a.started_at ELSE 0 END";
+    QString range;
+    if (fromMs >= 0)
+        range += QStringLiteral(" AND %1 >= %2").arg(QLatin1String(kEnd)).arg(fromMs);
+    if (toMs >= 0)
+        range += QStringLiteral(" AND %1 < %2").arg(QLatin1String(kEnd)).arg(toMs);
+    return QStringLiteral(
+               "SELECT minute_at, endpoint_id, policy_id, partition_key, status_class, decision,"
+               " wait_source, reason, COUNT(*), SUM(wait_ms), SUM(queue_ms), SUM(duration_ms)"
+               " FROM (SELECT"
+               " (%1) - (%1) % 60000 AS minute_at,"
+               " a.endpoint_id AS endpoint_id, a.policy_id AS policy_id,"
+               " COALESCE(o.partition_key, '') AS partition_key,"
+               " CASE WHEN a.status = 0 THEN 'none'"
+               " WHEN a.status IN (429, 503) THEN CAST(a.status AS TEXT)"
+               " ELSE CAST(a.status / 100 AS TEXT) || 'xx' END AS status_class,"
+               " CASE WHEN a.lease_conflict = 1 THEN 'conflict' ELSE a.decision END AS decision,"
+               " CASE WHEN a.lease_conflict = 0 AND a.decision = 'retry' THEN"
+               " CASE WHEN a.wait_source = '' THEN 'backoff' ELSE a.wait_source END"
+               " ELSE '' END AS wait_source,"
+               " CASE WHEN a.lease_conflict = 0 AND a.decision = 'fail' THEN"
+               " CASE WHEN a.reason = '' THEN 'unknown' ELSE a.reason END"
+               " ELSE '' END AS reason,"
+               " CASE WHEN a.lease_conflict = 0 AND a.decision = 'retry' AND a.wait_ms > 0"
+               " THEN a.wait_ms ELSE 0 END AS wait_ms,"
+               " CASE WHEN a.lease_conflict = 0 AND a.started_at > a.due_at"
+               " THEN a.started_at - a.due_at ELSE 0 END AS queue_ms,"
+               " CASE WHEN a.duration_ms > 0 THEN a.duration_ms ELSE 0 END AS duration_ms"
+               " FROM (SELECT *, LAG(CASE WHEN decision = 'retry' AND wait_ms >= 0 THEN"
+               " (CASE WHEN finished_at >= 0 THEN finished_at ELSE started_at END) + wait_ms"
+               " END) OVER (PARTITION BY operation_id, lease_conflict ORDER BY id) AS due_at"
+               " FROM attempts) a"
+               " LEFT JOIN operations o ON o.id = a.operation_id WHERE 1 = 1%2) r"
+               " GROUP BY minute_at, endpoint_id, policy_id, partition_key, status_class,"
+               " decision, wait_source, reason")
+        .arg(QLatin1String(kEnd), range);
 }
 
 QStringList migrationStep(int version, bool postgres)
@@ -263,6 +379,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion6, postgres);
     case 7:
         return statements(kVersion7, postgres);
+    case 8:
+        return statements(kVersion8, postgres);
     default:
         return {};
     }

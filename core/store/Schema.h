@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
 namespace cooldown::schema {
@@ -11,5 +12,17 @@ int latestVersion();
 // The statements of the step that brings a database from version - 1 to version.
 // The dialects differ only in how a table gets its generated primary key.
 QStringList migrationStep(int version, bool postgres);
+
+// The version that added attempt_rollups: a store held at an older one (tests of
+// migrations) records attempts without them.
+int rollupsVersion();
+
+// A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
+// attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with
+// the attempts must equal. The migration that adds the rollups fills them with it.
+QString rollupRecount(qint64 fromMs = -1, qint64 toMs = -1);
+
+// An INSERT that fills the empty attempt_rollups_hourly from attempt_rollups.
+QString hourlyRollupsFill();
 
 } // namespace cooldown::schema

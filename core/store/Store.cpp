@@ -563,6 +563,10 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
 
     if (!postgres) {
         QSqlQuery pragma(m_database);
+        // A new file gives the pages that retention frees back to the file system
+        // (Store::incrementalVacuum); the mode can only be chosen before the first table.
+        if (*found == 0 && !pragma.exec(QStringLiteral("PRAGMA auto_vacuum=INCREMENTAL")))
+            return problem(errorText(pragma.lastError()));
         while (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
             if (!mayRetry(errorText(pragma.lastError())))
                 return problem(errorText(pragma.lastError()));
@@ -1934,44 +1938,6 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
     if (outcome.result != FinishResult::Committed)
         m_lastError = outcome.error;
     return outcome.result;
-}
-
-QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
-                                                  const QString &workerId)
-{
-    QList<FinishOutcome> outcomes(requests.size());
-    const auto failAll = [&](const QString &detail) {
-        fail(QStringLiteral("finish attempts"), detail);
-        for (FinishOutcome &outcome : outcomes) {
-            outcome.result = FinishResult::Failed;
-            outcome.error = m_lastError;
-        }
-        return outcomes;
-    };
-    if (requests.isEmpty())
-        return outcomes;
-    SqlTransaction transaction(m_database);
-    if (!transaction.isActive())
-        return failAll(transaction.error());
-    for (qsizetype i = 0; i < requests.size(); ++i) {
-        if (!finishOne(requests.at(i), workerId, &outcomes[i]))
-            return failAll(m_lastError);
-    }
-    // What the responses said about their quotas, after the attempts: an operation
-    // just finished no longer counts as in flight.
-    for (const FinishRequest &request : requests) {
-        if (request.quota && !observeQuota(request))
-            return failAll(m_lastError);
-    }
-    if (!observeAnswers(requests))
-        return failAll(m_lastError);
-    if (!transaction.commit())
-        return failAll(transaction.error());
-    for (const FinishOutcome &outcome : std::as_const(outcomes)) {
-        if (outcome.result == FinishResult::LeaseConflict)
-            qCWarning(lcStore).noquote() << "lease conflict:" << outcome.error;
-    }
-    return outcomes;
 }
 
 bool Store::observeQuota(const FinishRequest &request)

@@ -117,6 +117,14 @@ struct OperationFilter
     int limit = -1;
 };
 
+// What one pass of retention removed (Store::prune*): rows, and how long the write
+// transaction held the lock.
+struct PruneBatch
+{
+    qint64 rows = 0;
+    qint64 lockedUs = 0;
+};
+
 // The columns of an attempt row, in the order a cursor reads them: the attempt's
 // own columns, then its operation's current state.
 enum class AttemptColumn
@@ -452,8 +460,66 @@ public:
     std::unique_ptr<AttemptCursor> streamAttempts(const AttemptFilter &filter,
                                                   bool withHeaders = true);
 
+    // Rollups (see docs/rollups.md): written by finishAttempts in the same transaction
+    // as the attempts, so they always equal a recount of the attempts recorded since
+    // the rollups began. Rows of minutes in [fromMs, toMs), summed per bucket of
+    // bucketMs (whole minutes, aligned to the epoch; minuteAtMs is the bucket's start),
+    // ordered by bucket. One range scan of a primary key: the hourly table's for
+    // buckets of whole hours from an hour on (the minutes' for a last part hour).
+    // A bucket's rows may come in two parts then (the same key twice): add them up.
+    QList<RollupRecord> rollups(qint64 fromMs, qint64 toMs, qint64 bucketMs = 60000);
+    // The same rows one at a time, for an export of any size; visit returns false to
+    // stop (then this returns false too, with no error).
+    bool forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                       const std::function<bool(const RollupRecord &)> &visit);
+    // The rollups counted afresh from the raw attempts that ended in [fromMs, toMs)
+    // (-1: unbounded), per minute: what rollups() must return while no attempt has
+    // been pruned. Reads every attempt of the range: for checks, not for views.
+    QList<RollupRecord> recountRollups(qint64 fromMs = -1, qint64 toMs = -1);
+    // Final failures in the minutes from sinceMs on (-1 on error).
+    qint64 finalFailuresSince(qint64 sinceMs);
+    // A value that changes whenever another connection committed a change to
+    // operations, attempts or partitions: SQLite's data_version; on PostgreSQL a
+    // fingerprint of the latest ids and the open operations' versions. Reading it
+    // costs one small query, so an idle reader can poll it and read nothing else.
+    std::optional<QByteArray> changeToken();
+
+    // Retention. The start of the raw history: the earliest attempt kept, or -1 when
+    // there is none (or on error; see lastError()).
+    qint64 earliestAttemptMs();
+    // Deletes up to limit attempts that started before beforeMs and whose operation
+    // has ended (succeeded, failed, cancelled), oldest first, in one transaction; then
+    // such operations left without attempts, created before beforeMs. The attempts
+    // of an operation that has not ended are never deleted. rows: the attempts
+    // deleted; -1 on error.
+    PruneBatch pruneAttempts(qint64 beforeMs, int limit);
+    // Deletes the rollups of minutes before beforeMs, at most spanMs of minutes from
+    // the oldest in one transaction. rows: the rollup rows deleted; -1 on error.
+    PruneBatch pruneRollups(qint64 beforeMs, qint64 spanMs);
+    // SQLite with auto_vacuum=incremental (every database created since schema
+    // version 8): gives up to pages free pages back to the file system. Returns the
+    // pages still free afterwards, -1 on error; 0 elsewhere.
+    qint64 incrementalVacuum(int pages);
+
 private:
     Store(Backend backend, const QString &connectionName);
+    // The rollups of the attempts finishAttempts wrote, added up per key in the same
+    // transaction (see StoreRollups.cpp).
+    class RollupBatch;
+    // The due time the operation's previous attempt set, as the rollups count queue
+    // waits (-1: none).
+    std::optional<qint64> previousDueAtMs(qint64 operationId);
+    bool writeRollups(const RollupBatch &batch);
+    enum class ScanOutcome
+    {
+        Done,
+        Stopped, // the visitor asked to stop
+        Failed,
+    };
+    // The rows of one rollup table whose time is in [fromMs, toMs), summed per bucket.
+    ScanOutcome scanRollups(const char *table, const char *timeColumn, qint64 fromMs, qint64 toMs,
+                            qint64 bucketMs,
+                            const std::function<bool(const RollupRecord &)> &visit);
 
     // The SQLite connection under QtSql, or null on PostgreSQL and where Qt's driver
     // uses another SQLite library than this program (StoreOptions::useLinkedSqlite).

@@ -656,6 +656,14 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Everything</source>
         <translation>すべて</translation>
     </message>
+    <message>
+        <source>Older attempts were removed by the workspace&apos;s retention; the Overview still shows them, summed per minute.</source>
+        <translation>それより古い試行はワークスペースの保持期間により削除されました。概要には分ごとの集計として引き続き表示されます。</translation>
+    </message>
+    <message>
+        <source>Raw history since %1</source>
+        <translation>個々の試行の履歴: %1 以降</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::JobsModel</name>
@@ -1920,6 +1928,18 @@ Options of every command:
     <message>
         <source>measured from the server&apos;s refusals (%1); </source>
         <translation>サーバーの拒否から測定 (%1); </translation>
+    </message>
+    <message>
+        <source>Writes the per-minute rollups instead, one row per minute and key; --from and --to select minutes.</source>
+        <translation>代わりに分ごとの集計を書き出します（分とキーごとに1行）。--from と --to は分を選びます。</translation>
+    </message>
+    <message>
+        <source>--state does not apply to --rollups</source>
+        <translation>--state は --rollups と一緒には使えません</translation>
+    </message>
+    <message>
+        <source>exported %1 rollup rows to %2</source>
+        <translation>集計 %1 行を %2 に書き出しました</translation>
     </message>
 </context>
 <context>

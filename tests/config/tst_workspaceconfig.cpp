@@ -90,6 +90,15 @@ void tst_WorkspaceConfig::defaults()
     QVERIFY(e.idempotencyHeader.isEmpty());
     QCOMPARE(config->concurrency.perHost, 6);
     QVERIFY(config->retryProfiles.contains("default"));
+    QCOMPARE(config->retention.rawDays, 30);
+    QCOMPARE(config->retention.rollupDays, 400);
+
+    const auto kept =
+        WorkspaceConfig::parse(minimal({}, R"("retention": {"raw_days": 7, "rollup_days": 0}, )"),
+                               "ws.json", &error, {}, kEnv);
+    QVERIFY2(kept, qPrintable(error));
+    QCOMPARE(kept->retention.rawDays, 7);
+    QCOMPARE(kept->retention.rollupDays, 0); // for ever
 }
 
 void tst_WorkspaceConfig::refused_data()
@@ -152,6 +161,15 @@ void tst_WorkspaceConfig::refused_data()
         << "concurrency.per_host: expected a whole number from 1 to 1024";
     QTest::newRow("max_in_flight zero") << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
     QTest::newRow("policies object") << minimal({}, R"("policies": {}, )") << "policies: expected an array";
+    QTest::newRow("retention negative")
+        << minimal({}, R"("retention": {"raw_days": -1}, )")
+        << "retention.raw_days: expected a whole number from 0 to 36500";
+    QTest::newRow("retention fraction")
+        << minimal({}, R"("retention": {"rollup_days": 1.5}, )") << "retention.rollup_days";
+    QTest::newRow("retention typo")
+        << minimal({}, R"("retention": {"raw_day": 3}, )") << "retention.raw_day";
+    QTest::newRow("retention array")
+        << minimal({}, R"("retention": [], )") << "retention: expected an object";
     QTest::newRow("alerts object")
         << minimal({}, R"("alerts": {}, )") << "ws.json: alerts: expected an array";
     QTest::newRow("alert without events")

@@ -3,6 +3,7 @@
 
 #include "CsvReader.h"
 
+#include "core/store/CsvExporter.h"
 #include "core/store/Store.h"
 
 #include <QDateTime>
@@ -50,6 +51,7 @@ private slots:
     void initTestCase();
     void hostileCellsRoundTrip();
     void filters();
+    void rollups();
     void badInput_data();
     void badInput();
     void unwritableOutput();
@@ -152,6 +154,58 @@ void tst_ExportCommand::filters()
     QCOMPARE(rows.size(), 2);
     QCOMPARE(rows.at(1).at(rows.first().indexOf(QStringLiteral("idempotency_key"))),
              QStringLiteral("k5"));
+}
+
+void tst_ExportCommand::rollups()
+{
+    const QString out = m_dir.filePath(QStringLiteral("rollups.csv"));
+    Result result = runCooldown(
+        {QStringLiteral("--db"), m_db, QStringLiteral("--out"), out, QStringLiteral("--rollups")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 2 rollup rows"), result.out.constData());
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QList<QStringList> rows;
+    QString error;
+    QVERIFY2(test::parseCsv(file.readAll(), &rows, &error), qPrintable(error));
+    QCOMPARE(rows.first(), CsvExporter::rollupColumnNames());
+    // Eight failed attempts without a response in one minute, four per endpoint.
+    const QString minute =
+        QDateTime::fromMSecsSinceEpoch(kNow / 60'000 * 60'000, Qt::UTC).toString(Qt::ISODateWithMs);
+    QCOMPARE(rows.size(), 3);
+    const QStringList even{minute,
+                           QStringLiteral("even"),
+                           QString(),
+                           QString(),
+                           QStringLiteral("none"),
+                           QStringLiteral("fail"),
+                           QString(),
+                           QStringLiteral("not_retryable"),
+                           QStringLiteral("4"),
+                           QStringLiteral("0"),
+                           QStringLiteral("0"),
+                           QStringLiteral("0")};
+    QCOMPARE(rows.at(1), even);
+    QCOMPARE(rows.at(2).at(1), QStringLiteral("odd"));
+    QCOMPARE(rows.at(2).at(8), QStringLiteral("4"));
+
+    // One endpoint, and a range that ends before the minute: nothing.
+    result = runCooldown({QStringLiteral("--db"), m_db, QStringLiteral("--out"), out,
+                          QStringLiteral("--rollups"), QStringLiteral("--endpoint"),
+                          QStringLiteral("odd")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 1 rollup rows"), result.out.constData());
+    result = runCooldown(
+        {QStringLiteral("--db"), m_db, QStringLiteral("--out"), out, QStringLiteral("--rollups"),
+         QStringLiteral("--to"),
+         QDateTime::fromMSecsSinceEpoch(kNow / 60'000 * 60'000, Qt::UTC).toString(Qt::ISODate)});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 0 rollup rows"), result.out.constData());
+    // --state selects operations, which rollups do not keep.
+    result = runCooldown({QStringLiteral("--db"), m_db, QStringLiteral("--out"), out,
+                          QStringLiteral("--rollups"), QStringLiteral("--state"),
+                          QStringLiteral("failed")});
+    QCOMPARE(result.exitCode, 2);
 }
 
 void tst_ExportCommand::badInput_data()

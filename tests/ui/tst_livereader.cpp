@@ -1,11 +1,13 @@
 #include "UiTestSupport.h"
 #include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
 #include "ui/LiveReader.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <numeric>
 
 using namespace cooldown;
@@ -35,6 +37,9 @@ private slots:
     void fixedWindowReadsThatWindow();
     void rangeFollowsTheClockAgain();
     void snapshotCarriesPartitions();
+    void figuresEqualTheAttempts_data();
+    void figuresEqualTheAttempts();
+    void idleTickReadsNothingNew();
 
 private:
     LiveSnapshot lastSnapshot(const QSignalSpy &spy) const;
@@ -173,6 +178,153 @@ void tst_LiveReader::snapshotCarriesPartitions()
     clock.advance(60000);
     reader.poll();
     QCOMPARE(lastSnapshot(snapshots).partitions.at(1).availableUnits, 1);
+}
+
+void tst_LiveReader::figuresEqualTheAttempts_data()
+{
+    QTest::addColumn<qint64>("rangeMs");
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<bool>("fixed");
+    QTest::newRow("15 min") << 15 * kMinute << kMinute << false;
+    QTest::newRow("24 h") << kDay << 5 * kMinute << false;
+    QTest::newRow("7 d") << 7 * kDay << 60 * kMinute << false;
+    QTest::newRow("custom 12 days ago") << 3 * kDay << 15 * kMinute << true;
+}
+
+void tst_LiveReader::figuresEqualTheAttempts()
+{
+    QFETCH(qint64, rangeMs);
+    QFETCH(qint64, bucketMs);
+    QFETCH(bool, fixed);
+    // A seeded history over the last two weeks: every status, decision, wait source and
+    // failure reason, on two endpoints, one of them with a policy and partitions.
+    SeededRandom random(18);
+    const QStringList reasons{QString(), QStringLiteral("not_retryable"),
+                              QStringLiteral("deadline_unreachable")};
+    const QStringList sources{QString(), QStringLiteral("retry-after"), QStringLiteral("ratelimit"),
+                              QStringLiteral("backoff")};
+    for (int k = 0; k < 3; ++k)
+        QCOMPARE(m_store->ensurePartition(QStringLiteral("p"), QStringLiteral("k%1").arg(k), 1,
+                                          QStringLiteral("{}"),
+                                          Gcra::forLimit(1000000, 1000, 1000000)),
+                 Store::PaceResult::Written);
+    // In time order, as a worker records them (the partitions' buckets follow the clock).
+    QList<qint64> times;
+    for (int i = 0; i < 600; ++i)
+        times.append(kNow - random.uniformInt(0, 14 * kDay));
+    std::sort(times.begin(), times.end());
+    for (int i = 0; i < 600; ++i) {
+        const bool partitioned = random.uniformInt(0, 1) == 1;
+        const QString endpoint = partitioned ? QStringLiteral("orders") : QStringLiteral("search");
+        const qint64 at = times.at(i);
+        const QString key =
+            partitioned ? QStringLiteral("k%1").arg(random.uniformInt(0, 2)) : QString();
+        const auto id = m_store->createOperation(
+            endpoint, QString::number(i), at, partitioned ? QStringLiteral("p") : QString(), key);
+        QVERIFY(id);
+        const QList<OperationRecord> claimed =
+            m_store->claimDue(QStringLiteral("w"), at, kMinute, 1);
+        QCOMPARE(claimed.size(), 1);
+        AttemptRecord a;
+        a.operationId = *id;
+        a.endpointId = endpoint;
+        a.attempt = 1;
+        a.startedAtMs = at;
+        a.finishedAtMs = at + random.uniformInt(0, 90'000);
+        a.durationMs = a.finishedAtMs - at;
+        a.status = int(QList<int>{200, 429, 503, 500, 404, 0}.at(random.uniformInt(0, 5)));
+        a.decision = QStringList{QStringLiteral("success"), QStringLiteral("retry"),
+                                 QStringLiteral("fail"), QStringLiteral("park")}
+                         .at(random.uniformInt(0, 3));
+        a.policyId = partitioned ? QStringLiteral("p") : QString();
+        OperationRecord op = claimed.first();
+        op.attempt = 1;
+        op.state = OperationState::Succeeded;
+        if (a.decision == QLatin1String("retry")) {
+            a.waitMs = random.uniformInt(0, 60'000);
+            a.waitSource = sources.at(random.uniformInt(0, 3));
+            op.state = OperationState::Waiting;
+            op.nextAttemptAtMs = kNow + kDay; // not claimed again here
+        } else if (a.decision == QLatin1String("fail")) {
+            a.reason = reasons.at(random.uniformInt(0, 2));
+            op.state = OperationState::Failed;
+        }
+        QCOMPARE(m_store->finishAttempt(a, op, op.version, QStringLiteral("w")),
+                 Store::FinishResult::Committed);
+    }
+
+    ManualClock clock(kNow);
+    const QHash<QString, QString> partitionOf{
+        {QStringLiteral("orders"), QStringLiteral("p / shop")}};
+    LiveReader reader(m_url, clock, partitionOf,
+                      {QStringLiteral("search"), QStringLiteral("orders")});
+    QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    const qint64 windowFrom = kNow - 12 * kDay + 7 * kMinute;
+    if (fixed)
+        reader.setWindow(windowFrom, windowFrom + rangeMs, bucketMs);
+    else
+        reader.setRange(rangeMs, bucketMs);
+    const MetricsSnapshot shown = lastSnapshot(snapshots).metrics;
+
+    // The same figures from every raw attempt, one at a time, as the live metrics count.
+    Metrics raw(clock, 30 * kDay);
+    for (auto it = partitionOf.cbegin(); it != partitionOf.cend(); ++it)
+        raw.setPartitionOf(it.key(), it.value());
+    for (const AttemptRecord &a : m_store->attempts({}))
+        raw.record(a);
+    const MetricsSnapshot expected = fixed
+                                         ? raw.snapshot(windowFrom, windowFrom + rangeMs, bucketMs)
+                                         : raw.snapshot(kNow - rangeMs, kNow + 1, bucketMs);
+    QCOMPARE(shown.fromMs, expected.fromMs);
+    QCOMPARE(shown.bucketCount, expected.bucketCount);
+    QVERIFY(expected.attempts > 0);
+    QCOMPARE(shown.attempts, expected.attempts);
+    QCOMPARE(shown.successes, expected.successes);
+    QCOMPARE(shown.tooManyRequests, expected.tooManyRequests);
+    QCOMPARE(shown.unavailable, expected.unavailable);
+    QCOMPARE(shown.tooManyRequestsByPartition, expected.tooManyRequestsByPartition);
+    QCOMPARE(shown.unavailableByPartition, expected.unavailableByPartition);
+    QCOMPARE(shown.tooManyRequestsByEndpoint, expected.tooManyRequestsByEndpoint);
+    QCOMPARE(shown.unavailableByEndpoint, expected.unavailableByEndpoint);
+    QCOMPARE(shown.waitMsBySource, expected.waitMsBySource);
+    QCOMPARE(shown.waitMsTotal, expected.waitMsTotal);
+    QCOMPARE(shown.finalFailuresByReason, expected.finalFailuresByReason);
+}
+
+void tst_LiveReader::idleTickReadsNothingNew()
+{
+    ManualClock clock(kNow + 5000);
+    LiveReader reader(m_url, clock, {}, {QStringLiteral("search")});
+    QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    reader.setRange(15 * kMinute, kMinute);
+    QCOMPARE(snapshots.size(), 1);
+    QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 1);
+
+    // Nothing changed, same minute: nothing is sent.
+    clock.advance(1000);
+    reader.tick();
+    reader.tick();
+    QCOMPARE(snapshots.size(), 1);
+
+    // Another connection records an attempt: the next tick sends it.
+    QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kNow + 6000, 429,
+                                QStringLiteral("retry")) > 0);
+    reader.tick();
+    QCOMPARE(snapshots.size(), 2);
+    QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
+    QCOMPARE(sum(lastSnapshot(snapshots).metrics.tooManyRequests), 1);
+    reader.tick();
+    QCOMPARE(snapshots.size(), 2);
+
+    // A new minute moves the range: sent again, without a change in the store.
+    clock.advance(kMinute);
+    reader.tick();
+    QCOMPARE(snapshots.size(), 3);
+    QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
+    // Fifteen minutes on, the attempts have left the range.
+    clock.advance(15 * kMinute);
+    reader.tick();
+    QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 0);
 }
 
 QTEST_MAIN(tst_LiveReader)

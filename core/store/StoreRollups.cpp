@@ -1,0 +1,596 @@
+// The store's rollups and retention: the per-minute sums written with the attempts,
+// the queries the Overview and the export read them with, and the pruning of old
+// history. See docs/rollups.md.
+
+#include "core/store/Store.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+
+#include <QElapsedTimer>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStringList>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+#include <map>
+#include <tuple>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+
+QString sqlErrorText(const QSqlError &error)
+{
+    const QString database = error.databaseText().trimmed();
+    return database.isEmpty() ? error.text().trimmed() : database;
+}
+
+QString nonNull(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+QString statusClass(int status)
+{
+    if (status == 0)
+        return QStringLiteral("none");
+    if (status == 429 || status == 503)
+        return QString::number(status);
+    return QString::number(status / 100) + QStringLiteral("xx");
+}
+
+// When an attempt ended, as the rollups place it: its end, else its start.
+qint64 endOf(qint64 finishedAtMs, qint64 startedAtMs)
+{
+    if (finishedAtMs >= 0)
+        return finishedAtMs;
+    return startedAtMs >= 0 ? startedAtMs : 0;
+}
+
+const char kFinalStates[] = "('succeeded', 'failed', 'cancelled')";
+
+RollupRecord readRollup(const QSqlQuery &query)
+{
+    RollupRecord row;
+    row.minuteAtMs = query.value(0).toLongLong();
+    row.endpointId = query.value(1).toString();
+    row.policyId = query.value(2).toString();
+    row.partitionKey = query.value(3).toString();
+    row.statusClass = query.value(4).toString();
+    row.decision = query.value(5).toString();
+    row.waitSource = query.value(6).toString();
+    row.reason = query.value(7).toString();
+    row.attempts = query.value(8).toLongLong();
+    row.waitMs = query.value(9).toLongLong();
+    row.queueMs = query.value(10).toLongLong();
+    row.durationMs = query.value(11).toLongLong();
+    return row;
+}
+
+} // namespace
+
+// Sums per key, kept sorted: PostgreSQL workers upserting the same rows take their
+// locks in one order, so two group commits never wait for each other in a cycle.
+class Store::RollupBatch
+{
+public:
+    using Key = std::tuple<qint64, QString, QString, QString, QString, QString, QString, QString>;
+    struct Sums
+    {
+        qint64 attempts = 0;
+        qint64 waitMs = 0;
+        qint64 queueMs = 0;
+        qint64 durationMs = 0;
+    };
+
+    // One attempt as the store wrote it. dueAtMs: when the operation's previous
+    // attempt made it due (-1: it did not wait for a retry).
+    void add(const AttemptRecord &a, const QString &partitionKey, bool leaseConflict,
+             qint64 dueAtMs)
+    {
+        const qint64 end = endOf(a.finishedAtMs, a.startedAtMs);
+        const bool retry = !leaseConflict && a.decision == QLatin1String("retry");
+        const bool fail = !leaseConflict && a.decision == QLatin1String("fail");
+        QString reason;
+        if (fail) {
+            reason = redaction::redactText(a.reason);
+            if (reason.isEmpty())
+                reason = QStringLiteral("unknown");
+        }
+        QString waitSource;
+        if (retry)
+            waitSource = a.waitSource.isEmpty() ? QStringLiteral("backoff") : a.waitSource;
+        const Key key{
+            end - end % kMinuteMs, nonNull(a.endpointId),
+            nonNull(a.policyId),   nonNull(partitionKey),
+            statusClass(a.status), leaseConflict ? QStringLiteral("conflict") : nonNull(a.decision),
+            nonNull(waitSource),   nonNull(reason)};
+        Sums &sums = m_rows[key];
+        ++sums.attempts;
+        if (retry && a.waitMs > 0)
+            sums.waitMs += a.waitMs;
+        if (!leaseConflict && dueAtMs >= 0 && a.startedAtMs > dueAtMs)
+            sums.queueMs += a.startedAtMs - dueAtMs;
+        if (a.durationMs > 0)
+            sums.durationMs += a.durationMs;
+    }
+
+    const std::map<Key, Sums> &rows() const { return m_rows; }
+
+private:
+    std::map<Key, Sums> m_rows;
+};
+
+std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
+{
+    QSqlQuery *query =
+        cached(QStringLiteral("SELECT decision, wait_ms, finished_at, started_at FROM attempts"
+                              " WHERE operation_id = :operation AND lease_conflict = 0"
+                              " ORDER BY id DESC LIMIT 1"));
+    if (!query)
+        return std::nullopt;
+    query->bindValue(QStringLiteral(":operation"), operationId);
+    if (!exec(*query))
+        return std::nullopt;
+    qint64 due = -1;
+    if (query->next() && query->value(0).toString() == QLatin1String("retry")) {
+        const qint64 waitMs = query->value(1).toLongLong();
+        const qint64 finished = query->value(2).toLongLong();
+        if (waitMs >= 0)
+            due = (finished >= 0 ? finished : query->value(3).toLongLong()) + waitMs;
+    }
+    query->finish();
+    return due;
+}
+
+bool Store::writeRollups(const RollupBatch &batch)
+{
+    // The minutes, then the same sums per hour: the hourly keys follow the same order.
+    std::map<RollupBatch::Key, RollupBatch::Sums> hours;
+    for (const auto &[key, sums] : batch.rows()) {
+        RollupBatch::Key hour = key;
+        std::get<0>(hour) -= std::get<0>(hour) % kHourMs;
+        RollupBatch::Sums &h = hours[hour];
+        h.attempts += sums.attempts;
+        h.waitMs += sums.waitMs;
+        h.queueMs += sums.queueMs;
+        h.durationMs += sums.durationMs;
+    }
+    const auto upsertInto = [this](const char *table, const char *timeColumn,
+                                   const std::map<RollupBatch::Key, RollupBatch::Sums> &rows) {
+        QSqlQuery *upsert = cached(
+            QStringLiteral(
+                "INSERT INTO %1 (%2, endpoint_id, policy_id, partition_key, status_class,"
+                " decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
+                " VALUES (:at, :endpoint, :policy, :partition, :status, :decision, :source,"
+                " :reason, :attempts, :wait, :queue, :duration)"
+                " ON CONFLICT (%2, endpoint_id, policy_id, partition_key, status_class, decision,"
+                " wait_source, reason) DO UPDATE SET attempts = %1.attempts + excluded.attempts,"
+                " wait_ms = %1.wait_ms + excluded.wait_ms,"
+                " queue_ms = %1.queue_ms + excluded.queue_ms,"
+                " duration_ms = %1.duration_ms + excluded.duration_ms")
+                .arg(QLatin1String(table), QLatin1String(timeColumn)));
+        if (!upsert)
+            return false;
+        for (const auto &[key, sums] : rows) {
+            upsert->bindValue(QStringLiteral(":at"), std::get<0>(key));
+            upsert->bindValue(QStringLiteral(":endpoint"), std::get<1>(key));
+            upsert->bindValue(QStringLiteral(":policy"), std::get<2>(key));
+            upsert->bindValue(QStringLiteral(":partition"), std::get<3>(key));
+            upsert->bindValue(QStringLiteral(":status"), std::get<4>(key));
+            upsert->bindValue(QStringLiteral(":decision"), std::get<5>(key));
+            upsert->bindValue(QStringLiteral(":source"), std::get<6>(key));
+            upsert->bindValue(QStringLiteral(":reason"), std::get<7>(key));
+            upsert->bindValue(QStringLiteral(":attempts"), sums.attempts);
+            upsert->bindValue(QStringLiteral(":wait"), sums.waitMs);
+            upsert->bindValue(QStringLiteral(":queue"), sums.queueMs);
+            upsert->bindValue(QStringLiteral(":duration"), sums.durationMs);
+            if (!exec(*upsert))
+                return false;
+        }
+        return true;
+    };
+    return upsertInto("attempt_rollups", "minute_at", batch.rows()) &&
+           upsertInto("attempt_rollups_hourly", "hour_at", hours);
+}
+
+QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
+                                                  const QString &workerId)
+{
+    QList<FinishOutcome> outcomes(requests.size());
+    const auto failAll = [&](const QString &detail) {
+        fail(QStringLiteral("finish attempts"), detail);
+        for (FinishOutcome &outcome : outcomes) {
+            outcome.result = FinishResult::Failed;
+            outcome.error = m_lastError;
+        }
+        return outcomes;
+    };
+    if (requests.isEmpty())
+        return outcomes;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive())
+        return failAll(transaction.error());
+    RollupBatch rollups;
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const FinishRequest &request = requests.at(i);
+        // Only a retry's next attempt can have waited past its due time; its
+        // previous attempt is read before this one is written.
+        qint64 dueAtMs = -1;
+        if (request.attempt.attempt > 1 && m_schemaVersion >= schema::rollupsVersion()) {
+            const std::optional<qint64> due = previousDueAtMs(request.attempt.operationId);
+            if (!due)
+                return failAll(m_lastError);
+            dueAtMs = *due;
+        }
+        if (!finishOne(request, workerId, &outcomes[i]))
+            return failAll(m_lastError);
+        const bool conflict = outcomes.at(i).result == FinishResult::LeaseConflict;
+        const QString &partitionKey =
+            conflict ? outcomes.at(i).operation.partitionKey : request.newState.partitionKey;
+        rollups.add(request.attempt, partitionKey, conflict, dueAtMs);
+    }
+    // What the responses said about their quotas, after the attempts: an operation
+    // just finished no longer counts as in flight.
+    for (const FinishRequest &request : requests) {
+        if (request.quota && !observeQuota(request))
+            return failAll(m_lastError);
+    }
+    if (!observeAnswers(requests))
+        return failAll(m_lastError);
+    // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
+    // too, so their locks are held for the shortest time.
+    if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
+        return failAll(m_lastError);
+    if (!transaction.commit())
+        return failAll(transaction.error());
+    for (const FinishOutcome &outcome : std::as_const(outcomes)) {
+        if (outcome.result == FinishResult::LeaseConflict)
+            qCWarning(lcStore).noquote() << "lease conflict:" << outcome.error;
+    }
+    return outcomes;
+}
+
+bool Store::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                          const std::function<bool(const RollupRecord &)> &visit)
+{
+    const qint64 bucket = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    const qint64 from = std::max<qint64>(0, fromMs);
+    // Buckets of whole hours come from the hourly rows, but for a last hour the range
+    // ends inside: its minutes are read as they are.
+    if (bucket % kHourMs == 0 && from % kHourMs == 0) {
+        const qint64 wholeHoursTo = toMs - toMs % kHourMs;
+        if (wholeHoursTo > from) {
+            const ScanOutcome hours =
+                scanRollups("attempt_rollups_hourly", "hour_at", from, wholeHoursTo, bucket, visit);
+            if (hours != ScanOutcome::Done)
+                return hours == ScanOutcome::Stopped ? (m_lastError.clear(), false) : false;
+        }
+        if (wholeHoursTo >= toMs)
+            return true;
+        const ScanOutcome tail = scanRollups("attempt_rollups", "minute_at",
+                                             std::max(from, wholeHoursTo), toMs, bucket, visit);
+        if (tail == ScanOutcome::Stopped)
+            m_lastError.clear();
+        return tail == ScanOutcome::Done;
+    }
+    const ScanOutcome minutes =
+        scanRollups("attempt_rollups", "minute_at", from, toMs, bucket, visit);
+    if (minutes == ScanOutcome::Stopped)
+        m_lastError.clear();
+    return minutes == ScanOutcome::Done;
+}
+
+Store::ScanOutcome Store::scanRollups(const char *table, const char *timeColumn, qint64 fromMs,
+                                      qint64 toMs, qint64 bucketMs,
+                                      const std::function<bool(const RollupRecord &)> &visit)
+{
+    const QString keys = QStringLiteral(
+        "endpoint_id, policy_id, partition_key, status_class, decision, wait_source, reason");
+    const QString time = QLatin1String(timeColumn);
+    const bool whole = (bucketMs == kMinuteMs && time == QLatin1String("minute_at")) ||
+                       (bucketMs == kHourMs && time == QLatin1String("hour_at"));
+    QString sql;
+    if (whole) {
+        sql = QStringLiteral("SELECT %1, %2, attempts, wait_ms, queue_ms, duration_ms FROM %3"
+                             " WHERE %1 >= :from AND %1 < :to ORDER BY %1")
+                  .arg(time, keys, QLatin1String(table));
+    } else {
+        const QString start = QStringLiteral("%1 - %1 % %2").arg(time).arg(bucketMs);
+        sql = QStringLiteral("SELECT %1, %2, CAST(SUM(attempts) AS BIGINT),"
+                             " CAST(SUM(wait_ms) AS BIGINT), CAST(SUM(queue_ms) AS BIGINT),"
+                             " CAST(SUM(duration_ms) AS BIGINT) FROM %3"
+                             " WHERE %4 >= :from AND %4 < :to"
+                             " GROUP BY %1, %2 ORDER BY %1")
+                  .arg(start, keys, QLatin1String(table), time);
+    }
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.prepare(sql)) {
+        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        return ScanOutcome::Failed;
+    }
+    query.bindValue(QStringLiteral(":from"), fromMs);
+    query.bindValue(QStringLiteral(":to"), toMs);
+    if (!exec(query))
+        return ScanOutcome::Failed;
+    while (query.next()) {
+        if (!visit(readRollup(query)))
+            return ScanOutcome::Stopped;
+    }
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        return ScanOutcome::Failed;
+    }
+    m_lastError.clear();
+    return ScanOutcome::Done;
+}
+
+QList<RollupRecord> Store::recountRollups(qint64 fromMs, qint64 toMs)
+{
+    QList<RollupRecord> out;
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.exec(schema::rollupRecount(fromMs, toMs) + QStringLiteral(" ORDER BY 1"))) {
+        fail(QStringLiteral("recount rollups"), sqlErrorText(query.lastError()));
+        return out;
+    }
+    while (query.next())
+        out.append(readRollup(query));
+    m_lastError.clear();
+    return out;
+}
+
+QList<RollupRecord> Store::rollups(qint64 fromMs, qint64 toMs, qint64 bucketMs)
+{
+    QList<RollupRecord> out;
+    forEachRollup(fromMs, toMs, bucketMs, [&out](const RollupRecord &row) {
+        out.append(row);
+        return true;
+    });
+    return out;
+}
+
+qint64 Store::finalFailuresSince(qint64 sinceMs)
+{
+    QSqlQuery *query = cached(
+        QStringLiteral("SELECT CAST(COALESCE(SUM(attempts), 0) AS BIGINT) FROM attempt_rollups"
+                       " WHERE minute_at >= :since AND decision = 'fail'"));
+    if (!query)
+        return -1;
+    const qint64 since = std::max<qint64>(0, sinceMs);
+    query->bindValue(QStringLiteral(":since"), since - since % kMinuteMs);
+    if (!exec(*query) || !query->next())
+        return -1;
+    const qint64 total = query->value(0).toLongLong();
+    query->finish();
+    m_lastError.clear();
+    return total;
+}
+
+std::optional<QByteArray> Store::changeToken()
+{
+    // SQLite counts the commits of other connections for us. PostgreSQL has no such
+    // counter: the latest ids, the open operations and their versions, and the
+    // partitions' holds change with everything the views show.
+    QSqlQuery *query = cached(
+        m_backend == Backend::Sqlite
+            ? QStringLiteral("PRAGMA data_version")
+            : QStringLiteral("SELECT (SELECT COALESCE(MAX(id), 0) FROM attempts),"
+                             " (SELECT COALESCE(MAX(id), 0) FROM operations),"
+                             " (SELECT COUNT(*) FROM operations"
+                             " WHERE state IN ('scheduled', 'running', 'waiting', 'parked')),"
+                             " (SELECT COALESCE(SUM(version), 0) FROM operations"
+                             " WHERE state IN ('scheduled', 'running', 'waiting', 'parked')),"
+                             " (SELECT COALESCE(SUM(held_until), 0) FROM rate_partitions),"
+                             " (SELECT COUNT(*) FROM rate_partitions),"
+                             " (SELECT COALESCE(SUM(paused), 0) FROM endpoints)"));
+    if (!query || !exec(*query) || !query->next())
+        return std::nullopt;
+    QByteArray token;
+    for (int i = 0; i < query->record().count(); ++i)
+        token += query->value(i).toByteArray() + ',';
+    query->finish();
+    m_lastError.clear();
+    return token;
+}
+
+qint64 Store::earliestAttemptMs()
+{
+    QSqlQuery *query = cached(QStringLiteral("SELECT MIN(started_at) FROM attempts"));
+    if (!query || !exec(*query) || !query->next())
+        return -1;
+    const qint64 earliest = query->value(0).isNull() ? -1 : query->value(0).toLongLong();
+    query->finish();
+    m_lastError.clear();
+    return earliest;
+}
+
+PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
+{
+    PruneBatch batch;
+    batch.rows = -1;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("prune attempts"), transaction.error());
+        return batch;
+    }
+    // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
+    QElapsedTimer held;
+    held.start();
+    // The oldest attempts first, through the index on started_at; attempts of an
+    // operation that has not ended stay, whatever their age. SQLite's planner would
+    // rather walk the ended operations and sort all their attempts, every batch:
+    // CROSS JOIN keeps attempts in the outer loop there.
+    const QString victims =
+        QStringLiteral("SELECT a.id FROM attempts a %4 operations o ON o.id = a.operation_id"
+                       " WHERE a.started_at < %1 AND o.state IN %2 ORDER BY a.started_at LIMIT %3")
+            .arg(beforeMs)
+            .arg(QLatin1String(kFinalStates))
+            .arg(std::max(1, limit))
+            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN")
+                                              : QLatin1String("JOIN"));
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT DISTINCT operation_id FROM attempts WHERE id IN (%1)")
+                        .arg(victims))) {
+        fail(QStringLiteral("prune attempts"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    QStringList operations;
+    while (query.next())
+        operations.append(QString::number(query.value(0).toLongLong()));
+    query.finish();
+    if (operations.isEmpty()) {
+        transaction.rollback();
+        batch.rows = 0;
+        batch.lockedUs = held.nsecsElapsed() / 1000;
+        m_lastError.clear();
+        return batch;
+    }
+    if (!query.exec(QStringLiteral("DELETE FROM attempts WHERE id IN (%1)").arg(victims))) {
+        fail(QStringLiteral("prune attempts"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    const qint64 deleted = query.numRowsAffected();
+    // Their operations go once no attempt of theirs is left (a one-shot endpoint's
+    // operation stays: it marks that the endpoint ran).
+    if (!query.exec(QStringLiteral("DELETE FROM operations WHERE id IN (%1) AND state IN %2"
+                                   " AND created_at < %3"
+                                   " AND NOT EXISTS (SELECT 1 FROM attempts a"
+                                   " WHERE a.operation_id = operations.id)"
+                                   " AND NOT EXISTS (SELECT 1 FROM one_shot_runs r"
+                                   " WHERE r.operation_id = operations.id)")
+                        .arg(operations.join(u','), QLatin1String(kFinalStates))
+                        .arg(beforeMs))) {
+        fail(QStringLiteral("prune operations"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("prune attempts"), transaction.error());
+        return batch;
+    }
+    batch.rows = deleted;
+    batch.lockedUs = held.nsecsElapsed() / 1000;
+    m_lastError.clear();
+    return batch;
+}
+
+PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
+{
+    PruneBatch batch;
+    batch.rows = -1;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("prune rollups"), transaction.error());
+        return batch;
+    }
+    // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
+    QElapsedTimer held;
+    held.start();
+    QSqlQuery query(m_database);
+    if (!query.exec(QStringLiteral("SELECT MIN(minute_at) FROM attempt_rollups")) ||
+        !query.next()) {
+        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    const bool empty = query.value(0).isNull();
+    const qint64 oldest = query.value(0).toLongLong();
+    query.finish();
+    if (empty || oldest >= beforeMs) {
+        transaction.rollback();
+        batch.rows = 0;
+        batch.lockedUs = held.nsecsElapsed() / 1000;
+        m_lastError.clear();
+        return batch;
+    }
+    const qint64 upTo = std::min(beforeMs, oldest + std::max<qint64>(kMinuteMs, spanMs));
+    if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups WHERE minute_at < %1").arg(upTo))) {
+        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    const qint64 deleted = query.numRowsAffected();
+    // Whole hours only: an hour that still holds minutes kept stays.
+    if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
+                        .arg(upTo - kHourMs))) {
+        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        return batch;
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("prune rollups"), transaction.error());
+        return batch;
+    }
+    batch.rows = deleted;
+    batch.lockedUs = held.nsecsElapsed() / 1000;
+    m_lastError.clear();
+    return batch;
+}
+
+qint64 Store::incrementalVacuum(int pages)
+{
+    if (m_backend != Backend::Sqlite)
+        return 0;
+    QSqlQuery query(m_database);
+    if (!query.exec(QStringLiteral("PRAGMA auto_vacuum")) || !query.next()) {
+        fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
+        return -1;
+    }
+    const int mode = query.value(0).toInt();
+    query.finish();
+    if (mode != 2)
+        return 0; // a database from before schema version 8 reuses its free pages instead
+    // The pragma frees one page per step of its statement, and QtSql steps a statement
+    // that returns no rows once: sqlite3_exec runs it to the end.
+    // Without the linked library, one page per statement, in one transaction.
+    if (sqlite3 *connection = sqliteHandle()) {
+        const QByteArray vacuum =
+            QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)).toUtf8();
+        char *message = nullptr;
+        if (sqlite3_exec(connection, vacuum.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
+            fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
+            sqlite3_free(message);
+            return -1;
+        }
+    } else {
+        SqlTransaction transaction(m_database);
+        if (!transaction.isActive()) {
+            fail(QStringLiteral("vacuum"), transaction.error());
+            return -1;
+        }
+        QSqlQuery step(m_database);
+        if (!step.prepare(QStringLiteral("PRAGMA incremental_vacuum(1)"))) {
+            fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+            return -1;
+        }
+        for (int i = 0; i < std::max(1, pages); ++i) {
+            if (!step.exec()) {
+                fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+                return -1;
+            }
+            step.finish();
+        }
+        if (!transaction.commit()) {
+            fail(QStringLiteral("vacuum"), transaction.error());
+            return -1;
+        }
+    }
+    if (!query.exec(QStringLiteral("PRAGMA freelist_count")) || !query.next()) {
+        fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
+        return -1;
+    }
+    const qint64 left = query.value(0).toLongLong();
+    query.finish();
+    m_lastError.clear();
+    return left;
+}
+
+} // namespace cooldown
