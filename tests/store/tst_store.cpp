@@ -19,11 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <chrono>
 #include <functional>
-#include <future>
 #include <memory>
-#include <thread>
 
 using namespace cooldown;
 
@@ -350,29 +347,25 @@ void tst_Store::linkedSqliteOnlyWhereItIsTheDrivers()
     QCOMPARE(store->usesLinkedSqlite(),
              !driverOnly() && driverSource == QLatin1String(sqlite3_sourceid()));
 
-    // Another connection holds the write lock for a moment: the store's write waits
-    // for it (its busy handler, or the driver's busy_timeout) and goes through.
-    std::promise<bool> locked;
-    std::thread holder([this, &locked] {
-        sqlite3 *connection = nullptr;
-        const bool ok =
-            sqlite3_open(QFile::encodeName(m_url).constData(), &connection) == SQLITE_OK &&
-            sqlite3_exec(connection, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
-        locked.set_value(ok);
-        if (ok) {
-            // Holding the lock is the point here: nothing waits on this thread's time.
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            sqlite3_exec(connection, "COMMIT", nullptr, nullptr, nullptr);
-        }
-        sqlite3_close(connection);
-    });
-    if (!locked.get_future().get()) {
-        holder.join();
-        QFAIL("the other connection could not take the write lock");
-    }
-    const auto created = store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
-    holder.join();
-    QVERIFY2(created, qPrintable(store->lastError()));
+    // Another connection holds the write lock: the store's write waits for it (its busy
+    // handler, or the driver's busy_timeout), fails cleanly when it is not released in
+    // time, and goes through once it is.
+    StoreOptions impatient;
+    impatient.busyTimeoutMs = 100;
+    auto waiting = openStore(impatient);
+    QVERIFY(waiting);
+    sqlite3 *holder = nullptr;
+    QVERIFY(sqlite3_open(QFile::encodeName(m_url).constData(), &holder) == SQLITE_OK);
+    QVERIFY(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    const auto refused = waiting->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(holder);
+    QVERIFY(!refused);
+    QVERIFY2(waiting->lastError().contains(QLatin1String("locked")),
+             qPrintable(waiting->lastError()));
+    QCOMPARE(store->operations({}).size(), 0);
+    const auto created = waiting->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
+    QVERIFY2(created, qPrintable(waiting->lastError()));
     QCOMPARE(store->operations({}).size(), 1);
 }
 
