@@ -2,7 +2,7 @@
 
 #include "app/CommandLine.h"
 #include "core/config/WorkspaceConfig.h"
-#include "ui/DashboardSession.h"
+#include "core/engine/EngineSession.h"
 #include "ui/MainWindow.h"
 
 #ifdef COOLDOWN_HAVE_DEMO
@@ -70,12 +70,14 @@ int runDashboard(QApplication &app)
     QString error;
     std::optional<WorkspaceConfig> workspace;
     QString workspaceName;
+    QHash<QString, QString> variables;
     std::unique_ptr<QTemporaryDir> demoFolder;
 #ifdef COOLDOWN_HAVE_DEMO
     std::unique_ptr<DemoServer> demoServer;
 #endif
     if (!configPath.isEmpty()) {
-        workspace = WorkspaceConfig::load(configPath, &error, WorkspaceConfig::demoVariables());
+        variables = WorkspaceConfig::demoVariables();
+        workspace = WorkspaceConfig::load(configPath, &error, variables);
         if (!workspace)
             return refuse(error);
         workspaceName = QDir::toNativeSeparators(QFileInfo(configPath).absoluteFilePath());
@@ -90,8 +92,9 @@ int runDashboard(QApplication &app)
         QFile file(QStringLiteral(":/cooldown/demo.json"));
         if (!file.open(QIODevice::ReadOnly))
             return refuse(cli::Text::tr("the demo workspace is missing from this build"));
-        workspace = WorkspaceConfig::parse(file.readAll(), QStringLiteral("demo.json"), &error,
-                                           WorkspaceConfig::demoVariables(demoServer->baseUrl()));
+        variables = WorkspaceConfig::demoVariables(demoServer->baseUrl());
+        workspace =
+            WorkspaceConfig::parse(file.readAll(), QStringLiteral("demo.json"), &error, variables);
         if (!workspace)
             return refuse(error);
         workspaceName = cli::Text::tr("Demo workspace");
@@ -109,12 +112,9 @@ int runDashboard(QApplication &app)
 #endif
     }
 
-    auto session =
-        DashboardSession::open(std::move(*workspace), databaseUrl, workspaceName, &error);
+    auto session = EngineSession::open(std::move(*workspace), databaseUrl, &error);
     if (!session)
         return refuse(error);
-    if (!configPath.isEmpty())
-        session->setConfigPath(QFileInfo(configPath).absoluteFilePath());
     if (!session->start(&error))
         return refuse(error);
     if (!configPath.isEmpty()) {
@@ -122,7 +122,10 @@ int runDashboard(QApplication &app)
         settings.setValue(kDatabaseKey, databaseUrl);
     }
 
-    MainWindow window(*session);
+    MainWindow window(*session,
+                      {workspaceName,
+                       configPath.isEmpty() ? QString() : QFileInfo(configPath).absoluteFilePath(),
+                       variables});
     window.show();
     const int code = QApplication::exec();
     return code;

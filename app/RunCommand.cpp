@@ -4,14 +4,11 @@
 #include "app/MetricsListener.h"
 #include "app/StopOnSignal.h"
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/EngineSession.h"
 #include "core/engine/PrometheusMetrics.h"
-#include "core/engine/Scheduler.h"
-#include "core/engine/Transport.h"
 #include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
-#include "core/time/RandomSource.h"
-#include "core/time/WakeTimer.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -162,9 +159,10 @@ int runRun(const QStringList &arguments)
     if (!workspace)
         return usageError(kCommand, error);
     const QString dbUrl = databaseUrl(parser, db);
+    // Opened here first for the command's own message and exit code when it cannot be;
+    // the engine opens its own connection on its thread.
     int openFailed = ExitOk;
-    std::unique_ptr<Store> store = openStoreFor(kCommand, dbUrl, Create::IfMissing, &openFailed);
-    if (!store)
+    if (!openStoreFor(kCommand, dbUrl, Create::IfMissing, &openFailed))
         return openFailed;
 
     // History older than the workspace keeps goes in small batches, on a thread and a
@@ -187,31 +185,34 @@ int runRun(const QStringList &arguments)
 
     StopOnSignal stopSignals;
     const SkewedClock clock(SystemClock::instance(), skewMs);
-    Transport transport(clock);
-    QtWakeTimer timer;
     options.workerId = parser.value(workerId);
-    const ConcurrencyConfig concurrency = workspace->concurrency;
-    Scheduler scheduler(std::move(*workspace), *store, transport, clock, SystemRandom::instance(),
-                        timer, options);
+    EngineOptions engineOptions;
+    engineOptions.clock = &clock;
+    engineOptions.scheduler = options;
+    auto engine = EngineSession::open(std::move(*workspace), dbUrl, &error, engineOptions);
+    if (!engine)
+        return runtimeError(kCommand, error);
 
     // Prometheus: counters fed by the engine, gauges read at each scrape.
     PrometheusMetrics prometheus;
-    QObject::connect(&scheduler, &Scheduler::attemptRecorded, &scheduler,
+    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
                      [&](const AttemptRecord &a) { prometheus.record(a); });
-    QObject::connect(&scheduler, &Scheduler::attemptsWritten, &scheduler,
+    QObject::connect(engine.get(), &EngineSession::attemptsWritten, engine.get(),
                      [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
     MetricsListener metrics([&] {
         ScrapeState state;
-        state.operationsByState = store->openCountsByState();
-        state.inFlight = scheduler.inFlight();
-        state.maxInFlight = concurrency.maxInFlight;
-        state.perHost = concurrency.perHost;
-        const qint64 now = clock.nowMs();
-        for (const PartitionState &p : store->partitions(now)) {
-            ++state.partitionsByPolicy[p.policyId];
-            state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
-            state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
-        }
+        state.maxInFlight = engine->config().concurrency.maxInFlight;
+        state.perHost = engine->config().concurrency.perHost;
+        engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
+            state.operationsByState = store.openCountsByState();
+            state.inFlight = scheduler.inFlight();
+            const qint64 now = clock.nowMs();
+            for (const PartitionState &p : store.partitions(now)) {
+                ++state.partitionsByPolicy[p.policyId];
+                state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
+                state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
+            }
+        });
         return prometheus.render(state);
     });
 
@@ -219,7 +220,7 @@ int runRun(const QStringList &arguments)
     QTextStream err(stderr);
     Summary summary;
     bool stopRequested = false;
-    QObject::connect(&scheduler, &Scheduler::attemptRecorded, &scheduler,
+    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
                      [&](const AttemptRecord &a, const OperationRecord &op) {
                          ++summary.attempts;
                          if (a.status == 429 || a.status == 503)
@@ -232,33 +233,75 @@ int runRun(const QStringList &arguments)
                          out << describe(a, op) << '\n';
                          out.flush();
                      });
-    QObject::connect(&scheduler, &Scheduler::partitionHeld, &scheduler, [&](const PartitionHold &h) {
-        out << isoTime(SystemClock::instance().nowMs()) << " partition " << h.policyId << '/'
-            << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
-        out.flush();
-    });
-    QObject::connect(&scheduler, &Scheduler::storeFailed, &scheduler, [&](const QString &message) {
-        err << "cooldown run: database: " << message << '\n';
-        err.flush();
-    });
+    QObject::connect(
+        engine.get(), &EngineSession::partitionHeld, engine.get(), [&](const PartitionHold &h) {
+            out << isoTime(SystemClock::instance().nowMs()) << " partition " << h.policyId << '/'
+                << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
+            out.flush();
+        });
+    QObject::connect(engine.get(), &EngineSession::storeFailed, engine.get(),
+                     [&](const QString &message) {
+                         err << "cooldown run: database: " << message << '\n';
+                         err.flush();
+                     });
     const auto requestStop = [&] {
         if (stopRequested)
             return;
         stopRequested = true;
-        scheduler.stop();
+        engine->stop();
     };
-    QObject::connect(&scheduler, &Scheduler::stopped, qApp, &QCoreApplication::quit, Qt::QueuedConnection);
+    QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,
+                     Qt::QueuedConnection);
     if (parser.isSet(untilIdle))
-        QObject::connect(&scheduler, &Scheduler::idle, &scheduler, requestStop, Qt::QueuedConnection);
-    if (!stopSignals.install([&](int) { requestStop(); }, &error))
+        QObject::connect(engine.get(), &EngineSession::idle, engine.get(), requestStop,
+                         Qt::QueuedConnection);
+    // SIGHUP reads the workspace file again and runs the engine on it without a
+    // restart; a file that does not validate is not applied, and the run goes on.
+    const QString configPath = parser.value(config);
+    const auto reload = [&] {
+        QString problem;
+        auto next =
+            WorkspaceConfig::load(configPath, &problem, WorkspaceConfig::demoVariables(demo));
+        if (!next) {
+            err << "cooldown run: SIGHUP: not applied, the running workspace stays: " << problem
+                << '\n';
+            err.flush();
+            return;
+        }
+        out << isoTime(SystemClock::instance().nowMs()) << " SIGHUP: applying " << configPath
+            << '\n';
+        out.flush();
+        engine->apply(std::move(*next));
+    };
+    QObject::connect(engine.get(), &EngineSession::configApplied, engine.get(),
+                     [&](bool applied, const QString &problem) {
+                         if (applied) {
+                             out << isoTime(SystemClock::instance().nowMs())
+                                 << " workspace applied: " << engine->config().endpoints.size()
+                                 << " endpoints\n";
+                             out.flush();
+                         } else {
+                             err << "cooldown run: the workspace was not applied: " << problem
+                                 << '\n';
+                             err.flush();
+                         }
+                     });
+    if (!stopSignals.install(
+            [&](int signal) {
+                if (signal == SIGHUP)
+                    reload();
+                else
+                    requestStop();
+            },
+            &error, {SIGINT, SIGTERM, SIGHUP}))
         return runtimeError(kCommand, error);
     if (runForMs)
-        QTimer::singleShot(std::chrono::milliseconds(*runForMs), &scheduler, requestStop);
+        QTimer::singleShot(std::chrono::milliseconds(*runForMs), engine.get(), requestStop);
 
     if (parser.isSet(listen) && !metrics.listen(listenAddress, listenPort, &error))
         return runtimeError(kCommand,
                             QStringLiteral("--listen %1: %2").arg(parser.value(listen), error));
-    if (!scheduler.start(&error))
+    if (!engine->start(&error))
         return runtimeError(kCommand, error);
     if (parser.isSet(listen)) {
         const QString host = listenAddress.protocol() == QAbstractSocket::IPv6Protocol
@@ -266,11 +309,13 @@ int runRun(const QStringList &arguments)
                                  : listenAddress.toString();
         out << "cooldown run: metrics at http://" << host << ':' << metrics.port() << "/metrics\n";
     }
-    out << "cooldown run: worker " << scheduler.workerId() << " on " << Store::displayUrl(dbUrl) << '\n';
+    out << "cooldown run: worker " << engine->workerId() << " on " << Store::displayUrl(dbUrl)
+        << '\n';
     out.flush();
     QCoreApplication::exec();
 
-    const auto counts = store->countsByState();
+    QMap<OperationState, qint64> counts;
+    engine->runOnEngine([&](Store &store, Scheduler &) { counts = store.countsByState(); });
     out << "summary (database):";
     for (const OperationState state : allOperationStates())
         out << ' ' << toString(state) << '=' << counts.value(state);

@@ -24,8 +24,10 @@ extern "C" void onStopSignal(int signal)
 
 StopOnSignal::StopOnSignal() = default;
 
-bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error)
+bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error,
+                           std::initializer_list<int> which)
 {
+    Q_ASSERT(which.size() <= size_t(kMaxSignals));
     m_onSignal = std::move(onSignal);
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
         *error = Text::tr("cannot create the signal pipe");
@@ -41,22 +43,21 @@ bool StopOnSignal::install(std::function<void(int)> onSignal, QString *error)
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    for (const int signal : {SIGINT, SIGTERM}) {
-        if (::sigaction(signal, &action, &m_previous[signal == SIGINT ? 0 : 1]) != 0) {
-            *error = Text::tr("cannot handle SIGINT and SIGTERM");
+    for (const int signal : which) {
+        if (m_installed == kMaxSignals ||
+            ::sigaction(signal, &action, &m_previous[m_installed]) != 0) {
+            *error = Text::tr("cannot handle signal %1").arg(signal);
             return false;
         }
+        m_signals[m_installed++] = signal;
     }
-    m_installed = true;
     return true;
 }
 
 StopOnSignal::~StopOnSignal()
 {
-    if (m_installed) {
-        ::sigaction(SIGINT, &m_previous[0], nullptr);
-        ::sigaction(SIGTERM, &m_previous[1], nullptr);
-    }
+    for (int i = 0; i < m_installed; ++i)
+        ::sigaction(m_signals[i], &m_previous[i], nullptr);
     m_notifier.reset();
     for (int &fd : g_signalPipe) {
         if (fd >= 0)

@@ -19,6 +19,7 @@
 #include <QLocale>
 #include <QProgressDialog>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -149,9 +150,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
         return combo;
     };
     m_endpoint = addCombo(tr("&Endpoint:"), QStringLiteral("historyEndpoint"));
-    m_endpoint->addItem(tr("All"), QString());
-    for (const EndpointConfig &e : config.endpoints)
-        m_endpoint->addItem(e.id, e.id);
+    setEndpoints(config);
     m_status = addCombo(tr("S&tatus:"), QStringLiteral("historyStatus"));
     m_status->addItem(tr("Any"), int(HistoryQuery::StatusClass::Any));
     m_status->addItem(tr("2xx success"), int(HistoryQuery::StatusClass::Success));
@@ -238,6 +237,20 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     });
     m_poll->start();
     applyFilter();
+}
+
+void HistoryPage::setEndpoints(const WorkspaceConfig &config)
+{
+    const QString current = m_endpoint->currentData().toString();
+    const QSignalBlocker blocker(m_endpoint);
+    m_endpoint->clear();
+    m_endpoint->addItem(tr("All"), QString());
+    for (const EndpointConfig &e : config.endpoints)
+        m_endpoint->addItem(e.id, e.id);
+    // An endpoint no longer in the workspace stays selectable: its history is kept.
+    if (!current.isEmpty() && m_endpoint->findData(current) < 0)
+        m_endpoint->addItem(current, current);
+    m_endpoint->setCurrentIndex(std::max(0, m_endpoint->findData(current)));
 }
 
 HistoryPage::~HistoryPage() = default;

@@ -31,6 +31,8 @@ public:
     HistoryPage(const QString &databaseUrl, const WorkspaceConfig &config, const Clock &clock,
                 QWidget *parent = nullptr);
     ~HistoryPage() override;
+    // The endpoints offered by the filter, when the engine runs another workspace.
+    void setEndpoints(const WorkspaceConfig &config);
 
     // How the page sets up its table, for a view over any model with the History
     // columns (the page's own, or a benchmark's reference); call it after setModel().

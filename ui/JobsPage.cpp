@@ -57,8 +57,8 @@ bool canRetry(OperationState state)
 
 } // namespace
 
-JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
-    : QWidget(parent), m_scheduler(scheduler), m_clock(clock), m_model(new JobsModel(this)),
+JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
+    : QWidget(parent), m_engine(engine), m_clock(clock), m_model(new JobsModel(this)),
       m_partitionsModel(new PartitionsModel(this))
 {
     m_confirm = [this](const QString &question) {
@@ -66,6 +66,8 @@ JobsPage::JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent)
                                      QMessageBox::Yes | QMessageBox::Cancel,
                                      QMessageBox::Cancel) == QMessageBox::Yes;
     };
+    if (m_engine)
+        connectEngine();
 
     const auto makeAction = [this](const QString &text, const QKeySequence &shortcut,
                                    const QString &tip) {
@@ -291,9 +293,18 @@ QString JobsPage::describe(Store::OperatorResult result) const
     return QString();
 }
 
+QString JobsPage::describe(const QList<qint64> &operationIds,
+                           const QList<Store::OperatorResult> &results) const
+{
+    QStringList lines;
+    for (qsizetype i = 0; i < operationIds.size() && i < results.size(); ++i)
+        lines.append(tr("%1: %2").arg(operationIds.at(i)).arg(describe(results.at(i))));
+    return lines.join(QStringLiteral(", "));
+}
+
 void JobsPage::retrySelected(bool force)
 {
-    if (!m_scheduler)
+    if (!m_engine)
         return;
     const QList<qint64> ids = selectedOperationIds();
     if (ids.isEmpty())
@@ -303,73 +314,82 @@ void JobsPage::retrySelected(bool force)
                       "The server may answer 429 again, and the attempt is recorded as forced.",
                       nullptr, int(ids.size()))))
         return;
-    QStringList results;
-    for (const qint64 id : ids) {
-        const Store::OperatorResult r = m_scheduler->retryNow(id, force);
-        results.append(tr("%1: %2").arg(id).arg(describe(r)));
-    }
-    emit message((force ? tr("Force now — %1") : tr("Retry now — %1"))
-                     .arg(results.join(QStringLiteral(", "))));
+    m_engine->retryNow(ids, force);
 }
 
 void JobsPage::cancelSelected()
 {
-    if (!m_scheduler)
+    if (!m_engine)
         return;
-    QStringList results;
-    for (const qint64 id : selectedOperationIds())
-        results.append(tr("%1: %2").arg(id).arg(describe(m_scheduler->cancel(id))));
-    if (!results.isEmpty())
-        emit message(tr("Cancel — %1").arg(results.join(QStringLiteral(", "))));
+    const QList<qint64> ids = selectedOperationIds();
+    if (!ids.isEmpty())
+        m_engine->cancel(ids);
 }
 
 void JobsPage::pauseSelected(bool paused)
 {
-    if (!m_scheduler)
+    if (!m_engine)
         return;
-    QStringList done;
-    for (const QString &endpoint : selectedEndpoints()) {
-        if (m_scheduler->setEndpointPaused(endpoint, paused))
-            done.append(endpoint);
-    }
-    if (done.isEmpty())
-        return;
-    emit message(
-        (paused ? tr("Paused: %1") : tr("Resumed: %1")).arg(done.join(QStringLiteral(", "))));
+    const QStringList endpoints = selectedEndpoints();
+    if (!endpoints.isEmpty())
+        m_engine->setEndpointsPaused(endpoints, paused);
 }
 
 void JobsPage::liftHold()
 {
-    if (!m_scheduler)
+    if (!m_engine)
         return;
-    QList<QPair<QString, QString>> partitions;
+    QList<PartitionId> partitions;
     for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows()) {
-        const QPair<QString, QString> p{index.data(PartitionsModel::PolicyIdRole).toString(),
-                                        index.data(PartitionsModel::PartitionKeyRole).toString()};
+        const PartitionId p{index.data(PartitionsModel::PolicyIdRole).toString(),
+                            index.data(PartitionsModel::PartitionKeyRole).toString()};
         if (isHeld(p.first, p.second))
             partitions.append(p);
     }
     if (partitions.isEmpty()) {
         for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
-            const QPair<QString, QString> p{index.data(JobsModel::PolicyIdRole).toString(),
-                                            index.data(JobsModel::PartitionKeyRole).toString()};
+            const PartitionId p{index.data(JobsModel::PolicyIdRole).toString(),
+                                index.data(JobsModel::PartitionKeyRole).toString()};
             if (!p.first.isEmpty() && !partitions.contains(p) && isHeld(p.first, p.second))
                 partitions.append(p);
         }
     }
-    if (partitions.isEmpty())
-        return;
-    for (const auto &[policy, key] : std::as_const(partitions)) {
-        m_scheduler->liftHold(policy, key);
-        emit message(tr("Hold lifted: %1 / %2").arg(policy, key));
-    }
-    setHolds(m_scheduler->holds());
-    emit partitionsChanged();
+    if (!partitions.isEmpty())
+        m_engine->liftHolds(partitions);
+}
+
+void JobsPage::connectEngine()
+{
+    // The engine reports what came of each action once it has applied it, which may be
+    // after a wait for the database; the page says so then.
+    connect(
+        m_engine, &EngineSession::retried, this,
+        [this](const QList<qint64> &ids, const QList<Store::OperatorResult> &results, bool force) {
+            emit message(
+                (force ? tr("Force now — %1") : tr("Retry now — %1")).arg(describe(ids, results)));
+        });
+    connect(m_engine, &EngineSession::cancelled, this,
+            [this](const QList<qint64> &ids, const QList<Store::OperatorResult> &results) {
+                emit message(tr("Cancel — %1").arg(describe(ids, results)));
+            });
+    connect(m_engine, &EngineSession::pausedChanged, this,
+            [this](const QStringList &endpoints, bool paused) {
+                if (endpoints.isEmpty())
+                    return;
+                emit message((paused ? tr("Paused: %1") : tr("Resumed: %1"))
+                                 .arg(endpoints.join(QStringLiteral(", "))));
+            });
+    connect(m_engine, &EngineSession::holdsLifted, this,
+            [this](const QList<PartitionId> &partitions) {
+                for (const auto &[policy, key] : partitions)
+                    emit message(tr("Hold lifted: %1 / %2").arg(policy, key));
+                emit partitionsChanged();
+            });
 }
 
 void JobsPage::updateActions()
 {
-    const bool live = m_scheduler != nullptr;
+    const bool live = m_engine != nullptr;
     bool retry = false;
     bool cancel = false;
     bool anyPaused = false;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/engine/Scheduler.h"
+#include "core/engine/EngineSession.h"
 #include "ui/LiveReader.h"
 
 #include <QList>
@@ -31,8 +31,9 @@ class JobsPage final : public QWidget
     Q_DISABLE_COPY_MOVE(JobsPage)
 
 public:
-    // scheduler may be null: the table is then read-only.
-    JobsPage(Scheduler *scheduler, const Clock &clock, QWidget *parent = nullptr);
+    // engine may be null: the table is then read-only. Actions are queued to the engine;
+    // what came of them is reported by message() once the engine has applied them.
+    JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent = nullptr);
     ~JobsPage() override;
 
     JobsModel *model() const { return m_model; }
@@ -73,12 +74,15 @@ private:
     void cancelSelected();
     void pauseSelected(bool paused);
     void liftHold();
+    void connectEngine();
     void updateActions();
     QStringList selectedEndpoints() const;
     bool isHeld(const QString &policyId, const QString &partitionKey) const;
     QString describe(Store::OperatorResult result) const;
+    QString describe(const QList<qint64> &operationIds,
+                     const QList<Store::OperatorResult> &results) const;
 
-    Scheduler *m_scheduler = nullptr;
+    EngineSession *m_engine = nullptr;
     const Clock &m_clock;
     JobsModel *m_model = nullptr;
     PartitionsModel *m_partitionsModel = nullptr;

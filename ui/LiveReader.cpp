@@ -36,6 +36,15 @@ LiveReader::LiveReader(QString databaseUrl, const Clock &clock, QHash<QString, Q
 
 LiveReader::~LiveReader() = default;
 
+void LiveReader::setEndpoints(const QHash<QString, QString> &partitionOf,
+                              const QStringList &endpointIds)
+{
+    m_partitionOf = partitionOf;
+    m_endpointIds = endpointIds;
+    for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
+        m_figures.setPartitionOf(it.key(), it.value());
+}
+
 bool LiveReader::ensureOpen()
 {
     if (m_store)

@@ -89,6 +89,8 @@ public slots:
     // then kept as it is. setRange() goes back to following the clock.
     void setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs);
     void setJobsScope(cooldown::JobsScope scope);
+    // The workspace's endpoints, when the engine runs another workspace.
+    void setEndpoints(const QHash<QString, QString> &partitionOf, const QStringList &endpointIds);
     void noteInFlight(int inFlight, int maxInFlight);
     // What the timer runs: reads only what changed since the last tick, and sends a
     // snapshot only when something did (or a new minute moved the range).

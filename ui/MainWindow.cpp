@@ -4,7 +4,6 @@
 #include "core/engine/Metrics.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
-#include "ui/DashboardSession.h"
 #include "ui/Format.h"
 #include "ui/HistoryPage.h"
 #include "ui/JobsModel.h"
@@ -16,6 +15,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFontMetrics>
 #include <QIcon>
@@ -55,36 +55,36 @@ bool belongsTo(JobsScope scope, OperationState state)
 
 } // namespace
 
-MainWindow::MainWindow(DashboardSession &session, QWidget *parent)
-    : QMainWindow(parent), m_session(session), m_scheduler(session.scheduler())
+MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget *parent)
+    : QMainWindow(parent), m_engine(engine), m_workspace(std::move(workspace))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Cooldown — %1").arg(session.workspaceName()));
+    setWindowTitle(tr("Cooldown — %1").arg(m_workspace.name));
     setWindowIcon(QIcon(QStringLiteral(":/cooldown/icons/cooldown.png")));
 
     QHash<QString, QString> partitionOf;
     QStringList endpointIds;
-    for (const EndpointConfig &e : session.config().endpoints) {
+    for (const EndpointConfig &e : engine.config().endpoints) {
         endpointIds.append(e.id);
         const QString label = Metrics::partitionLabel(e.policy, e.partitionKey);
         if (!label.isEmpty())
             partitionOf.insert(e.id, label);
     }
     m_reader = std::make_unique<WorkerThread<LiveReader>>(QStringLiteral("live reader"),
-                                                          session.databaseUrl(), session.clock(),
+                                                          engine.databaseUrl(), engine.clock(),
                                                           partitionOf, endpointIds);
 
-    const RetentionConfig &retention = session.config().retention;
+    const RetentionConfig &retention = engine.config().retention;
     constexpr qint64 day = 24LL * 3600 * 1000;
     m_pruner = std::make_unique<WorkerThread<RetentionPruner>>(
-        QStringLiteral("retention"), session.databaseUrl(), session.clock(),
+        QStringLiteral("retention"), engine.databaseUrl(), engine.clock(),
         RetentionPeriods{retention.rawDays * day, retention.rollupDays * day});
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_overview = new OverviewPage(session.clock(), m_tabs);
-    m_jobs = new JobsPage(&m_scheduler, session.clock(), m_tabs);
-    m_history = new HistoryPage(session.databaseUrl(), session.config(), session.clock(), m_tabs);
+    m_overview = new OverviewPage(engine.clock(), m_tabs);
+    m_jobs = new JobsPage(&m_engine, engine.clock(), m_tabs);
+    m_history = new HistoryPage(engine.databaseUrl(), engine.config(), engine.clock(), m_tabs);
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_jobs, tr("&Jobs"));
     m_tabs->addTab(m_history, tr("&History"));
@@ -100,6 +100,7 @@ MainWindow::MainWindow(DashboardSession &session, QWidget *parent)
     m_tick->setInterval(1000);
     connect(m_tick, &QTimer::timeout, this, &MainWindow::tick);
     m_tick->start();
+    onEngineState();
     tick();
 }
 
@@ -143,9 +144,9 @@ void MainWindow::setupMenus()
 void MainWindow::setupStatusBar()
 {
     m_databaseLabel =
-        new QLabel(tr("Database: %1").arg(Store::displayUrl(m_session.databaseUrl())), this);
+        new QLabel(tr("Database: %1").arg(Store::displayUrl(m_engine.databaseUrl())), this);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
-    m_databaseLabel->setToolTip(m_session.workspaceName());
+    m_databaseLabel->setToolTip(m_workspace.name);
     m_inFlightLabel = new QLabel(this);
     m_inFlightLabel->setObjectName(QStringLiteral("inFlightLabel"));
     m_holdsLabel = new QLabel(this);
@@ -178,7 +179,7 @@ void MainWindow::setupTray()
     if (!QSystemTrayIcon::isSystemTrayAvailable())
         return;
     m_tray = new QSystemTrayIcon(windowIcon(), this);
-    m_tray->setToolTip(tr("Cooldown — %1").arg(m_session.workspaceName()));
+    m_tray->setToolTip(tr("Cooldown — %1").arg(m_workspace.name));
     connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
         showNormal();
         raise();
@@ -238,16 +239,16 @@ void MainWindow::connectEngine()
     connect(m_history, &HistoryPage::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
 
-    connect(&m_scheduler, &Scheduler::operationChanged, this, [this](const OperationRecord &op) {
+    connect(&m_engine, &EngineSession::operationChanged, this, [this](const OperationRecord &op) {
         // A row already shown follows its operation; a new one appears if it belongs.
         if (m_jobs->model()->rowOf(op.id) >= 0 || belongsTo(m_jobs->scope(), op.state))
             m_jobs->model()->upsert(op);
     });
-    connect(&m_scheduler, &Scheduler::attemptRecorded, this, &MainWindow::onAttempt);
-    connect(&m_scheduler, &Scheduler::partitionHeld, this, &MainWindow::refreshHolds);
-    connect(&m_scheduler, &Scheduler::partitionReleased, this, &MainWindow::refreshHolds);
-    connect(&m_scheduler, &Scheduler::policyDrift, this, &MainWindow::refreshDrift);
-    connect(&m_scheduler, &Scheduler::storeFailed, this, [this](const QString &message) {
+    connect(&m_engine, &EngineSession::attemptRecorded, this, &MainWindow::onAttempt);
+    // Holds, drifts and the in-flight count as the engine last reported them.
+    connect(&m_engine, &EngineSession::stateChanged, this, &MainWindow::onEngineState);
+    connect(&m_engine, &EngineSession::configApplied, this, &MainWindow::onWorkspaceApplied);
+    connect(&m_engine, &EngineSession::storeFailed, this, [this](const QString &message) {
         statusBar()->showMessage(tr("Engine database error: %1").arg(message), 15000);
     });
 }
@@ -275,9 +276,29 @@ void MainWindow::onAttempt(const AttemptRecord &attempt, const OperationRecord &
     statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, text), 15000);
 }
 
+void MainWindow::onEngineState()
+{
+    refreshHolds();
+    refreshDrift();
+    const int inFlight = m_engine.state().inFlight;
+    const int limit = m_engine.state().maxInFlight;
+    m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));
+    m_overview->setInFlight(inFlight, limit);
+    LiveReader *reader = m_reader->worker();
+    QMetaObject::invokeMethod(
+        reader, [reader, inFlight, limit] { reader->noteInFlight(inFlight, limit); },
+        Qt::QueuedConnection);
+}
+
 void MainWindow::refreshHolds()
 {
-    m_holds = m_scheduler.holds();
+    // Holds end on their own, whether or not the engine has said so yet.
+    const qint64 now = m_engine.clock().nowMs();
+    m_holds.clear();
+    for (const PartitionHold &h : m_engine.state().holds) {
+        if (h.untilMs > now)
+            m_holds.append(h);
+    }
     m_jobs->setHolds(m_holds);
     showHolds();
 }
@@ -314,7 +335,8 @@ void MainWindow::refreshDrift()
     // The server advertises other limits than the config assumes: say so, with what differs.
     QStringList lines;
     bool stricter = false;
-    for (const PolicyDrift &d : m_scheduler.drifts()) {
+    const QList<PolicyDrift> drifts = m_engine.state().drifts;
+    for (const PolicyDrift &d : drifts) {
         if (!d.isDrift())
             continue;
         stricter = stricter || d.serverIsStricter();
@@ -322,6 +344,11 @@ void MainWindow::refreshDrift()
             QStringLiteral("%1 / %2: %3")
                 .arg(d.policyId, d.partitionKey, d.differences.join(QStringLiteral("; "))));
     }
+    // The engine reports its state every second; the label and the dialog change only
+    // when what differs does.
+    if (lines == m_driftLines && !m_driftLabel->text().isEmpty())
+        return;
+    m_driftLines = lines;
     m_driftLabel->setVisible(!lines.isEmpty());
     const QString text = stricter
                              ? tr("<b>Policy drift: %1 (server stricter)</b>").arg(lines.size())
@@ -330,7 +357,7 @@ void MainWindow::refreshDrift()
     lines.append(tr("Click to compare with the configured policies."));
     m_driftLabel->setToolTip(lines.join(QLatin1Char('\n')));
     if (m_endpointsDialog)
-        m_endpointsDialog->setDrifts(m_scheduler.drifts(), m_session.clock().nowMs());
+        m_endpointsDialog->setDrifts(m_engine.state().drifts, m_engine.clock().nowMs());
 }
 
 void MainWindow::showConflicts(const QList<PartitionState> &partitions)
@@ -375,11 +402,11 @@ void MainWindow::adoptServerLimit(const QString &host, qint64 quota, qint64 wind
 {
     // The endpoints whose operations the learned partition paces: no policy, that host.
     QStringList endpointIds;
-    for (const EndpointConfig &e : m_session.config().endpoints) {
+    for (const EndpointConfig &e : m_engine.config().endpoints) {
         if (e.policy.isEmpty() && e.url.host() == host)
             endpointIds.append(e.id);
     }
-    const QString path = m_session.configPath();
+    const QString path = m_workspace.configPath;
     if (path.isEmpty()) {
         QMessageBox::information(
             this, tr("Adopt as policy"),
@@ -401,10 +428,62 @@ void MainWindow::adoptServerLimit(const QString &host, qint64 quota, qint64 wind
         QMessageBox::warning(this, tr("Adopt as policy"), error);
         return;
     }
-    statusBar()->showMessage(
-        tr("Policy %1 written to %2 for %3; the engine reads it on its next start")
-            .arg(policyId, path, endpointIds.join(QStringLiteral(", "))),
-        15000);
+    applyWorkspace(path, tr("Policy %1 written to %2 for %3")
+                             .arg(policyId, path, endpointIds.join(QStringLiteral(", "))));
+}
+
+void MainWindow::applyWorkspace(const QString &file, const QString &done)
+{
+    // What was saved is read back as the engine will run it; a file that does not
+    // validate is not applied, and the engine goes on with what it runs.
+    QString error;
+    std::optional<WorkspaceConfig> config =
+        WorkspaceConfig::load(file, &error, m_workspace.variables);
+    if (!config) {
+        statusBar()->showMessage(
+            tr("%1; not applied, the engine goes on with its workspace: %2").arg(done, error),
+            20000);
+        return;
+    }
+    if (m_workspace.configPath.isEmpty()) {
+        // The demo workspace saved as a file: that file is the workspace from now on.
+        m_workspace.configPath = file;
+        m_workspace.name = QDir::toNativeSeparators(file);
+        setWindowTitle(tr("Cooldown — %1").arg(m_workspace.name));
+    }
+    m_applying = done;
+    statusBar()->showMessage(tr("%1; applying it to the engine…").arg(done));
+    m_engine.apply(std::move(*config));
+}
+
+void MainWindow::onWorkspaceApplied(bool applied, const QString &error)
+{
+    const QString done = std::exchange(m_applying, QString());
+    if (!applied) {
+        statusBar()->showMessage(
+            tr("%1; not applied, the engine goes on with its workspace: %2").arg(done, error),
+            20000);
+        return;
+    }
+    // The views that list the workspace's endpoints follow it.
+    QHash<QString, QString> partitionOf;
+    QStringList endpointIds;
+    for (const EndpointConfig &e : m_engine.config().endpoints) {
+        endpointIds.append(e.id);
+        const QString label = Metrics::partitionLabel(e.policy, e.partitionKey);
+        if (!label.isEmpty())
+            partitionOf.insert(e.id, label);
+    }
+    LiveReader *reader = m_reader->worker();
+    QMetaObject::invokeMethod(
+        reader,
+        [reader, partitionOf, endpointIds] {
+            reader->setEndpoints(partitionOf, endpointIds);
+            reader->poll();
+        },
+        Qt::QueuedConnection);
+    m_history->setEndpoints(m_engine.config());
+    statusBar()->showMessage(tr("%1; the engine runs it now").arg(done), 10000);
 }
 
 void MainWindow::openEndpoints(EndpointsDialog::Page page)
@@ -416,7 +495,7 @@ void MainWindow::openEndpoints(EndpointsDialog::Page page)
         return;
     }
     // The file as it is now, which is what Save replaces; the demo has no file.
-    const QString path = m_session.configPath();
+    const QString path = m_workspace.configPath;
     QString error;
     std::optional<WorkspaceDocument> document;
     if (path.isEmpty()) {
@@ -435,18 +514,16 @@ void MainWindow::openEndpoints(EndpointsDialog::Page page)
     }
     m_endpointsDialog = new EndpointsDialog(std::move(*document), path, this);
     m_endpointsDialog->setAttribute(Qt::WA_DeleteOnClose);
-    m_endpointsDialog->setDrifts(m_scheduler.drifts(), m_session.clock().nowMs());
+    m_endpointsDialog->setDrifts(m_engine.state().drifts, m_engine.clock().nowMs());
     m_endpointsDialog->showPage(page);
-    connect(m_endpointsDialog, &EndpointsDialog::saved, this, [this](const QString &file) {
-        statusBar()->showMessage(tr("Saved %1; the engine reads it on its next start").arg(file),
-                                 10000);
-    });
+    connect(m_endpointsDialog, &EndpointsDialog::saved, this,
+            [this](const QString &file) { applyWorkspace(file, tr("Saved %1").arg(file)); });
     m_endpointsDialog->show();
 }
 
 void MainWindow::tick()
 {
-    const qint64 now = m_session.clock().nowMs();
+    const qint64 now = m_engine.clock().nowMs();
     m_jobs->tick(now);
     // Holds end on their own; the list follows without waiting for a signal.
     bool expired = false;
@@ -456,14 +533,9 @@ void MainWindow::tick()
         refreshHolds();
     else
         showHolds();
-    const int inFlight = m_scheduler.inFlight();
-    const int limit = m_scheduler.maxInFlight();
-    m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));
-    m_overview->setInFlight(inFlight, limit);
-    LiveReader *reader = m_reader->worker();
-    QMetaObject::invokeMethod(
-        reader, [reader, inFlight, limit] { reader->noteInFlight(inFlight, limit); },
-        Qt::QueuedConnection);
+    // The answer comes by stateChanged(), whenever the engine gets to it: a tick never
+    // waits for the engine, which may be waiting for the database.
+    m_engine.requestState();
 }
 
 void MainWindow::restoreSettings()
@@ -513,8 +585,8 @@ void MainWindow::showAbout()
         tr("<h3>Cooldown %1</h3><p>Runs API integrations through one shared concurrency limit "
            "and a retry engine that treats <b>429</b>, <b>503</b> and <code>Retry-After</code> "
            "as a contract, and keeps every attempt.</p><p>Workspace: %2<br>Database: %3</p>")
-            .arg(QApplication::applicationVersion(), m_session.workspaceName().toHtmlEscaped(),
-                 Store::displayUrl(m_session.databaseUrl()).toHtmlEscaped()));
+            .arg(QApplication::applicationVersion(), m_workspace.name.toHtmlEscaped(),
+                 Store::displayUrl(m_engine.databaseUrl()).toHtmlEscaped()));
 }
 
 } // namespace cooldown

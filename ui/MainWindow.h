@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/engine/Scheduler.h"
+#include "core/engine/EngineSession.h"
 #include "core/store/RetentionPruner.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/LiveReader.h"
@@ -18,7 +18,6 @@ class QTimer;
 
 namespace cooldown {
 
-class DashboardSession;
 class HistoryPage;
 class JobsPage;
 class OverviewPage;
@@ -29,6 +28,15 @@ class OverviewPage;
 // drift and policies that workers configure differently in the status bar.
 // Endpoints… edits the workspace file. Geometry, the open tab and the chosen ranges
 // are kept with QSettings.
+// Where the window's workspace comes from.
+struct WorkspaceSource
+{
+    QString name;       // "Demo workspace" or the config file's path, for the title
+    QString configPath; // the file Endpoints and "Adopt as policy" write and the engine
+                        // applies; empty for the demo workspace, which lives in the binary
+    QHash<QString, QString> variables; // what ${demo:…} placeholders read as
+};
+
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -39,7 +47,7 @@ public:
     static constexpr int kRetentionDelayMs = 60 * 1000;
     static constexpr int kRetentionIntervalMs = 3600 * 1000;
 
-    explicit MainWindow(DashboardSession &session, QWidget *parent = nullptr);
+    MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     OverviewPage *overviewPage() const { return m_overview; }
@@ -70,14 +78,19 @@ private:
     void refreshHolds();
     void showHolds();
     void refreshDrift();
+    void onEngineState();
+    // Reads `file` and has the engine run it; `done` says what wrote it.
+    void applyWorkspace(const QString &file, const QString &done);
+    void onWorkspaceApplied(bool applied, const QString &error);
     void showConflicts(const QList<PartitionState> &partitions);
     void tick();
     void restoreSettings();
     void saveSettings() const;
     void showAbout();
 
-    DashboardSession &m_session;
-    Scheduler &m_scheduler;
+    EngineSession &m_engine;
+    WorkspaceSource m_workspace;
+    QString m_applying; // what is being applied, for the status bar
     std::unique_ptr<WorkerThread<LiveReader>> m_reader;
     std::unique_ptr<WorkerThread<RetentionPruner>> m_pruner;
     QTabWidget *m_tabs = nullptr;
@@ -94,6 +107,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     QTimer *m_tick = nullptr;
     QList<PartitionHold> m_holds;
+    QStringList m_driftLines; // as last shown
     int m_failureNotifications = 0;
     int m_lastInFlight = -1;
 };

@@ -978,10 +978,6 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>エンドポイント</translation>
     </message>
     <message>
-        <source>Saved %1; the engine reads it on its next start</source>
-        <translation>%1 を保存しました。エンジンは次回の起動時に読み込みます</translation>
-    </message>
-    <message>
         <source>In flight: %1 / %2</source>
         <translation>送信中: %1 / %2</translation>
     </message>
@@ -1004,8 +1000,24 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         </translation>
     </message>
     <message>
-        <source>Policy %1 written to %2 for %3; the engine reads it on its next start</source>
-        <translation>ポリシー %1 を %2 に書き込みました（対象: %3）。エンジンは次回の起動時に読み込みます</translation>
+        <source>Policy %1 written to %2 for %3</source>
+        <translation>ポリシー %1 を %3 のために %2 に書き込みました</translation>
+    </message>
+    <message>
+        <source>%1; not applied, the engine goes on with its workspace: %2</source>
+        <translation>%1。適用されませんでした。エンジンは現在のワークスペースで動作を続けます: %2</translation>
+    </message>
+    <message>
+        <source>%1; applying it to the engine…</source>
+        <translation>%1。エンジンに適用しています…</translation>
+    </message>
+    <message>
+        <source>%1; the engine runs it now</source>
+        <translation>%1。エンジンはこの内容で動作しています</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
     </message>
 </context>
 <context>
@@ -1826,10 +1838,6 @@ Options of every command:
         <translation>シグナル用のパイプを作れません</translation>
     </message>
     <message>
-        <source>cannot handle SIGINT and SIGTERM</source>
-        <translation>SIGINT と SIGTERM を処理できません</translation>
-    </message>
-    <message>
         <source>%1 %2 per %3 s, burst %4</source>
         <translation>%3 秒あたり %1 %2、バースト %4</translation>
     </message>
@@ -1940,6 +1948,10 @@ Options of every command:
     <message>
         <source>exported %1 rollup rows to %2</source>
         <translation>集計 %1 行を %2 に書き出しました</translation>
+    </message>
+    <message>
+        <source>cannot handle signal %1</source>
+        <translation>シグナル %1 を処理できません</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,6 @@
 #include "app/demo/DemoServer.h"
 #include "core/config/WorkspaceConfig.h"
 #include "ui/CustomRangeDialog.h"
-#include "ui/DashboardSession.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/OverviewPage.h"
@@ -207,7 +206,7 @@ private slots:
     void translationIsInTheBinary();
 
 private:
-    std::unique_ptr<DashboardSession> openSession();
+    std::unique_ptr<EngineSession> openSession();
     // The texts of the main window, its Endpoints dialog (every page) and the custom
     // range dialog, in the language installed now.
     QList<ShownText> everyText(bool *ok);
@@ -244,7 +243,7 @@ void tst_Japanese::cleanupTestCase()
     m_dir.reset();
 }
 
-std::unique_ptr<DashboardSession> tst_Japanese::openSession()
+std::unique_ptr<EngineSession> tst_Japanese::openSession()
 {
     QFile demo(QStringLiteral(":/cooldown/demo.json"));
     if (!demo.open(QIODevice::ReadOnly))
@@ -265,7 +264,7 @@ std::unique_ptr<DashboardSession> tst_Japanese::openSession()
     for (auto it = config->retryProfiles.cbegin(); it != config->retryProfiles.cend(); ++it)
         m_names << it.key();
     const QString db = m_dir->filePath(QStringLiteral("japanese-%1.db").arg(m_japanese));
-    auto session = DashboardSession::open(std::move(*config), db, QStringLiteral("Demo"), &error);
+    auto session = EngineSession::open(std::move(*config), db, &error);
     if (!session) {
         qWarning("%s", qPrintable(error));
         return nullptr;
@@ -282,7 +281,7 @@ QList<ShownText> tst_Japanese::everyText(bool *ok)
         return texts;
     // The engine is not started: what the window says of itself, not what the demo
     // API answered, is compared.
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Demo"), QString(), {}});
     window.show();
     if (!QTest::qWaitForWindowExposed(&window))
         return texts;
@@ -324,7 +323,7 @@ void tst_Japanese::windowAndDialogsAreJapanese()
     installJapanese();
     auto session = openSession();
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Demo"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 

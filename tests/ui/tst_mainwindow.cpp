@@ -1,9 +1,9 @@
 #include "app/demo/DemoServer.h"
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/EngineSession.h"
 #include "core/engine/Scheduler.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
-#include "ui/DashboardSession.h"
 #include "ui/DriftModel.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/HistoryPage.h"
@@ -13,15 +13,25 @@
 #include "ui/OverviewPage.h"
 #include "ui/PartitionsModel.h"
 
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLocale>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 using namespace cooldown;
@@ -95,11 +105,13 @@ private slots:
     void partitionsShowAnotherWorkersHoldAndLiftIt();
     void policyConflictIsReportedInTheStatusBar();
     void jobsSummaryCountsScheduledOperations();
+    void windowKeepsTurningWhileTheDatabaseIsLocked();
+    void savedWorkspaceIsAppliedWithoutARestart();
 
 private:
-    std::unique_ptr<DashboardSession> openSession(const QByteArray &json);
+    std::unique_ptr<EngineSession> openSession(const QByteArray &json);
     // An operation of "report" waiting an hour for its second attempt.
-    qint64 waitingOperation();
+    qint64 waitingOperation(const QString &key = QStringLiteral("k-1"));
 
     std::unique_ptr<QTemporaryDir> m_settings;
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -133,7 +145,7 @@ void tst_MainWindow::cleanup()
     m_dir.reset();
 }
 
-std::unique_ptr<DashboardSession> tst_MainWindow::openSession(const QByteArray &json)
+std::unique_ptr<EngineSession> tst_MainWindow::openSession(const QByteArray &json)
 {
     QString error;
     auto config = WorkspaceConfig::parse(json, QStringLiteral("test.json"), &error,
@@ -142,7 +154,7 @@ std::unique_ptr<DashboardSession> tst_MainWindow::openSession(const QByteArray &
         qWarning("%s", qPrintable(error));
         return nullptr;
     }
-    auto session = DashboardSession::open(std::move(*config), m_db, QStringLiteral("Test"), &error);
+    auto session = EngineSession::open(std::move(*config), m_db, &error);
     if (!session || !session->start(&error)) {
         qWarning("%s", qPrintable(error));
         return nullptr;
@@ -150,15 +162,14 @@ std::unique_ptr<DashboardSession> tst_MainWindow::openSession(const QByteArray &
     return session;
 }
 
-qint64 tst_MainWindow::waitingOperation()
+qint64 tst_MainWindow::waitingOperation(const QString &key)
 {
     QString error;
     auto store = Store::open(m_db, &error);
     if (!store)
         return 0;
     const qint64 now = SystemClock::instance().nowMs();
-    const auto id =
-        store->ensureOneShotOperation(QStringLiteral("report"), QStringLiteral("k-1"), now);
+    const auto id = store->createOperation(QStringLiteral("report"), key, now);
     const QList<OperationRecord> claimed =
         store->claimDue(QStringLiteral("earlier"), now, 60000, 1);
     if (!id || claimed.size() != 1)
@@ -194,7 +205,7 @@ void tst_MainWindow::demoWorkspaceShowsThrottles()
     QVERIFY(demo.open(QIODevice::ReadOnly));
     auto session = openSession(demo.readAll());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(window.windowTitle().contains(QStringLiteral("Test")));
@@ -218,7 +229,7 @@ void tst_MainWindow::retryNowSendsAWaitingJob()
     QVERIFY(id > 0);
     auto session = openSession(operatorWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.tabs()->setCurrentWidget(window.jobsPage());
@@ -260,7 +271,7 @@ void tst_MainWindow::forceNowAsksFirstAndIsRecorded()
     QVERIFY(id > 0);
     auto session = openSession(operatorWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     JobsPage *jobs = window.jobsPage();
     window.tabs()->setCurrentWidget(jobs);
@@ -289,7 +300,7 @@ void tst_MainWindow::finalFailureIsAnnounced()
 {
     auto session = openSession(operatorWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     // "missing" answers 404: not retryable, it fails for good at once.
     QTRY_COMPARE_WITH_TIMEOUT(window.failureNotifications(), 1, 10000);
@@ -300,7 +311,7 @@ void tst_MainWindow::keepsGeometryAndTab()
     {
         auto session = openSession(operatorWorkspace());
         QVERIFY(session);
-        MainWindow window(*session);
+        MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.resize(1000, 700);
@@ -310,7 +321,7 @@ void tst_MainWindow::keepsGeometryAndTab()
     }
     auto session = openSession(operatorWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     QCOMPARE(window.tabs()->currentIndex(), 2);
     QCOMPARE(window.overviewPage()->rangeIndex(), 1);
     QCOMPARE(window.size(), QSize(1000, 700));
@@ -324,7 +335,7 @@ void tst_MainWindow::customWindowIsReadAndKept()
     {
         auto session = openSession(operatorWorkspace());
         QVERIFY(session);
-        MainWindow window(*session);
+        MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.overviewPage()->setCustomWindow(from, to));
@@ -335,7 +346,7 @@ void tst_MainWindow::customWindowIsReadAndKept()
     }
     auto session = openSession(operatorWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     QCOMPARE(window.overviewPage()->rangeIndex(), OverviewPage::customIndex());
     const OverviewPage::Range range = window.overviewPage()->currentRange();
     QVERIFY(range.isFixed());
@@ -354,8 +365,7 @@ void tst_MainWindow::endpointsOpenFromTheMenuAndTheDriftLabel()
     file.close();
     auto session = openSession(driftingWorkspace());
     QVERIFY(session);
-    session->setConfigPath(path);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), path, {}});
     window.show();
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
@@ -392,7 +402,7 @@ void tst_MainWindow::partitionsShowAnotherWorkersHoldAndLiftIt()
 {
     auto session = openSession(pacedWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.tabs()->setCurrentWidget(window.jobsPage());
@@ -438,7 +448,9 @@ void tst_MainWindow::partitionsShowAnotherWorkersHoldAndLiftIt()
     jobs->partitionsTable()->selectRow(0);
     QVERIFY(lift->isEnabled());
     QTest::mouseClick(lift, Qt::LeftButton);
-    QCOMPARE(store->partitions(SystemClock::instance().nowMs()).first().heldUntilMs, 0);
+    // Applied by the engine on its thread, a moment later.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        store->partitions(SystemClock::instance().nowMs()).first().heldUntilMs, 0, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("not due yet"), 5000);
     QTRY_COMPARE(holds->text(), QStringLiteral("No held partitions"));
     QCOMPARE(jobPartition.data().toString(), QStringLiteral("p-1"));
@@ -449,7 +461,7 @@ void tst_MainWindow::policyConflictIsReportedInTheStatusBar()
 {
     auto session = openSession(pacedWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const auto *conflict = window.findChild<QLabel *>(QStringLiteral("conflictLabel"));
@@ -502,7 +514,7 @@ void tst_MainWindow::jobsSummaryCountsScheduledOperations()
     }
     auto session = openSession(pacedWorkspace());
     QVERIFY(session);
-    MainWindow window(*session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const auto *summary = window.findChild<QLabel *>(QStringLiteral("jobsSummary"));
@@ -510,6 +522,148 @@ void tst_MainWindow::jobsSummaryCountsScheduledOperations()
     const QString expected = QStringLiteral("%1 scheduled").arg(QLocale().toString(1200));
     QTRY_VERIFY2_WITH_TIMEOUT(summary->text().startsWith(expected), qPrintable(summary->text()),
                               10000);
+}
+
+// The engine works on a thread of its own: while another connection holds SQLite's
+// write lock, the engine waits for it there and the window goes on drawing. Operator
+// actions given meanwhile are applied once the lock is released, in the order given.
+// (SQLite's locks between two connections are the same whether they are in one
+// process or in two; the other connection is the test's, so that the test decides
+// when it lets go.)
+void tst_MainWindow::windowKeepsTurningWhileTheDatabaseIsLocked()
+{
+    const qint64 retried = waitingOperation(QStringLiteral("k-1"));
+    const qint64 cancelled = waitingOperation(QStringLiteral("k-2"));
+    QVERIFY(retried > 0 && cancelled > 0);
+    auto session = openSession(operatorWorkspace());
+    QVERIFY(session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    JobsPage *jobs = window.jobsPage();
+    window.tabs()->setCurrentWidget(jobs);
+    QTRY_VERIFY_WITH_TIMEOUT(jobs->model()->rowOf(retried) >= 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(jobs->model()->rowOf(cancelled) >= 0, 10000);
+    // The failing endpoint has failed for good and the engine has nothing to do.
+    QTRY_COMPARE_WITH_TIMEOUT(window.failureNotifications(), 1, 10000);
+
+    const QString connection = QStringLiteral("lock holder");
+    {
+        QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        holder.setDatabaseName(m_db);
+        QVERIFY(holder.open());
+        QSqlQuery begin(holder);
+        QVERIFY2(begin.exec(QStringLiteral("BEGIN IMMEDIATE")),
+                 qPrintable(begin.lastError().text()));
+    }
+    const auto closeHolder = qScopeGuard([&connection] {
+        QSqlDatabase::database(connection).rollback();
+        QSqlDatabase::removeDatabase(connection);
+    });
+
+    QSignalSpy messages(jobs, &JobsPage::message);
+    jobs->selectOperations({retried});
+    jobs->retryNowAction()->trigger();
+    jobs->selectOperations({cancelled});
+    jobs->cancelAction()->trigger();
+
+    // Three seconds of the lock, with a timer on the window's thread watching for gaps.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0;
+    qint64 longestGap = 0;
+    QTimer watch;
+    watch.setInterval(10);
+    connect(&watch, &QTimer::timeout, this, [&] {
+        const qint64 now = clock.elapsed();
+        longestGap = std::max(longestGap, now - last);
+        last = now;
+    });
+    watch.start();
+    QEventLoop held;
+    QTimer::singleShot(3000, &held, &QEventLoop::quit);
+    held.exec();
+    watch.stop();
+    qInfo("the window's longest pause while the database was locked: %lld ms", longestGap);
+    QVERIFY2(longestGap <= 100,
+             qPrintable(QStringLiteral("the window's thread stopped for %1 ms").arg(longestGap)));
+    // The engine could not apply the actions: they wait for the lock, on its thread.
+    QCOMPARE(messages.count(), 0);
+    QCOMPARE(jobs->model()
+                 ->index(jobs->model()->rowOf(retried), JobsModel::StateColumn)
+                 .data()
+                 .toString(),
+             QStringLiteral("waiting"));
+
+    QVERIFY(QSqlDatabase::database(connection).commit());
+    QTRY_COMPARE_WITH_TIMEOUT(messages.count(), 2, 10000);
+    QCOMPARE(messages.at(0).at(0).toString(), QStringLiteral("Retry now — %1: done").arg(retried));
+    QCOMPARE(messages.at(1).at(0).toString(), QStringLiteral("Cancel — %1: done").arg(cancelled));
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(store->operation(retried)->state, OperationState::Succeeded, 10000);
+    QCOMPARE(store->operation(cancelled)->state, OperationState::Cancelled);
+    AttemptFilter filter;
+    filter.operationId = retried;
+    QCOMPARE(store->attempts(filter).size(), 2);
+}
+
+// What the Endpoints dialog saves, the running engine applies: a file that does not
+// validate is refused with where it is wrong; a valid one is run at once.
+void tst_MainWindow::savedWorkspaceIsAppliedWithoutARestart()
+{
+    const QString path = m_dir->filePath(QStringLiteral("workspace.json"));
+    const auto write = [&path](const QByteArray &json) {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+               file.write(json) == json.size();
+    };
+    QVERIFY(write(pacedWorkspace()));
+    auto session = openSession(pacedWorkspace());
+    QVERIFY(session);
+    const QHash<QString, QString> variables = WorkspaceConfig::demoVariables(m_server->baseUrl());
+    MainWindow window(*session, {QStringLiteral("Test"), path, variables});
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+    EndpointsDialog *dialog = window.endpointsDialog();
+    QVERIFY(dialog);
+
+    // Not valid: the engine goes on with what it runs.
+    QByteArray broken = pacedWorkspace();
+    broken.replace(R"("limit": 10)", R"("limit": "ten")");
+    QVERIFY(write(broken));
+    emit dialog->saved(path);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.statusBar()->currentMessage().contains(QStringLiteral("not applied")), 5000);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("limit")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(session->config().endpoints.size(), 1);
+
+    // Valid, with an endpoint more: it runs now, and the History filter offers it.
+    QByteArray more = pacedWorkspace();
+    more.replace(R"("endpoints": [)", R"("endpoints": [
+        { "id": "added", "method": "GET", "url": "${demo:base_url}/ok?key=applied-test",
+          "timeout_seconds": 10 },)");
+    QVERIFY(write(more));
+    QSignalSpy attempts(session.get(), &EngineSession::attemptRecorded);
+    emit dialog->saved(path);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.statusBar()->currentMessage().contains(QStringLiteral("the engine runs it now")),
+        10000);
+    QCOMPARE(session->config().endpoints.size(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(attempts.cbegin(), attempts.cend(),
+                                         [](const QList<QVariant> &args) {
+                                             return args.at(0).value<AttemptRecord>().endpointId ==
+                                                        QStringLiteral("added") &&
+                                                    args.at(0).value<AttemptRecord>().status == 200;
+                                         }),
+                             10000);
+    auto *endpointFilter =
+        window.historyPage()->findChild<QComboBox *>(QStringLiteral("historyEndpoint"));
+    QVERIFY(endpointFilter);
+    QVERIFY(endpointFilter->findData(QStringLiteral("added")) >= 0);
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,0 +1,306 @@
+#include "core/engine/EngineSession.h"
+
+#include "core/engine/Transport.h"
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "core/time/WakeTimer.h"
+
+#include <QThread>
+
+#include <optional>
+
+namespace cooldown {
+
+// The engine's objects; created, used and destroyed on the engine thread only.
+struct EngineSession::Engine
+{
+    const Clock &clock;
+    RandomSource &random;
+    SchedulerOptions options; // the worker id stays the same across configs
+    WorkspaceConfig config;   // the config the scheduler runs
+    std::unique_ptr<Store> store;
+    std::unique_ptr<Transport> transport;
+    std::unique_ptr<QtWakeTimer> timer;
+    std::unique_ptr<Scheduler> scheduler;
+    std::optional<WorkspaceConfig> next; // applied once the scheduler has stopped
+    bool statePublishQueued = false;
+};
+
+namespace {
+
+// Runs `work` on `context`'s thread and waits for it; at once when that is this thread.
+void runAndWait(QObject *context, const std::function<void()> &work)
+{
+    if (context->thread() == QThread::currentThread())
+        work();
+    else
+        QMetaObject::invokeMethod(context, work, Qt::BlockingQueuedConnection);
+}
+
+} // namespace
+
+EngineSession::EngineSession(WorkspaceConfig config, QString databaseUrl, const Clock &clock)
+    : m_config(std::move(config)), m_databaseUrl(std::move(databaseUrl)), m_clock(clock)
+{
+    m_state.maxInFlight = m_config.concurrency.maxInFlight;
+    qRegisterMetaType<PartitionId>();
+    qRegisterMetaType<QList<PartitionId>>();
+}
+
+std::unique_ptr<EngineSession> EngineSession::open(WorkspaceConfig config,
+                                                   const QString &databaseUrl, QString *error,
+                                                   EngineOptions options)
+{
+    const Clock &clock = options.clock ? *options.clock : SystemClock::instance();
+    RandomSource &random =
+        options.random ? *options.random : static_cast<RandomSource &>(SystemRandom::instance());
+    std::unique_ptr<EngineSession> session(
+        new EngineSession(std::move(config), databaseUrl, clock));
+    EngineSession *self = session.get();
+    self->m_thread = std::make_unique<QThread>();
+    self->m_thread->setObjectName(options.threadName);
+    self->m_context = new QObject;
+    self->m_context->moveToThread(self->m_thread.get());
+    connect(self->m_thread.get(), &QThread::finished, self->m_context, &QObject::deleteLater);
+    self->m_thread->start();
+
+    // The database connection belongs to the thread that opens it: the engine's.
+    QString openError;
+    runAndWait(self->m_context, [&] {
+        auto engine = std::make_unique<Engine>(Engine{clock, random, options.scheduler,
+                                                      self->m_config, nullptr, nullptr, nullptr,
+                                                      nullptr, std::nullopt, false});
+        engine->store = Store::open(databaseUrl, &openError);
+        if (!engine->store)
+            return;
+        engine->transport = std::make_unique<Transport>(clock);
+        engine->timer = std::make_unique<QtWakeTimer>();
+        self->makeScheduler(*engine);
+        engine->options.workerId = engine->scheduler->workerId();
+        self->m_workerId = engine->options.workerId;
+        self->m_engine = std::move(engine);
+    });
+    if (!self->m_engine) {
+        if (error)
+            *error = openError;
+        return nullptr;
+    }
+    return session;
+}
+
+EngineSession::~EngineSession()
+{
+    if (!m_thread)
+        return;
+    runAndWait(m_context, [this] {
+        if (!m_engine)
+            return;
+        // The scheduler refers to everything else; the store goes last.
+        m_engine->scheduler.reset();
+        m_engine->timer.reset();
+        m_engine->transport.reset();
+        m_engine->store.reset();
+        m_engine.reset();
+    });
+    m_thread->quit();
+    m_thread->wait();
+}
+
+QThread *EngineSession::engineThread() const
+{
+    return m_thread.get();
+}
+
+void EngineSession::post(std::function<void(Engine &)> work)
+{
+    QMetaObject::invokeMethod(
+        m_context,
+        [this, work = std::move(work)] {
+            if (m_engine)
+                work(*m_engine);
+        },
+        Qt::QueuedConnection);
+}
+
+void EngineSession::publishState(Engine &engine)
+{
+    if (engine.statePublishQueued)
+        return;
+    engine.statePublishQueued = true;
+    // Read once the events already queued on the engine thread have been handled.
+    post([this](Engine &e) {
+        e.statePublishQueued = false;
+        EngineState state;
+        state.holds = e.scheduler->holds();
+        state.drifts = e.scheduler->drifts();
+        state.inFlight = e.scheduler->inFlight();
+        state.maxInFlight = e.scheduler->maxInFlight();
+        QMetaObject::invokeMethod(
+            this,
+            [this, state = std::move(state)] {
+                m_state = state;
+                emit stateChanged();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::makeScheduler(Engine &engine)
+{
+    engine.scheduler =
+        std::make_unique<Scheduler>(engine.config, *engine.store, *engine.transport, engine.clock,
+                                    engine.random, *engine.timer, engine.options);
+    Scheduler *scheduler = engine.scheduler.get();
+    // Crossing threads, these are queued: they arrive in the order they left.
+    connect(scheduler, &Scheduler::attemptRecorded, this, &EngineSession::attemptRecorded);
+    connect(scheduler, &Scheduler::operationChanged, this, &EngineSession::operationChanged);
+    connect(scheduler, &Scheduler::partitionHeld, this, &EngineSession::partitionHeld);
+    connect(scheduler, &Scheduler::partitionReleased, this, &EngineSession::partitionReleased);
+    connect(scheduler, &Scheduler::policyDrift, this, &EngineSession::policyDrift);
+    connect(scheduler, &Scheduler::idle, this, &EngineSession::idle);
+    connect(scheduler, &Scheduler::storeFailed, this, &EngineSession::storeFailed);
+    connect(scheduler, &Scheduler::attemptsWritten, this, &EngineSession::attemptsWritten);
+    // Queued even on the engine thread: the scheduler may say it stopped from inside
+    // stop(), and it is replaced or reported only once that call has returned.
+    connect(
+        scheduler, &Scheduler::stopped, m_context,
+        [this] {
+            if (m_engine && m_engine->next)
+                replaceScheduler(*m_engine);
+            else
+                QMetaObject::invokeMethod(
+                    this, [this] { emit stopped(); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+    // What changes the state shown: attempts (in flight), holds and drifts.
+    const auto publish = [this] {
+        if (m_engine)
+            publishState(*m_engine);
+    };
+    connect(scheduler, &Scheduler::operationChanged, scheduler, publish);
+    connect(scheduler, &Scheduler::partitionHeld, scheduler, publish);
+    connect(scheduler, &Scheduler::partitionReleased, scheduler, publish);
+    connect(scheduler, &Scheduler::policyDrift, scheduler, publish);
+}
+
+void EngineSession::apply(WorkspaceConfig config)
+{
+    post([this, config = std::move(config)](Engine &e) mutable {
+        // The scheduler stops first: nothing new is sent, claims not yet sent go back to
+        // the store, exchanges in flight finish and are recorded. Then the next one
+        // starts on the new config. A later apply before that replaces this one.
+        const bool stopping = e.next.has_value();
+        e.next = std::move(config);
+        if (!stopping)
+            e.scheduler->stop();
+    });
+}
+
+void EngineSession::replaceScheduler(Engine &engine)
+{
+    WorkspaceConfig previous = std::exchange(engine.config, std::move(*engine.next));
+    engine.next.reset();
+    engine.scheduler.reset();
+    makeScheduler(engine);
+    QString error;
+    bool applied = engine.scheduler->start(&error);
+    if (!applied) {
+        // The database refused the new workspace: the engine goes on with the old one.
+        engine.config = std::move(previous);
+        engine.scheduler.reset();
+        makeScheduler(engine);
+        QString again;
+        if (!engine.scheduler->start(&again))
+            error += QStringLiteral("; and again with the previous workspace: ") + again;
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, applied, error, config = engine.config] {
+            if (applied)
+                m_config = config;
+            emit configApplied(applied, error);
+        },
+        Qt::QueuedConnection);
+    publishState(engine);
+}
+
+bool EngineSession::start(QString *error)
+{
+    bool started = false;
+    QString problem;
+    runAndWait(m_context, [&] { started = m_engine->scheduler->start(&problem); });
+    if (!started && error)
+        *error = problem;
+    if (started)
+        requestState();
+    return started;
+}
+
+void EngineSession::stop()
+{
+    post([](Engine &e) { e.scheduler->stop(); });
+}
+
+void EngineSession::retryNow(const QList<qint64> &operationIds, bool force)
+{
+    post([this, operationIds, force](Engine &e) {
+        QList<Store::OperatorResult> results;
+        for (const qint64 id : operationIds)
+            results.append(e.scheduler->retryNow(id, force));
+        QMetaObject::invokeMethod(
+            this,
+            [this, operationIds, results, force] { emit retried(operationIds, results, force); },
+            Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::cancel(const QList<qint64> &operationIds)
+{
+    post([this, operationIds](Engine &e) {
+        QList<Store::OperatorResult> results;
+        for (const qint64 id : operationIds)
+            results.append(e.scheduler->cancel(id));
+        QMetaObject::invokeMethod(
+            this, [this, operationIds, results] { emit cancelled(operationIds, results); },
+            Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::setEndpointsPaused(const QStringList &endpointIds, bool paused)
+{
+    post([this, endpointIds, paused](Engine &e) {
+        QStringList done;
+        for (const QString &id : endpointIds) {
+            if (e.scheduler->setEndpointPaused(id, paused))
+                done.append(id);
+        }
+        QMetaObject::invokeMethod(
+            this, [this, done, paused] { emit pausedChanged(done, paused); }, Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::liftHolds(const QList<PartitionId> &partitions)
+{
+    post([this, partitions](Engine &e) {
+        for (const auto &[policy, key] : partitions)
+            e.scheduler->liftHold(policy, key);
+        QMetaObject::invokeMethod(
+            this, [this, partitions] { emit holdsLifted(partitions); }, Qt::QueuedConnection);
+        publishState(e);
+    });
+}
+
+void EngineSession::requestState()
+{
+    post([this](Engine &e) { publishState(e); });
+}
+
+void EngineSession::runOnEngine(const std::function<void(Store &, Scheduler &)> &work)
+{
+    runAndWait(m_context, [&] {
+        if (m_engine)
+            work(*m_engine->store, *m_engine->scheduler);
+    });
+}
+
+} // namespace cooldown

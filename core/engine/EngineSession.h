@@ -1,0 +1,158 @@
+#pragma once
+
+#include "core/config/WorkspaceConfig.h"
+#include "core/engine/Scheduler.h"
+#include "core/store/Store.h"
+
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace cooldown {
+
+class Clock;
+class RandomSource;
+
+// What the engine last reported of itself: enough for a window to draw its status
+// without asking the engine anything while it draws.
+struct EngineState
+{
+    QList<PartitionHold> holds; // this worker's holds that have not ended
+    QList<PolicyDrift> drifts;
+    int inFlight = 0;
+    int maxInFlight = 0;
+};
+
+using PartitionId = QPair<QString, QString>; // policy id, partition key
+
+struct EngineOptions
+{
+    const Clock *clock = nullptr;   // the system clock when null
+    RandomSource *random = nullptr; // the system's random source when null
+    SchedulerOptions scheduler;
+    QString threadName = QStringLiteral("engine");
+};
+
+// One running engine: the workspace's store, the transport, the wake timer and the
+// scheduler, on a thread of their own. The dashboard and `cooldown run` both run the
+// engine through this class, so it is wired in this one place.
+//
+// The session object lives on the thread that opened it (the GUI thread in the
+// dashboard); the engine's objects live on the engine thread and are only touched
+// there. Whatever the engine does with the database (claims, group commits, waiting
+// for another process's write lock) happens on that thread, so a window that talks to
+// the engine through this class never waits for the database:
+// - operator actions are queued to the engine and applied there in the order given;
+//   what came of them arrives by signal;
+// - the scheduler's signals are re-emitted here, on the session's thread;
+// - holds, drifts and the in-flight count are kept as the engine last reported them
+//   (state()), refreshed on its signals and on requestState().
+//
+// The pattern is qBittorrent's resume-data storage worker: one thread owns one
+// connection and everything it writes, and callers only queue work to it.
+class EngineSession final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(EngineSession)
+
+public:
+    // Starts the engine thread and opens (and migrates) the database on it. Waits for
+    // that; nullptr with a message when the database cannot be opened.
+    static std::unique_ptr<EngineSession> open(WorkspaceConfig config, const QString &databaseUrl,
+                                               QString *error, EngineOptions options = {});
+    // Destroys the engine on its thread (attempts that ended are still written), then
+    // ends the thread. Waits for both.
+    ~EngineSession() override;
+
+    // Starts the scheduler on the engine thread and waits for it to have started.
+    bool start(QString *error);
+    // Asks the scheduler to stop: nothing new is sent, exchanges in flight finish and
+    // are recorded, then stopped() is emitted.
+    void stop();
+
+    // Operator actions, applied on the engine thread in the order they were asked for.
+    // Each is reported by the matching signal once applied.
+    void retryNow(const QList<qint64> &operationIds, bool force);
+    void cancel(const QList<qint64> &operationIds);
+    void setEndpointsPaused(const QStringList &endpointIds, bool paused);
+    void liftHolds(const QList<PartitionId> &partitions);
+    // Runs the engine on another workspace without a restart. The scheduler stops as
+    // stop() does (claims not yet sent go back to the store, exchanges in flight finish
+    // and are recorded), and a new one starts on `config` with the same worker id.
+    // Buckets, holds and learned quotas are in the store and carry over; a policy whose
+    // version changed is re-paced as at any start. configApplied() reports the outcome;
+    // when the database refuses the new workspace the old one goes on running.
+    // Validate the config before: this applies what it is given.
+    void apply(WorkspaceConfig config);
+    // Asks the engine for its state; stateChanged() follows.
+    void requestState();
+
+    // Runs `work` on the engine thread with the engine's store and scheduler, and waits
+    // for it. For reads that belong with the engine (a metrics scrape, a summary at the
+    // end of a run); a window must not use it, since it waits for the database.
+    void runOnEngine(const std::function<void(Store &, Scheduler &)> &work);
+
+    const EngineState &state() const { return m_state; }
+    const WorkspaceConfig &config() const { return m_config; }
+    QString databaseUrl() const { return m_databaseUrl; }
+    QString workerId() const { return m_workerId; }
+    const Clock &clock() const { return m_clock; }
+    QThread *engineThread() const;
+
+signals:
+    // The scheduler's signals, re-emitted on the session's thread.
+    void attemptRecorded(const cooldown::AttemptRecord &attempt,
+                         const cooldown::OperationRecord &operation);
+    void operationChanged(const cooldown::OperationRecord &operation);
+    void partitionHeld(const cooldown::PartitionHold &hold);
+    void partitionReleased(const cooldown::PartitionHold &hold);
+    void policyDrift(const cooldown::PolicyDrift &drift);
+    void idle();
+    void stopped();
+    void storeFailed(const QString &message);
+    void attemptsWritten(int count, double seconds);
+
+    void stateChanged();
+    // apply() has taken effect (config() is the new workspace) or has not (error).
+    void configApplied(bool applied, const QString &error);
+    // What the operator actions came to, one result per operation asked for.
+    void retried(const QList<qint64> &operationIds,
+                 const QList<cooldown::Store::OperatorResult> &results, bool force);
+    void cancelled(const QList<qint64> &operationIds,
+                   const QList<cooldown::Store::OperatorResult> &results);
+    // The endpoints whose pause state was written.
+    void pausedChanged(const QStringList &endpointIds, bool paused);
+    void holdsLifted(const QList<cooldown::PartitionId> &partitions);
+
+private:
+    struct Engine;
+
+    EngineSession(WorkspaceConfig config, QString databaseUrl, const Clock &clock);
+    // Queues `work` to the engine thread; it runs there after what was queued before.
+    void post(std::function<void(Engine &)> work);
+    // On the engine thread: sends the engine's state to the session once, however many
+    // times it is asked before that happens.
+    void publishState(Engine &engine);
+    // On the engine thread: a scheduler for engine.config, wired to this session.
+    void makeScheduler(Engine &engine);
+    // On the engine thread, once the scheduler has stopped: the next config's scheduler.
+    void replaceScheduler(Engine &engine);
+
+    WorkspaceConfig m_config;
+    QString m_databaseUrl;
+    QString m_workerId;
+    const Clock &m_clock;
+    EngineState m_state;
+    std::unique_ptr<QThread> m_thread;
+    QObject *m_context = nullptr; // lives on the engine thread; queued work runs there
+    std::unique_ptr<Engine> m_engine;
+};
+
+} // namespace cooldown
