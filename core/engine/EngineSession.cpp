@@ -23,6 +23,7 @@ struct EngineSession::Engine
     std::unique_ptr<QtWakeTimer> timer;
     std::unique_ptr<Scheduler> scheduler;
     std::optional<WorkspaceConfig> next; // applied once the scheduler has stopped
+    bool stopRequested = false;          // by stop(): no config is applied after it
     bool statePublishQueued = false;
 };
 
@@ -165,7 +166,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(
         scheduler, &Scheduler::stopped, m_context,
         [this] {
-            if (m_engine && m_engine->next)
+            if (m_engine && m_engine->next && !m_engine->stopRequested)
                 replaceScheduler(*m_engine);
             else
                 QMetaObject::invokeMethod(
@@ -186,6 +187,13 @@ void EngineSession::makeScheduler(Engine &engine)
 void EngineSession::apply(WorkspaceConfig config)
 {
     post([this, config = std::move(config)](Engine &e) mutable {
+        if (e.stopRequested) {
+            QMetaObject::invokeMethod(
+                this,
+                [this] { emit configApplied(false, QStringLiteral("the engine is stopping")); },
+                Qt::QueuedConnection);
+            return;
+        }
         // The scheduler stops first: nothing new is sent, claims not yet sent go back to
         // the store, exchanges in flight finish and are recorded. Then the next one
         // starts on the new config. A later apply before that replaces this one.
@@ -211,7 +219,8 @@ void EngineSession::replaceScheduler(Engine &engine)
         makeScheduler(engine);
         QString again;
         if (!engine.scheduler->start(&again))
-            error += QStringLiteral("; and again with the previous workspace: ") + again;
+            error =
+                QStringLiteral("%1; and again with the previous workspace: %2").arg(error, again);
     }
     QMetaObject::invokeMethod(
         this,
@@ -238,7 +247,12 @@ bool EngineSession::start(QString *error)
 
 void EngineSession::stop()
 {
-    post([](Engine &e) { e.scheduler->stop(); });
+    post([](Engine &e) {
+        // A config waiting to be applied is dropped: stopping wins.
+        e.stopRequested = true;
+        e.next.reset();
+        e.scheduler->stop();
+    });
 }
 
 void EngineSession::retryNow(const QList<qint64> &operationIds, bool force)

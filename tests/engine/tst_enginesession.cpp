@@ -25,6 +25,7 @@ private slots:
     void operatorActionsAreAppliedInTheOrderGiven();
     void stateFollowsTheEngine();
     void applyWaitsForExchangesInFlightThenRunsTheNewWorkspace();
+    void stopWinsOverAnApplyNotYetTakenEffect();
 
 private:
     std::unique_ptr<EngineSession> open(const QByteArray &json, QString *error = nullptr);
@@ -180,10 +181,31 @@ void tst_EngineSession::stateFollowsTheEngine()
     QCOMPARE(hold.partitionKey, QStringLiteral("k"));
     QVERIFY(hold.untilMs > SystemClock::instance().nowMs() + 500000);
 
+    // The same workspace applied again: the hold is the partition's, in the store, and
+    // the new scheduler keeps it; nothing more is sent.
+    QSignalSpy applied(session.get(), &EngineSession::configApplied);
+    session->apply(session->config());
+    QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 5000);
+    QVERIFY(applied.at(0).at(0).toBool());
+    qint64 heldUntil = 0;
+    session->runOnEngine([&](Store &store, Scheduler &) {
+        const QList<PartitionState> partitions = store.partitions(SystemClock::instance().nowMs());
+        for (const PartitionState &p : partitions) {
+            if (p.policyId == QStringLiteral("p"))
+                heldUntil = p.heldUntilMs;
+        }
+    });
+    QCOMPARE(heldUntil, hold.untilMs);
+    QCOMPARE(m_server->received.size(), 1);
+
     QSignalSpy lifted(session.get(), &EngineSession::holdsLifted);
     session->liftHolds({{QStringLiteral("p"), QStringLiteral("k")}});
     QTRY_COMPARE_WITH_TIMEOUT(lifted.count(), 1, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(session->state().holds.isEmpty(), 5000);
+    session->runOnEngine([&](Store &store, Scheduler &) {
+        for (const PartitionState &p : store.partitions(SystemClock::instance().nowMs()))
+            QVERIFY(p.heldUntilMs <= SystemClock::instance().nowMs());
+    });
 }
 
 // The first workspace's exchange hangs until its timeout; the new workspace is run only
@@ -234,6 +256,31 @@ void tst_EngineSession::applyWaitsForExchangesInFlightThenRunsTheNewWorkspace()
     QVERIFY(workers.size() >= 2);
     for (const QString &w : std::as_const(workers))
         QCOMPARE(w, session->workerId());
+}
+
+// SIGHUP and then SIGTERM at once: the engine stops, and stays stopped.
+void tst_EngineSession::stopWinsOverAnApplyNotYetTakenEffect()
+{
+    const QByteArray json = R"({"version": 1, "endpoints": [
+        { "id": "report", "method": "GET", "url": "BASE/ok", "timeout_seconds": 10 } ]})";
+    auto session = open(json);
+    QVERIFY(session);
+    QString error;
+    QVERIFY2(session->start(&error), qPrintable(error));
+    QSignalSpy stopped(session.get(), &EngineSession::stopped);
+    QSignalSpy applied(session.get(), &EngineSession::configApplied);
+    WorkspaceConfig other = session->config();
+    other.endpoints.clear();
+    session->apply(other);
+    session->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+    QCOMPARE(session->config().endpoints.size(), 1);
+    // An apply asked for after the stop is refused, and says why.
+    session->apply(other);
+    QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 5000);
+    QVERIFY(!applied.at(0).at(0).toBool());
+    QCOMPARE(applied.at(0).at(1).toString(), QStringLiteral("the engine is stopping"));
+    QCOMPARE(stopped.count(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_EngineSession)
