@@ -1262,29 +1262,46 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
     return existing.value(0).toLongLong();
 }
 
-std::optional<OperationRecord> Store::singleOperation(const QString &where, const QVariant &value)
+Store::OperationLookup Store::singleOperation(const QString &where, const QVariant &value)
 {
     QSqlQuery query = prepare(QStringLiteral("SELECT %1 FROM operations WHERE %2")
                                   .arg(columns(kOperationColumns), where));
     query.bindValue(0, value);
     if (!exec(query))
-        return std::nullopt;
-    if (!query.next()) {
-        m_lastError = QStringLiteral("no such operation");
-        return std::nullopt;
-    }
-    return readOperation(query);
+        return {OperationLookup::Result::Failed, {}};
+    if (!query.next())
+        return {OperationLookup::Result::Missing, {}};
+    return {OperationLookup::Result::Found, readOperation(query)};
 }
 
-std::optional<OperationRecord> Store::operation(qint64 operationId)
+std::optional<OperationRecord> Store::recordOf(OperationLookup lookup)
+{
+    switch (lookup.result) {
+    case OperationLookup::Result::Found:
+        return std::move(lookup.record);
+    case OperationLookup::Result::Missing:
+        m_lastError = QStringLiteral("no such operation");
+        return std::nullopt;
+    case OperationLookup::Result::Failed:
+        break;
+    }
+    return std::nullopt;
+}
+
+Store::OperationLookup Store::lookUpOperation(qint64 operationId)
 {
     return singleOperation(QStringLiteral("id = :id"), operationId);
 }
 
+std::optional<OperationRecord> Store::operation(qint64 operationId)
+{
+    return recordOf(lookUpOperation(operationId));
+}
+
 std::optional<OperationRecord> Store::latestOperation(const QString &endpointId)
 {
-    return singleOperation(QStringLiteral("endpoint_id = :endpoint ORDER BY id DESC LIMIT 1"),
-                           text(endpointId));
+    return recordOf(singleOperation(
+        QStringLiteral("endpoint_id = :endpoint ORDER BY id DESC LIMIT 1"), text(endpointId)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2193,12 +2210,13 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
 
     // The fence did not hold. The request did leave: keep what it got, but let it
     // change nothing.
-    const std::optional<OperationRecord> current = operation(attempt.operationId);
-    if (!current) {
+    const OperationLookup lookup = lookUpOperation(attempt.operationId);
+    if (lookup.result != OperationLookup::Result::Found) {
         outcome->result = FinishResult::Failed;
         outcome->error = QStringLiteral("operation %1 does not exist").arg(attempt.operationId);
-        return m_lastError == QLatin1String("no such operation");
+        return lookup.result == OperationLookup::Result::Missing;
     }
+    const OperationRecord *current = &lookup.record;
     outcome->result = FinishResult::LeaseConflict;
     outcome->operation = *current;
     outcome->error = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
@@ -2339,10 +2357,11 @@ Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool for
         return OperatorResult::Failed;
     if (query.numRowsAffected() == 1)
         return OperatorResult::Done;
-    const std::optional<OperationRecord> record = operation(operationId);
-    if (!record)
-        return m_lastError == QLatin1String("no such operation") ? OperatorResult::NotFound
+    const OperationLookup lookup = lookUpOperation(operationId);
+    if (lookup.result != OperationLookup::Result::Found)
+        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
                                                                  : OperatorResult::Failed;
+    const OperationRecord *record = &lookup.record;
     m_lastError = QStringLiteral("operation %1 is %2; only scheduled, waiting, parked or failed "
                                  "operations can be retried")
                       .arg(operationId)
@@ -2357,10 +2376,11 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
         fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
     }
-    const std::optional<OperationRecord> record = operation(operationId);
-    if (!record)
-        return m_lastError == QLatin1String("no such operation") ? OperatorResult::NotFound
+    const OperationLookup lookup = lookUpOperation(operationId);
+    if (lookup.result != OperationLookup::Result::Found)
+        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
                                                                  : OperatorResult::Failed;
+    const OperationRecord *record = &lookup.record;
     if (isFinal(record->state)) {
         m_lastError = QStringLiteral("operation %1 has already ended (%2)")
                           .arg(operationId)

@@ -360,6 +360,22 @@ public:
                            const QString &policyId = {}, const QString &partitionKey = {},
                            bool *created = nullptr, qint64 cost = 1, const QString &host = {});
 
+    // What a lookup of one operation came to: a missing operation is an answer, not a
+    // failure of the database; only Failed sets lastError().
+    struct OperationLookup
+    {
+        enum class Result
+        {
+            Found,
+            Missing,
+            Failed,
+        };
+        Result result = Result::Failed;
+        OperationRecord record; // when Found
+    };
+    OperationLookup lookUpOperation(qint64 operationId);
+    // The operation, or nothing when it is missing or the database failed (lastError()
+    // says which: "no such operation" when it is missing).
     std::optional<OperationRecord> operation(qint64 operationId);
     std::optional<OperationRecord> latestOperation(const QString &endpointId);
 
@@ -540,7 +556,9 @@ private:
     QString greatest() const;
     QString least() const;
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
-    std::optional<OperationRecord> singleOperation(const QString &where, const QVariant &value);
+    OperationLookup singleOperation(const QString &where, const QVariant &value);
+    // The lookup as an optional, for callers that only need the record.
+    std::optional<OperationRecord> recordOf(OperationLookup lookup);
     QSqlQuery prepare(const QString &sql);
     // A statement prepared once and kept for the store's life, for the paths taken on
     // every attempt. Bind every value on each use; finish() it after reading so that it
