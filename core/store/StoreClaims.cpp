@@ -1,0 +1,1086 @@
+// The store: claims, attempts recorded with their fences, leases.
+
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/ratelimit/MeasuredPace.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+#include "core/store/WalCheckpointer.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStringList>
+#include <QThread>
+#include <QUrl>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <initializer_list>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace cooldown {
+
+using namespace storesql;
+
+QString Store::greatest() const
+{
+    return m_backend == Backend::Postgres ? QStringLiteral("GREATEST") : QStringLiteral("MAX");
+}
+
+QString Store::least() const
+{
+    return m_backend == Backend::Postgres ? QStringLiteral("LEAST") : QStringLiteral("MIN");
+}
+
+std::optional<qint64> Store::paceNowUs(qint64 nowMs)
+{
+    if (!m_paceByDatabaseClock)
+        return nowMs * 1000;
+    QSqlQuery *query = cached(
+        QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    if (!query->next()) {
+        fail(QStringLiteral("clock"), QStringLiteral("the server returned no time"));
+        return std::nullopt;
+    }
+    const qint64 us = query->value(0).toLongLong();
+    query->finish();
+    return us;
+}
+
+namespace {
+
+// look_at and next_at of a partition with nothing pending.
+constexpr qint64 kNever = qint64(1) << 62;
+// How long a worker that went without permits counts as wanting some: a few of its
+// claims, which come every 100 ms while it waits.
+constexpr qint64 kWantingMs = 1000;
+// A caller's clock this far from the database's is moved onto it part by part.
+constexpr qint64 kSkewedClockMs = 1000;
+
+// An operation a claim may take.
+struct Candidate
+{
+    qint64 id = 0;
+    qint64 cost = 1;
+    QString host;
+};
+
+// A partition a claim looked at (or the operations without one), and what it found.
+struct Lane
+{
+    QString policyId;
+    QString partitionKey;
+    Gcra pace;
+    qint64 tatUs = 0;
+    qint64 heldUntilMs = 0;
+    qint64 lookAtMs = 0;
+    ServerWindow server;
+    bool smooth = false;
+    bool partitioned = true;
+    bool held = false;
+    qint64 wanted = 0;           // candidates asked for; -1: not looked at in this claim
+    QList<Candidate> candidates; // in due order
+    qsizetype taken = 0;
+
+    // Whether the stated window paces the lane at nowMs, and whether its own pace does.
+    bool windowPaced(qint64 nowMs) const { return partitioned && server.isKnown(nowMs); }
+    bool gcraPaced(qint64 nowMs) const
+    {
+        return partitioned && !pace.isUnlimited() && (smooth || !windowPaced(nowMs));
+    }
+    // Units the lane can give at nowMs (paceNowUs on the pacing clock), within room.
+    qint64 units(qint64 nowMs, qint64 paceNowUs, qint64 room) const
+    {
+        qint64 units = room;
+        if (gcraPaced(nowMs))
+            units = std::min(units, pace.available(tatUs, paceNowUs));
+        if (windowPaced(nowMs))
+            units = std::min(units, server.available(pace.intervalUs, nowMs));
+        return units;
+    }
+};
+
+// The fleet's permits as a claim sees them: live leases of running operations.
+struct Permits
+{
+    FleetConcurrency limits;
+    qint64 running = 0;
+    QHash<QString, qint64> runningByHost;
+
+    qint64 mine = 0; // held by the claiming worker
+    QHash<QString, qint64> mineByHost;
+    int contenders = 1; // workers holding permits or wanting some, the claimer included
+
+    bool limited() const { return limits.maxInFlight > 0 || limits.perHost > 0; }
+    // The permits the claiming worker may still take.
+    qint64 free() const
+    {
+        if (limits.maxInFlight <= 0)
+            return std::numeric_limits<qint64>::max();
+        const qint64 share = (limits.maxInFlight + contenders - 1) / contenders;
+        return std::max<qint64>(0, std::min(limits.maxInFlight - running, share - mine));
+    }
+    bool hostFull(const QString &host) const
+    {
+        if (limits.perHost <= 0)
+            return false;
+        if (runningByHost.value(host) >= limits.perHost)
+            return true;
+        qint64 cap = (limits.perHost + contenders - 1) / contenders;
+        if (limits.perHostForWorker > 0)
+            cap = std::min<qint64>(cap, limits.perHostForWorker);
+        return mineByHost.value(host) >= cap;
+    }
+    void take(const QString &host)
+    {
+        ++running;
+        ++mine;
+        ++runningByHost[host];
+        ++mineByHost[host];
+    }
+};
+
+} // namespace
+
+QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
+                                       int limit, const FleetConcurrency &concurrency)
+{
+    QList<OperationRecord> claimed;
+    m_claimCapped = false;
+    m_claimContended = false;
+    if (limit <= 0)
+        return claimed;
+    const bool postgres = m_backend == Backend::Postgres;
+    const QString lock = postgres ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QString();
+    const QString notPaused =
+        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
+    auto hint = [&](const char *index) {
+        return postgres ? QString() : QStringLiteral(" INDEXED BY ") + QLatin1String(index);
+    };
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("claim"), transaction.error());
+        return claimed;
+    }
+    // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
+    // write lock does it there), so that two cannot both take the last one. A claim
+    // that finds another counting takes nothing rather than wait: first, so that it
+    // costs one statement.
+    if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
+        QSqlQuery *turn = cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002)"));
+        if (!turn || !exec(*turn))
+            return claimed;
+        const bool mine = turn->next() && turn->value(0).toBool();
+        turn->finish();
+        if (!mine) {
+            m_claimContended = true;
+            m_lastError.clear(); // not a failure
+            return claimed;      // rolled back: nothing was changed
+        }
+    }
+    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
+    // worker whose clock runs ahead neither refills a bucket early nor takes a live
+    // lease for an expired one. Lease times go back to the caller on its own clock.
+    const std::optional<qint64> paceNow = paceNowUs(nowMs);
+    if (!paceNow)
+        return claimed;
+    const qint64 leaseNow = *paceNow / 1000;
+    m_clockOffsetMs = leaseNow - nowMs;
+
+    QSqlQuery *cancelled = cached(QStringLiteral(
+        "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
+        " lease_owner = '', lease_expires_at = -1, next_attempt_at = -1, version = version + 1"
+        " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
+    if (!cancelled)
+        return claimed;
+    cancelled->bindValue(QStringLiteral(":now"), leaseNow);
+    if (!exec(*cancelled))
+        return claimed;
+
+    // Fleet-wide permits: the running operations whose leases are live.
+    Permits permits;
+    permits.limits = concurrency;
+    qint64 wantedAtMs = -1; // the time the workers table is kept in
+    if (permits.limited()) {
+        QSqlQuery *running = cached(QStringLiteral(
+            "SELECT host, lease_owner, COUNT(*) FROM operations WHERE state = 'running'"
+            " AND lease_expires_at > :now GROUP BY host, lease_owner"));
+        if (!running)
+            return claimed;
+        running->bindValue(QStringLiteral(":now"), leaseNow);
+        if (!exec(*running))
+            return claimed;
+        QSet<QString> contenders{workerId};
+        while (running->next()) {
+            const qint64 count = running->value(2).toLongLong();
+            const QString owner = running->value(1).toString();
+            const QString host = running->value(0).toString();
+            permits.runningByHost[host] += count;
+            permits.running += count;
+            if (owner == workerId) {
+                permits.mine += count;
+                permits.mineByHost[host] += count;
+            }
+            contenders.insert(owner);
+        }
+        running->finish();
+        // Workers that hold permits or lately went without share the fleet's permits
+        // evenly; one alone may take them all.
+        wantedAtMs = leaseNow;
+        QSqlQuery *wanting =
+            cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
+        if (!wanting)
+            return claimed;
+        wanting->bindValue(QStringLiteral(":now"), wantedAtMs);
+        if (!exec(*wanting))
+            return claimed;
+        while (wanting->next())
+            contenders.insert(wanting->value(0).toString());
+        wanting->finish();
+        permits.contenders = int(contenders.size());
+    }
+
+    QList<qint64> picked;
+    // Runs a cached SELECT of operation id, cost and host, and collects them.
+    auto collect = [&](QSqlQuery *query, QList<Candidate> *out) {
+        if (!query || !exec(*query))
+            return false;
+        while (query->next())
+            out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
+                         query->value(2).toString()});
+        const bool ok = !query->lastError().isValid();
+        query->finish();
+        return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
+    };
+
+    // Rescues first: their operations have waited longest, and they send nothing, so
+    // they need no permit.
+    QSqlQuery *rescue =
+        cached(QStringLiteral("SELECT id, cost, host FROM operations"
+                              " WHERE state = 'running' AND lease_expires_at <= :now"
+                              " AND cancel_requested = 0"
+                              " ORDER BY lease_expires_at LIMIT :limit") +
+               lock);
+    if (!rescue)
+        return claimed;
+    rescue->bindValue(QStringLiteral(":now"), leaseNow);
+    rescue->bindValue(QStringLiteral(":limit"), limit);
+    QList<Candidate> rescued;
+    if (!collect(rescue, &rescued))
+        return claimed;
+    for (const Candidate &row : std::as_const(rescued))
+        picked.append(row.id);
+
+    // Forced operations bypass their bucket, not the permits; what they send is still
+    // counted in the bucket.
+    QList<std::tuple<QString, QString, qint64>> forced; // policy, partition, cost
+    if (picked.size() < limit) {
+        QSqlQuery *query = cached(
+            QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
+                           " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
+                           " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
+                           " LIMIT :limit%3")
+                .arg(hint("operations_forced"), notPaused, lock));
+        if (!query)
+            return claimed;
+        query->bindValue(QStringLiteral(":now"), nowMs);
+        query->bindValue(QStringLiteral(":limit"), limit - int(picked.size()));
+        if (!exec(*query))
+            return claimed;
+        while (query->next()) {
+            const QString host = query->value(4).toString();
+            if (permits.free() <= 0 || permits.hostFull(host)) {
+                m_claimCapped = true;
+                continue;
+            }
+            permits.take(host);
+            picked.append(query->value(0).toLongLong());
+            forced.append({query->value(1).toString(), query->value(2).toString(),
+                           query->value(3).toLongLong()});
+        }
+        query->finish();
+    }
+
+    // The lanes: partitions whose next_at has come, in that order (the least recently
+    // served first), and the operations without a partition as one lane more. Each
+    // lane offers the due operations its bucket has units for; a round takes one from
+    // each, until the claim or the fleet's permits are full.
+    std::vector<Lane> lanes;
+    const int room = limit - int(picked.size());
+    // What the fleet's permits leave of it: the lanes are read for the whole room, so
+    // that the claim knows whether work was left behind for want of permits.
+    int permitted = room;
+    if (permits.limits.maxInFlight > 0)
+        permitted = int(std::min<qint64>(permits.free(), room));
+    if (room > 0 && permitted == 0) {
+        QSqlQuery *anyDue = cached(
+            QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
+                           " AND next_attempt_at <= :now%2 LIMIT 1")
+                .arg(hint("operations_due"), notPaused));
+        if (!anyDue)
+            return claimed;
+        anyDue->bindValue(QStringLiteral(":now"), nowMs);
+        if (!exec(*anyDue))
+            return claimed;
+        m_claimCapped = anyDue->next();
+        anyDue->finish();
+    } else if (room > 0) {
+        const qint64 paceNowMs = leaseNow;
+        QSqlQuery *partitions =
+            cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
+                                  " held_until, look_at, pacing, server_quota, server_window_ms,"
+                                  " server_remaining, server_reset_at, server_known_until,"
+                                  " server_opened_at FROM rate_partitions WHERE next_at <= :now"
+                                  " ORDER BY next_at LIMIT :limit") +
+                   lock);
+        QSqlQuery *dueInPartition = cached(
+            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE policy_id = :policy"
+                           " AND partition_key = :partition"
+                           " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
+                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
+                .arg(hint("operations_due_by_partition"), notPaused, lock));
+        if (!partitions || !dueInPartition)
+            return claimed;
+        partitions->bindValue(QStringLiteral(":now"), std::max(nowMs, paceNowMs));
+        // Partitions found empty are put right as they are read, so a few more than
+        // the room are read; the rest wait for the next claim.
+        partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
+        if (!exec(*partitions))
+            return claimed;
+        while (partitions->next()) {
+            Lane lane;
+            lane.policyId = partitions->value(0).toString();
+            lane.partitionKey = partitions->value(1).toString();
+            lane.pace.intervalUs = partitions->value(2).toLongLong();
+            lane.pace.capacity = partitions->value(3).toLongLong();
+            lane.tatUs = partitions->value(4).toLongLong();
+            lane.heldUntilMs = partitions->value(5).toLongLong();
+            lane.lookAtMs = partitions->value(6).toLongLong();
+            lane.smooth = partitions->value(7).toString() == u"smooth";
+            lane.server.quota = partitions->value(8).toLongLong();
+            lane.server.windowMs = partitions->value(9).toLongLong();
+            lane.server.remaining = partitions->value(10).toLongLong();
+            lane.server.resetAtMs = partitions->value(11).toLongLong();
+            lane.server.knownUntilMs = partitions->value(12).toLongLong();
+            lane.server.openedAtMs = partitions->value(13).toLongLong();
+            lanes.push_back(std::move(lane));
+        }
+        partitions->finish();
+        int offering = 0; // lanes that offer something
+        for (Lane &lane : lanes) {
+            if (offering >= room) {
+                lane.wanted = -1;
+                continue;
+            }
+            lane.held = lane.heldUntilMs > nowMs;
+            lane.wanted = lane.held ? 0 : lane.units(nowMs, *paceNow, room);
+            if (lane.wanted <= 0)
+                continue;
+            dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+            dueInPartition->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+            dueInPartition->bindValue(QStringLiteral(":now"), nowMs);
+            dueInPartition->bindValue(QStringLiteral(":limit"), lane.wanted);
+            if (!collect(dueInPartition, &lane.candidates))
+                return claimed;
+            if (!lane.candidates.isEmpty())
+                ++offering;
+        }
+        Lane free;
+        free.partitioned = false;
+        free.wanted = room;
+        QSqlQuery *unpartitioned = cached(
+            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE state IN ('scheduled',"
+                           " 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
+                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
+                .arg(hint("operations_due_unpartitioned"), notPaused, lock));
+        if (!unpartitioned)
+            return claimed;
+        unpartitioned->bindValue(QStringLiteral(":now"), nowMs);
+        unpartitioned->bindValue(QStringLiteral(":limit"), room);
+        if (!collect(unpartitioned, &free.candidates))
+            return claimed;
+        lanes.push_back(std::move(free));
+
+        // Round-robin. Under a byte quota a lane stops offering when its next cost no
+        // longer fits; a candidate whose host has no fleet-wide permit left is passed
+        // over, and keeps its token.
+        const qsizetype full = picked.size() + permitted;
+        bool progress = true;
+        while (progress && picked.size() < full) {
+            progress = false;
+            for (Lane &lane : lanes) {
+                if (picked.size() >= full)
+                    break;
+                while (lane.taken < lane.candidates.size() &&
+                       permits.hostFull(lane.candidates.at(lane.taken).host)) {
+                    lane.candidates.removeAt(lane.taken);
+                    m_claimCapped = true;
+                }
+                if (lane.taken >= lane.candidates.size())
+                    continue;
+                const Candidate &candidate = lane.candidates.at(lane.taken);
+                const bool gcra = lane.gcraPaced(nowMs);
+                const bool window = lane.windowPaced(nowMs);
+                if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
+                                 std::min(candidate.cost, lane.pace.capacity)) ||
+                    (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
+                    lane.candidates.resize(lane.taken); // offers no more
+                    continue;
+                }
+                if (gcra)
+                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
+                if (window)
+                    lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
+                permits.take(candidate.host);
+                picked.append(candidate.id);
+                ++lane.taken;
+                progress = true;
+            }
+        }
+        if (permitted < room && picked.size() >= full) {
+            for (const Lane &lane : lanes)
+                m_claimCapped = m_claimCapped || lane.taken < lane.candidates.size();
+        }
+    }
+
+    // A worker that left work behind for want of permits says so, so that the others
+    // make room for it; one that no longer wants clears it.
+    if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits)) {
+        QSqlQuery *want = cached(QStringLiteral(
+            "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
+            " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
+        if (!want)
+            return {};
+        want->bindValue(QStringLiteral(":worker"), text(workerId));
+        want->bindValue(QStringLiteral(":until"), m_claimCapped ? wantedAtMs + kWantingMs : 0);
+        if (!exec(*want))
+            return {};
+        m_wantingPermits = m_claimCapped;
+    }
+
+    if (!picked.isEmpty()) {
+        const QString set = QStringLiteral(
+            "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
+            " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
+        if (postgres) {
+            // One round trip for the claim.
+            QStringList ids;
+            ids.reserve(picked.size());
+            for (qint64 id : std::as_const(picked))
+                ids.append(QString::number(id));
+            QSqlQuery query =
+                prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
+                            .arg(set, ids.join(u','), columns(kOperationColumns)));
+            query.bindValue(QStringLiteral(":owner"), text(workerId));
+            query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
+            if (!exec(query))
+                return {};
+            while (query.next())
+                claimed.append(readOperation(query));
+            if (query.lastError().isValid()) {
+                fail(QStringLiteral("claim"), errorText(query.lastError()));
+                return {};
+            }
+            query.finish();
+        } else {
+            // SQLite is in this process: statements prepared once, per operation, cost
+            // less than parsing a new statement for each claim (most claims take one or
+            // two) and RETURNING's temporary table.
+            QSqlQuery *update =
+                cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
+            QSqlQuery *read = cached(QStringLiteral("SELECT %1 FROM operations WHERE id = :id")
+                                         .arg(columns(kOperationColumns)));
+            if (!update || !read)
+                return {};
+            for (qint64 id : std::as_const(picked)) {
+                update->bindValue(QStringLiteral(":owner"), text(workerId));
+                update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
+                update->bindValue(QStringLiteral(":id"), id);
+                if (!exec(*update))
+                    return {};
+                read->bindValue(QStringLiteral(":id"), id);
+                if (!exec(*read))
+                    return {};
+                if (!read->next()) {
+                    fail(QStringLiteral("claim"), QStringLiteral("operation %1 vanished").arg(id));
+                    return {};
+                }
+                claimed.append(readOperation(*read));
+                read->finish();
+            }
+        }
+        for (OperationRecord &op : claimed)
+            op.leaseExpiresAtMs -= m_clockOffsetMs;
+    }
+
+    // Each partition looked at learns when a claim may find work there next: when its
+    // bucket has a unit and no hold stands, and not before its first pending
+    // operation is due; one just served goes behind those still waiting.
+    if (paceNow) {
+        const qint64 paceNowMs = *paceNow / 1000;
+        QSqlQuery *update = cached(QStringLiteral(
+            "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
+            " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
+            " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = "
+            ":partition"));
+        QSqlQuery *firstPending = cached(
+            QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
+                           " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
+                           " ORDER BY next_attempt_at LIMIT 1")
+                .arg(hint("operations_due_by_partition"), notPaused));
+        if (!update || !firstPending)
+            return {};
+        for (const Lane &lane : lanes) {
+            if (!lane.partitioned || lane.wanted < 0)
+                continue;
+            qint64 lookAt = lane.lookAtMs;
+            if (lane.wanted > 0 && lane.candidates.size() < lane.wanted &&
+                lane.taken == lane.candidates.size()) {
+                // It ran out of due work: its next is its first pending operation.
+                firstPending->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+                firstPending->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+                if (!exec(*firstPending))
+                    return {};
+                lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
+                firstPending->finish();
+            }
+            qint64 ready = lane.gcraPaced(nowMs) ? lane.pace.availableAtMs(lane.tatUs, 1, paceNowMs)
+                                                 : paceNowMs;
+            if (lane.windowPaced(nowMs))
+                ready = std::max(ready, lane.server.availableAtMs(lane.pace.intervalUs, nowMs));
+            if (lane.held)
+                ready = std::max(ready, lane.heldUntilMs);
+            qint64 next = std::max(ready, lookAt);
+            if (lane.taken > 0)
+                next = std::max(next, paceNowMs);
+            update->bindValue(QStringLiteral(":tat"), lane.tatUs);
+            update->bindValue(QStringLiteral(":look"), lookAt);
+            update->bindValue(QStringLiteral(":ready"), ready);
+            update->bindValue(QStringLiteral(":next"), next);
+            update->bindValue(QStringLiteral(":remaining"), lane.server.remaining);
+            update->bindValue(QStringLiteral(":reset"), lane.server.resetAtMs);
+            update->bindValue(QStringLiteral(":opened"), lane.server.openedAtMs);
+            update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+            update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+            if (!exec(*update))
+                return {};
+        }
+    }
+    if (!forced.isEmpty()) {
+        const std::optional<qint64> now = paceNow ? paceNow : paceNowUs(nowMs);
+        if (!now)
+            return {};
+        QSqlQuery *charge =
+            cached(QStringLiteral(
+                       "UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
+                       " ELSE %1(tat_us, :now) + interval_us * :cost END"
+                       " WHERE policy_id = :policy AND partition_key = :partition")
+                       .arg(greatest()));
+        if (!charge)
+            return {};
+        for (const auto &[policyId, partitionKey, cost] : std::as_const(forced)) {
+            if (policyId.isEmpty())
+                continue;
+            charge->bindValue(QStringLiteral(":now"), *now);
+            charge->bindValue(QStringLiteral(":cost"), cost);
+            charge->bindValue(QStringLiteral(":policy"), text(policyId));
+            charge->bindValue(QStringLiteral(":partition"), text(partitionKey));
+            if (!exec(*charge))
+                return {};
+        }
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("claim"), transaction.error());
+        return {};
+    }
+    // In the order picked: rescues, forced, then round by round.
+    QHash<qint64, qsizetype> order;
+    for (qsizetype i = 0; i < picked.size(); ++i)
+        order.insert(picked.at(i), i);
+    std::sort(claimed.begin(), claimed.end(),
+              [&order](const OperationRecord &a, const OperationRecord &b) {
+                  return order.value(a.id) < order.value(b.id);
+              });
+    return claimed;
+}
+
+bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
+{
+    // SQLite gathers a RETURNING clause's rows in a temporary table of their own, which
+    // costs more than the insert: there the id comes from the connection instead.
+    static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2)")
+                                   .arg(attemptInsert().names(), attemptInsert().list());
+    static const QString returning = sql + QStringLiteral(" RETURNING id");
+    const bool postgres = m_backend == Backend::Postgres;
+    QSqlQuery *statement = cached(postgres ? returning : sql);
+    if (!statement)
+        return false;
+    QSqlQuery &query = *statement;
+    // Redaction happens here, whatever the caller did.
+    const QVariant values[] = {
+        a.operationId,
+        text(a.endpointId),
+        a.attempt,
+        a.startedAtMs,
+        a.finishedAtMs,
+        text(a.method),
+        text(redaction::redactUrl(a.url)),
+        a.status,
+        text(redaction::redactText(a.error)),
+        text(a.decision),
+        text(redaction::redactText(a.reason)),
+        a.waitMs,
+        text(a.waitSource),
+        text(a.retryAfterRaw),
+        text(redaction::redactText(a.problemType)),
+        text(redaction::redactText(a.problemInstance)),
+        a.rateLimitRemaining,
+        text(a.idempotencyKey),
+        a.durationMs,
+        text(a.workerId),
+        text(a.policyId),
+        a.policyVersion,
+        a.forced ? 1 : 0,
+        text(redaction::redactHeaderLines(a.requestHeaders)),
+        text(redaction::redactHeaderLines(a.responseHeaders)),
+        leaseConflict ? 1 : 0,
+    };
+    attemptInsert().bind(query, values);
+    if (!exec(query))
+        return false;
+    if (!postgres) {
+        if (id)
+            *id = query.lastInsertId().toLongLong();
+        return true;
+    }
+    const bool returned = query.next();
+    if (returned && id)
+        *id = query.value(0).toLongLong();
+    query.finish();
+    return returned || fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
+}
+
+Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
+                                         const OperationRecord &newState, qint64 claimedVersion,
+                                         const QString &workerId)
+{
+    const FinishOutcome outcome =
+        finishAttempts({{attempt, newState, claimedVersion}}, workerId).value(0);
+    if (outcome.result != FinishResult::Committed)
+        m_lastError = outcome.error;
+    return outcome.result;
+}
+
+bool Store::observeQuota(const FinishRequest &request)
+{
+    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    QSqlQuery *row = cached(
+        QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
+                       " server_known_until, server_opened_at FROM rate_partitions"
+                       " WHERE policy_id = :policy AND partition_key = :partition") +
+        lock);
+    QSqlQuery *running = cached(QStringLiteral(
+        "SELECT COUNT(*) FROM operations WHERE state = 'running' AND policy_id = :policy"
+        " AND partition_key = :partition"));
+    QSqlQuery *update = cached(QStringLiteral(
+        "UPDATE rate_partitions SET server_quota = :quota, server_window_ms = :window,"
+        " server_remaining = :remaining, server_reset_at = :reset,"
+        " server_known_until = :until, server_opened_at = :opened, learned_from = :from,"
+        " learned_at = :at,"
+        // A learned partition paced by the server's refusals is paced by what it states.
+        " interval_us = CASE WHEN policy_id LIKE 'learned:%' THEN 0 ELSE interval_us END,"
+        " next_at = CASE WHEN :open = 1 AND look_at < next_at THEN look_at ELSE next_at END"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    if (!row || !running || !update)
+        return false;
+    const QString policy = request.quotaPolicyId;
+    const QString partition = request.quotaPartitionKey;
+    row->bindValue(QStringLiteral(":policy"), text(policy));
+    row->bindValue(QStringLiteral(":partition"), text(partition));
+    if (!exec(*row))
+        return false;
+    if (!row->next()) {
+        row->finish();
+        return true; // no such partition (any more): nothing to pace
+    }
+    ServerWindow window;
+    window.quota = row->value(0).toLongLong();
+    window.windowMs = row->value(1).toLongLong();
+    window.remaining = row->value(2).toLongLong();
+    window.resetAtMs = row->value(3).toLongLong();
+    window.knownUntilMs = row->value(4).toLongLong();
+    window.openedAtMs = row->value(5).toLongLong();
+    row->finish();
+    running->bindValue(QStringLiteral(":policy"), text(policy));
+    running->bindValue(QStringLiteral(":partition"), text(partition));
+    if (!exec(*running) || !running->next())
+        return fail(QStringLiteral("quota"), errorText(running->lastError()));
+    const qint64 othersInFlight = running->value(0).toLongLong();
+    running->finish();
+    const qint64 now = request.quotaObservedAtMs;
+    window.observe(*request.quota, othersInFlight, now);
+    if (window.quota <= 0)
+        return true;
+    update->bindValue(QStringLiteral(":quota"), window.quota);
+    update->bindValue(QStringLiteral(":window"), window.windowMs);
+    update->bindValue(QStringLiteral(":remaining"), window.remaining);
+    update->bindValue(QStringLiteral(":reset"), window.resetAtMs);
+    update->bindValue(QStringLiteral(":until"), window.knownUntilMs);
+    update->bindValue(QStringLiteral(":opened"), window.openedAtMs);
+    update->bindValue(QStringLiteral(":from"), text(request.quota->fields));
+    update->bindValue(QStringLiteral(":at"), now);
+    update->bindValue(QStringLiteral(":open"), window.available(0, now) > 0 ? 1 : 0);
+    update->bindValue(QStringLiteral(":policy"), text(policy));
+    update->bindValue(QStringLiteral(":partition"), text(partition));
+    return exec(*update);
+}
+
+bool Store::observeAnswers(const QList<FinishRequest> &requests)
+{
+    // The answers of each learned partition, in order. A statement of a quota paces
+    // the partition by itself (observeQuota).
+    QList<QPair<QString, QString>> partitions;
+    QHash<QPair<QString, QString>, QList<const FinishRequest *>> answers;
+    for (const FinishRequest &request : requests) {
+        const OperationRecord &op = request.newState;
+        if (!isLearnedPolicyId(op.policyId) || request.attempt.status <= 0 ||
+            (request.quota && request.quota->quota > 0))
+            continue;
+        const QPair<QString, QString> key{op.policyId, op.partitionKey};
+        if (!answers.contains(key))
+            partitions.append(key);
+        answers[key].append(&request);
+    }
+    if (partitions.isEmpty())
+        return true;
+    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    QSqlQuery *row = cached(
+        QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
+                       " server_quota, server_known_until FROM rate_partitions"
+                       " WHERE policy_id = :policy AND partition_key = :partition") +
+        lock);
+    QSqlQuery *update = cached(QStringLiteral(
+        "UPDATE rate_partitions SET interval_us = :interval, capacity = 1,"
+        " measured_since = :since, measured_accepted = :accepted, measured_raised_at = :raised,"
+        " learned_from = CASE WHEN :lesson = '' THEN learned_from ELSE :lesson2 END,"
+        " learned_at = CASE WHEN :lesson3 = '' THEN learned_at ELSE :at END"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    if (!row || !update)
+        return false;
+    for (const auto &key : std::as_const(partitions)) {
+        row->bindValue(QStringLiteral(":policy"), text(key.first));
+        row->bindValue(QStringLiteral(":partition"), text(key.second));
+        if (!exec(*row))
+            return false;
+        if (!row->next()) {
+            row->finish();
+            continue; // no such partition (any more)
+        }
+        MeasuredPace pace;
+        pace.intervalUs = row->value(0).toLongLong();
+        pace.sinceMs = row->value(1).toLongLong();
+        pace.accepted = row->value(2).toLongLong();
+        pace.raisedAtMs = row->value(3).toLongLong();
+        const bool stated = row->value(4).toLongLong() > 0;
+        const qint64 statedUntil = row->value(5).toLongLong();
+        row->finish();
+        QString lesson;
+        qint64 lessonAt = 0;
+        for (const FinishRequest *request : answers.value(key)) {
+            const AttemptRecord &a = request->attempt;
+            if (stated && statedUntil > a.finishedAtMs)
+                continue; // paced by what the server states
+            const bool refused = a.status == 429;
+            const qint64 holdMs = a.waitSource == u"retry-after" ? a.waitMs : 0;
+            const MeasuredPace before = pace;
+            pace.answered(refused, holdMs, a.startedAtMs, a.finishedAtMs);
+            if (refused && pace.intervalUs != before.intervalUs) {
+                lesson = QStringLiteral("429 after %1 accepted answers in %2 s%3")
+                             .arg(before.accepted)
+                             .arg(double(a.finishedAtMs - before.sinceMs) / 1000.0, 0, 'f', 1)
+                             .arg(a.retryAfterRaw.isEmpty()
+                                      ? QString()
+                                      : QStringLiteral(", Retry-After: ") + a.retryAfterRaw);
+                lessonAt = a.finishedAtMs;
+            }
+        }
+        update->bindValue(QStringLiteral(":interval"), pace.intervalUs);
+        update->bindValue(QStringLiteral(":since"), pace.sinceMs);
+        update->bindValue(QStringLiteral(":accepted"), pace.accepted);
+        update->bindValue(QStringLiteral(":raised"), pace.raisedAtMs);
+        update->bindValue(QStringLiteral(":lesson"), text(lesson));
+        update->bindValue(QStringLiteral(":lesson2"), text(lesson));
+        update->bindValue(QStringLiteral(":lesson3"), text(lesson));
+        update->bindValue(QStringLiteral(":at"), lessonAt);
+        update->bindValue(QStringLiteral(":policy"), text(key.first));
+        update->bindValue(QStringLiteral(":partition"), text(key.second));
+        if (!exec(*update))
+            return false;
+    }
+    return true;
+}
+
+bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
+{
+    // One statement applies the new state where the fence holds; a pending cancel
+    // turns any state but succeeded and failed into cancelled on the way. PostgreSQL
+    // returns the flag with the update; SQLite would build a temporary table for it
+    // (see insertAttempt), so there the flag is read back by key.
+    const bool postgres = m_backend == Backend::Postgres;
+    static const QString sql = QStringLiteral(
+        "UPDATE operations SET"
+        " state = CASE WHEN cancel_requested = 1 THEN :cancelled_state ELSE :state END,"
+        " attempt = :attempt, throttled_attempts = :throttled_attempts,"
+        " first_attempt_at = :first_attempt_at,"
+        " next_attempt_at = CASE WHEN cancel_requested = 1 THEN CAST(:cancelled_next AS BIGINT)"
+        " ELSE CAST(:next AS BIGINT) END,"
+        " last_status = :last_status, last_error = :last_error,"
+        " response_instance = :response_instance,"
+        " final_reason = CASE WHEN cancel_requested = 1 THEN :cancelled_reason ELSE :reason END,"
+        " wait_source = :wait_source, previous_backoff_ms = :previous_backoff_ms,"
+        " force_next = :force_next, rescued = 0,"
+        " lease_owner = CASE WHEN cancel_requested = 1 THEN :cancelled_owner ELSE :owner END,"
+        " lease_expires_at = CASE WHEN cancel_requested = 1 THEN CAST(:cancelled_expires AS BIGINT)"
+        " ELSE CAST(:expires AS BIGINT) END, version = version + 1"
+        " WHERE id = :id AND version = :version AND lease_owner = :worker");
+    static const QString returning = sql + QStringLiteral(" RETURNING cancel_requested");
+    QSqlQuery *update = cached(postgres ? returning : sql);
+    if (!update)
+        return false;
+    const AttemptRecord &attempt = request.attempt;
+    const OperationRecord &next = request.newState;
+
+    // The operation as it will be stored, without and with a pending cancel.
+    OperationRecord stored = next;
+    stored.id = attempt.operationId;
+    stored.version = request.claimedVersion + 1;
+    stored.lastError = redaction::redactText(next.lastError);
+    stored.responseInstance = redaction::redactText(next.responseInstance);
+    stored.rescued = false;
+    const bool keepsLease = next.state == OperationState::Running;
+    stored.leaseOwner = keepsLease ? workerId : QString();
+    stored.leaseExpiresAtMs = keepsLease ? next.leaseExpiresAtMs : -1;
+    OperationRecord cancelled = stored;
+    cancelled.cancelRequested = true;
+    if (next.state != OperationState::Succeeded && next.state != OperationState::Failed) {
+        cancelled.state = OperationState::Cancelled;
+        cancelled.finalReason = QStringLiteral("cancelled_by_operator");
+        cancelled.nextAttemptAtMs = -1;
+        cancelled.leaseOwner.clear();
+        cancelled.leaseExpiresAtMs = -1;
+    }
+
+    const QVariant values[] = {
+        stateText(cancelled.state),
+        stateText(stored.state),
+        next.attempt,
+        next.throttledAttempts,
+        next.firstAttemptAtMs,
+        cancelled.nextAttemptAtMs,
+        stored.nextAttemptAtMs,
+        next.lastStatus,
+        text(stored.lastError),
+        text(stored.responseInstance),
+        text(cancelled.finalReason),
+        text(stored.finalReason),
+        text(next.waitSource),
+        next.previousBackoffMs,
+        next.forceNext ? 1 : 0,
+        text(cancelled.leaseOwner),
+        text(stored.leaseOwner),
+        cancelled.leaseExpiresAtMs,
+        stored.leaseExpiresAtMs,
+        attempt.operationId,
+        request.claimedVersion,
+        text(workerId),
+    };
+    finishUpdate().bind(*update, values);
+    if (!exec(*update))
+        return false;
+    bool applied = false;
+    bool cancelRequested = false;
+    if (postgres) {
+        applied = update->next();
+        cancelRequested = applied && update->value(0).toInt() != 0;
+        update->finish();
+    } else if (update->numRowsAffected() == 1) {
+        QSqlQuery *flag =
+            cached(QStringLiteral("SELECT cancel_requested FROM operations WHERE id = :id"));
+        if (!flag)
+            return false;
+        flag->bindValue(QStringLiteral(":id"), attempt.operationId);
+        if (!exec(*flag) || !flag->next())
+            return fail(QStringLiteral("finish"), QStringLiteral("the operation vanished"));
+        applied = true;
+        cancelRequested = flag->value(0).toInt() != 0;
+        flag->finish();
+    }
+
+    if (applied) {
+        outcome->result = FinishResult::Committed;
+        outcome->operation = cancelRequested ? cancelled : stored;
+        return insertAttempt(attempt, false, nullptr);
+    }
+
+    // The fence did not hold. The request did leave: keep what it got, but let it
+    // change nothing.
+    const OperationLookup lookup = lookUpOperation(attempt.operationId);
+    if (lookup.result != OperationLookup::Result::Found) {
+        outcome->result = FinishResult::Failed;
+        outcome->error = QStringLiteral("operation %1 does not exist").arg(attempt.operationId);
+        return lookup.result == OperationLookup::Result::Missing;
+    }
+    const OperationRecord *current = &lookup.record;
+    outcome->result = FinishResult::LeaseConflict;
+    outcome->operation = *current;
+    outcome->error = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
+                                    "version %4 leased to '%5'")
+                         .arg(attempt.operationId)
+                         .arg(workerId)
+                         .arg(request.claimedVersion)
+                         .arg(current->version)
+                         .arg(current->leaseOwner);
+    return insertAttempt(attempt, true, nullptr);
+}
+
+bool Store::execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
+                       qint64 claimedVersion)
+{
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), claimedVersion);
+    query.bindValue(QStringLiteral(":owner"), text(workerId));
+    if (!exec(query))
+        return false;
+    if (query.numRowsAffected() != 1) {
+        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
+                          .arg(operationId)
+                          .arg(workerId)
+                          .arg(claimedVersion);
+        return false;
+    }
+    return true;
+}
+
+bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                         qint64 dueAtMs)
+{
+    // A rescue keeps state running with an expired lease: the next claim rescues it again.
+    QSqlQuery *query = cached(QStringLiteral(
+        "UPDATE operations SET"
+        " state = CASE WHEN cancel_requested = 1 THEN 'cancelled' WHEN rescued = 1 THEN 'running'"
+        " WHEN attempt = 0 THEN 'scheduled' ELSE 'waiting' END,"
+        " final_reason = CASE WHEN cancel_requested = 1 THEN 'cancelled_by_operator' ELSE "
+        "final_reason END,"
+        " lease_owner = '', lease_expires_at = CASE WHEN rescued = 1 AND cancel_requested = 0"
+        " THEN 0 ELSE -1 END, version = version + 1,"
+        " next_attempt_at = CASE WHEN :due >= 0 AND rescued = 0 THEN :due2 ELSE next_attempt_at END"
+        " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":due"), dueAtMs);
+    query->bindValue(QStringLiteral(":due2"), dueAtMs);
+    return execFenced(*query, operationId, workerId, claimedVersion);
+}
+
+bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
+                       qint64 leaseExpiresAtMs)
+{
+    QSqlQuery *query = cached(QStringLiteral(
+        "UPDATE operations SET lease_expires_at = :expires"
+        " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
+    if (!query)
+        return false;
+    // On the clock leases run on, as the last claim measured it against the caller's.
+    query->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs + m_clockOffsetMs);
+    return execFenced(*query, operationId, workerId, claimedVersion);
+}
+
+std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
+{
+    // Partitions and leases run on the database's clock on PostgreSQL: their times move
+    // by however far the caller's clock is from it.
+    qint64 paceOffsetMs = 0;
+    if (nowMs >= 0 && m_paceByDatabaseClock) {
+        const std::optional<qint64> paceNow = paceNowUs(nowMs);
+        if (!paceNow)
+            return std::nullopt;
+        paceOffsetMs = nowMs - *paceNow / 1000;
+    }
+    // The partial indexes are in claim order; without statistics SQLite would rather
+    // sort every pending operation, so it is told which to walk.
+    const bool sqlite = m_backend == Backend::Sqlite;
+    const QString notPaused =
+        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
+    QSqlQuery *unpartitioned = cached(
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
+                       " 'waiting') AND policy_id = ''%2 ORDER BY next_attempt_at LIMIT 1")
+            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_due_unpartitioned") : QString(),
+                 notPaused));
+    QSqlQuery *forced = cached(
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
+                       " 'waiting') AND force_next = 1%2 ORDER BY next_attempt_at LIMIT 1")
+            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_forced") : QString(), notPaused));
+    // A partition's next_at: when its bucket has a unit, no hold stands and its first
+    // pending operation is due (paced by the database's clock on PostgreSQL).
+    // next_at mixes the database's clock (ready_at) with the operations' (look_at). When
+    // the caller's clock is far from the database's, each part is moved on its own:
+    // that reads every partition, which only a fleet with skewed clocks pays for.
+    const bool skewed = qAbs(paceOffsetMs) > kSkewedClockMs;
+    QSqlQuery *partitions =
+        skewed ? cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
+                                       " rate_partitions WHERE next_at < :never")
+                            .arg(greatest()))
+               : cached(QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
+                                       " ORDER BY next_at LIMIT 1"));
+    QSqlQuery *leases =
+        cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
+                              " ORDER BY lease_expires_at LIMIT 1"));
+    if (partitions) {
+        partitions->bindValue(QStringLiteral(":never"), kNever);
+        if (skewed)
+            partitions->bindValue(QStringLiteral(":offset"), paceOffsetMs);
+    }
+    std::optional<qint64> earliest;
+    for (QSqlQuery *query : {unpartitioned, forced, partitions, leases}) {
+        if (!query || !exec(*query))
+            return std::nullopt;
+        if (query->next() && !query->value(0).isNull()) {
+            const qint64 at =
+                query->value(0).toLongLong() +
+                (query == leases || (query == partitions && !skewed) ? paceOffsetMs : 0);
+            earliest = earliest ? std::min(*earliest, at) : at;
+        }
+        query->finish();
+    }
+    m_lastError.clear();
+    return earliest;
+}
+
+} // namespace cooldown

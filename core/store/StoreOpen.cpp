@@ -1,0 +1,484 @@
+// The store: opening a database, its schema and migrations, and the statements every part runs
+// through.
+
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/ratelimit/MeasuredPace.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+#include "core/store/WalCheckpointer.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStringList>
+#include <QThread>
+#include <QUrl>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <initializer_list>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace cooldown {
+
+using namespace storesql;
+
+namespace {
+
+// SQLite: the write-ahead log is cut back to this size after a checkpoint.
+constexpr qint64 kJournalSizeLimitBytes = qint64(16) * 1024 * 1024;
+
+const QString kSqliteDriver = QStringLiteral("QSQLITE");
+const QString kPostgresDriver = QStringLiteral("QPSQL");
+
+struct ParsedUrl
+{
+    Store::Backend backend = Store::Backend::Sqlite;
+    QString path;
+    QString host;
+    int port = 5432;
+    QString user;
+    QString password;
+    QString database;
+};
+
+std::optional<ParsedUrl> parseUrl(const QString &url, QString *error)
+{
+    ParsedUrl parsed;
+    if (url.trimmed().isEmpty()) {
+        *error = QStringLiteral("no database given");
+        return std::nullopt;
+    }
+    if (!url.startsWith(QLatin1String("postgresql://")) &&
+        !url.startsWith(QLatin1String("postgres://"))) {
+        parsed.path = url;
+        return parsed;
+    }
+    const QUrl u(url, QUrl::StrictMode);
+    if (!u.isValid() || u.host().isEmpty()) {
+        *error = QStringLiteral("'%1' is not a valid postgresql:// URL (expected "
+                                "postgresql://user@host:port/database)")
+                     .arg(Store::displayUrl(url));
+        return std::nullopt;
+    }
+    parsed.backend = Store::Backend::Postgres;
+    parsed.host = u.host();
+    parsed.port = u.port(5432);
+    parsed.user = u.userName();
+    parsed.password = u.password();
+    parsed.database = u.path().mid(1);
+    if (parsed.database.isEmpty() || parsed.database.contains(u'/')) {
+        *error =
+            QStringLiteral("'%1' names no database (expected postgresql://user@host:port/database)")
+                .arg(Store::displayUrl(url));
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+QAtomicInteger<quint64> g_connectionCounter;
+
+// SQLite's own busy handler backs off to sleeps of 25 to 100 ms: a worker waiting for
+// another process's write lock then misses the short gaps between that process's
+// transactions, and can wait while the other claims everything. Trying again every
+// millisecond, up to the busy timeout, gives each waiting worker its turn.
+int pollWhileBusy(void *timeoutMs, int attempts)
+{
+    if (attempts >= *static_cast<const int *>(timeoutMs))
+        return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return 1;
+}
+
+} // namespace
+
+Store::Store(Backend backend, const QString &connectionName)
+    : m_backend(backend), m_connectionName(connectionName)
+{}
+
+Store::~Store()
+{
+    m_checkpointer.reset();
+    m_statements.clear(); // statements go before their connection
+    m_database.close();
+    m_database = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+int Store::latestSchemaVersion()
+{
+    return schema::latestVersion();
+}
+
+QString Store::displayUrl(const QString &url)
+{
+    return redaction::redactUrl(url);
+}
+
+std::unique_ptr<Store> Store::open(const QString &url, QString *error, const StoreOptions &options,
+                                   OpenFailure *failure)
+{
+    QString message;
+    const std::optional<ParsedUrl> parsed = parseUrl(url, &message);
+    const QString shown = displayUrl(url);
+    // What the caller gave is wrong until the database is asked; after that, what
+    // fails is the environment (a server, a file, a lock), unless initialise says so.
+    OpenFailure kind = OpenFailure::Input;
+    auto failed = [&](const QString &why) {
+        if (error)
+            *error = why;
+        if (failure)
+            *failure = kind;
+        qCDebug(lcStore).noquote() << why;
+        return std::unique_ptr<Store>();
+    };
+    if (failure)
+        *failure = OpenFailure::None;
+    if (!parsed)
+        return failed(message);
+
+    const bool postgres = parsed->backend == Backend::Postgres;
+    const QString driver = postgres ? kPostgresDriver : kSqliteDriver;
+    if (!QSqlDatabase::isDriverAvailable(driver)) {
+        kind = OpenFailure::Runtime; // an installation without the driver
+        return failed(QStringLiteral("cannot open '%1': the Qt SQL driver %2 is not installed")
+                          .arg(shown, driver));
+    }
+
+    if (!postgres) {
+        const QFileInfo info(parsed->path);
+        if (info.isDir())
+            return failed(
+                QStringLiteral("cannot open '%1': it is a folder, not a database file").arg(shown));
+        if (!options.createIfMissing && !info.exists())
+            return failed(
+                QStringLiteral("cannot open '%1': there is no database there").arg(shown));
+        if (!info.absoluteDir().exists())
+            return failed(QStringLiteral("cannot open '%1': the folder '%2' does not exist")
+                              .arg(shown, QDir::toNativeSeparators(info.absolutePath())));
+#ifdef Q_OS_UNIX
+        // The attempt history holds URLs, headers and keys: a new database is its
+        // owner's alone, whatever the umask. SQLite gives the -wal and -shm files the
+        // database file's mode.
+        if (!info.exists()) {
+            const int fd = ::open(QFile::encodeName(parsed->path).constData(),
+                                  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                ::fchmod(fd, 0600);
+                ::close(fd);
+            }
+        }
+#endif
+    }
+
+    const QString connectionName = QStringLiteral("cooldown-store-%1").arg(++g_connectionCounter);
+    std::unique_ptr<Store> store(new Store(parsed->backend, connectionName));
+    store->m_database = QSqlDatabase::addDatabase(driver, connectionName);
+    QSqlDatabase &db = store->m_database;
+    if (postgres) {
+        db.setHostName(parsed->host);
+        db.setPort(parsed->port);
+        db.setUserName(parsed->user);
+        db.setPassword(parsed->password);
+        db.setDatabaseName(parsed->database);
+        db.setConnectOptions(
+            QStringLiteral("connect_timeout=%1").arg(std::max(1, options.connectTimeoutSeconds)));
+    } else {
+        db.setDatabaseName(parsed->path);
+        db.setConnectOptions(
+            QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(std::max(0, options.busyTimeoutMs)));
+    }
+    kind = OpenFailure::Runtime;
+    if (!db.open()) {
+        const QString detail = redaction::redactText(errorText(db.lastError()).trimmed());
+        return failed(
+            postgres ? QStringLiteral("cannot connect to PostgreSQL at '%1': %2").arg(shown, detail)
+                     : QStringLiteral("cannot open '%1': %2").arg(shown, detail));
+    }
+    bool newerSchema = false;
+    if (!store->initialise(options, shown, &message, &newerSchema)) {
+        if (newerSchema)
+            kind = OpenFailure::Input;
+        return failed(message);
+    }
+    return store;
+}
+
+bool Store::initialise(const StoreOptions &options, const QString &displayName, QString *error,
+                       bool *newerSchema)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    auto problem = [&](const QString &detail) {
+        QString why = detail;
+        if (!postgres && detail.contains(QLatin1String("locked")))
+            why = QStringLiteral("%1 (another process holds the database; waited %2 ms)")
+                      .arg(detail)
+                      .arg(options.busyTimeoutMs);
+        *error = QStringLiteral("cannot open '%1': %2").arg(displayName, why);
+        return false;
+    };
+
+    // Processes that open a new SQLite file at the same moment race for its first locks
+    // (creating it, switching it to WAL), and SQLite refuses some of those at once,
+    // without its busy handler, where waiting could deadlock: they are tried again until
+    // the busy timeout.
+    QElapsedTimer waited;
+    waited.start();
+    auto mayRetry = [&](const QString &why) {
+        if (postgres || !why.contains(QLatin1String("locked")) ||
+            waited.elapsed() >= options.busyTimeoutMs)
+            return false;
+        QThread::msleep(5 + QRandomGenerator::global()->bounded(20));
+        return true;
+    };
+
+    // Read before writing anything: a database from a newer version must stay untouched.
+    QString detail;
+    std::optional<int> found;
+    while (!(found = readSchemaVersion(&detail))) {
+        if (!mayRetry(detail))
+            return problem(detail);
+    }
+    const int latest = schema::latestVersion();
+    *newerSchema = *found > latest;
+    if (*newerSchema)
+        return problem(QStringLiteral("its schema version %1 is newer than this Cooldown supports "
+                                      "(%2); use a newer Cooldown")
+                           .arg(*found)
+                           .arg(latest));
+
+    if (!postgres) {
+        QSqlQuery pragma(m_database);
+        // A new file gives the pages that retention frees back to the file system
+        // (Store::incrementalVacuum); the mode can only be chosen before the first table.
+        if (*found == 0 && !pragma.exec(QStringLiteral("PRAGMA auto_vacuum=INCREMENTAL")))
+            return problem(errorText(pragma.lastError()));
+        while (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
+            if (!mayRetry(errorText(pragma.lastError())))
+                return problem(errorText(pragma.lastError()));
+        }
+        pragma.next();
+        const QString mode = pragma.value(0).toString();
+        pragma.finish();
+        if (mode != QLatin1String("wal") && mode != QLatin1String("memory"))
+            return problem(
+                QStringLiteral("the file cannot be written (journal mode stays '%1')").arg(mode));
+        const QString pragmas[] = {
+            options.fullSync ? QStringLiteral("PRAGMA synchronous=FULL")
+                             : QStringLiteral("PRAGMA synchronous=NORMAL"),
+            QStringLiteral("PRAGMA foreign_keys=ON"),
+            QStringLiteral("PRAGMA busy_timeout=%1").arg(std::max(0, options.busyTimeoutMs)),
+            // After a checkpoint the log is cut back to this size, whatever bulk work
+            // made it grow to.
+            QStringLiteral("PRAGMA journal_size_limit=%1").arg(kJournalSizeLimitBytes),
+        };
+        for (const QString &statement : pragmas) {
+            if (!pragma.exec(statement))
+                return problem(errorText(pragma.lastError()));
+        }
+        // The linked library is called on Qt's connection only if it is Qt's too.
+        if (options.useLinkedSqlite) {
+            if (!pragma.exec(QStringLiteral("SELECT sqlite_source_id()")) || !pragma.next())
+                return problem(errorText(pragma.lastError()));
+            const QString driverSource = pragma.value(0).toString();
+            pragma.finish();
+            m_linkedSqlite = sqliteLibrariesAgree(driverSource, sqlite3_sourceid());
+            if (!m_linkedSqlite)
+                qCWarning(lcStore).noquote()
+                    << "Qt's SQLite driver uses SQLite" << driverSource << "and this program"
+                    << sqlite3_sourceid() << "- the store uses the driver alone";
+        }
+        if (sqlite3 *connection = sqliteHandle()) {
+            m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
+            sqlite3_busy_handler(connection, &pollWhileBusy, &m_busyTimeoutMs);
+        }
+        if (mode == QLatin1String("wal")) {
+            if (sqlite3 *connection = sqliteHandle())
+                m_checkpointer = std::make_unique<WalCheckpointer>(
+                    connection, m_database.databaseName(), WalCheckpointer::kDefaultThreshold);
+        }
+    }
+
+    m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;
+    const int target = options.schemaVersion > 0 ? std::min(options.schemaVersion, latest) : latest;
+    m_schemaVersion = *found;
+    if (*found < target && !migrate(*found, target, &detail))
+        return problem(detail);
+    return true;
+}
+
+std::optional<int> Store::readSchemaVersion(QString *error)
+{
+    QSqlQuery query(m_database);
+    const QString tables =
+        m_backend == Backend::Postgres
+            ? QStringLiteral("SELECT table_name FROM information_schema.tables"
+                             " WHERE table_schema = current_schema()")
+            : QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'");
+    if (!query.exec(tables)) {
+        *error = errorText(query.lastError());
+        return std::nullopt;
+    }
+    bool hasMeta = false;
+    bool hasOwnTables = false;
+    while (query.next()) {
+        const QString name = query.value(0).toString();
+        hasMeta = hasMeta || name == QLatin1String("schema_meta");
+        hasOwnTables = hasOwnTables || name == QLatin1String("operations") ||
+                       name == QLatin1String("attempts");
+    }
+    query.finish();
+    if (!hasMeta) {
+        if (hasOwnTables) {
+            *error = QStringLiteral("it holds tables named like Cooldown's but no schema version;"
+                                    " it belongs to another application");
+            return std::nullopt;
+        }
+        return 0;
+    }
+    if (!query.exec(
+            QStringLiteral("SELECT value FROM schema_meta WHERE name = 'schema_version'"))) {
+        *error = errorText(query.lastError());
+        return std::nullopt;
+    }
+    bool ok = false;
+    const int version = query.next() ? query.value(0).toString().toInt(&ok) : 0;
+    if (!ok || version <= 0) {
+        *error = QStringLiteral("its schema version is missing or unreadable");
+        return std::nullopt;
+    }
+    return version;
+}
+
+bool Store::migrate(int from, int to, QString *error)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        *error = transaction.error();
+        return false;
+    }
+    QSqlQuery query(m_database);
+    // Two workers starting together against a new PostgreSQL database must not both
+    // create the schema; SQLite's BEGIN IMMEDIATE already serialises them.
+    if (postgres && !query.exec(QStringLiteral("SELECT pg_advisory_xact_lock(4242001)"))) {
+        *error = errorText(query.lastError());
+        return false;
+    }
+    query.finish();
+    const std::optional<int> current = readSchemaVersion(error);
+    if (!current)
+        return false;
+    from = std::max(from, *current);
+    for (int version = from + 1; version <= to; ++version) {
+        const QStringList statements = schema::migrationStep(version, postgres);
+        for (const QString &statement : statements) {
+            if (!query.exec(statement)) {
+                *error = QStringLiteral("migration to schema version %1 failed: %2")
+                             .arg(version)
+                             .arg(errorText(query.lastError()));
+                return false;
+            }
+        }
+        if (from > 0)
+            qCInfo(lcStore) << "migrated the database to schema version" << version;
+    }
+    if (to > from) {
+        query.prepare(
+            QStringLiteral("INSERT INTO schema_meta (name, value) VALUES ('schema_version', :v)"
+                           " ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
+        query.bindValue(QStringLiteral(":v"), QString::number(to));
+        if (!query.exec()) {
+            *error = errorText(query.lastError());
+            return false;
+        }
+    }
+    if (!transaction.commit()) {
+        *error = transaction.error();
+        return false;
+    }
+    m_schemaVersion = std::max(from, to);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+
+QSqlQuery Store::prepare(const QString &sql)
+{
+    QSqlQuery query(m_database);
+    if (!query.prepare(sql))
+        fail(QStringLiteral("prepare"), errorText(query.lastError()));
+    return query;
+}
+
+QSqlQuery *Store::cached(const QString &sql)
+{
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end()) {
+        auto query = std::make_unique<QSqlQuery>(m_database);
+        if (!query->prepare(sql)) {
+            fail(QStringLiteral("prepare"), errorText(query->lastError()));
+            return nullptr;
+        }
+        it = m_statements.emplace(sql, std::move(query)).first;
+    }
+    return it->second.get();
+}
+
+bool Store::exec(QSqlQuery &query)
+{
+    if (query.exec())
+        return true;
+    return fail(QStringLiteral("query"), errorText(query.lastError()));
+}
+
+bool Store::fail(const QString &context, const QString &detail)
+{
+    m_lastError = QStringLiteral("%1: %2").arg(context, detail);
+    qCWarning(lcStore).noquote() << m_lastError;
+    return false;
+}
+
+bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId)
+{
+    return linkedSourceId && !driverSourceId.isEmpty() &&
+           driverSourceId == QLatin1String(linkedSourceId);
+}
+
+sqlite3 *Store::sqliteHandle() const
+{
+    if (m_backend != Backend::Sqlite || !m_linkedSqlite || !m_database.driver())
+        return nullptr;
+    // Qt's SQLite driver and this library use the same libsqlite3 (checked at open).
+    const QVariant handle = m_database.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(handle.constData());
+}
+
+} // namespace cooldown

@@ -1,0 +1,206 @@
+// The store: an operator's actions on operations and partitions' holds.
+
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/ratelimit/MeasuredPace.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+#include "core/store/WalCheckpointer.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStringList>
+#include <QThread>
+#include <QUrl>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <initializer_list>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace cooldown {
+
+using namespace storesql;
+
+Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET state = 'waiting', next_attempt_at = :now, force_next = :force,"
+        " final_reason = '', version = version + 1"
+        " WHERE id = :id AND state IN ('scheduled', 'waiting', 'parked', 'failed')"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":force"), force ? 1 : 0);
+    query.bindValue(QStringLiteral(":id"), operationId);
+    if (!exec(query))
+        return OperatorResult::Failed;
+    if (query.numRowsAffected() == 1)
+        return OperatorResult::Done;
+    const OperationLookup lookup = lookUpOperation(operationId);
+    if (lookup.result != OperationLookup::Result::Found)
+        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
+                                                                 : OperatorResult::Failed;
+    const OperationRecord *record = &lookup.record;
+    m_lastError = QStringLiteral("operation %1 is %2; only scheduled, waiting, parked or failed "
+                                 "operations can be retried")
+                      .arg(operationId)
+                      .arg(toString(record->state));
+    return OperatorResult::Refused;
+}
+
+Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("cancel"), transaction.error());
+        return OperatorResult::Failed;
+    }
+    const OperationLookup lookup = lookUpOperation(operationId);
+    if (lookup.result != OperationLookup::Result::Found)
+        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
+                                                                 : OperatorResult::Failed;
+    const OperationRecord *record = &lookup.record;
+    if (isFinal(record->state)) {
+        m_lastError = QStringLiteral("operation %1 has already ended (%2)")
+                          .arg(operationId)
+                          .arg(toString(record->state));
+        return OperatorResult::Refused;
+    }
+    const std::optional<qint64> leaseNow = paceNowUs(nowMs);
+    if (!leaseNow)
+        return OperatorResult::Failed;
+    const bool liveLease =
+        record->state == OperationState::Running && record->leaseExpiresAtMs > *leaseNow / 1000;
+    // A running attempt cannot be recalled: its result is recorded when it ends, and
+    // the worker's fence stays valid so that it can record it.
+    QSqlQuery query = prepare(
+        liveLease ? QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id = :id AND "
+                                   "version = :version")
+                  : QStringLiteral("UPDATE operations SET state = 'cancelled', final_reason = "
+                                   "'cancelled_by_operator',"
+                                   " next_attempt_at = -1, lease_owner = '', lease_expires_at = -1,"
+                                   " version = version + 1 WHERE id = :id AND version = :version"));
+    query.bindValue(QStringLiteral(":id"), operationId);
+    query.bindValue(QStringLiteral(":version"), record->version);
+    if (!exec(query))
+        return OperatorResult::Failed;
+    if (query.numRowsAffected() != 1) {
+        fail(QStringLiteral("cancel"),
+             QStringLiteral("operation %1 changed meanwhile").arg(operationId));
+        return OperatorResult::Failed;
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("cancel"), transaction.error());
+        return OperatorResult::Failed;
+    }
+    return liveLease ? OperatorResult::Pending : OperatorResult::Done;
+}
+
+int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                           const QString &why)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("hold partition"), transaction.error());
+        return -1;
+    }
+    // Every worker's claim reads the hold from the partition's row; a hold is only
+    // ever extended.
+    QSqlQuery hold =
+        prepare(QStringLiteral("UPDATE rate_partitions SET held_until = :until, hold_reason = :why,"
+                               " ready_at = %1(ready_at, :until2), next_at = %1(next_at, :until3)"
+                               " WHERE policy_id = :policy AND partition_key = :partition"
+                               " AND held_until < :until4")
+                    .arg(greatest()));
+    hold.bindValue(QStringLiteral(":until"), untilMs);
+    hold.bindValue(QStringLiteral(":why"), text(why));
+    hold.bindValue(QStringLiteral(":until2"), untilMs);
+    hold.bindValue(QStringLiteral(":until3"), untilMs);
+    hold.bindValue(QStringLiteral(":policy"), text(policyId));
+    hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    hold.bindValue(QStringLiteral(":until4"), untilMs);
+    if (!exec(hold))
+        return -1;
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET next_attempt_at = :until, version = version + 1"
+        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+        " AND partition_key = :partition AND next_attempt_at < :until2 AND force_next = 0"));
+    query.bindValue(QStringLiteral(":until"), untilMs);
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query.bindValue(QStringLiteral(":until2"), untilMs);
+    if (!exec(query))
+        return -1;
+    const int moved = query.numRowsAffected();
+    if (!transaction.commit()) {
+        fail(QStringLiteral("hold partition"), transaction.error());
+        return -1;
+    }
+    return moved;
+}
+
+int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
+                               qint64 nowMs)
+{
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("lift hold"), transaction.error());
+        return -1;
+    }
+    // Operations the snooze moved sit exactly at its end, as this worker knew it or as
+    // the row has it (another worker may have placed or extended it); those whose own
+    // retry time is later (the throttled one among them) keep it.
+    QSqlQuery query = prepare(QStringLiteral(
+        "UPDATE operations SET next_attempt_at = :now, version = version + 1"
+        " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
+        " AND partition_key = :partition AND (next_attempt_at = :until OR next_attempt_at ="
+        " (SELECT held_until FROM rate_partitions WHERE policy_id = :policy2"
+        " AND partition_key = :partition2 AND held_until > 0))"));
+    query.bindValue(QStringLiteral(":now"), nowMs);
+    query.bindValue(QStringLiteral(":policy"), text(policyId));
+    query.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query.bindValue(QStringLiteral(":until"), untilMs);
+    query.bindValue(QStringLiteral(":policy2"), text(policyId));
+    query.bindValue(QStringLiteral(":partition2"), text(partitionKey));
+    if (!exec(query))
+        return -1;
+    const int moved = query.numRowsAffected();
+    QSqlQuery hold = prepare(QStringLiteral(
+        "UPDATE rate_partitions SET held_until = 0, hold_reason = '', ready_at = 0, next_at = 0"
+        " WHERE policy_id = :policy AND partition_key = :partition"));
+    hold.bindValue(QStringLiteral(":policy"), text(policyId));
+    hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
+    if (!exec(hold))
+        return -1;
+    if (!transaction.commit()) {
+        fail(QStringLiteral("lift hold"), transaction.error());
+        return -1;
+    }
+    return moved;
+}
+
+} // namespace cooldown

@@ -1,0 +1,395 @@
+// The store: reading operations and attempts, the attempt cursor included.
+
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include "core/Logging.h"
+#include "core/http/Redaction.h"
+#include "core/ratelimit/MeasuredPace.h"
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+#include "core/store/WalCheckpointer.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStringList>
+#include <QThread>
+#include <QUrl>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <initializer_list>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace cooldown {
+
+using namespace storesql;
+
+AttemptCursor::AttemptCursor(std::unique_ptr<QSqlQuery> query) : m_query(std::move(query)) {}
+
+AttemptCursor::AttemptCursor(sqlite3_stmt *statement) : m_statement(statement) {}
+
+AttemptCursor::~AttemptCursor()
+{
+    sqlite3_finalize(m_statement);
+}
+
+bool AttemptCursor::next()
+{
+    if (m_statement) {
+        const int rc = sqlite3_step(m_statement);
+        if (rc == SQLITE_ROW)
+            return true;
+        if (rc != SQLITE_DONE)
+            m_error = QString::fromUtf8(sqlite3_errmsg(sqlite3_db_handle(m_statement)));
+        return false;
+    }
+    if (!m_query->next()) {
+        if (m_query->lastError().isValid())
+            m_error = errorText(m_query->lastError());
+        return false;
+    }
+    return true;
+}
+
+bool AttemptCursor::next(AttemptRecord *record)
+{
+    if (!next())
+        return false;
+    read(record);
+    return true;
+}
+
+void AttemptCursor::read(AttemptRecord *record) const
+{
+    if (m_statement)
+        readAttempt(SqliteCells{m_statement}, record);
+    else
+        readAttempt(QueryCells{*m_query}, record);
+}
+
+qint64 AttemptCursor::integer(AttemptColumn column) const
+{
+    return m_statement ? SqliteCells{m_statement}.integer(column)
+                       : QueryCells{*m_query}.integer(column);
+}
+
+QByteArrayView AttemptCursor::text(AttemptColumn column) const
+{
+    if (m_statement)
+        return SqliteCells{m_statement}.text(column);
+    QByteArray &cell = m_text[int(column)];
+    cell = QueryCells{*m_query}.string(column).toUtf8();
+    return cell;
+}
+
+OperationState AttemptCursor::operationState() const
+{
+    const QByteArrayView state = text(AttemptColumn::OperationState);
+    return operationStateFromString(QString::fromUtf8(state)).value_or(OperationState::Failed);
+}
+
+QList<OperationRecord> Store::operations(const OperationFilter &filter)
+{
+    QStringList where{QStringLiteral("id > :after")};
+    if (filter.state)
+        where.append(QStringLiteral("state = :state"));
+    if (!filter.endpointId.isEmpty())
+        where.append(QStringLiteral("endpoint_id = :endpoint"));
+    QString sql = QStringLiteral("SELECT %1 FROM operations WHERE %2 ORDER BY id")
+                      .arg(columns(kOperationColumns), where.join(QStringLiteral(" AND ")));
+    if (filter.limit >= 0)
+        sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
+    QSqlQuery query = prepare(sql);
+    query.setForwardOnly(true);
+    query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.state)
+        query.bindValue(QStringLiteral(":state"), stateText(*filter.state));
+    if (!filter.endpointId.isEmpty())
+        query.bindValue(QStringLiteral(":endpoint"), filter.endpointId);
+    QList<OperationRecord> out;
+    if (!exec(query))
+        return out;
+    while (query.next())
+        out.append(readOperation(query));
+    return out;
+}
+
+QMap<OperationState, qint64> Store::countsByState()
+{
+    QMap<OperationState, qint64> counts;
+    for (OperationState state : allOperationStates())
+        counts.insert(state, 0);
+    QSqlQuery query =
+        prepare(QStringLiteral("SELECT state, COUNT(*) FROM operations GROUP BY state"));
+    if (!exec(query))
+        return {};
+    while (query.next()) {
+        if (const auto state = operationStateFromString(query.value(0).toString()))
+            counts[*state] = query.value(1).toLongLong();
+    }
+    return counts;
+}
+
+QMap<OperationState, qint64> Store::openCountsByState()
+{
+    QMap<OperationState, qint64> counts;
+    for (OperationState state : {OperationState::Scheduled, OperationState::Running,
+                                 OperationState::Waiting, OperationState::Parked})
+        counts.insert(state, 0);
+    QSqlQuery *query =
+        cached(QStringLiteral("SELECT state, COUNT(*) FROM operations WHERE state IN ('scheduled',"
+                              " 'running', 'waiting', 'parked') GROUP BY state"));
+    if (!query || !exec(*query))
+        return {};
+    while (query->next()) {
+        if (const auto state = operationStateFromString(query->value(0).toString()))
+            counts[*state] = query->value(1).toLongLong();
+    }
+    query->finish();
+    m_lastError.clear();
+    return counts;
+}
+
+std::optional<bool> Store::hasUnfinishedOperations()
+{
+    QSqlQuery *query = cached(QStringLiteral(
+        "SELECT 1 FROM operations WHERE state IN ('scheduled', 'waiting', 'running') LIMIT 1"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    const bool any = query->next();
+    query->finish();
+    m_lastError.clear();
+    return any;
+}
+
+namespace {
+
+QString attemptWhere(const AttemptFilter &filter)
+{
+    QStringList where{QStringLiteral("a.id > :after")};
+    if (filter.beforeId > 0)
+        where.append(QStringLiteral("a.id < :before"));
+    if (filter.fromMs >= 0)
+        where.append(QStringLiteral("a.started_at >= :from"));
+    if (filter.toMs >= 0)
+        where.append(QStringLiteral("a.started_at < :to"));
+    if (!filter.endpointId.isEmpty())
+        where.append(QStringLiteral("a.endpoint_id = :endpoint"));
+    if (filter.operationId > 0)
+        where.append(QStringLiteral("a.operation_id = :operation"));
+    if (filter.operationState)
+        where.append(QStringLiteral("o.state = :state"));
+    if (filter.statusMin >= 0)
+        where.append(QStringLiteral("a.status >= :status_min"));
+    if (filter.statusMax >= 0)
+        where.append(QStringLiteral("a.status <= :status_max"));
+    if (filter.statusExcluded >= 0)
+        where.append(QStringLiteral("a.status <> :status_excluded"));
+    if (!filter.decision.isEmpty())
+        where.append(QStringLiteral("a.decision = :decision"));
+    return where.join(QStringLiteral(" AND "));
+}
+
+// Calls bind(name, value) for each value the filter's WHERE clause names.
+template <typename Bind> void forEachFilterValue(const AttemptFilter &filter, Bind bind)
+{
+    bind(":after", QVariant(filter.afterId));
+    if (filter.beforeId > 0)
+        bind(":before", QVariant(filter.beforeId));
+    if (filter.fromMs >= 0)
+        bind(":from", QVariant(filter.fromMs));
+    if (filter.toMs >= 0)
+        bind(":to", QVariant(filter.toMs));
+    if (!filter.endpointId.isEmpty())
+        bind(":endpoint", QVariant(filter.endpointId));
+    if (filter.operationId > 0)
+        bind(":operation", QVariant(filter.operationId));
+    if (filter.operationState)
+        bind(":state", QVariant(toString(*filter.operationState)));
+    if (filter.statusMin >= 0)
+        bind(":status_min", QVariant(filter.statusMin));
+    if (filter.statusMax >= 0)
+        bind(":status_max", QVariant(filter.statusMax));
+    if (filter.statusExcluded >= 0)
+        bind(":status_excluded", QVariant(filter.statusExcluded));
+    if (!filter.decision.isEmpty())
+        bind(":decision", QVariant(filter.decision));
+}
+
+void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
+{
+    forEachFilterValue(filter, [&query](const char *name, const QVariant &value) {
+        query.bindValue(QLatin1String(name), value);
+    });
+}
+
+// False with SQLite's message when a value cannot be bound.
+bool bindAttemptFilter(sqlite3_stmt *statement, const AttemptFilter &filter, QString *error)
+{
+    bool ok = true;
+    forEachFilterValue(filter, [&](const char *name, const QVariant &value) {
+        const int index = sqlite3_bind_parameter_index(statement, name);
+        if (!ok || index == 0)
+            return;
+        int rc = SQLITE_OK;
+        if (value.typeId() == QMetaType::QString) {
+            const QByteArray utf8 = value.toString().toUtf8();
+            rc = sqlite3_bind_text(statement, index, utf8.constData(), int(utf8.size()),
+                                   SQLITE_TRANSIENT);
+        } else {
+            rc = sqlite3_bind_int64(statement, index, value.toLongLong());
+        }
+        if (rc != SQLITE_OK) {
+            ok = false;
+            *error = QString::fromUtf8(sqlite3_errstr(rc));
+        }
+    });
+    return ok;
+}
+
+// The operations table joins in only when needed: the full rows carry its state, the
+// ids alone only when the filter asks for a state.
+QString attemptSelect(const AttemptFilter &filter, const QString &columns = attemptColumns(),
+                      bool joinOperations = true)
+{
+    QString sql =
+        QStringLiteral("SELECT %1 FROM attempts AS a%2 WHERE %3 ORDER BY a.id%4")
+            .arg(columns,
+                 joinOperations ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
+                                : QString(),
+                 attemptWhere(filter), filter.newestFirst ? QStringLiteral(" DESC") : QString());
+    if (filter.limit >= 0)
+        sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
+    return sql;
+}
+
+} // namespace
+
+QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
+{
+    QList<AttemptRecord> out;
+    const std::unique_ptr<AttemptCursor> cursor = streamAttempts(filter);
+    if (!cursor)
+        return out;
+    AttemptRecord record;
+    while (cursor->next(&record))
+        out.append(record);
+    if (!cursor->error().isEmpty()) {
+        fail(QStringLiteral("attempts"), cursor->error());
+        return {};
+    }
+    return out;
+}
+
+QList<qint64> Store::attemptIds(const AttemptFilter &filter)
+{
+    QList<qint64> out;
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.prepare(
+            attemptSelect(filter, QStringLiteral("a.id"), bool(filter.operationState)))) {
+        fail(QStringLiteral("attempt ids"), errorText(query.lastError()));
+        return out;
+    }
+    bindAttemptFilter(query, filter);
+    if (!exec(query))
+        return out;
+    if (filter.limit > 0)
+        out.reserve(filter.limit);
+    while (query.next())
+        out.append(query.value(0).toLongLong());
+    m_lastError.clear();
+    return out;
+}
+
+qint64 Store::countAttempts(const AttemptFilter &filter)
+{
+    QString sql = QStringLiteral("SELECT COUNT(*) FROM attempts AS a%1 WHERE %2")
+                      .arg(filter.operationState
+                               ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
+                               : QString(),
+                           attemptWhere(filter));
+    QSqlQuery query = prepare(sql);
+    bindAttemptFilter(query, filter);
+    if (!exec(query) || !query.next())
+        return -1;
+    const qint64 count = query.value(0).toLongLong();
+    return filter.limit >= 0 ? std::min<qint64>(count, filter.limit) : count;
+}
+
+int Store::backgroundCheckpoints() const
+{
+    return m_checkpointer ? m_checkpointer->completedCheckpoints() : 0;
+}
+
+qint64 Store::leaseConflictCount()
+{
+    QSqlQuery query =
+        prepare(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE lease_conflict = 1"));
+    if (!exec(query) || !query.next())
+        return -1;
+    return query.value(0).toLongLong();
+}
+
+std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter, bool withHeaders)
+{
+    QString columns = attemptColumns();
+    if (!withHeaders)
+        columns.replace(QLatin1String("a.request_headers, a.response_headers"),
+                        QLatin1String("'', ''"));
+    const QString sql = attemptSelect(filter, columns);
+    if (sqlite3 *connection = sqliteHandle()) {
+        // SQLite's own statement: a cell is read as the UTF-8 it is stored as.
+        sqlite3_stmt *statement = nullptr;
+        const QByteArray utf8 = sql.toUtf8();
+        if (sqlite3_prepare_v2(connection, utf8.constData(), int(utf8.size()), &statement,
+                               nullptr) != SQLITE_OK) {
+            fail(QStringLiteral("attempts"), QString::fromUtf8(sqlite3_errmsg(connection)));
+            sqlite3_finalize(statement);
+            return nullptr;
+        }
+        std::unique_ptr<AttemptCursor> cursor(new AttemptCursor(statement));
+        QString error;
+        if (!bindAttemptFilter(statement, filter, &error)) {
+            fail(QStringLiteral("attempts"), error);
+            return nullptr;
+        }
+        return cursor;
+    }
+    auto query = std::make_unique<QSqlQuery>(m_database);
+    // A default query keeps every row it has read; this one keeps one.
+    query->setForwardOnly(true);
+    if (!query->prepare(sql)) {
+        fail(QStringLiteral("attempts"), errorText(query->lastError()));
+        return nullptr;
+    }
+    bindAttemptFilter(*query, filter);
+    if (!exec(*query))
+        return nullptr;
+    return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
+}
+
+} // namespace cooldown
