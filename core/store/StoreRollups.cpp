@@ -56,8 +56,6 @@ qint64 endOf(qint64 finishedAtMs, qint64 startedAtMs)
     return startedAtMs >= 0 ? startedAtMs : 0;
 }
 
-const char kFinalStates[] = "('succeeded', 'failed', 'cancelled')";
-
 RollupRecord readRollup(const QSqlQuery &query)
 {
     RollupRecord row;
@@ -428,17 +426,16 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
     QElapsedTimer held;
     held.start();
     // The oldest attempts first, through the index on started_at; attempts of an
-    // operation that has not ended stay, whatever their age. SQLite's planner would
+    // operation that has not ended stay, whatever their age (schema::prunableAttempt,
+    // which `cooldown export --prunable` selects by too). SQLite's planner would
     // rather walk the ended operations and sort all their attempts, every batch:
     // CROSS JOIN keeps attempts in the outer loop there.
     const QString victims =
-        QStringLiteral("SELECT a.id FROM attempts a %4 operations o ON o.id = a.operation_id"
-                       " WHERE a.started_at < %1 AND o.state IN %2 ORDER BY a.started_at LIMIT %3")
-            .arg(beforeMs)
-            .arg(QLatin1String(kFinalStates))
-            .arg(std::max(1, limit))
-            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN")
-                                              : QLatin1String("JOIN"));
+        QStringLiteral("SELECT a.id FROM attempts a %1 operations o ON o.id = a.operation_id"
+                       " WHERE %2 ORDER BY a.started_at LIMIT %3")
+            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN") : QLatin1String("JOIN"),
+                 schema::prunableAttempt(QString::number(beforeMs)))
+            .arg(std::max(1, limit));
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.exec(QStringLiteral("SELECT DISTINCT operation_id FROM attempts WHERE id IN (%1)")
@@ -470,7 +467,7 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
                                    " WHERE a.operation_id = operations.id)"
                                    " AND NOT EXISTS (SELECT 1 FROM one_shot_runs r"
                                    " WHERE r.operation_id = operations.id)")
-                        .arg(operations.join(u','), QLatin1String(kFinalStates))
+                        .arg(operations.join(u','), schema::endedStates())
                         .arg(beforeMs))) {
         fail(QStringLiteral("prune operations"), sqlErrorText(query.lastError()));
         return batch;
