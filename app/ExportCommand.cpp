@@ -2,12 +2,17 @@
 
 #include "app/CommandLine.h"
 #include "app/StopOnSignal.h"
+#include "core/config/WorkspaceConfig.h"
 #include "core/store/CsvExporter.h"
+#include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
+#include "core/time/Clock.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
+
+#include <algorithm>
 
 namespace cooldown::cli {
 
@@ -54,7 +59,16 @@ int runExport(const QStringList &arguments)
         QStringLiteral("rollups"),
         Text::tr("Writes the per-minute rollups instead, one row per minute and key; "
                  "--from and --to select minutes."));
-    parser.addOptions({db, out, from, to, endpoint, state, rollups});
+    const QCommandLineOption prunable(
+        QStringLiteral("prunable"),
+        Text::tr("Writes only what retention prunes now: the attempts that started more than "
+                 "the workspace's retention.raw_days ago and whose operation has ended; with "
+                 "--rollups, the minutes older than retention.rollup_days. Needs --config."));
+    const QCommandLineOption config(
+        QStringLiteral("config"),
+        Text::tr("The workspace config file whose retention --prunable follows."),
+        QStringLiteral("F"));
+    parser.addOptions({db, out, from, to, endpoint, state, rollups, prunable, config});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -63,6 +77,22 @@ int runExport(const QStringList &arguments)
     }
     if (!parser.isSet(out) || parser.value(out).isEmpty())
         return usageError(kCommand, Text::tr("--out is required"));
+    if (parser.isSet(prunable)) {
+        if (!parser.isSet(config) || parser.value(config).isEmpty())
+            return usageError(kCommand, Text::tr("--prunable needs --config F: the workspace's "
+                                                 "retention says what is pruned"));
+        // The file is what the pruner deletes, no more and no less: a narrower one would
+        // read as a record of the pass and miss rows.
+        for (const QCommandLineOption *option : {&from, &to, &endpoint, &state}) {
+            if (parser.isSet(*option))
+                return usageError(kCommand,
+                                  Text::tr("--%1 does not apply to --prunable, which writes "
+                                           "exactly what retention prunes")
+                                      .arg(option->names().constFirst()));
+        }
+    } else if (parser.isSet(config)) {
+        return usageError(kCommand, Text::tr("--config is used only with --prunable"));
+    }
 
     AttemptFilter filter;
     if (parser.isSet(from)) {
@@ -97,11 +127,57 @@ int runExport(const QStringList &arguments)
     if (parser.isSet(rollups) && parser.isSet(state))
         return usageError(kCommand, Text::tr("--state does not apply to --rollups"));
 
+    // --prunable reads the retention the way `cooldown run` does: from the workspace,
+    // checked whole (a bad file is refused, naming it and the JSON path).
+    RetentionConfig retention;
+    if (parser.isSet(prunable)) {
+        QString error;
+        const auto workspace =
+            WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables());
+        if (!workspace)
+            return usageError(kCommand, error);
+        retention = workspace->retention;
+    }
+
     int openFailed = ExitOk;
     std::unique_ptr<Store> store =
         openStoreFor(kCommand, databaseUrl(parser, db), Create::Never, &openFailed);
     if (!store)
         return openFailed;
+
+    // The cut a retention pass would make now (RetentionPeriods, as the pruner takes
+    // it); -1 when the period keeps everything, and the file then holds only its header.
+    QString prunedNote;
+    if (parser.isSet(prunable)) {
+        const RetentionPeriods periods =
+            RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays);
+        const qint64 nowMs = SystemClock::instance().nowMs();
+        const bool ofRollups = parser.isSet(rollups);
+        const qint64 cutoff =
+            ofRollups ? periods.rollupCutoffMs(nowMs) : periods.rawCutoffMs(nowMs);
+        if (cutoff < 0) {
+            prunedNote = Text::tr("%1 is 0 in %2: retention keeps everything and prunes nothing")
+                             .arg(ofRollups ? QStringLiteral("retention.rollup_days")
+                                            : QStringLiteral("retention.raw_days"),
+                                  parser.value(config));
+        } else if (ofRollups) {
+            prunedNote = Text::tr("as of now, retention prunes the rollups of the minutes before "
+                                  "%1 (retention.rollup_days: %2)")
+                             .arg(isoTime(cutoff))
+                             .arg(retention.rollupDays);
+        } else {
+            prunedNote = Text::tr("as of now, retention prunes the attempts that started before "
+                                  "%1 (retention.raw_days: %2) whose operation has ended")
+                             .arg(isoTime(cutoff))
+                             .arg(retention.rawDays);
+        }
+        if (ofRollups)
+            filter.toMs = std::max<qint64>(0, cutoff); // the minutes before it; [0, 0): none
+        else if (cutoff >= 0)
+            filter.prunableBeforeMs = cutoff;
+        else
+            filter.limit = 0; // nothing
+    }
 
     if (parser.isSet(rollups)) {
         bool interrupted = false;
@@ -119,6 +195,8 @@ int runExport(const QStringList &arguments)
             return runtimeError(kCommand, error);
         printOut(Text::tr("exported %1 rollup rows to %2").arg(rows).arg(parser.value(out)) +
                  QLatin1Char('\n'));
+        if (!prunedNote.isEmpty())
+            printOut(prunedNote + QLatin1Char('\n'));
         return ExitOk;
     }
 
@@ -141,6 +219,8 @@ int runExport(const QStringList &arguments)
     if (exitCode != ExitOk)
         return runtimeError(kCommand, message);
     printOut(message + QLatin1Char('\n'));
+    if (!prunedNote.isEmpty())
+        printOut(prunedNote + QLatin1Char('\n'));
     return ExitOk;
 }
 

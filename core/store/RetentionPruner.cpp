@@ -49,11 +49,12 @@ bool RetentionPruner::runBatch()
         return false;
     const qint64 now = m_clock.nowMs();
     if (!m_attemptsDone) {
-        if (m_periods.rawMs <= 0) {
+        const qint64 rawCutoff = m_periods.rawCutoffMs(now);
+        if (rawCutoff < 0) {
             m_attemptsDone = true;
         } else {
             const int limit = m_batchRows;
-            const PruneBatch batch = m_store->pruneAttempts(now - m_periods.rawMs, limit);
+            const PruneBatch batch = m_store->pruneAttempts(rawCutoff, limit);
             if (batch.rows < 0) {
                 m_summary.error = m_store->lastError();
                 return false;
@@ -69,11 +70,11 @@ bool RetentionPruner::runBatch()
         }
     }
     if (!m_rollupsDone) {
-        if (m_periods.rollupsMs <= 0) {
+        const qint64 rollupCutoff = m_periods.rollupCutoffMs(now);
+        if (rollupCutoff < 0) {
             m_rollupsDone = true;
         } else {
-            const PruneBatch batch =
-                m_store->pruneRollups(now - m_periods.rollupsMs, m_rollupSpanMs);
+            const PruneBatch batch = m_store->pruneRollups(rollupCutoff, m_rollupSpanMs);
             if (batch.rows < 0) {
                 m_summary.error = m_store->lastError();
                 return false;

@@ -17,6 +17,19 @@ struct RetentionPeriods
 {
     qint64 rawMs = 30LL * 24 * 3600 * 1000;
     qint64 rollupsMs = 400LL * 24 * 3600 * 1000;
+
+    // The periods of a workspace's retention (raw_days, rollup_days).
+    static RetentionPeriods fromDays(int rawDays, int rollupDays)
+    {
+        constexpr qint64 day = 24LL * 3600 * 1000;
+        return RetentionPeriods{rawDays * day, rollupDays * day};
+    }
+    // Where a pass at nowMs cuts: it deletes the attempts that started before
+    // rawCutoffMs (of operations that have ended) and the rollups of the minutes before
+    // rollupCutoffMs. -1: nothing goes, the period keeps for ever. `cooldown export
+    // --prunable` writes what lies before the same cuts.
+    qint64 rawCutoffMs(qint64 nowMs) const { return rawMs > 0 ? nowMs - rawMs : -1; }
+    qint64 rollupCutoffMs(qint64 nowMs) const { return rollupsMs > 0 ? nowMs - rollupsMs : -1; }
 };
 
 // What one pass of pruning did.

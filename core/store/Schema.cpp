@@ -318,6 +318,19 @@ QString hourlyRollupsFill()
         " status_class, decision, wait_source, reason");
 }
 
+QString endedStates()
+{
+    return QStringLiteral("('succeeded', 'failed', 'cancelled')");
+}
+
+QString prunableAttempt(const QString &before)
+{
+    // An operation that has not ended still needs its attempts, whatever their age: its
+    // next attempt's queue time is measured from the last one (docs/rollups.md), and a
+    // parked one's history is what its operator reads before acting on it.
+    return QStringLiteral("a.started_at < %1 AND o.state IN %2").arg(before, endedStates());
+}
+
 QString rollupRecount(qint64 fromMs, qint64 toMs)
 {
     // The minute an attempt counts in, its due time as the next attempt of its

@@ -25,4 +25,15 @@ QString rollupRecount(qint64 fromMs = -1, qint64 toMs = -1);
 // An INSERT that fills the empty attempt_rollups_hourly from attempt_rollups.
 QString hourlyRollupsFill();
 
+// The states of an operation that has ended, as an SQL list:
+// ('succeeded', 'failed', 'cancelled').
+QString endedStates();
+
+// The raw attempts retention deletes, as a condition on attempts `a` joined to their
+// operations `o`: those that started before `before` (an SQL expression: a number, or
+// a parameter to bind) and whose operation has ended. Store::pruneAttempts deletes by
+// it and AttemptFilter::prunableBeforeMs selects by it, so that `cooldown export
+// --prunable` writes exactly what the pruner deletes at that cut.
+QString prunableAttempt(const QString &before);
+
 } // namespace cooldown::schema

@@ -103,6 +103,9 @@ struct AttemptFilter
     int statusMax = -1;
     int statusExcluded = -1;  // and not this one (e.g. 4xx other than 429)
     QString decision;         // success | retry | park | fail
+    // Only the attempts retention deletes at this cut (schema::prunableAttempt): started
+    // before it, of an operation that has ended.
+    qint64 prunableBeforeMs = -1;
     qint64 afterId = 0;       // only attempts with a larger id (paging by key)
     qint64 beforeId = 0;      // and, when above 0, a smaller one
     bool newestFirst = false; // largest id first

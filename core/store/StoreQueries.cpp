@@ -210,7 +210,15 @@ QString attemptWhere(const AttemptFilter &filter)
         where.append(QStringLiteral("a.status <> :status_excluded"));
     if (!filter.decision.isEmpty())
         where.append(QStringLiteral("a.decision = :decision"));
+    if (filter.prunableBeforeMs >= 0)
+        where.append(schema::prunableAttempt(QStringLiteral(":prunable_before")));
     return where.join(QStringLiteral(" AND "));
+}
+
+// Whether the filter's WHERE clause names the operations (o).
+bool filterJoinsOperations(const AttemptFilter &filter)
+{
+    return filter.operationState || filter.prunableBeforeMs >= 0;
 }
 
 // Calls bind(name, value) for each value the filter's WHERE clause names.
@@ -237,6 +245,8 @@ template <typename Bind> void forEachFilterValue(const AttemptFilter &filter, Bi
         bind(":status_excluded", QVariant(filter.statusExcluded));
     if (!filter.decision.isEmpty())
         bind(":decision", QVariant(filter.decision));
+    if (filter.prunableBeforeMs >= 0)
+        bind(":prunable_before", QVariant(filter.prunableBeforeMs));
 }
 
 void bindAttemptFilter(QSqlQuery &query, const AttemptFilter &filter)
@@ -271,7 +281,7 @@ bool bindAttemptFilter(sqlite3_stmt *statement, const AttemptFilter &filter, QSt
 }
 
 // The operations table joins in only when needed: the full rows carry its state, the
-// ids alone only when the filter asks for a state.
+// ids alone only when the filter names it.
 QString attemptSelect(const AttemptFilter &filter, const QString &columns = attemptColumns(),
                       bool joinOperations = true)
 {
@@ -310,7 +320,7 @@ QList<qint64> Store::attemptIds(const AttemptFilter &filter)
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.prepare(
-            attemptSelect(filter, QStringLiteral("a.id"), bool(filter.operationState)))) {
+            attemptSelect(filter, QStringLiteral("a.id"), filterJoinsOperations(filter)))) {
         fail(QStringLiteral("attempt ids"), errorText(query.lastError()));
         return out;
     }
@@ -328,7 +338,7 @@ QList<qint64> Store::attemptIds(const AttemptFilter &filter)
 qint64 Store::countAttempts(const AttemptFilter &filter)
 {
     QString sql = QStringLiteral("SELECT COUNT(*) FROM attempts AS a%1 WHERE %2")
-                      .arg(filter.operationState
+                      .arg(filterJoinsOperations(filter)
                                ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
                                : QString(),
                            attemptWhere(filter));

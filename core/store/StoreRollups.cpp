@@ -3,6 +3,7 @@
 // history. See docs/rollups.md.
 
 #include "core/store/Store.h"
+#include "core/store/StoreSql.h"
 
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
@@ -23,21 +24,12 @@
 
 namespace cooldown {
 
+using namespace storesql;
+
 namespace {
 
 constexpr qint64 kMinuteMs = 60000;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
-
-QString sqlErrorText(const QSqlError &error)
-{
-    const QString database = error.databaseText().trimmed();
-    return database.isEmpty() ? error.text().trimmed() : database;
-}
-
-QString nonNull(const QString &value)
-{
-    return value.isNull() ? QStringLiteral("") : value;
-}
 
 QString statusClass(int status)
 {
@@ -55,8 +47,6 @@ qint64 endOf(qint64 finishedAtMs, qint64 startedAtMs)
         return finishedAtMs;
     return startedAtMs >= 0 ? startedAtMs : 0;
 }
-
-const char kFinalStates[] = "('succeeded', 'failed', 'cancelled')";
 
 RollupRecord readRollup(const QSqlQuery &query)
 {
@@ -110,10 +100,10 @@ public:
         if (retry)
             waitSource = a.waitSource.isEmpty() ? QStringLiteral("backoff") : a.waitSource;
         const Key key{
-            end - end % kMinuteMs, nonNull(a.endpointId),
-            nonNull(a.policyId),   nonNull(partitionKey),
-            statusClass(a.status), leaseConflict ? QStringLiteral("conflict") : nonNull(a.decision),
-            nonNull(waitSource),   nonNull(reason)};
+            end - end % kMinuteMs, text(a.endpointId),
+            text(a.policyId),      text(partitionKey),
+            statusClass(a.status), leaseConflict ? QStringLiteral("conflict") : text(a.decision),
+            text(waitSource),      text(reason)};
         Sums &sums = m_rows[key];
         ++sums.attempts;
         if (retry && a.waitMs > 0)
@@ -316,7 +306,7 @@ Store::ScanOutcome Store::scanRollups(const char *table, const char *timeColumn,
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.prepare(sql)) {
-        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("rollups"), errorText(query.lastError()));
         return ScanOutcome::Failed;
     }
     query.bindValue(QStringLiteral(":from"), fromMs);
@@ -328,7 +318,7 @@ Store::ScanOutcome Store::scanRollups(const char *table, const char *timeColumn,
             return ScanOutcome::Stopped;
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("rollups"), errorText(query.lastError()));
         return ScanOutcome::Failed;
     }
     m_lastError.clear();
@@ -341,7 +331,7 @@ QList<RollupRecord> Store::recountRollups(qint64 fromMs, qint64 toMs)
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.exec(schema::rollupRecount(fromMs, toMs) + QStringLiteral(" ORDER BY 1"))) {
-        fail(QStringLiteral("recount rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("recount rollups"), errorText(query.lastError()));
         return out;
     }
     while (query.next())
@@ -428,22 +418,21 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
     QElapsedTimer held;
     held.start();
     // The oldest attempts first, through the index on started_at; attempts of an
-    // operation that has not ended stay, whatever their age. SQLite's planner would
+    // operation that has not ended stay, whatever their age (schema::prunableAttempt,
+    // which `cooldown export --prunable` selects by too). SQLite's planner would
     // rather walk the ended operations and sort all their attempts, every batch:
     // CROSS JOIN keeps attempts in the outer loop there.
     const QString victims =
-        QStringLiteral("SELECT a.id FROM attempts a %4 operations o ON o.id = a.operation_id"
-                       " WHERE a.started_at < %1 AND o.state IN %2 ORDER BY a.started_at LIMIT %3")
-            .arg(beforeMs)
-            .arg(QLatin1String(kFinalStates))
-            .arg(std::max(1, limit))
-            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN")
-                                              : QLatin1String("JOIN"));
+        QStringLiteral("SELECT a.id FROM attempts a %1 operations o ON o.id = a.operation_id"
+                       " WHERE %2 ORDER BY a.started_at LIMIT %3")
+            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN") : QLatin1String("JOIN"),
+                 schema::prunableAttempt(QString::number(beforeMs)))
+            .arg(std::max(1, limit));
     QSqlQuery query(m_database);
     query.setForwardOnly(true);
     if (!query.exec(QStringLiteral("SELECT DISTINCT operation_id FROM attempts WHERE id IN (%1)")
                         .arg(victims))) {
-        fail(QStringLiteral("prune attempts"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
         return batch;
     }
     QStringList operations;
@@ -458,7 +447,7 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
         return batch;
     }
     if (!query.exec(QStringLiteral("DELETE FROM attempts WHERE id IN (%1)").arg(victims))) {
-        fail(QStringLiteral("prune attempts"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
@@ -470,9 +459,9 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
                                    " WHERE a.operation_id = operations.id)"
                                    " AND NOT EXISTS (SELECT 1 FROM one_shot_runs r"
                                    " WHERE r.operation_id = operations.id)")
-                        .arg(operations.join(u','), QLatin1String(kFinalStates))
+                        .arg(operations.join(u','), schema::endedStates())
                         .arg(beforeMs))) {
-        fail(QStringLiteral("prune operations"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune operations"), errorText(query.lastError()));
         return batch;
     }
     if (!transaction.commit()) {
@@ -500,7 +489,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
     QSqlQuery query(m_database);
     if (!query.exec(QStringLiteral("SELECT MIN(minute_at) FROM attempt_rollups")) ||
         !query.next()) {
-        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     const bool empty = query.value(0).isNull();
@@ -515,14 +504,14 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
     }
     const qint64 upTo = std::min(beforeMs, oldest + std::max<qint64>(kMinuteMs, spanMs));
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups WHERE minute_at < %1").arg(upTo))) {
-        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
     // Whole hours only: an hour that still holds minutes kept stays.
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
                         .arg(upTo - kHourMs))) {
-        fail(QStringLiteral("prune rollups"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     if (!transaction.commit()) {
@@ -541,7 +530,7 @@ qint64 Store::incrementalVacuum(int pages)
         return 0;
     QSqlQuery query(m_database);
     if (!query.exec(QStringLiteral("PRAGMA auto_vacuum")) || !query.next()) {
-        fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("vacuum"), errorText(query.lastError()));
         return -1;
     }
     const int mode = query.value(0).toInt();
@@ -568,12 +557,12 @@ qint64 Store::incrementalVacuum(int pages)
         }
         QSqlQuery step(m_database);
         if (!step.prepare(QStringLiteral("PRAGMA incremental_vacuum(1)"))) {
-            fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+            fail(QStringLiteral("vacuum"), errorText(step.lastError()));
             return -1;
         }
         for (int i = 0; i < std::max(1, pages); ++i) {
             if (!step.exec()) {
-                fail(QStringLiteral("vacuum"), sqlErrorText(step.lastError()));
+                fail(QStringLiteral("vacuum"), errorText(step.lastError()));
                 return -1;
             }
             step.finish();
@@ -584,7 +573,7 @@ qint64 Store::incrementalVacuum(int pages)
         }
     }
     if (!query.exec(QStringLiteral("PRAGMA freelist_count")) || !query.next()) {
-        fail(QStringLiteral("vacuum"), sqlErrorText(query.lastError()));
+        fail(QStringLiteral("vacuum"), errorText(query.lastError()));
         return -1;
     }
     const qint64 left = query.value(0).toLongLong();

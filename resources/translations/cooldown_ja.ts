@@ -1953,6 +1953,38 @@ Options of every command:
         <source>cannot handle signal %1</source>
         <translation>シグナル %1 を処理できません</translation>
     </message>
+    <message>
+        <source>Writes only what retention prunes now: the attempts that started more than the workspace&apos;s retention.raw_days ago and whose operation has ended; with --rollups, the minutes older than retention.rollup_days. Needs --config.</source>
+        <translation>保持期間により今削除されるものだけを書き出します: ワークスペースの retention.raw_days 日以上前に始まり、オペレーションが終了した試行。--rollups では retention.rollup_days 日より古い分の集計。--config が必要です。</translation>
+    </message>
+    <message>
+        <source>The workspace config file whose retention --prunable follows.</source>
+        <translation>--prunable が従う保持期間を定めるワークスペース設定ファイル。</translation>
+    </message>
+    <message>
+        <source>--prunable needs --config F: the workspace&apos;s retention says what is pruned</source>
+        <translation>--prunable には --config F が必要です (何が削除されるかはワークスペースの保持期間で決まります)</translation>
+    </message>
+    <message>
+        <source>--%1 does not apply to --prunable, which writes exactly what retention prunes</source>
+        <translation>--%1 は --prunable と一緒には使えません (--prunable は保持期間により削除されるものをそのまま書き出します)</translation>
+    </message>
+    <message>
+        <source>--config is used only with --prunable</source>
+        <translation>--config は --prunable と一緒にだけ使えます</translation>
+    </message>
+    <message>
+        <source>%1 is 0 in %2: retention keeps everything and prunes nothing</source>
+        <translation>%2 の %1 は 0 です: すべて無期限に保持され、何も削除されません</translation>
+    </message>
+    <message>
+        <source>as of now, retention prunes the rollups of the minutes before %1 (retention.rollup_days: %2)</source>
+        <translation>現時点で保持期間により削除されるのは、%1 より前の分の集計です (retention.rollup_days: %2)</translation>
+    </message>
+    <message>
+        <source>as of now, retention prunes the attempts that started before %1 (retention.raw_days: %2) whose operation has ended</source>
+        <translation>現時点で保持期間により削除されるのは、%1 より前に始まり、オペレーションが終了した試行です (retention.raw_days: %2)</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>

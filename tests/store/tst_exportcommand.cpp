@@ -1,10 +1,13 @@
 // `cooldown export` end to end: the file it writes opens in a strict CSV reader with
-// hostile cells intact and neutralised, and bad input exits 2 without writing.
+// hostile cells intact and neutralised, bad input exits 2 without writing, and
+// --prunable writes exactly what a retention pass then deletes.
 
 #include "CsvReader.h"
 
 #include "core/store/CsvExporter.h"
+#include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
+#include "core/time/Clock.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -14,11 +17,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace cooldown;
 
 namespace {
 
 const qint64 kNow = 1'795'000'000'000;
+const qint64 kDay = 24LL * 3600 * 1000;
 
 struct Result
 {
@@ -41,6 +47,84 @@ Result runCooldown(const QStringList &arguments)
     return result;
 }
 
+// The claimed operation's next attempt, started at `at`, leaving it in `state` (a
+// waiting one is due at dueAtMs).
+bool finishClaimed(Store &store, OperationRecord op, qint64 at, OperationState state,
+                   qint64 dueAtMs = -1)
+{
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = op.attempt + 1;
+    a.startedAtMs = at;
+    a.finishedAtMs = at + 10;
+    a.method = QStringLiteral("GET");
+    a.url = QStringLiteral("https://h/x?access_token=T0P");
+    a.status = state == OperationState::Succeeded ? 200 : 503;
+    a.decision = state == OperationState::Succeeded ? QStringLiteral("success")
+                 : state == OperationState::Failed  ? QStringLiteral("fail")
+                 : state == OperationState::Parked  ? QStringLiteral("park")
+                                                    : QStringLiteral("retry");
+    a.idempotencyKey = op.idempotencyKey;
+    op.state = state;
+    op.attempt = a.attempt;
+    op.nextAttemptAtMs = state == OperationState::Waiting ? dueAtMs : -1;
+    return store.finishAttempt(a, op, op.version, QStringLiteral("w")) ==
+           Store::FinishResult::Committed;
+}
+
+// One operation with one attempt that started at `at`, left in `state`. Returns its id.
+qint64 recordOne(Store &store, qint64 at, OperationState state, qint64 dueAtMs = -1)
+{
+    static int made = 0;
+    const auto id =
+        store.createOperation(QStringLiteral("e"), QStringLiteral("p%1").arg(++made), at);
+    if (!id)
+        return 0;
+    const QList<OperationRecord> claimed = store.claimDue(QStringLiteral("w"), at, 60'000, 1);
+    if (claimed.size() != 1 || claimed.first().id != *id)
+        return 0;
+    return finishClaimed(store, claimed.first(), at, state, dueAtMs) ? *id : 0;
+}
+
+bool readCsv(const QString &fileName, QList<QStringList> *rows)
+{
+    QFile file(fileName);
+    QString error;
+    if (!file.open(QIODevice::ReadOnly) || !test::parseCsv(file.readAll(), rows, &error)) {
+        qWarning("%s: %s", qPrintable(fileName), qPrintable(error));
+        return false;
+    }
+    return !rows->isEmpty();
+}
+
+// A column of every row below the header, by the header's name.
+QStringList column(const QList<QStringList> &rows, const QString &name)
+{
+    const int index = rows.first().indexOf(name);
+    QStringList cells;
+    for (int i = 1; i < rows.size(); ++i)
+        cells.append(index >= 0 ? rows.at(i).value(index) : QStringLiteral("?"));
+    return cells;
+}
+
+bool writeFile(const QString &fileName, const QByteArray &bytes)
+{
+    QFile file(fileName);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray workspace(int rawDays, int rollupDays)
+{
+    // Escaped, not raw: moc cannot read a raw string literal among a macro's arguments.
+    return QStringLiteral(
+               "{\"version\": 1, \"retention\": {\"raw_days\": %1, \"rollup_days\": %2},"
+               " \"endpoints\": [{\"id\": \"e\", \"url\": \"https://api.example.com/e\"}]}")
+        .arg(rawDays)
+        .arg(rollupDays)
+        .toUtf8();
+}
+
 } // namespace
 
 class tst_ExportCommand : public QObject
@@ -52,6 +136,8 @@ private slots:
     void hostileCellsRoundTrip();
     void filters();
     void rollups();
+    void prunable();
+    void prunableKeepsForEver();
     void badInput_data();
     void badInput();
     void unwritableOutput();
@@ -60,6 +146,8 @@ private slots:
 private:
     QTemporaryDir m_dir;
     QString m_db;
+    QString m_config;    // retention: 30 raw days, 45 rollup days
+    QString m_badConfig; // retention.raw_days: -1
     QStringList m_hostile;
 };
 
@@ -67,6 +155,10 @@ void tst_ExportCommand::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_db = m_dir.filePath(QStringLiteral("history.db"));
+    m_config = m_dir.filePath(QStringLiteral("workspace.json"));
+    QVERIFY(writeFile(m_config, workspace(30, 45)));
+    m_badConfig = m_dir.filePath(QStringLiteral("bad-workspace.json"));
+    QVERIFY(writeFile(m_badConfig, workspace(-1, 45)));
     m_hostile = {QStringLiteral("=HYPERLINK(\"http://evil.example\",\"click\")"),
                  QStringLiteral("+1-555-0100"),
                  QStringLiteral("-cmd"),
@@ -208,6 +300,160 @@ void tst_ExportCommand::rollups()
     QCOMPARE(result.exitCode, 2);
 }
 
+void tst_ExportCommand::prunable()
+{
+    // The export reads the system clock, so the history is placed days from now: far
+    // from the cuts (30 raw days, 45 rollup days), whenever the test runs.
+    const QString db = m_dir.filePath(QStringLiteral("prunable.db"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 later = now + kDay;    // when the waiting operations are due
+    QList<QPair<qint64, int>> expected; // (operation, attempt) that retention prunes
+    {
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        // An operation with attempts on both sides of the cut: its first goes.
+        const qint64 split = recordOne(*store, now - 40 * kDay, OperationState::Waiting, later);
+        QVERIFY(split > 0);
+        const QList<OperationRecord> again = store->claimDue(QStringLiteral("w"), later, 60'000, 1);
+        QCOMPARE(again.size(), 1);
+        QCOMPARE(again.first().id, split);
+        QVERIFY(finishClaimed(*store, again.first(), now - kDay, OperationState::Succeeded));
+        expected.append({split, 1});
+        // Ended and older than the cut: a day past the raw cut, a day short of the
+        // rollups' (its minute stays), and further.
+        for (const auto &[daysAgo, state] :
+             {std::pair{100, OperationState::Succeeded}, std::pair{44, OperationState::Succeeded},
+              std::pair{40, OperationState::Succeeded}, std::pair{35, OperationState::Failed},
+              std::pair{31, OperationState::Succeeded}}) {
+            const qint64 id = recordOne(*store, now - daysAgo * kDay, state);
+            QVERIFY(id > 0);
+            expected.append({id, 1});
+        }
+        const qint64 cancelled = recordOne(*store, now - 38 * kDay, OperationState::Waiting, later);
+        QVERIFY(cancelled > 0);
+        QCOMPARE(store->cancel(cancelled, now), Store::OperatorResult::Done);
+        expected.append({cancelled, 1});
+        // Old, but their operations have not ended; and ended, but newer than the cut (a
+        // day short of it): all kept.
+        QVERIFY(recordOne(*store, now - 40 * kDay, OperationState::Waiting, later));
+        QVERIFY(recordOne(*store, now - 50 * kDay, OperationState::Parked));
+        QVERIFY(recordOne(*store, now - 29 * kDay, OperationState::Succeeded));
+        QVERIFY(recordOne(*store, now - kDay, OperationState::Succeeded));
+    }
+    std::sort(expected.begin(), expected.end());
+
+    const QString out = m_dir.filePath(QStringLiteral("prunable.csv"));
+    Result result = runCooldown({QStringLiteral("--db"), db, QStringLiteral("--config"), m_config,
+                                 QStringLiteral("--out"), out, QStringLiteral("--prunable")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 7 attempts"), result.out.constData());
+    QVERIFY2(result.out.contains("retention.raw_days: 30"), result.out.constData());
+    QList<QStringList> rows;
+    QVERIFY(readCsv(out, &rows));
+    // The attempt export's format, secrets redacted as there.
+    QCOMPARE(rows.first(), CsvExporter::columnNames());
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!file.readAll().contains("T0P"));
+    QList<QPair<qint64, int>> exported;
+    const QStringList operations = column(rows, QStringLiteral("operation_id"));
+    const QStringList attempts = column(rows, QStringLiteral("attempt"));
+    for (int i = 0; i < operations.size(); ++i)
+        exported.append({operations.at(i).toLongLong(), attempts.at(i).toInt()});
+    std::sort(exported.begin(), exported.end());
+    QCOMPARE(exported, expected);
+    for (const QString &state : column(rows, QStringLiteral("operation_state")))
+        QVERIFY2(state == QLatin1String("succeeded") || state == QLatin1String("failed") ||
+                     state == QLatin1String("cancelled"),
+                 qPrintable(state));
+    QList<qint64> exportedIds;
+    for (const QString &id : column(rows, QStringLiteral("attempt_id")))
+        exportedIds.append(id.toLongLong());
+
+    // The rollups older than 45 days: the minutes of the attempts 100 and 50 days ago.
+    const QString rollupsOut = m_dir.filePath(QStringLiteral("prunable-rollups.csv"));
+    result = runCooldown({QStringLiteral("--db"), db, QStringLiteral("--config"), m_config,
+                          QStringLiteral("--out"), rollupsOut, QStringLiteral("--prunable"),
+                          QStringLiteral("--rollups")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 2 rollup rows"), result.out.constData());
+    QVERIFY2(result.out.contains("retention.rollup_days: 45"), result.out.constData());
+    QList<QStringList> rollupRows;
+    QVERIFY(readCsv(rollupsOut, &rollupRows));
+    QCOMPARE(rollupRows.first(), CsvExporter::rollupColumnNames());
+    const auto minuteOf = [](qint64 at) {
+        return QDateTime::fromMSecsSinceEpoch((at + 10) / 60'000 * 60'000, Qt::UTC)
+            .toString(Qt::ISODateWithMs);
+    };
+    const QStringList exportedMinutes = column(rollupRows, QStringLiteral("minute"));
+    QCOMPARE(exportedMinutes, (QStringList{minuteOf(now - 100 * kDay), minuteOf(now - 50 * kDay)}));
+
+    // One pass of retention with the workspace's periods, a moment after the exports:
+    // it deletes exactly what they wrote.
+    QString error;
+    auto store = Store::open(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QList<qint64> attemptsBefore;
+    for (const AttemptRecord &a : store->attempts({}))
+        attemptsBefore.append(a.id);
+    QStringList minutesBefore;
+    for (const RollupRecord &r : store->rollups(0, now + kDay))
+        minutesBefore.append(
+            QDateTime::fromMSecsSinceEpoch(r.minuteAtMs, Qt::UTC).toString(Qt::ISODateWithMs));
+    ManualClock clock(QDateTime::currentMSecsSinceEpoch());
+    RetentionPruner pruner(db, clock, RetentionPeriods::fromDays(30, 45));
+    const PruneSummary summary = pruner.pruneNow();
+    QVERIFY2(summary.error.isEmpty(), qPrintable(summary.error));
+    QCOMPARE(summary.attempts, qint64(exportedIds.size()));
+    QCOMPARE(summary.rollups, qint64(exportedMinutes.size()));
+    QList<qint64> deleted = attemptsBefore;
+    for (const AttemptRecord &a : store->attempts({}))
+        deleted.removeOne(a.id);
+    std::sort(deleted.begin(), deleted.end());
+    std::sort(exportedIds.begin(), exportedIds.end());
+    QCOMPARE(deleted, exportedIds);
+    QStringList minutesLeft;
+    for (const RollupRecord &r : store->rollups(0, now + kDay))
+        minutesLeft.append(
+            QDateTime::fromMSecsSinceEpoch(r.minuteAtMs, Qt::UTC).toString(Qt::ISODateWithMs));
+    for (const QString &minute : exportedMinutes) {
+        QVERIFY(minutesBefore.removeOne(minute));
+        QVERIFY(!minutesLeft.contains(minute));
+    }
+    QCOMPARE(minutesLeft, minutesBefore);
+
+    // Exported and pruned: nothing is due any longer.
+    result = runCooldown({QStringLiteral("--db"), db, QStringLiteral("--config"), m_config,
+                          QStringLiteral("--out"), out, QStringLiteral("--prunable")});
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    QVERIFY2(result.out.contains("exported 0 attempts"), result.out.constData());
+}
+
+void tst_ExportCommand::prunableKeepsForEver()
+{
+    // A period of 0 keeps everything: the file holds its header alone, and says why.
+    const QString config = m_dir.filePath(QStringLiteral("forever.json"));
+    QVERIFY(writeFile(config, workspace(0, 0)));
+    for (const bool rollups : {false, true}) {
+        const QString out = m_dir.filePath(QStringLiteral("forever.csv"));
+        QStringList arguments{QStringLiteral("--db"),  m_db, QStringLiteral("--config"),  config,
+                              QStringLiteral("--out"), out,  QStringLiteral("--prunable")};
+        if (rollups)
+            arguments.append(QStringLiteral("--rollups"));
+        const Result result = runCooldown(arguments);
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(
+            result.out.contains(rollups ? "retention.rollup_days is 0" : "retention.raw_days is 0"),
+            result.out.constData());
+        QList<QStringList> rows;
+        QVERIFY(readCsv(out, &rows));
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first(),
+                 rollups ? CsvExporter::rollupColumnNames() : CsvExporter::columnNames());
+    }
+}
+
 void tst_ExportCommand::badInput_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -234,6 +480,28 @@ void tst_ExportCommand::badInput_data()
         << "there is no database there";
     QTest::newRow("unknown option")
         << QStringList{QStringLiteral("--db"), db, QStringLiteral("--bogus")} << "bogus";
+    const QStringList prunable{QStringLiteral("--db"), db, QStringLiteral("--out"),
+                               QStringLiteral("@OUT@"), QStringLiteral("--prunable")};
+    QTest::newRow("prunable without config") << prunable << "--prunable needs --config";
+    QTest::newRow("config without prunable")
+        << QStringList{QStringLiteral("--db"),     db,
+                       QStringLiteral("--out"),    QStringLiteral("@OUT@"),
+                       QStringLiteral("--config"), QStringLiteral("@CONFIG@")}
+        << "--config is used only with --prunable";
+    QTest::newRow("prunable from")
+        << prunable + QStringList{QStringLiteral("--config"), QStringLiteral("@CONFIG@"),
+                                  QStringLiteral("--from"), QStringLiteral("2026-01-01T00:00:00Z")}
+        << "--from does not apply to --prunable";
+    QTest::newRow("prunable endpoint")
+        << prunable + QStringList{QStringLiteral("--config"), QStringLiteral("@CONFIG@"),
+                                  QStringLiteral("--endpoint"), QStringLiteral("e")}
+        << "--endpoint does not apply to --prunable";
+    QTest::newRow("prunable bad config")
+        << prunable + QStringList{QStringLiteral("--config"), QStringLiteral("@BADCONFIG@")}
+        << "retention.raw_days: expected a whole number from 0 to 36500";
+    QTest::newRow("prunable missing config")
+        << prunable + QStringList{QStringLiteral("--config"), QStringLiteral("@MISSING@")}
+        << "cannot read";
 }
 
 void tst_ExportCommand::badInput()
@@ -246,6 +514,8 @@ void tst_ExportCommand::badInput()
         argument.replace(QStringLiteral("@DB@"), m_db);
         argument.replace(QStringLiteral("@OUT@"), out);
         argument.replace(QStringLiteral("@MISSING@"), missing);
+        argument.replace(QStringLiteral("@CONFIG@"), m_config);
+        argument.replace(QStringLiteral("@BADCONFIG@"), m_badConfig);
     }
     const Result result = runCooldown(arguments);
     QCOMPARE(result.exitCode, 2);

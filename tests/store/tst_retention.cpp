@@ -12,6 +12,7 @@
 #include <QLoggingCategory>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace cooldown;
@@ -20,6 +21,30 @@ namespace {
 
 const qint64 kDay = 24LL * 3600 * 1000;
 const qint64 kNow = 1'795'000'020'000; // on a minute; no test here reads the clock
+
+// The claimed operation's next attempt, started at `at`, leaving it in `state` (a
+// waiting one is due a day after kNow).
+bool finish(Store &store, OperationRecord op, qint64 at, OperationState state,
+            const QString &headers = {})
+{
+    AttemptRecord a;
+    a.operationId = op.id;
+    a.endpointId = op.endpointId;
+    a.attempt = op.attempt + 1;
+    a.startedAtMs = at;
+    a.finishedAtMs = at + 10;
+    a.status = state == OperationState::Succeeded ? 200 : 503;
+    a.decision = state == OperationState::Succeeded ? QStringLiteral("success")
+                 : state == OperationState::Failed  ? QStringLiteral("fail")
+                 : state == OperationState::Parked  ? QStringLiteral("park")
+                                                    : QStringLiteral("retry");
+    a.responseHeaders = headers;
+    op.state = state;
+    op.attempt = a.attempt;
+    op.nextAttemptAtMs = state == OperationState::Waiting ? kNow + kDay : -1;
+    return store.finishAttempt(a, op, op.version, QStringLiteral("w")) ==
+           Store::FinishResult::Committed;
+}
 
 // One operation with one attempt that started at `at`, left in `state`. Returns its id.
 qint64 record(Store &store, const QString &endpoint, qint64 at, OperationState state,
@@ -31,26 +56,13 @@ qint64 record(Store &store, const QString &endpoint, qint64 at, OperationState s
     const QList<OperationRecord> claimed = store.claimDue(QStringLiteral("w"), at, 60'000, 1);
     if (claimed.size() != 1 || claimed.first().id != *id)
         return 0;
-    OperationRecord op = claimed.first();
-    AttemptRecord a;
-    a.operationId = *id;
-    a.endpointId = endpoint;
-    a.attempt = 1;
-    a.startedAtMs = at;
-    a.finishedAtMs = at + 10;
-    a.status = state == OperationState::Succeeded ? 200 : 503;
-    a.decision = state == OperationState::Succeeded ? QStringLiteral("success")
-                 : state == OperationState::Failed  ? QStringLiteral("fail")
-                 : state == OperationState::Parked  ? QStringLiteral("park")
-                                                    : QStringLiteral("retry");
-    a.responseHeaders = headers;
-    op.state = state;
-    op.attempt = 1;
-    op.nextAttemptAtMs = state == OperationState::Waiting ? kNow + kDay : -1;
-    if (store.finishAttempt(a, op, op.version, QStringLiteral("w")) !=
-        Store::FinishResult::Committed)
-        return 0;
-    return *id;
+    return finish(store, claimed.first(), at, state, headers) ? *id : 0;
+}
+
+QList<qint64> sorted(QList<qint64> ids)
+{
+    std::sort(ids.begin(), ids.end());
+    return ids;
 }
 
 } // namespace
@@ -65,6 +77,7 @@ private slots:
     void cleanup();
 
     void prunesExactlyWhatIsOlder();
+    void prunableSelectionIsWhatIsPruned();
     void zeroKeepsForEver();
     void prunesInBatches();
     void fileShrinks();
@@ -182,6 +195,80 @@ void tst_Retention::prunesExactlyWhatIsOlder()
     clock.advance(kDay);
     QCOMPARE(pruner.pruneNow().attempts, qint64(1));
     QVERIFY(!store->operation(atCutoff));
+}
+
+void tst_Retention::prunableSelectionIsWhatIsPruned()
+{
+    // `cooldown export --prunable` writes what AttemptFilter::prunableBeforeMs selects at
+    // the cut RetentionPeriods gives; the pruner deletes by the same rule. Around the cut,
+    // of every kind of operation, and one with attempts on both sides of it.
+    auto store = open();
+    QVERIFY(store);
+    const RetentionPeriods periods = RetentionPeriods::fromDays(30, 400);
+    const qint64 cut = periods.rawCutoffMs(kNow);
+    QCOMPARE(cut, kNow - 30 * kDay);
+    QCOMPARE(RetentionPeriods::fromDays(0, 400).rawCutoffMs(kNow), qint64(-1));
+
+    // Its first attempt is older than the cut, its second newer: only the first goes.
+    const qint64 split = record(*store, QStringLiteral("e"), cut - kDay, OperationState::Waiting);
+    QVERIFY(split > 0);
+    const QList<OperationRecord> again =
+        store->claimDue(QStringLiteral("w"), kNow + kDay, 60'000, 1);
+    QCOMPARE(again.size(), 1);
+    QCOMPARE(again.first().id, split);
+    QVERIFY(finish(*store, again.first(), kNow - kDay, OperationState::Succeeded));
+
+    const qint64 old = record(*store, QStringLiteral("f"), cut - 90 * kDay, OperationState::Failed);
+    const qint64 justBefore =
+        record(*store, QStringLiteral("e"), cut - 1, OperationState::Succeeded);
+    const qint64 atCut = record(*store, QStringLiteral("e"), cut, OperationState::Succeeded);
+    const qint64 cancelled =
+        record(*store, QStringLiteral("f"), cut - 2 * kDay, OperationState::Waiting);
+    QVERIFY(cancelled > 0);
+    QCOMPARE(store->cancel(cancelled, kNow), Store::OperatorResult::Done);
+    const qint64 waiting =
+        record(*store, QStringLiteral("e"), cut - 5 * kDay, OperationState::Waiting);
+    const qint64 parked =
+        record(*store, QStringLiteral("f"), cut - 5 * kDay, OperationState::Parked);
+    for (const qint64 id : {old, justBefore, atCut, waiting, parked})
+        QVERIFY(id > 0);
+
+    AttemptFilter prunable;
+    prunable.prunableBeforeMs = cut;
+    QList<qint64> selected;
+    QList<QPair<qint64, int>> selectedAttempts;
+    for (const AttemptRecord &a : store->attempts(prunable)) {
+        selected.append(a.id);
+        selectedAttempts.append({a.operationId, a.attempt});
+    }
+    std::sort(selectedAttempts.begin(), selectedAttempts.end());
+    QList<QPair<qint64, int>> expected{{split, 1}, {old, 1}, {justBefore, 1}, {cancelled, 1}};
+    std::sort(expected.begin(), expected.end());
+    QCOMPARE(selectedAttempts, expected);
+    // Every way of reading the selection agrees: the count, the ids, the export's stream.
+    QCOMPARE(store->countAttempts(prunable), qint64(selected.size()));
+    QCOMPARE(store->attemptIds(prunable), selected);
+    QList<qint64> streamed;
+    const std::unique_ptr<AttemptCursor> cursor = store->streamAttempts(prunable, false);
+    QVERIFY(cursor);
+    while (cursor->next())
+        streamed.append(cursor->integer(AttemptColumn::Id));
+    QVERIFY2(cursor->error().isEmpty(), qPrintable(cursor->error()));
+    QCOMPARE(streamed, selected);
+
+    QList<qint64> before;
+    for (const AttemptRecord &a : store->attempts({}))
+        before.append(a.id);
+    ManualClock clock(kNow);
+    RetentionPruner pruner(m_url, clock, periods);
+    const PruneSummary summary = pruner.pruneNow();
+    QVERIFY2(summary.error.isEmpty(), qPrintable(summary.error));
+    QCOMPARE(summary.attempts, qint64(selected.size()));
+    QList<qint64> deleted = before;
+    for (const AttemptRecord &a : store->attempts({}))
+        deleted.removeOne(a.id);
+    QCOMPARE(sorted(deleted), sorted(selected));
+    QCOMPARE(store->countAttempts(prunable), qint64(0));
 }
 
 void tst_Retention::zeroKeepsForEver()
