@@ -168,12 +168,11 @@ int runRun(const QStringList &arguments)
     // History older than the workspace keeps goes in small batches, on a thread and a
     // connection of its own, a minute after the start and every hour after.
     const RetentionConfig retention = workspace->retention;
-    constexpr qint64 day = 24LL * 3600 * 1000;
     QThread pruneThread;
     pruneThread.setObjectName(QStringLiteral("retention"));
     auto *pruner =
         new RetentionPruner(dbUrl, SystemClock::instance(),
-                            RetentionPeriods{retention.rawDays * day, retention.rollupDays * day});
+                            RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
     pruner->moveToThread(&pruneThread);
     QObject::connect(&pruneThread, &QThread::finished, pruner, &QObject::deleteLater);
     pruneThread.start();
@@ -276,6 +275,15 @@ int runRun(const QStringList &arguments)
     QObject::connect(engine.get(), &EngineSession::configApplied, engine.get(),
                      [&](bool applied, const QString &problem) {
                          if (applied) {
+                             // Retention follows the workspace too, from the next pass.
+                             const RetentionConfig r = engine->config().retention;
+                             QMetaObject::invokeMethod(
+                                 pruner,
+                                 [pruner, r] {
+                                     pruner->setPeriods(
+                                         RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
+                                 },
+                                 Qt::QueuedConnection);
                              out << isoTime(SystemClock::instance().nowMs())
                                  << " workspace applied: " << engine->config().endpoints.size()
                                  << " endpoints\n";

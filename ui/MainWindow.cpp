@@ -75,10 +75,9 @@ MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget
                                                           partitionOf, endpointIds);
 
     const RetentionConfig &retention = engine.config().retention;
-    constexpr qint64 day = 24LL * 3600 * 1000;
     m_pruner = std::make_unique<WorkerThread<RetentionPruner>>(
         QStringLiteral("retention"), engine.databaseUrl(), engine.clock(),
-        RetentionPeriods{retention.rawDays * day, retention.rollupDays * day});
+        RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -483,6 +482,15 @@ void MainWindow::onWorkspaceApplied(bool applied, const QString &error)
         },
         Qt::QueuedConnection);
     m_history->setEndpoints(m_engine.config());
+    // Retention follows the workspace too, from the pruner's next pass.
+    RetentionPruner *pruner = m_pruner->worker();
+    const RetentionConfig retention = m_engine.config().retention;
+    QMetaObject::invokeMethod(
+        pruner,
+        [pruner, retention] {
+            pruner->setPeriods(RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
+        },
+        Qt::QueuedConnection);
     statusBar()->showMessage(tr("%1; the engine runs it now").arg(done), 10000);
 }
 
