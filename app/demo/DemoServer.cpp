@@ -362,33 +362,6 @@ qint64 ceilDiv1000(qint64 ms)
     return ms <= 0 ? 0 : (ms + 999) / 1000;
 }
 
-QByteArray formatRfc850(qint64 ms)
-{
-    static const char *const kDays[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
-                                        "Friday", "Saturday", "Sunday"};
-    static const char *const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    const QDate d = t.date();
-    return QByteArray(kDays[d.dayOfWeek() - 1]) + ", " +
-           QByteArray::number(d.day()).rightJustified(2, '0') + '-' + kMonths[d.month() - 1] + '-' +
-           QByteArray::number(d.year() % 100).rightJustified(2, '0') + ' ' +
-           t.time().toString(QStringLiteral("HH:mm:ss")).toLatin1() + " GMT";
-}
-
-QByteArray formatAsctime(qint64 ms)
-{
-    static const char *const kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-    static const char *const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    const QDate d = t.date();
-    return QByteArray(kDays[d.dayOfWeek() - 1]) + ' ' + kMonths[d.month() - 1] + ' ' +
-           QByteArray::number(d.day()).rightJustified(2, ' ') + ' ' +
-           t.time().toString(QStringLiteral("HH:mm:ss")).toLatin1() + ' ' +
-           QByteArray::number(d.year());
-}
-
 // The Retry-After value for a wait, rounded up so that a client obeying it is never early.
 std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qint64 waitMs)
 {
@@ -399,9 +372,9 @@ std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qin
     case RetryAfterForm::ImfFixdate:
         return HttpDate::format(atMs);
     case RetryAfterForm::Rfc850:
-        return formatRfc850(atMs);
+        return HttpDate::format(atMs, HttpDate::Form::Rfc850);
     case RetryAfterForm::Asctime:
-        return formatAsctime(atMs);
+        return HttpDate::format(atMs, HttpDate::Form::Asctime);
     case RetryAfterForm::Malformed:
         return QByteArrayLiteral("soon");
     case RetryAfterForm::None:
