@@ -1,16 +1,17 @@
 #include "app/demo/IdempotencyLedger.h"
 
+#include "core/http/HttpToken.h"
+
 #include <QCryptographicHash>
 
 namespace cooldown::demo {
 
 namespace {
 
+// A character of an sf-token (RFC 9651 §3.3.4) after its first: tchar, ':' or '/'.
 bool isTokenChar(char c)
 {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    return QByteArrayView("!#$%&'*+-.^_`|~:/").contains(c);
+    return isTchar(uchar(c)) || c == ':' || c == '/';
 }
 
 QByteArrayView trimmed(QByteArrayView text)

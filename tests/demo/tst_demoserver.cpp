@@ -753,6 +753,7 @@ void tst_DemoServer::parseIdempotencyKey_data()
     QTest::newRow("bare") << QByteArray("abc") << "abc";
     QTest::newRow("uuid bare") << QByteArray("8e03978e-40d5-43e8-bc93-6894a57f9324")
                                << "8e03978e-40d5-43e8-bc93-6894a57f9324";
+    QTest::newRow("bare with sf-token characters") << QByteArray("urn:op/42") << "urn:op/42";
     QTest::newRow("spaces around") << QByteArray("  \"a b\"\t") << "a b";
     QTest::newRow("escapes") << QByteArray("\"q\\\"s\\\\\"") << "q\"s\\";
     QTest::newRow("empty") << QByteArray("") << QString();
@@ -763,6 +764,8 @@ void tst_DemoServer::parseIdempotencyKey_data()
     QTest::newRow("non-ascii") << QByteArray("\"\xc3\xa9\"") << QString();
     QTest::newRow("bare with space") << QByteArray("a b") << QString();
     QTest::newRow("bare with quote inside") << QByteArray("a\"b") << QString();
+    QTest::newRow("bare with comma") << QByteArray("a,b") << QString();
+    QTest::newRow("bare non-ascii") << QByteArray("caf\xc3\xa9") << QString();
 }
 
 void tst_DemoServer::parseIdempotencyKey()
