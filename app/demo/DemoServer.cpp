@@ -3,6 +3,7 @@
 #include "app/demo/DemoLimiter.h"
 #include "app/demo/IdempotencyLedger.h"
 #include "core/http/HttpDate.h"
+#include "core/http/StructuredFields.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 
@@ -383,18 +384,12 @@ std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qin
     return std::nullopt;
 }
 
-QByteArray sfString(const QString &text)
-{
-    QByteArray quoted = text.toLatin1();
-    quoted.replace('\\', QByteArrayLiteral("\\\\")).replace('"', QByteArrayLiteral("\\\""));
-    return '"' + quoted + '"';
-}
-
 HeaderList limitHeaders(const Behaviour &b, const LimitResult &limit, qint64 nowMs)
 {
     HeaderList headers;
     if (b.draftHeaders) {
-        const QByteArray name = sfString(b.policy);
+        // isPolicyName let only letters, digits and "-_." in: an sf-string holds them all.
+        const QByteArray name = StructuredFields::serializeString(b.policy).value_or(QByteArray());
         headers.append({QByteArrayLiteral("RateLimit-Policy"),
                         name + ";q=" + QByteArray::number(limit.limit) +
                             ";w=" + QByteArray::number(limit.windowSeconds)});

@@ -760,6 +760,8 @@ void tst_DemoServer::parseIdempotencyKey_data()
     QTest::newRow("empty string") << QByteArray("\"\"") << QString();
     QTest::newRow("unterminated") << QByteArray("\"abc") << QString();
     QTest::newRow("trailing") << QByteArray("\"abc\"x") << QString();
+    QTest::newRow("parameters") << QByteArray("\"abc\";v=1") << QString();
+    QTest::newRow("two strings") << QByteArray("\"abc\", \"def\"") << QString();
     QTest::newRow("bad escape") << QByteArray("\"a\\n\"") << QString();
     QTest::newRow("non-ascii") << QByteArray("\"\xc3\xa9\"") << QString();
     QTest::newRow("bare with space") << QByteArray("a b") << QString();
