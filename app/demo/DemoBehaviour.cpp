@@ -1,5 +1,7 @@
 #include "app/demo/DemoBehaviour.h"
 
+#include "core/NumberText.h"
+
 #include <QMap>
 #include <QSet>
 
@@ -33,15 +35,6 @@ QString reasonFor(const QString &name, const QString &value, const QString &expe
     return QStringLiteral("query parameter '%1' is '%2'; expected %3").arg(name, value, expected);
 }
 
-std::optional<qint64> toInteger(const QString &text, qint64 min, qint64 max)
-{
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < min || value > max)
-        return std::nullopt;
-    return value;
-}
-
 std::optional<double> toFraction(const QString &text, double min, double max)
 {
     bool ok = false;
@@ -69,10 +62,26 @@ bool isPolicyName(const QString &name)
 std::optional<QString> applyParameter(Behaviour &b, const QString &name, const QString &value)
 {
     const auto integer = [&](qint64 min, qint64 max, qint64 &out) -> std::optional<QString> {
-        const auto parsed = toInteger(value, min, max);
+        const auto parsed = parseInteger(value, min, max);
         if (!parsed)
             return reasonFor(name, value,
                              QStringLiteral("a whole number from %1 to %2").arg(min).arg(max));
+        out = *parsed;
+        return std::nullopt;
+    };
+    // Whole seconds, kept in ms.
+    const auto seconds = [&](qint64 min, qint64 max, qint64 &outMs) -> std::optional<QString> {
+        qint64 parsed = 0;
+        if (auto error = integer(min, max, parsed))
+            return error;
+        outMs = parsed * 1000;
+        return std::nullopt;
+    };
+    const auto fraction = [&](double min, double max, const QString &expected,
+                              double &out) -> std::optional<QString> {
+        const auto parsed = toFraction(value, min, max);
+        if (!parsed)
+            return reasonFor(name, value, expected);
         out = *parsed;
         return std::nullopt;
     };
@@ -93,25 +102,15 @@ std::optional<QString> applyParameter(Behaviour &b, const QString &name, const Q
         b.limiter = LimiterKind::FixedWindow;
         return integer(0, kMaxCount, b.limit);
     }
-    if (name == QLatin1String("window")) {
-        qint64 seconds = 0;
-        if (auto error = integer(1, kMaxSeconds, seconds))
-            return error;
-        b.windowMs = seconds * 1000;
-        return std::nullopt;
-    }
+    if (name == QLatin1String("window"))
+        return seconds(1, kMaxSeconds, b.windowMs);
     if (name == QLatin1String("capacity")) {
         if (b.limiter != LimiterKind::FixedWindow)
             b.limiter = LimiterKind::TokenBucket;
         return integer(1, kMaxCount, b.capacity);
     }
-    if (name == QLatin1String("rate")) {
-        const auto rate = toFraction(value, 0.001, 1e6);
-        if (!rate)
-            return reasonFor(name, value, QStringLiteral("tokens per second from 0.001 to 1e6"));
-        b.rate = *rate;
-        return std::nullopt;
-    }
+    if (name == QLatin1String("rate"))
+        return fraction(0.001, 1e6, QStringLiteral("tokens per second from 0.001 to 1e6"), b.rate);
     if (name == QLatin1String("retry_after")) {
         static const std::pair<const char *, RetryAfterForm> kForms[] = {
             {"seconds", RetryAfterForm::Seconds}, {"date", RetryAfterForm::ImfFixdate},
@@ -158,29 +157,14 @@ std::optional<QString> applyParameter(Behaviour &b, const QString &name, const Q
         b.problem = value == QLatin1String("none") ? QString() : value;
         return std::nullopt;
     }
-    if (name == QLatin1String("maintenance_for")) {
-        qint64 seconds = 0;
-        if (auto error = integer(0, kMaxSeconds, seconds))
-            return error;
-        b.maintenanceForMs = seconds * 1000;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("maintenance_until")) {
-        qint64 seconds = 0;
-        if (auto error = integer(0, kMaxUnixSeconds, seconds))
-            return error;
-        b.maintenanceUntilMs = seconds * 1000;
-        return std::nullopt;
-    }
+    if (name == QLatin1String("maintenance_for"))
+        return seconds(0, kMaxSeconds, b.maintenanceForMs);
+    if (name == QLatin1String("maintenance_until"))
+        return seconds(0, kMaxUnixSeconds, b.maintenanceUntilMs);
     if (name == QLatin1String("fail_first"))
         return integer(0, kMaxCount, b.failFirst);
-    if (name == QLatin1String("fail_rate")) {
-        const auto rate = toFraction(value, 0.0, 1.0);
-        if (!rate)
-            return reasonFor(name, value, QStringLiteral("a share from 0 to 1"));
-        b.failRate = *rate;
-        return std::nullopt;
-    }
+    if (name == QLatin1String("fail_rate"))
+        return fraction(0.0, 1.0, QStringLiteral("a share from 0 to 1"), b.failRate);
     if (name == QLatin1String("seed")) {
         bool ok = false;
         b.seed = value.toULongLong(&ok);
@@ -262,7 +246,7 @@ std::optional<qint64> parseMaintenanceEnd(const QUrlQuery &query, qint64 nowMs, 
     const QString name = hasFor ? QStringLiteral("for") : QStringLiteral("until");
     const QString value = query.queryItemValue(name, QUrl::FullyDecoded);
     const std::optional<qint64> seconds =
-        toInteger(value, 0, hasFor ? kMaxSeconds : kMaxUnixSeconds);
+        parseInteger(value, 0, hasFor ? kMaxSeconds : kMaxUnixSeconds);
     if (!seconds) {
         *error = reasonFor(name, value, QStringLiteral("a whole number of seconds"));
         return std::nullopt;
