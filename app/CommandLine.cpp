@@ -61,15 +61,6 @@ std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &co
     return std::nullopt;
 }
 
-std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max)
-{
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < min || value > max)
-        return std::nullopt;
-    return value;
-}
-
 std::optional<qint64> parseTimeMs(const QString &text)
 {
     const HttpDate httpDate = HttpDate::parse(text.toLatin1(), SystemClock::instance().nowMs());

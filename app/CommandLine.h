@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/NumberText.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QString>
@@ -39,8 +41,8 @@ QString helpText(const QCommandLineParser &parser, const QString &command);
 std::optional<QString> parseStrict(QCommandLineParser &parser, const QString &command,
                                    const QStringList &arguments, int maxPositional = 0);
 
-// A whole number within [min, max] from an option's text.
-std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max);
+// A whole number within [min, max] from an option's text (core/NumberText.h).
+using cooldown::parseInteger;
 
 // A point in time given as an HTTP-date or ISO 8601 (UTC unless an offset is given).
 std::optional<qint64> parseTimeMs(const QString &text);

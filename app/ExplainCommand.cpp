@@ -1,6 +1,7 @@
 #include "app/ExplainCommand.h"
 
 #include "app/CommandLine.h"
+#include "core/http/HttpToken.h"
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/retry/RetryDecision.h"
@@ -21,18 +22,6 @@ namespace cooldown::cli {
 namespace {
 
 const QString kCommand = QStringLiteral("explain");
-
-bool isToken(const QString &method)
-{
-    if (method.isEmpty())
-        return false;
-    for (const QChar c : method) {
-        if (c.unicode() > 127 ||
-            !(c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c)))
-            return false;
-    }
-    return true;
-}
 
 } // namespace
 

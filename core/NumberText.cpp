@@ -4,6 +4,15 @@
 
 namespace cooldown {
 
+std::optional<qint64> parseInteger(const QString &text, qint64 min, qint64 max)
+{
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        return std::nullopt;
+    return value;
+}
+
 QString numberText(double value)
 {
     if (!std::isfinite(value))

@@ -1,5 +1,7 @@
 #include "ui/CustomRangeDialog.h"
 
+#include "ui/Palette.h"
+
 #include <QDateTime>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
@@ -43,9 +45,7 @@ CustomRangeDialog::CustomRangeDialog(qint64 fromMs, qint64 toMs, qint64 nowMs, Q
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("customProblem"));
     m_problem->setWordWrap(true);
-    QPalette palette = m_problem->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    m_problem->setPalette(palette);
+    palette::showAsProblem(m_problem);
     layout->addWidget(m_problem);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = box->button(QDialogButtonBox::Ok);

@@ -1,6 +1,7 @@
 #include "ui/DriftModel.h"
 
 #include "ui/Format.h"
+#include "ui/Palette.h"
 
 #include <QColor>
 #include <QLocale>
@@ -75,7 +76,7 @@ QVariant DriftModel::data(const QModelIndex &index, int role) const
         return d.differences.join(QLatin1Char('\n'));
     case Qt::ForegroundRole:
         if (index.column() == AdvertisedColumn && d.serverIsStricter())
-            return QColor(0xc0, 0x1c, 0x28);
+            return palette::problem();
         return {};
     case PolicyIdRole:
         return d.policyId;

@@ -1,6 +1,7 @@
 #include "ui/EndpointsDialog.h"
 
 #include "ui/DriftModel.h"
+#include "ui/Palette.h"
 #include "ui/WorkspaceItemsModel.h"
 
 #include <QComboBox>
@@ -94,9 +95,9 @@ void setMarked(QWidget *widget, bool marked, const QString &why)
         widget->setPalette(QPalette()); // back to what the parent gives
         return;
     }
-    QPalette palette = widget->palette();
-    palette.setColor(QPalette::Base, QColor(0xfd, 0xe7, 0xe9));
-    widget->setPalette(palette);
+    QPalette colours = widget->palette();
+    colours.setColor(QPalette::Base, palette::problemBackground());
+    widget->setPalette(colours);
 }
 
 QComboBox *choice(const QStringList &items, const QString &placeholder, QWidget *parent)
@@ -257,9 +258,7 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
     m_problemLabel->setObjectName(QStringLiteral("problemLabel"));
     m_problemLabel->setWordWrap(true);
     m_problemLabel->setTextFormat(Qt::RichText);
-    QPalette problemPalette = m_problemLabel->palette();
-    problemPalette.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
-    m_problemLabel->setPalette(problemPalette);
+    palette::showAsProblem(m_problemLabel);
     layout->addWidget(m_problemLabel);
 
     auto *box = new QDialogButtonBox(this);

@@ -1,6 +1,7 @@
 #include "ui/JobsModel.h"
 
 #include "ui/Format.h"
+#include "ui/Palette.h"
 
 #include <QBrush>
 #include <QColor>
@@ -27,7 +28,7 @@ QColor stateColor(OperationState state)
     case OperationState::Running:
         return QColor(0x1f, 0x5f, 0xbf);
     case OperationState::Failed:
-        return QColor(0xc0, 0x1c, 0x28);
+        return palette::problem();
     case OperationState::Parked:
         return QColor(0x8a, 0x3f, 0xb0);
     case OperationState::Succeeded:

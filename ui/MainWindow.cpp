@@ -9,6 +9,7 @@
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
 #include "ui/OverviewPage.h"
+#include "ui/Palette.h"
 #include "ui/PartitionsModel.h"
 
 #include <QAction>
@@ -390,9 +391,9 @@ void MainWindow::showConflicts(const QList<PartitionState> &partitions)
             : tr("Policy conflicts: %1")
                   .arg(
                       metrics.elidedText(policies.join(QStringLiteral(", ")), Qt::ElideRight, 360));
-    m_conflictLabel->setText(QStringLiteral("<a href=\"#partitions\" style=\"color:#c01c28\">"
-                                            "<b>%1</b></a>")
-                                 .arg(text.toHtmlEscaped()));
+    m_conflictLabel->setText(QStringLiteral("<a href=\"#partitions\" style=\"color:%1\">"
+                                            "<b>%2</b></a>")
+                                 .arg(palette::problem().name(), text.toHtmlEscaped()));
     lines.append(tr("The database keeps its version. Click to see the partitions."));
     m_conflictLabel->setToolTip(lines.join(QLatin1Char('\n')));
 }

@@ -3,6 +3,7 @@
 #include "core/time/Clock.h"
 #include "ui/ChartPoints.h"
 #include "ui/CustomRangeDialog.h"
+#include "ui/Palette.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -425,7 +426,7 @@ void OverviewPage::setupFailureChart()
     m_failureView = makeChartView(m_failureChart, QStringLiteral("failureChart"));
     auto *series = new QHorizontalBarSeries(m_failureChart);
     m_failureSet = new QBarSet(tr("Operations failed for good"), series);
-    m_failureSet->setColor(QColor(0xc0, 0x1c, 0x28));
+    m_failureSet->setColor(palette::problem());
     series->append(m_failureSet);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
@@ -463,7 +464,7 @@ void OverviewPage::setupInFlightChart()
     m_inFlightPeak->setPen(QPen(QColor(0x1f, 0x5f, 0xbf), 2));
     m_inFlightLimit = new QLineSeries(m_inFlightChart);
     m_inFlightLimit->setName(tr("Limit"));
-    QPen dashed(QColor(0xc0, 0x1c, 0x28), kThinLine);
+    QPen dashed(palette::problem(), kThinLine);
     dashed.setStyle(Qt::DashLine);
     m_inFlightLimit->setPen(dashed);
     for (QLineSeries *s : {m_inFlightPeak, m_inFlightLimit}) {

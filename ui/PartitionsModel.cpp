@@ -2,6 +2,7 @@
 
 #include "ui/DriftModel.h"
 #include "ui/Format.h"
+#include "ui/Palette.h"
 
 #include <QBrush>
 #include <QColor>
@@ -41,7 +42,7 @@ QColor activityColor(PartitionsModel::Activity activity)
 {
     switch (activity) {
     case PartitionsModel::Activity::Held:
-        return QColor(0xc0, 0x1c, 0x28);
+        return palette::problem();
     case PartitionsModel::Activity::WaitingForToken:
         return QColor(0xb3, 0x6b, 0x00);
     case PartitionsModel::Activity::Sending:

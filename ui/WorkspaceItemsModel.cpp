@@ -1,6 +1,7 @@
 #include "ui/WorkspaceItemsModel.h"
 
 #include "ui/DriftModel.h"
+#include "ui/Palette.h"
 
 #include <QApplication>
 #include <QColor>
@@ -94,7 +95,7 @@ QVariant WorkspaceItemsModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (index.column() == DriftColumn && m_drifts.value(id).stricter)
-            return QColor(0xc0, 0x1c, 0x28);
+            return palette::problem();
         return {};
     case Qt::FontRole:
         if (index.column() == IdColumn && id.isEmpty()) {

@@ -1,8 +1,10 @@
 #include "app/demo/DemoServer.h"
 
+#include "app/demo/DemoBehaviour.h"
 #include "app/demo/DemoLimiter.h"
 #include "app/demo/IdempotencyLedger.h"
 #include "core/http/HttpDate.h"
+#include "core/http/StructuredFields.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 
@@ -14,15 +16,12 @@
 #include <QHttpServerResponder>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QMap>
 #include <QPointer>
-#include <QSet>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrlQuery>
 
-#include <cmath>
 #include <map>
 #include <optional>
 
@@ -35,77 +34,13 @@ constexpr qsizetype kMaxArrivalsPerKey = 10000;
 
 using Header = QPair<QByteArray, QByteArray>;
 using HeaderList = QList<Header>;
+using demo::Behaviour;
 using demo::IdempotencyLedger;
+using demo::LimiterKind;
 using demo::LimitResult;
+using demo::RetryAfterForm;
+using demo::Route;
 using Method = QHttpServerRequest::Method;
-
-constexpr qint64 kMaxDelayMs = 600'000;
-constexpr qint64 kMaxBodyBytes = 64LL * 1024 * 1024;
-constexpr qint64 kMaxSeconds = 10LL * 365 * 24 * 3600;
-constexpr qint64 kMaxCount = 1'000'000'000;
-
-enum class RetryAfterForm
-{
-    Seconds,
-    ImfFixdate,
-    Rfc850,
-    Asctime,
-    None,
-    Malformed
-};
-enum class LimiterKind
-{
-    None,
-    FixedWindow,
-    TokenBucket
-};
-
-struct RouteSpec
-{
-    const char *path;
-    const char *defaults; // a query string
-    bool writeOnly;       // POST and PATCH only
-};
-
-const RouteSpec kRoutes[] = {
-    {"/ok", "", false},
-    {"/limited/fixed", "limit=5&window=10", false},
-    {"/limited/bucket", "capacity=5&rate=1", false},
-    {"/limited/ratelimit", "limit=5&window=10&retry_after=none&headers=draft", false},
-    {"/flaky", "fail_first=2&fail_status=502", false},
-    {"/maintenance", "maintenance_for=30&retry_after=date", false},
-    {"/slow", "delay_ms=200", false},
-    {"/hang", "hang=1", false},
-    {"/uploads", "require_key=1", true},
-};
-
-// The behaviour one request asks for: its route's defaults overlaid by its query.
-struct Behaviour
-{
-    QString key = QStringLiteral("anonymous");
-    LimiterKind limiter = LimiterKind::None;
-    qint64 limit = 0;
-    qint64 windowMs = 60'000;
-    qint64 capacity = 0;
-    double rate = 1.0;
-    RetryAfterForm retryAfter = RetryAfterForm::Seconds;
-    bool draftHeaders = true;
-    bool xHeaders = true;
-    bool xResetEpoch = true;
-    QString policy = QStringLiteral("default");
-    QString problem = QStringLiteral("quota-exceeded");
-    qint64 maintenanceForMs = 0;
-    qint64 maintenanceUntilMs = 0;
-    qint64 failFirst = 0;
-    double failRate = 0;
-    quint64 seed = 0;
-    int failStatus = 502;
-    qint64 delayMs = 0;
-    bool hang = false;
-    qint64 dropFirst = 0;
-    bool requireKey = false;
-    qint64 bodyBytes = -1;
-};
 
 // Everything decided when a request is admitted, carried out when its answer is due.
 struct Outcome
@@ -134,217 +69,24 @@ struct Pending
     bool hung = false;
 };
 
-QString reasonFor(const QString &name, const QString &value, const QString &expected)
+// A data request as it arrives, counted and read, before anything is decided.
+struct Arrival
 {
-    return QStringLiteral("query parameter '%1' is '%2'; expected %3").arg(name, value, expected);
-}
+    qint64 requestId = 0;
+    qint64 nowMs = 0;
+    QString path;
+    Method method = Method::Unknown;
+    const Route *route = nullptr; // nullptr for /api/<anything> and unknown paths
+    bool routed = false;          // a route of its own, or /api/<anything>
+    Behaviour behaviour;
+    std::optional<QString> parameterError; // why the query was refused
+    std::optional<QByteArray> rawKey;      // the Idempotency-Key field as sent
+    std::optional<QString> idempotencyKey; // as read; nullopt when absent or malformed
+    QString keyError;                      // why it is malformed
+    QString counterKey;                    // path and key: limits and maintenance are kept per it
 
-std::optional<qint64> toInteger(const QString &text, qint64 min, qint64 max)
-{
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < min || value > max)
-        return std::nullopt;
-    return value;
-}
-
-std::optional<double> toFraction(const QString &text, double min, double max)
-{
-    bool ok = false;
-    const double value = text.toDouble(&ok);
-    if (!ok || !std::isfinite(value) || value < min || value > max)
-        return std::nullopt;
-    return value;
-}
-
-bool isPolicyName(const QString &name)
-{
-    if (name.isEmpty() || name.size() > 64)
-        return false;
-    for (const QChar c : name) {
-        const char16_t u = c.unicode();
-        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
-                        (u >= '0' && u <= '9') || u == '-' || u == '_' || u == '.';
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-// Returns the error text when a parameter is unknown or its value is bad.
-std::optional<QString> applyParameter(Behaviour &b, const QString &name, const QString &value)
-{
-    const auto integer = [&](qint64 min, qint64 max, qint64 &out) -> std::optional<QString> {
-        const auto parsed = toInteger(value, min, max);
-        if (!parsed)
-            return reasonFor(name, value,
-                             QStringLiteral("a whole number from %1 to %2").arg(min).arg(max));
-        out = *parsed;
-        return std::nullopt;
-    };
-    const auto flag = [&](bool &out) -> std::optional<QString> {
-        if (value != QLatin1String("0") && value != QLatin1String("1"))
-            return reasonFor(name, value, QStringLiteral("0 or 1"));
-        out = value == QLatin1String("1");
-        return std::nullopt;
-    };
-
-    if (name == QLatin1String("key")) {
-        if (value.isEmpty() || value.size() > 200)
-            return reasonFor(name, value, QStringLiteral("1 to 200 characters"));
-        b.key = value;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("limit")) {
-        b.limiter = LimiterKind::FixedWindow;
-        return integer(0, kMaxCount, b.limit);
-    }
-    if (name == QLatin1String("window")) {
-        qint64 seconds = 0;
-        if (auto error = integer(1, kMaxSeconds, seconds))
-            return error;
-        b.windowMs = seconds * 1000;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("capacity")) {
-        if (b.limiter != LimiterKind::FixedWindow)
-            b.limiter = LimiterKind::TokenBucket;
-        return integer(1, kMaxCount, b.capacity);
-    }
-    if (name == QLatin1String("rate")) {
-        const auto rate = toFraction(value, 0.001, 1e6);
-        if (!rate)
-            return reasonFor(name, value, QStringLiteral("tokens per second from 0.001 to 1e6"));
-        b.rate = *rate;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("retry_after")) {
-        static const std::pair<const char *, RetryAfterForm> kForms[] = {
-            {"seconds", RetryAfterForm::Seconds}, {"date", RetryAfterForm::ImfFixdate},
-            {"rfc850", RetryAfterForm::Rfc850},   {"asctime", RetryAfterForm::Asctime},
-            {"none", RetryAfterForm::None},       {"malformed", RetryAfterForm::Malformed},
-        };
-        for (const auto &[text, form] : kForms) {
-            if (value == QLatin1String(text)) {
-                b.retryAfter = form;
-                return std::nullopt;
-            }
-        }
-        return reasonFor(name, value,
-                         QStringLiteral("seconds, date, rfc850, asctime, none or malformed"));
-    }
-    if (name == QLatin1String("headers")) {
-        if (value == QLatin1String("both") || value == QLatin1String("draft") ||
-            value == QLatin1String("x") || value == QLatin1String("none")) {
-            b.draftHeaders = value == QLatin1String("both") || value == QLatin1String("draft");
-            b.xHeaders = value == QLatin1String("both") || value == QLatin1String("x");
-            return std::nullopt;
-        }
-        return reasonFor(name, value, QStringLiteral("both, draft, x or none"));
-    }
-    if (name == QLatin1String("x_reset")) {
-        if (value != QLatin1String("epoch") && value != QLatin1String("delta"))
-            return reasonFor(name, value, QStringLiteral("epoch or delta"));
-        b.xResetEpoch = value == QLatin1String("epoch");
-        return std::nullopt;
-    }
-    if (name == QLatin1String("policy")) {
-        if (!isPolicyName(value))
-            return reasonFor(name, value, QStringLiteral("1 to 64 of A-Z a-z 0-9 - _ ."));
-        b.policy = value;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("problem")) {
-        if (value != QLatin1String("quota-exceeded") &&
-            value != QLatin1String("temporary-reduced-capacity") &&
-            value != QLatin1String("abnormal-usage-detected") && value != QLatin1String("none"))
-            return reasonFor(name, value,
-                             QStringLiteral("quota-exceeded, temporary-reduced-capacity, "
-                                            "abnormal-usage-detected or none"));
-        b.problem = value == QLatin1String("none") ? QString() : value;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("maintenance_for")) {
-        qint64 seconds = 0;
-        if (auto error = integer(0, kMaxSeconds, seconds))
-            return error;
-        b.maintenanceForMs = seconds * 1000;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("maintenance_until")) {
-        qint64 seconds = 0;
-        if (auto error = integer(0, 253402300799, seconds))
-            return error;
-        b.maintenanceUntilMs = seconds * 1000;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("fail_first"))
-        return integer(0, kMaxCount, b.failFirst);
-    if (name == QLatin1String("fail_rate")) {
-        const auto rate = toFraction(value, 0.0, 1.0);
-        if (!rate)
-            return reasonFor(name, value, QStringLiteral("a share from 0 to 1"));
-        b.failRate = *rate;
-        return std::nullopt;
-    }
-    if (name == QLatin1String("seed")) {
-        bool ok = false;
-        b.seed = value.toULongLong(&ok);
-        return ok ? std::nullopt
-                  : std::optional<QString>(
-                        reasonFor(name, value, QStringLiteral("a whole number")));
-    }
-    if (name == QLatin1String("fail_status")) {
-        qint64 status = 0;
-        if (auto error = integer(500, 504, status))
-            return error;
-        if (status == 501)
-            return reasonFor(name, value, QStringLiteral("500, 502, 503 or 504"));
-        b.failStatus = int(status);
-        return std::nullopt;
-    }
-    if (name == QLatin1String("delay_ms"))
-        return integer(0, kMaxDelayMs, b.delayMs);
-    if (name == QLatin1String("hang"))
-        return flag(b.hang);
-    if (name == QLatin1String("drop_first"))
-        return integer(0, kMaxCount, b.dropFirst);
-    if (name == QLatin1String("require_key"))
-        return flag(b.requireKey);
-    if (name == QLatin1String("body_bytes"))
-        return integer(0, kMaxBodyBytes, b.bodyBytes);
-    return QStringLiteral("unknown query parameter '%1'").arg(name);
-}
-
-std::optional<QString> parseBehaviour(const char *defaults, const QUrlQuery &query, Behaviour &b)
-{
-    QMap<QString, QString> parameters;
-    const QUrlQuery routeDefaults(QString::fromLatin1(defaults));
-    for (const auto &[name, value] : routeDefaults.queryItems(QUrl::FullyDecoded))
-        parameters.insert(name, value);
-    QSet<QString> seen;
-    for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded)) {
-        if (seen.contains(name))
-            return QStringLiteral("query parameter '%1' is given twice").arg(name);
-        seen.insert(name);
-        parameters.insert(name, value);
-    }
-    // "limit" before "capacity": a route that names both is a fixed window.
-    for (const char *first : {"limit", "capacity"}) {
-        const QString name = QLatin1String(first);
-        if (parameters.contains(name)) {
-            if (auto error = applyParameter(b, name, parameters.value(name)))
-                return error;
-        }
-    }
-    for (auto it = parameters.constBegin(); it != parameters.constEnd(); ++it) {
-        if (it.key() == QLatin1String("limit") || it.key() == QLatin1String("capacity"))
-            continue;
-        if (auto error = applyParameter(b, it.key(), it.value()))
-            return error;
-    }
-    return std::nullopt;
-}
+    bool isWrite() const { return method == Method::Post || method == Method::Patch; }
+};
 
 // FNV-1a: a hash that is the same in every process (qHash is seeded per process).
 quint64 stableHash(const QString &text)
@@ -362,33 +104,6 @@ qint64 ceilDiv1000(qint64 ms)
     return ms <= 0 ? 0 : (ms + 999) / 1000;
 }
 
-QByteArray formatRfc850(qint64 ms)
-{
-    static const char *const kDays[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
-                                        "Friday", "Saturday", "Sunday"};
-    static const char *const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    const QDate d = t.date();
-    return QByteArray(kDays[d.dayOfWeek() - 1]) + ", " +
-           QByteArray::number(d.day()).rightJustified(2, '0') + '-' + kMonths[d.month() - 1] + '-' +
-           QByteArray::number(d.year() % 100).rightJustified(2, '0') + ' ' +
-           t.time().toString(QStringLiteral("HH:mm:ss")).toLatin1() + " GMT";
-}
-
-QByteArray formatAsctime(qint64 ms)
-{
-    static const char *const kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-    static const char *const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    const QDate d = t.date();
-    return QByteArray(kDays[d.dayOfWeek() - 1]) + ' ' + kMonths[d.month() - 1] + ' ' +
-           QByteArray::number(d.day()).rightJustified(2, ' ') + ' ' +
-           t.time().toString(QStringLiteral("HH:mm:ss")).toLatin1() + ' ' +
-           QByteArray::number(d.year());
-}
-
 // The Retry-After value for a wait, rounded up so that a client obeying it is never early.
 std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qint64 waitMs)
 {
@@ -399,9 +114,9 @@ std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qin
     case RetryAfterForm::ImfFixdate:
         return HttpDate::format(atMs);
     case RetryAfterForm::Rfc850:
-        return formatRfc850(atMs);
+        return HttpDate::format(atMs, HttpDate::Form::Rfc850);
     case RetryAfterForm::Asctime:
-        return formatAsctime(atMs);
+        return HttpDate::format(atMs, HttpDate::Form::Asctime);
     case RetryAfterForm::Malformed:
         return QByteArrayLiteral("soon");
     case RetryAfterForm::None:
@@ -410,18 +125,13 @@ std::optional<QByteArray> retryAfterValue(RetryAfterForm form, qint64 nowMs, qin
     return std::nullopt;
 }
 
-QByteArray sfString(const QString &text)
-{
-    QByteArray quoted = text.toLatin1();
-    quoted.replace('\\', QByteArrayLiteral("\\\\")).replace('"', QByteArrayLiteral("\\\""));
-    return '"' + quoted + '"';
-}
-
 HeaderList limitHeaders(const Behaviour &b, const LimitResult &limit, qint64 nowMs)
 {
     HeaderList headers;
     if (b.draftHeaders) {
-        const QByteArray name = sfString(b.policy);
+        // The query parser lets only letters, digits and "-_." into a policy name: an
+        // sf-string holds them all.
+        const QByteArray name = StructuredFields::serializeString(b.policy).value_or(QByteArray());
         headers.append({QByteArrayLiteral("RateLimit-Policy"),
                         name + ";q=" + QByteArray::number(limit.limit) +
                             ";w=" + QByteArray::number(limit.windowSeconds)});
@@ -503,6 +213,25 @@ std::optional<QByteArray> requestHeader(const QHttpServerRequest &request, QByte
     return std::nullopt;
 }
 
+// What the answer to an admitted request will need, once the ledger has had its say.
+Outcome outcomeOf(const Arrival &a, const QHttpServerRequest &request,
+                  const HeaderList &rateHeaders)
+{
+    Outcome outcome;
+    outcome.requestId = a.requestId;
+    outcome.path = a.path;
+    outcome.method = methodName(a.method);
+    outcome.head = a.method == Method::Head;
+    outcome.created = a.method == Method::Post;
+    outcome.key = a.behaviour.key;
+    outcome.bodyBytes = a.behaviour.bodyBytes;
+    outcome.receivedBytes = request.body().size();
+    outcome.receivedSha256 =
+        QCryptographicHash::hash(request.body(), QCryptographicHash::Sha256).toHex();
+    outcome.limitHeaders = rateHeaders;
+    return outcome;
+}
+
 } // namespace
 
 struct DemoServer::Impl
@@ -510,6 +239,18 @@ struct DemoServer::Impl
     Impl(DemoServer *owner, Clock &c) : q(owner), clock(c) { uptime.start(); }
 
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    // The steps of handle(), in the order of DemoServer.h; one that answers the
+    // request returns true, and handle() stops there.
+    Arrival arrive(const QHttpServerRequest &request);
+    bool refuseUnroutable(const Arrival &arrival, QHttpServerResponder &responder);
+    bool answerMaintenance(const Arrival &arrival, QHttpServerResponder &responder);
+    bool answerRateLimit(const Arrival &arrival, HeaderList &rateHeaders,
+                         QHttpServerResponder &responder);
+    bool answerFromLedger(const Arrival &arrival, const QHttpServerRequest &request,
+                          Outcome &outcome, QHttpServerResponder &responder);
+    void chooseFailure(const Arrival &arrival, Outcome &outcome);
+    void dispatch(const Behaviour &behaviour, const Outcome &outcome,
+                  QHttpServerResponder &&responder);
     void handleControl(const QHttpServerRequest &request, QHttpServerResponder &responder);
     void finish(quint64 pendingId);
     void execute(Pending &pending);
@@ -590,190 +331,212 @@ void DemoServer::Impl::answerJson(QHttpServerResponder &responder, const QJsonOb
 
 void DemoServer::Impl::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    const QString path = request.url().path();
-    if (path.startsWith(QLatin1String("/_"))) {
+    if (request.url().path().startsWith(QLatin1String("/_"))) {
         handleControl(request, responder);
         return;
     }
+    const Arrival arrival = arrive(request);
+    if (refuseUnroutable(arrival, responder) || answerMaintenance(arrival, responder))
+        return;
+    HeaderList rateHeaders;
+    if (answerRateLimit(arrival, rateHeaders, responder))
+        return;
+    Outcome outcome = outcomeOf(arrival, request, rateHeaders);
+    if (answerFromLedger(arrival, request, outcome, responder))
+        return;
+    chooseFailure(arrival, outcome);
+    dispatch(arrival.behaviour, outcome, std::move(responder));
+}
 
-    const qint64 requestId = ++lastRequestId;
-    const qint64 nowMs = clock.nowMs();
-    const Method method = request.method();
-    const bool writeMethod = method == Method::Post || method == Method::Patch;
-
-    const std::optional<QByteArray> rawKey = requestHeader(request, "Idempotency-Key");
-    QString keyError;
-    const std::optional<QString> idempotencyKey =
-        rawKey ? demo::parseIdempotencyKey(*rawKey, &keyError) : std::nullopt;
-
-    const RouteSpec *route = nullptr;
-    for (const RouteSpec &spec : kRoutes) {
-        if (path == QLatin1String(spec.path))
-            route = &spec;
+// Reads the request's route, query and Idempotency-Key, and counts it in the stats.
+Arrival DemoServer::Impl::arrive(const QHttpServerRequest &request)
+{
+    Arrival a;
+    a.requestId = ++lastRequestId;
+    a.nowMs = clock.nowMs();
+    a.path = request.url().path();
+    a.method = request.method();
+    a.rawKey = requestHeader(request, "Idempotency-Key");
+    if (a.rawKey)
+        a.idempotencyKey = demo::parseIdempotencyKey(*a.rawKey, &a.keyError);
+    a.route = demo::findRoute(a.path);
+    a.routed = a.route || a.path.startsWith(QLatin1String("/api/"));
+    if (a.routed) {
+        a.parameterError = demo::parseBehaviour(a.route ? a.route->defaults : "",
+                                                QUrlQuery(request.url()), a.behaviour);
     }
-    Behaviour behaviour;
-    const std::optional<QString> parameterError =
-        route || path.startsWith(QLatin1String("/api/"))
-            ? parseBehaviour(route ? route->defaults : "", QUrlQuery(request.url()), behaviour)
-            : std::nullopt;
+    a.counterKey = a.path + QLatin1Char('\n') + a.behaviour.key;
 
     ++stats.totalRequests;
-    ++stats.requestsByPath[path];
-    ++stats.requestsByKey[behaviour.key];
-    QList<qint64> &arrivals = stats.arrivalsMsByKey[behaviour.key];
+    ++stats.requestsByPath[a.path];
+    ++stats.requestsByKey[a.behaviour.key];
+    QList<qint64> &arrivals = stats.arrivalsMsByKey[a.behaviour.key];
     arrivals.append(uptime.elapsed());
     if (arrivals.size() > kMaxArrivalsPerKey) // a long-running demo keeps the recent ones
         arrivals.removeFirst();
-    if (rawKey)
-        ++stats.requestsByIdempotencyKey[idempotencyKey.value_or(QString::fromLatin1(*rawKey))];
-    emit q->requestReceived(path, requestId);
+    if (a.rawKey)
+        ++stats.requestsByIdempotencyKey[a.idempotencyKey.value_or(QString::fromLatin1(*a.rawKey))];
+    emit q->requestReceived(a.path, a.requestId);
+    return a;
+}
 
-    if (!route && !path.startsWith(QLatin1String("/api/"))) {
-        answerProblem(responder, 404, QStringLiteral("about:blank"), QStringLiteral("Not Found"),
-                      QStringLiteral("no route '%1'; see GET /_stats for what was seen").arg(path),
-                      requestId);
-        return;
+// 404 for a path with no route, 400 for a bad query, 405 for a method the route refuses.
+bool DemoServer::Impl::refuseUnroutable(const Arrival &a, QHttpServerResponder &responder)
+{
+    if (!a.routed) {
+        answerProblem(
+            responder, 404, QStringLiteral("about:blank"), QStringLiteral("Not Found"),
+            QStringLiteral("no route '%1'; see GET /_stats for what was seen").arg(a.path),
+            a.requestId);
+        return true;
     }
-    if (parameterError) {
+    if (a.parameterError) {
         answerProblem(responder, 400, QStringLiteral("/problems/bad-query-parameter"),
-                      QStringLiteral("Bad query parameter"), *parameterError, requestId);
-        return;
+                      QStringLiteral("Bad query parameter"), *a.parameterError, a.requestId);
+        return true;
     }
-    if (route && route->writeOnly && !writeMethod) {
+    if (a.route && a.route->writeOnly && !a.isWrite()) {
         answerProblem(responder, 405, QStringLiteral("about:blank"),
                       QStringLiteral("Method Not Allowed"),
-                      QStringLiteral("%1 takes POST or PATCH").arg(path), requestId,
+                      QStringLiteral("%1 takes POST or PATCH").arg(a.path), a.requestId,
                       {{QByteArrayLiteral("Allow"), QByteArrayLiteral("POST, PATCH")}});
-        return;
+        return true;
     }
+    return false;
+}
 
-    // Maintenance: the whole API first, then this route's own window.
-    const QString counterKey = path + QLatin1Char('\n') + behaviour.key;
-    qint64 maintenanceEndMs = maintenanceUntilMs > nowMs ? maintenanceUntilMs : 0;
+// 503: the whole API first, then this route's own window.
+bool DemoServer::Impl::answerMaintenance(const Arrival &a, QHttpServerResponder &responder)
+{
+    const Behaviour &behaviour = a.behaviour;
+    qint64 maintenanceEndMs = maintenanceUntilMs > a.nowMs ? maintenanceUntilMs : 0;
     if (maintenanceEndMs == 0 && behaviour.maintenanceForMs > 0) {
-        const qint64 startMs = maintenanceStarts.value(counterKey, nowMs);
-        maintenanceStarts.insert(counterKey, startMs);
-        if (nowMs < startMs + behaviour.maintenanceForMs)
+        const qint64 startMs = maintenanceStarts.value(a.counterKey, a.nowMs);
+        maintenanceStarts.insert(a.counterKey, startMs);
+        if (a.nowMs < startMs + behaviour.maintenanceForMs)
             maintenanceEndMs = startMs + behaviour.maintenanceForMs;
     }
-    if (maintenanceEndMs == 0 && behaviour.maintenanceUntilMs > nowMs)
+    if (maintenanceEndMs == 0 && behaviour.maintenanceUntilMs > a.nowMs)
         maintenanceEndMs = behaviour.maintenanceUntilMs;
-    if (maintenanceEndMs > 0) {
-        const RetryAfterForm form = behaviour.retryAfter;
-        HeaderList headers;
-        if (const auto value = retryAfterValue(form, nowMs, maintenanceEndMs - nowMs))
-            headers.append({QByteArrayLiteral("Retry-After"), *value});
-        answerProblem(responder, 503, QStringLiteral("/problems/maintenance"),
-                      QStringLiteral("Down for maintenance"),
-                      QStringLiteral("back at %1")
-                          .arg(QDateTime::fromMSecsSinceEpoch(maintenanceEndMs, Qt::UTC)
-                                   .toString(Qt::ISODateWithMs)),
-                      requestId, headers);
-        return;
+    if (maintenanceEndMs == 0)
+        return false;
+    HeaderList headers;
+    if (const auto value =
+            retryAfterValue(behaviour.retryAfter, a.nowMs, maintenanceEndMs - a.nowMs))
+        headers.append({QByteArrayLiteral("Retry-After"), *value});
+    answerProblem(responder, 503, QStringLiteral("/problems/maintenance"),
+                  QStringLiteral("Down for maintenance"),
+                  QStringLiteral("back at %1")
+                      .arg(QDateTime::fromMSecsSinceEpoch(maintenanceEndMs, Qt::UTC)
+                               .toString(Qt::ISODateWithMs)),
+                  a.requestId, headers);
+    return true;
+}
+
+// 429 when the route's limiter has no room; rateHeaders gets the quota headers every
+// answer on a limited route carries.
+bool DemoServer::Impl::answerRateLimit(const Arrival &a, HeaderList &rateHeaders,
+                                       QHttpServerResponder &responder)
+{
+    const Behaviour &behaviour = a.behaviour;
+    if (behaviour.limiter == LimiterKind::None)
+        return false;
+    const LimitResult limit =
+        behaviour.limiter == LimiterKind::FixedWindow
+            ? limiter.fixedWindow(a.counterKey, a.nowMs, behaviour.limit, behaviour.windowMs)
+            : limiter.tokenBucket(a.counterKey, a.nowMs, behaviour.capacity, behaviour.rate);
+    rateHeaders = limitHeaders(behaviour, limit, a.nowMs);
+    if (limit.allowed)
+        return false;
+    HeaderList headers = rateHeaders;
+    if (const auto value = retryAfterValue(behaviour.retryAfter, a.nowMs, limit.retryAfterMs))
+        headers.prepend({QByteArrayLiteral("Retry-After"), *value});
+    if (behaviour.problem.isEmpty()) {
+        answer(responder, 429, QByteArrayLiteral("text/plain"),
+               QByteArrayLiteral("Too Many Requests\n"), headers, a.requestId);
+        return true;
     }
+    const QString detail =
+        QStringLiteral("the quota of %1 for key '%2' on %3 is used up; it is back in %4 s")
+            .arg(limit.limit)
+            .arg(behaviour.key, a.path)
+            .arg(ceilDiv1000(limit.retryAfterMs));
+    answerProblem(responder, 429,
+                  QStringLiteral("https://iana.org/assignments/http-problem-types#") +
+                      behaviour.problem,
+                  problemTitle(behaviour.problem), detail, a.requestId, headers,
+                  {{QStringLiteral("violated-policies"), QJsonArray{behaviour.policy}}});
+    return true;
+}
 
-    HeaderList rateHeaders;
-    if (behaviour.limiter != LimiterKind::None) {
-        const LimitResult limit =
-            behaviour.limiter == LimiterKind::FixedWindow
-                ? limiter.fixedWindow(counterKey, nowMs, behaviour.limit, behaviour.windowMs)
-                : limiter.tokenBucket(counterKey, nowMs, behaviour.capacity, behaviour.rate);
-        rateHeaders = limitHeaders(behaviour, limit, nowMs);
-        if (!limit.allowed) {
-            HeaderList headers = rateHeaders;
-            if (const auto value = retryAfterValue(behaviour.retryAfter, nowMs, limit.retryAfterMs))
-                headers.prepend({QByteArrayLiteral("Retry-After"), *value});
-            const QString detail =
-                QStringLiteral("the quota of %1 for key '%2' on %3 is used up; it is back in %4 s")
-                    .arg(limit.limit)
-                    .arg(behaviour.key, path)
-                    .arg(ceilDiv1000(limit.retryAfterMs));
-            if (behaviour.problem.isEmpty()) {
-                answer(responder, 429, QByteArrayLiteral("text/plain"),
-                       QByteArrayLiteral("Too Many Requests\n"), headers, requestId);
-            } else {
-                answerProblem(
-                    responder, 429,
-                    QStringLiteral("https://iana.org/assignments/http-problem-types#") +
-                        behaviour.problem,
-                    problemTitle(behaviour.problem), detail, requestId, headers,
-                    {{QStringLiteral("violated-policies"), QJsonArray{behaviour.policy}}});
-            }
-            return;
-        }
+// POST and PATCH: 400 for a malformed or missing key, 422 for a key reused with another
+// request, 409 while its first request runs, the stored answer for a repeat. A key the
+// ledger lets through is taken into the outcome.
+bool DemoServer::Impl::answerFromLedger(const Arrival &a, const QHttpServerRequest &request,
+                                        Outcome &outcome, QHttpServerResponder &responder)
+{
+    if (!a.isWrite()) {
+        if (a.idempotencyKey)
+            outcome.idempotencyKey = *a.idempotencyKey;
+        return false;
     }
-
-    Outcome outcome;
-    outcome.requestId = requestId;
-    outcome.path = path;
-    outcome.method = methodName(method);
-    outcome.head = method == Method::Head;
-    outcome.created = method == Method::Post;
-    outcome.key = behaviour.key;
-    outcome.bodyBytes = behaviour.bodyBytes;
-    outcome.receivedBytes = request.body().size();
-    outcome.receivedSha256 =
-        QCryptographicHash::hash(request.body(), QCryptographicHash::Sha256).toHex();
-    outcome.limitHeaders = rateHeaders;
-
-    if (writeMethod) {
-        if (rawKey && !idempotencyKey) {
-            answerProblem(responder, 400, QStringLiteral("/problems/idempotency-key-malformed"),
-                          QStringLiteral("Malformed Idempotency-Key"),
-                          QStringLiteral("Idempotency-Key: %1").arg(keyError), requestId);
-            return;
-        }
-        if (!rawKey && behaviour.requireKey) {
-            answerProblem(responder, 400, QStringLiteral("/problems/idempotency-key-missing"),
-                          QStringLiteral("Idempotency-Key is missing"),
-                          QStringLiteral("%1 %2 needs an Idempotency-Key header")
-                              .arg(QLatin1String(outcome.method), path),
-                          requestId);
-            return;
-        }
-        if (idempotencyKey) {
-            const IdempotencyLedger::Check check = ledger.begin(
-                *idempotencyKey,
-                IdempotencyLedger::fingerprint(outcome.method, path.toUtf8(), request.body()));
-            switch (check.verdict) {
-            case IdempotencyLedger::Verdict::Mismatch:
-                answerProblem(responder, 422, QStringLiteral("/problems/idempotency-key-reused"),
-                              QStringLiteral("Idempotency-Key reused"),
-                              QStringLiteral("the key '%1' was used with another request")
-                                  .arg(*idempotencyKey),
-                              requestId);
-                return;
-            case IdempotencyLedger::Verdict::InFlight:
-                answerProblem(responder, 409, QStringLiteral("/problems/idempotency-key-in-use"),
-                              QStringLiteral("Idempotency-Key in use"),
-                              QStringLiteral("the first request with key '%1' is still running")
-                                  .arg(*idempotencyKey),
-                              requestId);
-                return;
-            case IdempotencyLedger::Verdict::Replay: {
-                ++stats.replayed;
-                HeaderList headers = rateHeaders;
-                headers.append(
-                    {QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true")});
-                answer(responder, check.stored.status, check.stored.contentType, check.stored.body,
-                       headers, requestId);
-                return;
-            }
-            case IdempotencyLedger::Verdict::Execute:
-                outcome.idempotencyKey = *idempotencyKey;
-                outcome.ledgered = true;
-                break;
-            }
-        }
-    } else if (idempotencyKey) {
-        outcome.idempotencyKey = *idempotencyKey;
+    if (a.rawKey && !a.idempotencyKey) {
+        answerProblem(responder, 400, QStringLiteral("/problems/idempotency-key-malformed"),
+                      QStringLiteral("Malformed Idempotency-Key"),
+                      QStringLiteral("Idempotency-Key: %1").arg(a.keyError), a.requestId);
+        return true;
     }
+    if (!a.rawKey && a.behaviour.requireKey) {
+        answerProblem(responder, 400, QStringLiteral("/problems/idempotency-key-missing"),
+                      QStringLiteral("Idempotency-Key is missing"),
+                      QStringLiteral("%1 %2 needs an Idempotency-Key header")
+                          .arg(QLatin1String(outcome.method), a.path),
+                      a.requestId);
+        return true;
+    }
+    if (!a.idempotencyKey)
+        return false;
+    const QString &key = *a.idempotencyKey;
+    const IdempotencyLedger::Check check = ledger.begin(
+        key, IdempotencyLedger::fingerprint(outcome.method, a.path.toUtf8(), request.body()));
+    switch (check.verdict) {
+    case IdempotencyLedger::Verdict::Mismatch:
+        answerProblem(responder, 422, QStringLiteral("/problems/idempotency-key-reused"),
+                      QStringLiteral("Idempotency-Key reused"),
+                      QStringLiteral("the key '%1' was used with another request").arg(key),
+                      a.requestId);
+        return true;
+    case IdempotencyLedger::Verdict::InFlight:
+        answerProblem(responder, 409, QStringLiteral("/problems/idempotency-key-in-use"),
+                      QStringLiteral("Idempotency-Key in use"),
+                      QStringLiteral("the first request with key '%1' is still running").arg(key),
+                      a.requestId);
+        return true;
+    case IdempotencyLedger::Verdict::Replay: {
+        ++stats.replayed;
+        HeaderList headers = outcome.limitHeaders;
+        headers.append({QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true")});
+        answer(responder, check.stored.status, check.stored.contentType, check.stored.body, headers,
+               a.requestId);
+        return true;
+    }
+    case IdempotencyLedger::Verdict::Execute:
+        outcome.idempotencyKey = key;
+        outcome.ledgered = true;
+        break;
+    }
+    return false;
+}
 
-    // Failures and drops are counted per operation: per Idempotency-Key when there is
-    // one, so that each operation's retries see the same pattern.
+// fail_first and fail_rate, then drop_first. Failures and drops are counted per
+// operation: per Idempotency-Key when there is one, so that each operation's retries
+// see the same pattern.
+void DemoServer::Impl::chooseFailure(const Arrival &a, Outcome &outcome)
+{
+    const Behaviour &behaviour = a.behaviour;
     const QString failKey = outcome.idempotencyKey.isEmpty()
-                                ? counterKey
-                                : path + QLatin1String("\nidempotency:") + outcome.idempotencyKey;
+                                ? a.counterKey
+                                : a.path + QLatin1String("\nidempotency:") + outcome.idempotencyKey;
     const qint64 attempt = ++failCounters[failKey];
     bool fail = attempt <= behaviour.failFirst;
     if (!fail && behaviour.failRate > 0) {
@@ -785,7 +548,12 @@ void DemoServer::Impl::handle(const QHttpServerRequest &request, QHttpServerResp
         outcome.failStatus = behaviour.failStatus;
     else if (behaviour.dropFirst > 0)
         outcome.drop = ++dropCounters[failKey] <= behaviour.dropFirst;
+}
 
+// hang, delay_ms or at once: the outcome waits as pending until finish() carries it out.
+void DemoServer::Impl::dispatch(const Behaviour &behaviour, const Outcome &outcome,
+                                QHttpServerResponder &&responder)
+{
     const quint64 pendingId = ++lastPendingId;
     Pending &entry = pending[pendingId];
     entry.socket = responder.socket();
@@ -891,7 +659,6 @@ void DemoServer::Impl::handleControl(const QHttpServerRequest &request,
 {
     const QString path = request.url().path();
     const Method method = request.method();
-    const QUrlQuery query(request.url());
     const auto badMethod = [&](const QByteArray &allow) {
         answerProblem(responder, 405, QStringLiteral("about:blank"),
                       QStringLiteral("Method Not Allowed"),
@@ -922,23 +689,14 @@ void DemoServer::Impl::handleControl(const QHttpServerRequest &request,
         }
         if (method != Method::Post)
             return badMethod(QByteArrayLiteral("POST, DELETE"));
-        const bool hasFor = query.hasQueryItem(QStringLiteral("for"));
-        const bool hasUntil = query.hasQueryItem(QStringLiteral("until"));
-        const QString name = hasFor ? QStringLiteral("for") : QStringLiteral("until");
-        const QString value = query.queryItemValue(name, QUrl::FullyDecoded);
-        const std::optional<qint64> seconds =
-            toInteger(value, 0, hasFor ? kMaxSeconds : qint64(253402300799));
-        if (hasFor == hasUntil || !seconds) {
-            return answerProblem(
-                responder, 400, QStringLiteral("/problems/bad-query-parameter"),
-                QStringLiteral("Bad query parameter"),
-                hasFor == hasUntil
-                    ? QStringLiteral(
-                          "give exactly one of 'for' (seconds) or 'until' (Unix seconds)")
-                    : reasonFor(name, value, QStringLiteral("a whole number of seconds")),
-                0);
+        QString why;
+        const std::optional<qint64> endMs =
+            demo::parseMaintenanceEnd(QUrlQuery(request.url()), clock.nowMs(), &why);
+        if (!endMs) {
+            return answerProblem(responder, 400, QStringLiteral("/problems/bad-query-parameter"),
+                                 QStringLiteral("Bad query parameter"), why, 0);
         }
-        maintenanceUntilMs = hasFor ? clock.nowMs() + *seconds * 1000 : *seconds * 1000;
+        maintenanceUntilMs = *endMs;
         return answerJson(responder,
                           {{QStringLiteral("maintenance_until_ms"), maintenanceUntilMs}});
     }

@@ -1,16 +1,18 @@
 #include "app/demo/IdempotencyLedger.h"
 
+#include "core/http/HttpToken.h"
+#include "core/http/StructuredFields.h"
+
 #include <QCryptographicHash>
 
 namespace cooldown::demo {
 
 namespace {
 
+// A character of an sf-token (RFC 9651 §3.3.4) after its first: tchar, ':' or '/'.
 bool isTokenChar(char c)
 {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    return QByteArrayView("!#$%&'*+-.^_`|~:/").contains(c);
+    return isTchar(uchar(c)) || c == ':' || c == '/';
 }
 
 QByteArrayView trimmed(QByteArrayView text)
@@ -44,26 +46,16 @@ std::optional<QString> parseIdempotencyKey(QByteArrayView fieldValue, QString *e
         return QString::fromLatin1(text.data(), text.size());
     }
 
-    QByteArray key;
-    for (qsizetype i = 1; i < text.size(); ++i) {
-        const char c = text.at(i);
-        if (c == '\\') {
-            if (i + 1 >= text.size() || (text.at(i + 1) != '"' && text.at(i + 1) != '\\'))
-                return fail(QStringLiteral("only \\\" and \\\\ may be escaped in a string"));
-            key.append(text.at(++i));
-        } else if (c == '"') {
-            if (i + 1 != text.size())
-                return fail(QStringLiteral("text after the closing quote"));
-            if (key.isEmpty())
-                return fail(QStringLiteral("the key is empty"));
-            return QString::fromLatin1(key);
-        } else if (c < 0x20 || c > 0x7e) {
-            return fail(QStringLiteral("a string holds printable ASCII only"));
-        } else {
-            key.append(c);
-        }
-    }
-    return fail(QStringLiteral("the string has no closing quote"));
+    // A quoted key is an sf-string, read as RFC 9651 reads one.
+    QString why;
+    const std::optional<StructuredFields::Item> item = StructuredFields::parseItem(text, &why);
+    if (!item)
+        return fail(why);
+    if (!item->parameters.isEmpty())
+        return fail(QStringLiteral("text after the closing quote"));
+    if (item->value.toBytes().isEmpty())
+        return fail(QStringLiteral("the key is empty"));
+    return QString::fromLatin1(item->value.toBytes());
 }
 
 IdempotencyLedger::Check IdempotencyLedger::begin(const QString &key, const QByteArray &fingerprint)

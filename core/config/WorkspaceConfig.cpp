@@ -1,6 +1,7 @@
 #include "core/config/WorkspaceConfig.h"
 
 #include "core/config/JsonReader.h"
+#include "core/http/HttpToken.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -88,12 +89,6 @@ private:
     const QHash<QString, QString> &m_variables;
     const QHash<QString, QString> &m_environment;
 };
-
-bool isToken(const QString &s)
-{
-    static const QRegularExpression kToken(QStringLiteral(R"(^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$)"));
-    return kToken.match(s).hasMatch();
-}
 
 QString lineAndColumn(const QByteArray &json, int offset)
 {

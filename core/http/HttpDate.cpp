@@ -271,28 +271,29 @@ HttpDate HttpDate::parse(QByteArrayView text, qint64 referenceMs)
     return result;
 }
 
-QByteArray HttpDate::format(qint64 msSinceEpoch)
+QByteArray HttpDate::format(qint64 msSinceEpoch, Form form)
 {
     const QDateTime dt = QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC);
     const QDate d = dt.date();
-    const QTime t = dt.time();
-    QByteArray out;
-    out.reserve(29);
-    out += kDayNames[size_t(d.dayOfWeek() - 1)];
-    out += ", ";
-    out += QByteArray::number(d.day()).rightJustified(2, '0');
-    out += ' ';
-    out += kMonthNames[size_t(d.month() - 1)];
-    out += ' ';
-    out += QByteArray::number(d.year()).rightJustified(4, '0');
-    out += ' ';
-    out += QByteArray::number(t.hour()).rightJustified(2, '0');
-    out += ':';
-    out += QByteArray::number(t.minute()).rightJustified(2, '0');
-    out += ':';
-    out += QByteArray::number(t.second()).rightJustified(2, '0');
-    out += " GMT";
-    return out;
+    const size_t weekday = size_t(d.dayOfWeek() - 1);
+    const QByteArray day = QByteArray::number(d.day());
+    const QByteArray month = kMonthNames[size_t(d.month() - 1)];
+    const QByteArray year = QByteArray::number(d.year()).rightJustified(4, '0');
+    const QByteArray time = dt.time().toString(u"HH:mm:ss").toLatin1();
+    switch (form) {
+    case Form::ImfFixdate: // Sun, 06 Nov 1994 08:49:37 GMT
+        return kDayNames[weekday] + QByteArrayLiteral(", ") + day.rightJustified(2, '0') + ' ' +
+               month + ' ' + year + ' ' + time + " GMT";
+    case Form::Rfc850: // Sunday, 06-Nov-94 08:49:37 GMT
+        return kLongDayNames[weekday] + QByteArrayLiteral(", ") + day.rightJustified(2, '0') + '-' +
+               month + '-' + year.right(2) + ' ' + time + " GMT";
+    case Form::Asctime: // Sun Nov  6 08:49:37 1994
+        return kDayNames[weekday] + QByteArrayLiteral(" ") + month + ' ' +
+               day.rightJustified(2, ' ') + ' ' + time + ' ' + year;
+    case Form::Invalid:
+        break;
+    }
+    return {};
 }
 
 const char *toString(HttpDate::Form form)

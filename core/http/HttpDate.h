@@ -22,8 +22,10 @@ struct HttpDate
     // 50 years after it means the most recent past year with those digits.
     static HttpDate parse(QByteArrayView text, qint64 referenceMs);
 
-    // IMF-fixdate, the form a sender must generate.
-    static QByteArray format(qint64 msSinceEpoch);
+    // The date in the given form: IMF-fixdate, the one a sender must generate, unless
+    // told otherwise (the obsolete forms are for servers that imitate old ones, as the
+    // demo API does). Empty for Form::Invalid.
+    static QByteArray format(qint64 msSinceEpoch, Form form = Form::ImfFixdate);
 };
 
 const char *toString(HttpDate::Form form);

@@ -1,5 +1,7 @@
 #include "core/http/StructuredFields.h"
 
+#include "core/http/HttpToken.h"
+
 #include <cmath>
 #include <limits>
 
@@ -23,31 +25,10 @@ bool isAlpha(char c)
     return isLcAlpha(c) || (c >= 'A' && c <= 'Z');
 }
 
-// tchar of RFC 9110 §5.6.2.
-bool isTchar(char c)
+// What may follow the first character of an sf-token (§3.3.4): tchar, ':' or '/'.
+bool isTokenChar(char c)
 {
-    if (isAlpha(c) || isDigit(c))
-        return true;
-    switch (c) {
-    case '!':
-    case '#':
-    case '$':
-    case '%':
-    case '&':
-    case '\'':
-    case '*':
-    case '+':
-    case '-':
-    case '.':
-    case '^':
-    case '_':
-    case '`':
-    case '|':
-    case '~':
-        return true;
-    default:
-        return false;
-    }
+    return isTchar(uchar(c)) || c == ':' || c == '/';
 }
 
 bool isKeyChar(char c)
@@ -414,7 +395,7 @@ bool Parser::token(BareItem *item)
 {
     const qsizetype start = m_pos;
     ++m_pos; // ALPHA or '*', checked by the caller
-    while (!atEnd() && (isTchar(peek()) || peek() == ':' || peek() == '/'))
+    while (!atEnd() && isTokenChar(peek()))
         ++m_pos;
     *item = BareItem::token(m_input.sliced(start, m_pos - start).toByteArray());
     return true;
@@ -535,7 +516,7 @@ bool isValidToken(const QByteArray &token)
     if (token.isEmpty() || !(isAlpha(token.front()) || token.front() == '*'))
         return false;
     for (const char c : token) {
-        if (!(isTchar(c) || c == ':' || c == '/'))
+        if (!isTokenChar(c))
             return false;
     }
     return true;

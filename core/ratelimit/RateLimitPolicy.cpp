@@ -1,5 +1,7 @@
 #include "core/ratelimit/RateLimitPolicy.h"
 
+#include "core/http/HttpToken.h"
+
 #include <QSet>
 
 #include <cmath>
@@ -73,20 +75,6 @@ private:
     QString *m_error;
     bool m_failed = false;
 };
-
-bool isToken(const QString &text)
-{
-    if (text.isEmpty())
-        return false;
-    for (const QChar c : text) {
-        const char16_t u = c.unicode();
-        const bool alnum =
-            (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9');
-        if (!alnum && !QStringView(u"!#$%&'*+-.^_`|~").contains(c))
-            return false;
-    }
-    return true;
-}
 
 } // namespace
 

@@ -124,6 +124,9 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("ftp url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "ftp://h/x"}]})") << "endpoints[0].url";
     QTest::newRow("url number") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": 5}]})") << "endpoints[0].url: expected a string";
     QTest::newRow("bad method") << minimal(R"(, "method": "GE T")") << "endpoints[0].method: expected an HTTP method";
+    // A line break at the end is no token either (a regular expression's $ let it through).
+    QTest::newRow("method ending in a newline")
+        << minimal(R"(, "method": "GET\n")") << "endpoints[0].method: expected an HTTP method";
     // Limits written as people write numbers, never 3.16224e+07.
     QTest::newRow("every_seconds beyond a year")
         << minimal(R"(, "every_seconds": 40000000)")
@@ -147,6 +150,9 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("unknown policy") << minimal(R"(, "policy": "p1")") << "endpoints[0].policy: no policy with policy_id 'p1'";
     QTest::newRow("idempotency string") << minimal(R"(, "idempotency": "Idempotency-Key")") << "endpoints[0].idempotency: expected an object";
     QTest::newRow("idempotency no header") << minimal(R"(, "idempotency": {})") << "endpoints[0].idempotency.header: required";
+    QTest::newRow("idempotency header newline")
+        << minimal(R"(, "idempotency": {"header": "Idempotency-Key\n"})")
+        << "endpoints[0].idempotency.header: not a valid header name";
     QTest::newRow("profile bad field") << minimal({}, R"("retry_profiles": {"default": {"jitter": "wild"}}, )")
                                        << "retry_profiles.default.jitter: expected one of full";
     QTest::newRow("profile unknown field") << minimal({}, R"("retry_profiles": {"default": {"retries": 3}}, )")

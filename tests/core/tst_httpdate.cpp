@@ -22,6 +22,8 @@ private slots:
     void rfc850Century_data();
     void rfc850Century();
     void formatRoundTrip();
+    void formatEachForm_data();
+    void formatEachForm();
     void daysFromCivilMatchesQDate();
 };
 
@@ -138,6 +140,53 @@ void tst_HttpDate::formatRoundTrip()
         QCOMPARE(back.msSinceEpoch, ms);
     }
     QCOMPARE(HttpDate::format(utc(1994, 11, 6, 8, 49, 37)), QByteArray("Sun, 06 Nov 1994 08:49:37 GMT"));
+}
+
+void tst_HttpDate::formatEachForm_data()
+{
+    QTest::addColumn<int>("form");
+    QTest::addColumn<qint64>("ms");
+    QTest::addColumn<QByteArray>("text");
+
+    const auto imf = int(HttpDate::Form::ImfFixdate);
+    const auto rfc850 = int(HttpDate::Form::Rfc850);
+    const auto asctime = int(HttpDate::Form::Asctime);
+    const qint64 sample = utc(1994, 11, 6, 8, 49, 37);
+    // RFC 9110 §5.6.7's own examples.
+    QTest::newRow("imf") << imf << sample << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT");
+    QTest::newRow("rfc850") << rfc850 << sample << QByteArray("Sunday, 06-Nov-94 08:49:37 GMT");
+    QTest::newRow("asctime") << asctime << sample << QByteArray("Sun Nov  6 08:49:37 1994");
+    // A two-digit day needs no padding in asctime; a year 20xx keeps two digits in RFC 850.
+    QTest::newRow("imf two-digit day")
+        << imf << utc(2026, 11, 29, 12, 0, 10) << QByteArray("Sun, 29 Nov 2026 12:00:10 GMT");
+    QTest::newRow("rfc850 this century")
+        << rfc850 << utc(2026, 11, 29, 12, 0, 10) << QByteArray("Sunday, 29-Nov-26 12:00:10 GMT");
+    QTest::newRow("rfc850 year 2005")
+        << rfc850 << utc(2005, 1, 3) << QByteArray("Monday, 03-Jan-05 00:00:00 GMT");
+    QTest::newRow("asctime two-digit day")
+        << asctime << utc(2026, 11, 29, 12, 0, 10) << QByteArray("Sun Nov 29 12:00:10 2026");
+    QTest::newRow("asctime Wednesday")
+        << asctime << utc(2024, 2, 28, 23, 59, 59) << QByteArray("Wed Feb 28 23:59:59 2024");
+    QTest::newRow("milliseconds dropped")
+        << imf << utc(1970, 1, 1) + 999 << QByteArray("Thu, 01 Jan 1970 00:00:00 GMT");
+    QTest::newRow("invalid form") << int(HttpDate::Form::Invalid) << sample << QByteArray();
+}
+
+void tst_HttpDate::formatEachForm()
+{
+    QFETCH(int, form);
+    QFETCH(qint64, ms);
+    QFETCH(QByteArray, text);
+
+    const auto asked = HttpDate::Form(form);
+    QCOMPARE(HttpDate::format(ms, asked), text);
+    if (asked == HttpDate::Form::Invalid)
+        return;
+    // What one side writes the other reads back, in the same form, to the second.
+    const HttpDate back = HttpDate::parse(text, ms);
+    QVERIFY2(back.isValid(), qPrintable(back.error));
+    QCOMPARE(back.form, asked);
+    QCOMPARE(back.msSinceEpoch, ms - ms % 1000);
 }
 
 void tst_HttpDate::daysFromCivilMatchesQDate()

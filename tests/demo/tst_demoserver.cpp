@@ -1,3 +1,4 @@
+#include "app/demo/DemoBehaviour.h"
 #include "app/demo/DemoServer.h"
 #include "app/demo/IdempotencyLedger.h"
 #include "core/http/HttpDate.h"
@@ -98,6 +99,9 @@ private slots:
     void badInputIsNamed();
     void parseIdempotencyKey_data();
     void parseIdempotencyKey();
+    void behaviourOverlaysRouteDefaults();
+    void maintenanceEnd_data();
+    void maintenanceEnd();
 
     void demoWorkspaceMatchesRoutes_data();
     void demoWorkspaceMatchesRoutes();
@@ -753,16 +757,21 @@ void tst_DemoServer::parseIdempotencyKey_data()
     QTest::newRow("bare") << QByteArray("abc") << "abc";
     QTest::newRow("uuid bare") << QByteArray("8e03978e-40d5-43e8-bc93-6894a57f9324")
                                << "8e03978e-40d5-43e8-bc93-6894a57f9324";
+    QTest::newRow("bare with sf-token characters") << QByteArray("urn:op/42") << "urn:op/42";
     QTest::newRow("spaces around") << QByteArray("  \"a b\"\t") << "a b";
     QTest::newRow("escapes") << QByteArray("\"q\\\"s\\\\\"") << "q\"s\\";
     QTest::newRow("empty") << QByteArray("") << QString();
     QTest::newRow("empty string") << QByteArray("\"\"") << QString();
     QTest::newRow("unterminated") << QByteArray("\"abc") << QString();
     QTest::newRow("trailing") << QByteArray("\"abc\"x") << QString();
+    QTest::newRow("parameters") << QByteArray("\"abc\";v=1") << QString();
+    QTest::newRow("two strings") << QByteArray("\"abc\", \"def\"") << QString();
     QTest::newRow("bad escape") << QByteArray("\"a\\n\"") << QString();
     QTest::newRow("non-ascii") << QByteArray("\"\xc3\xa9\"") << QString();
     QTest::newRow("bare with space") << QByteArray("a b") << QString();
     QTest::newRow("bare with quote inside") << QByteArray("a\"b") << QString();
+    QTest::newRow("bare with comma") << QByteArray("a,b") << QString();
+    QTest::newRow("bare non-ascii") << QByteArray("caf\xc3\xa9") << QString();
 }
 
 void tst_DemoServer::parseIdempotencyKey()
@@ -777,6 +786,73 @@ void tst_DemoServer::parseIdempotencyKey()
         QCOMPARE(*parsed, key);
     else
         QVERIFY(!error.isEmpty());
+}
+
+void tst_DemoServer::behaviourOverlaysRouteDefaults()
+{
+    const demo::Route *route = demo::findRoute(QStringLiteral("/limited/ratelimit"));
+    QVERIFY(route);
+    QVERIFY(!demo::findRoute(QStringLiteral("/limited")));
+    QVERIFY(!demo::findRoute(QStringLiteral("/api/x")));
+    const auto parse = [](const char *defaults, const char *query, demo::Behaviour &b) {
+        return demo::parseBehaviour(defaults, QUrlQuery(QString::fromLatin1(query)), b);
+    };
+
+    // The route's defaults stand where the query says nothing, and give way where it does.
+    demo::Behaviour b;
+    std::optional<QString> error = parse(route->defaults, "window=60&key=k%201&policy=burst", b);
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    QVERIFY(b.limiter == demo::LimiterKind::FixedWindow);
+    QCOMPARE(b.limit, qint64(5));
+    QCOMPARE(b.windowMs, qint64(60000));
+    QVERIFY(b.retryAfter == demo::RetryAfterForm::None);
+    QVERIFY(b.draftHeaders);
+    QVERIFY(!b.xHeaders);
+    QCOMPARE(b.key, QStringLiteral("k 1"));
+    QCOMPARE(b.policy, QStringLiteral("burst"));
+
+    // limit wins over capacity, whatever their order; a bucket needs capacity alone.
+    demo::Behaviour both;
+    QVERIFY(!parse("", "capacity=3&limit=2", both));
+    QVERIFY(both.limiter == demo::LimiterKind::FixedWindow);
+    demo::Behaviour bucket;
+    QVERIFY(!parse("", "capacity=3&rate=0.5", bucket));
+    QVERIFY(bucket.limiter == demo::LimiterKind::TokenBucket);
+    QCOMPARE(bucket.rate, 0.5);
+
+    // A query may repeat one of the route's parameters, not one of its own.
+    demo::Behaviour twice;
+    error = parse(route->defaults, "limit=1&limit=2", twice);
+    QVERIFY(error && error->contains(QStringLiteral("'limit' is given twice")));
+    demo::Behaviour quoted;
+    error = parse("", "policy=a%22b", quoted);
+    QVERIFY(error && error->contains(QStringLiteral("'policy'")));
+}
+
+void tst_DemoServer::maintenanceEnd_data()
+{
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<qint64>("endMs"); // -1: refused
+
+    QTest::newRow("for") << "for=30" << kStart + 30000;
+    QTest::newRow("for zero") << "for=0" << kStart;
+    QTest::newRow("until") << "until=1800000000" << qint64(1800000000000);
+    QTest::newRow("neither") << "" << qint64(-1);
+    QTest::newRow("both") << "for=1&until=2" << qint64(-1);
+    QTest::newRow("for a word") << "for=x" << qint64(-1);
+    QTest::newRow("negative for") << "for=-1" << qint64(-1);
+    QTest::newRow("until past year 9999") << "until=253402300800" << qint64(-1);
+}
+
+void tst_DemoServer::maintenanceEnd()
+{
+    QFETCH(QString, query);
+    QFETCH(qint64, endMs);
+
+    QString error;
+    const std::optional<qint64> end = demo::parseMaintenanceEnd(QUrlQuery(query), kStart, &error);
+    QCOMPARE(end.value_or(-1), endMs);
+    QCOMPARE(error.isEmpty(), endMs >= 0);
 }
 
 void tst_DemoServer::demoWorkspaceMatchesRoutes_data()

@@ -368,6 +368,12 @@ void tst_StructuredFields::serializeString_data()
     QTest::newRow("space") << QStringLiteral("a b") << QByteArray("\"a b\"");
     QTest::newRow("newline") << QStringLiteral("a\nb") << QByteArray();
     QTest::newRow("non-ASCII") << QStringLiteral("caf\u00e9") << QByteArray();
+    // The edges of what an sf-string holds: space and '~' in, tab and DEL out.
+    QTest::newRow("space and tilde alone") << QStringLiteral(" ~") << QByteArray("\" ~\"");
+    QTest::newRow("tab") << QStringLiteral("a\tb") << QByteArray();
+    QTest::newRow("DEL") << QStringLiteral("a\x7f") << QByteArray();
+    QTest::newRow("policy name") << QStringLiteral("tenant-a_1.5")
+                                 << QByteArray("\"tenant-a_1.5\"");
 }
 
 void tst_StructuredFields::serializeString()

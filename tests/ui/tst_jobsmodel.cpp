@@ -1,6 +1,8 @@
 #include "ui/JobsModel.h"
+#include "ui/Palette.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -42,6 +44,7 @@ private slots:
     void countdownMovesOnlyItsColumn();
     void showsHoldsAndPausedEndpoints();
     void rolesCarryTheRecord();
+    void onlyFailedIsAProblem();
 };
 
 void tst_JobsModel::mergesRefreshes_data()
@@ -179,6 +182,22 @@ void tst_JobsModel::rolesCarryTheRecord()
              QStringLiteral("Next attempt"));
     QCOMPARE(model.columnCount(), int(JobsModel::ColumnCount));
     QCOMPARE(model.rowCount(i), 0);
+}
+
+void tst_JobsModel::onlyFailedIsAProblem()
+{
+    JobsModel model;
+    model.setOperations({op(1, OperationState::Failed), op(2, OperationState::Waiting),
+                         op(3, OperationState::Running), op(4, OperationState::Parked),
+                         op(5, OperationState::Succeeded)});
+    QCOMPARE(model.rowCount(), 5);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex state = model.index(row, JobsModel::StateColumn);
+        const QColor color = state.data(Qt::ForegroundRole).value<QBrush>().color();
+        const bool failed = state.data(JobsModel::OperationRole).value<OperationRecord>().state ==
+                            OperationState::Failed;
+        QVERIFY2((color == palette::problem()) == failed, qPrintable(state.data().toString()));
+    }
 }
 
 QTEST_MAIN(tst_JobsModel)

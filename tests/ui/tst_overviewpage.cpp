@@ -1,6 +1,7 @@
 #include "core/time/Clock.h"
 #include "ui/CustomRangeDialog.h"
 #include "ui/OverviewPage.h"
+#include "ui/Palette.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -236,7 +237,10 @@ void tst_OverviewPage::dialogRefusesUntilValid()
     QCOMPARE(dialog.toMs(), m_now);
     dialog.setWindow(m_now, m_now - 60 * kMinute);
     QVERIFY(!ok->isEnabled());
-    QVERIFY(dialog.findChild<QLabel *>("customProblem")->text().contains("start before it ends"));
+    const auto *problem = dialog.findChild<QLabel *>("customProblem");
+    QVERIFY(problem->text().contains("start before it ends"));
+    QCOMPARE(problem->palette().color(QPalette::WindowText), palette::problem());
+    QVERIFY(ok->palette().color(QPalette::WindowText) != palette::problem());
     dialog.setWindow(m_now - 60 * kMinute, m_now + kDay);
     QVERIFY(!ok->isEnabled());
     dialog.setWindow(m_now - 2 * 60 * kMinute, m_now - 60 * kMinute);

@@ -1,7 +1,9 @@
 #include "ui/Format.h"
+#include "ui/Palette.h"
 #include "ui/PartitionsModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QTest>
@@ -223,7 +225,13 @@ void tst_PartitionsModel::conflictIsShown()
         model.index(1, PartitionsModel::ConfiguredColumn).data(Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(disputed.definition), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("Conflict: ") + disputed.conflict), qPrintable(tip));
-    QVERIFY(model.index(1, PartitionsModel::ConfiguredColumn).data(Qt::ForegroundRole).isValid());
+    // The disputed row is drawn in the window's problem colour; the agreed one is not.
+    QCOMPARE(model.index(1, PartitionsModel::ConfiguredColumn)
+                 .data(Qt::ForegroundRole)
+                 .value<QBrush>()
+                 .color(),
+             palette::problem());
+    QVERIFY(!model.index(0, PartitionsModel::ConfiguredColumn).data(Qt::ForegroundRole).isValid());
 }
 
 void tst_PartitionsModel::sortOrder()
