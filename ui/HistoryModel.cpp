@@ -2,6 +2,7 @@
 
 #include "ui/Format.h"
 #include "ui/HistoryReader.h"
+#include "ui/Palette.h"
 
 #include <QBrush>
 #include <QColor>
@@ -156,7 +157,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         if (index.column() == StatusColumn && (a.status == 429 || a.status == 503))
             return QBrush(QColor(0xb3, 0x6b, 0x00));
         if (index.column() == DecisionColumn && a.decision == QLatin1String("fail"))
-            return QBrush(QColor(0xc0, 0x1c, 0x28));
+            return QBrush(palette::problem());
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == OperationColumn || index.column() == AttemptColumn ||
