@@ -46,20 +46,21 @@ void tst_CliStatus::workersPartitionsAndBacklog()
 {
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("status.db"));
-    // The command reads the real clock: lay the database out around it.
+    // The command reads the real clock: lay the database out around it, with a window
+    // long enough (one token in six minutes) that no token returns while the test runs.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     {
         QString error;
         auto store = Store::open(db, &error);
         QVERIFY2(store, qPrintable(error));
         const QString definition = QStringLiteral(
-            R"({"policy_id":"p","limit":10,"window_seconds":5,"burst":2,"quota_unit":"request"})");
+            R"({"policy_id":"p","limit":10,"window_seconds":3600,"burst":2,"quota_unit":"request"})");
         QCOMPARE(store->ensurePartition(QStringLiteral("p"), QStringLiteral("k1"), 1, definition,
-                                        Gcra::forLimit(10, 5000, 2)),
+                                        Gcra::forLimit(10, 3'600'000, 2)),
                  Store::PaceResult::Written);
         QCOMPARE(store->ensurePartition(QStringLiteral("p"), QStringLiteral("k1"), 1,
                                         QStringLiteral(R"({"policy_id":"p","limit":99})"),
-                                        Gcra::forLimit(99, 5000, 2)),
+                                        Gcra::forLimit(99, 3'600'000, 2)),
                  Store::PaceResult::Conflict);
         for (int i = 0; i < 5; ++i)
             QVERIFY(store->createOperation(QStringLiteral("bulk"), QStringLiteral("b%1").arg(i),
@@ -111,7 +112,7 @@ void tst_CliStatus::workersPartitionsAndBacklog()
     const QString out = QString::fromUtf8(text.out);
     QVERIFY2(out.contains(QLatin1String("workers (those holding a lease): 2")), qPrintable(out));
     QVERIFY2(
-        out.contains(QLatin1String("p/k1 (version 1, 10 request per 5 s, burst 2): held until")),
+        out.contains(QLatin1String("p/k1 (version 1, 10 request per 3600 s, burst 2): held until")),
         qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("3 waiting, 0 due")), qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("conflict: a worker configures version 1 as")),
