@@ -1,6 +1,7 @@
 #include "app/CheckConfigCommand.h"
 
 #include "app/CommandLine.h"
+#include "app/EnqueueCommand.h"
 #include "core/config/WorkspaceConfig.h"
 
 namespace cooldown::cli {
@@ -12,6 +13,12 @@ int runCheckConfig(const QStringList &arguments)
     parser.setApplicationDescription(Text::tr("Validates a workspace config file."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("file"), Text::tr("The config file."));
+    const QCommandLineOption jobs(
+        QStringLiteral("jobs"),
+        Text::tr("Also check the jobs of a JSON Lines file ('-': standard input) against "
+                 "the workspace, as cooldown enqueue would, without writing anything."),
+        QStringLiteral("FILE"));
+    parser.addOption(jobs);
     if (const auto problem = parseStrict(parser, command, arguments, 1))
         return usageError(command, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -34,6 +41,23 @@ int runCheckConfig(const QStringList &arguments)
                  .arg(config->endpoints.size())
                  .arg(config->policies.size())
                  .arg(config->retryProfiles.size()));
+    if (!parser.isSet(jobs))
+        return ExitOk;
+    QString problem;
+    const auto lines = readJobLines(parser.value(jobs), true, &problem);
+    if (!lines)
+        return usageError(command, problem);
+    QStringList problems = lines->skipped;
+    for (qsizetype i = 0; i < lines->jobs.size(); ++i) {
+        if (const auto why = checkJob(*config, lines->jobs.at(i), lines->paths.at(i)))
+            problems.append(*why);
+    }
+    for (const QString &line : std::as_const(problems))
+        usageError(command, line);
+    if (!problems.isEmpty())
+        return ExitUsage;
+    printOut(
+        Text::tr("%1: ok, %n job(s)\n", nullptr, int(lines->jobs.size())).arg(parser.value(jobs)));
     return ExitOk;
 }
 

@@ -60,6 +60,11 @@ int runExplain(const QStringList &arguments)
     const QCommandLineOption key(QStringLiteral("idempotency-key"),
                                  Text::tr("The idempotency key the request carried."),
                                  QStringLiteral("K"));
+    const QCommandLineOption keyValid(
+        QStringLiteral("key-valid"),
+        Text::tr("Seconds the server keeps an idempotency key (an endpoint's "
+                 "idempotency.key_valid_seconds); with --idempotency-key."),
+        QStringLiteral("S"));
     const QCommandLineOption seed(QStringLiteral("seed"),
                                   Text::tr("Seed for jitter and spread (reproducible output)."),
                                   QStringLiteral("N"));
@@ -75,7 +80,7 @@ int runExplain(const QStringList &arguments)
         Text::tr("The request's URL: names the bucket an endpoint without a policy learns into."),
         QStringLiteral("URL"));
     parser.addOptions({method, status, error, header, bodyFile, now, attempt, throttled, elapsed,
-                       key, seed, set, xRateLimitReset, url});
+                       key, keyValid, seed, set, xRateLimitReset, url});
 
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
@@ -128,6 +133,17 @@ int runExplain(const QStringList &arguments)
         if (parser.value(key).isEmpty())
             return usageError(kCommand, Text::tr("--idempotency-key: the key is empty"));
         outcome.idempotencyKeySent = true;
+    }
+    if (parser.isSet(keyValid)) {
+        bool ok = false;
+        const double s = parser.value(keyValid).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s < 1 || s > 366.0 * 86400)
+            return usageError(kCommand,
+                              Text::tr("--key-valid: expected seconds from 1 to 31622400, got '%1'")
+                                  .arg(parser.value(keyValid)));
+        if (!parser.isSet(key))
+            return usageError(kCommand, Text::tr("--key-valid needs --idempotency-key"));
+        outcome.keyValidMs = qint64(s * 1000);
     }
 
     qint64 nowMs = SystemClock::instance().nowMs();

@@ -51,6 +51,9 @@ int runOperatorAction(Action action, const QStringList &arguments)
 
     const qint64 now = SystemClock::instance().nowMs();
     const bool forced = action == Action::Retry && parser.isSet(force);
+    const auto before = store->operation(*id);
+    const bool keyExpired = action == Action::Retry && before &&
+                            before->finalReason == QLatin1String("idempotency_key_expired");
     const Store::OperatorResult result = action == Action::Retry ? store->retryNow(*id, now, forced)
                                                                   : store->cancel(*id, now);
     switch (result) {
@@ -62,6 +65,10 @@ int runOperatorAction(Action action, const QStringList &arguments)
                           forced                    ? Text::tr(", due now, forced")
                           : action == Action::Retry ? Text::tr(", due now")
                                                     : QString()));
+        if (keyExpired)
+            printOut(Text::tr("operation %1 is sent with the same idempotency key, which the "
+                              "server may have forgotten: it may run the request again\n")
+                         .arg(*id));
         return ExitOk;
     }
     case Store::OperatorResult::Pending:

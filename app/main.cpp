@@ -1,5 +1,6 @@
 #include "app/CheckConfigCommand.h"
 #include "app/CommandLine.h"
+#include "app/EnqueueCommand.h"
 #include "app/ExplainCommand.h"
 #include "app/ExportCommand.h"
 #include "app/Language.h"
@@ -47,6 +48,10 @@ const CommandEntry kCommands[] = {
      cooldown::cli::runCheckConfig},
     {"export", QT_TRANSLATE_NOOP("cooldown::cli::Text", "write the attempt history as CSV"),
      cooldown::cli::runExport},
+    {"enqueue",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "hand jobs to endpoints, each kept with its idempotency key"),
+     cooldown::cli::runEnqueue},
     {"retry",
      QT_TRANSLATE_NOOP("cooldown::cli::Text", "make a waiting, parked or failed operation due now"),
      cooldown::cli::runRetry},

@@ -1,5 +1,6 @@
 #include "core/config/WorkspaceConfig.h"
 
+#include "core/config/JobRequest.h"
 #include "core/config/JsonReader.h"
 #include "core/http/HttpToken.h"
 
@@ -34,14 +35,23 @@ const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("min_interval_seconds"),
                                 QStringLiteral("timeout_seconds"),
                                 QStringLiteral("retry")};
-const QStringList kEndpointKeys = {
-    QStringLiteral("id"),          QStringLiteral("name"),          QStringLiteral("method"),
-    QStringLiteral("url"),         QStringLiteral("headers"),       QStringLiteral("body"),
-    QStringLiteral("every_seconds"), QStringLiteral("timeout_seconds"), QStringLiteral("policy"),
-    QStringLiteral("partition_key"), QStringLiteral("retry"),       QStringLiteral("idempotency")};
+const QStringList kEndpointKeys = {QStringLiteral("id"),
+                                   QStringLiteral("name"),
+                                   QStringLiteral("method"),
+                                   QStringLiteral("url"),
+                                   QStringLiteral("headers"),
+                                   QStringLiteral("body"),
+                                   QStringLiteral("every_seconds"),
+                                   QStringLiteral("timeout_seconds"),
+                                   QStringLiteral("policy"),
+                                   QStringLiteral("partition_key"),
+                                   QStringLiteral("retry"),
+                                   QStringLiteral("idempotency"),
+                                   QStringLiteral("enqueue_only")};
 
 // Replaces ${env:NAME} and ${scope:KEY} references. Secrets are resolved here, in
-// memory, and nowhere else.
+// memory, and nowhere else. ${job:NAME} placeholders are kept as written, to be filled
+// per job when its request is sent.
 class Substitution
 {
 public:
@@ -53,6 +63,7 @@ public:
     std::optional<QString> apply(const QString &text, const QString &path, JsonReader &reader) const
     {
         static const QRegularExpression kReference(QStringLiteral(R"(\$\{([a-z]+):([A-Za-z0-9_.]+)\})"));
+        static const QRegularExpression kPlaceholder(QStringLiteral(R"(\$\{job:[A-Za-z0-9_.]+\})"));
         QString out;
         qsizetype last = 0;
         auto it = kReference.globalMatch(text);
@@ -61,7 +72,9 @@ public:
             out += QStringView(text).mid(last, m.capturedStart() - last);
             const QString scope = m.captured(1);
             const QString name = m.captured(2);
-            if (scope == QLatin1String("env")) {
+            if (scope == QLatin1String("job")) {
+                out += m.captured(0);
+            } else if (scope == QLatin1String("env")) {
                 if (!m_environment.contains(name)) {
                     reader.fail(path, Text::tr("environment variable %1 is not set").arg(name));
                     return std::nullopt;
@@ -78,8 +91,10 @@ public:
             last = m.capturedEnd();
         }
         out += QStringView(text).mid(last);
-        if (out.contains(QLatin1String("${"))) {
-            reader.fail(path, Text::tr("malformed reference: expected ${env:NAME}"));
+        QString withoutPlaceholders = out;
+        withoutPlaceholders.remove(kPlaceholder);
+        if (withoutPlaceholders.contains(QLatin1String("${"))) {
+            reader.fail(path, Text::tr("malformed reference: expected ${env:NAME} or ${job:NAME}"));
             return std::nullopt;
         }
         return out;
@@ -107,6 +122,15 @@ QHash<QString, QString> processEnvironment()
     return env;
 }
 
+// Adds the placeholders of text to the endpoint's.
+void notePlaceholders(const QString &text, EndpointConfig &e)
+{
+    for (const QString &name : jobtemplate::placeholders(text)) {
+        if (!e.jobFields.contains(name))
+            e.jobFields.append(name);
+    }
+}
+
 // The url and headers of an endpoint or an alert target, ${...} references resolved.
 void readTarget(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
                 EndpointConfig &e)
@@ -114,7 +138,25 @@ void readTarget(const QJsonObject &o, const QString &path, const Substitution &s
     const QString urlPath = JsonReader::join(path, QStringLiteral("url"));
     const QString urlText = r.string(o, QStringLiteral("url"), path, true);
     if (const auto resolved = r.ok() ? subst.apply(urlText, urlPath, r) : std::nullopt) {
-        e.url = QUrl(*resolved, QUrl::StrictMode);
+        e.urlTemplate = *resolved;
+        notePlaceholders(*resolved, e);
+        // Where requests go is the workspace's to say: a job fills a path or a query.
+        const qsizetype authorityStart = resolved->indexOf(QLatin1String("://"));
+        const qsizetype pathStart =
+            authorityStart < 0 ? -1
+                               : resolved->indexOf(QRegularExpression(QStringLiteral("[/?#]")),
+                                                   authorityStart + 3);
+        if (!jobtemplate::placeholders(resolved->left(pathStart < 0 ? resolved->size() : pathStart))
+                 .isEmpty())
+            r.fail(urlPath, Text::tr("a ${job:NAME} placeholder may stand in the path or the "
+                                     "query, not in the scheme, host or port"));
+        QHash<QString, QString> samples;
+        for (const QString &name : jobtemplate::placeholders(*resolved))
+            samples.insert(name, QStringLiteral("x"));
+        QString unused;
+        e.url = QUrl(jobtemplate::fill(*resolved, samples, jobtemplate::Escape::Url, &unused)
+                         .value_or(QString()),
+                     QUrl::StrictMode);
         const QString scheme = e.url.scheme();
         if (!e.url.isValid() || e.url.host().isEmpty() ||
             (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
@@ -144,6 +186,7 @@ void readTarget(const QJsonObject &o, const QString &path, const Substitution &s
                     r.fail(fieldPath, Text::tr("header values cannot contain line breaks"));
                     break;
                 }
+                notePlaceholders(*value, e);
                 e.headers.append(it.key().toLatin1(), value->toUtf8());
                 e.headerTemplates.append(it.key().toLatin1(), text.toUtf8());
             }
@@ -174,26 +217,47 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     const QString bodyPath = JsonReader::join(path, QStringLiteral("body"));
     if (o.contains(QStringLiteral("body"))) {
         const QString body = r.string(o, QStringLiteral("body"), path, false);
-        if (const auto resolved = r.ok() ? subst.apply(body, bodyPath, r) : std::nullopt)
+        if (const auto resolved = r.ok() ? subst.apply(body, bodyPath, r) : std::nullopt) {
             e.body = resolved->toUtf8();
+            notePlaceholders(*resolved, e);
+        }
     }
 
     e.everySeconds = int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
     e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
     e.policy = r.string(o, QStringLiteral("policy"), path, false);
     e.partitionKey = r.string(o, QStringLiteral("partition_key"), path, false);
+    notePlaceholders(e.partitionKey, e);
     e.retry = r.string(o, QStringLiteral("retry"), path, false, QStringLiteral("default"));
+    e.enqueueOnly = r.boolean(o, QStringLiteral("enqueue_only"), path, false);
+    if (r.ok() && !e.jobFields.isEmpty()) {
+        if (o.contains(QStringLiteral("enqueue_only")) && !e.enqueueOnly)
+            r.fail(JsonReader::join(path, QStringLiteral("enqueue_only")),
+                   Text::tr("an endpoint with ${job:NAME} placeholders runs only enqueued "
+                            "jobs"));
+        else if (e.everySeconds > 0)
+            r.fail(JsonReader::join(path, QStringLiteral("every_seconds")),
+                   Text::tr("an endpoint with ${job:NAME} placeholders runs only enqueued "
+                            "jobs, not periodically"));
+        e.enqueueOnly = true;
+    }
+    if (r.ok() && e.enqueueOnly && e.everySeconds > 0)
+        r.fail(JsonReader::join(path, QStringLiteral("every_seconds")),
+               Text::tr("an endpoint that runs only enqueued jobs cannot run periodically"));
 
     const QJsonValue idem = o.value(QStringLiteral("idempotency"));
     const QString idemPath = JsonReader::join(path, QStringLiteral("idempotency"));
     if (!idem.isUndefined()) {
         if (const auto io = r.object(idem, idemPath)) {
-            r.checkKnownKeys(*io, idemPath, {QStringLiteral("header")});
+            r.checkKnownKeys(*io, idemPath,
+                             {QStringLiteral("header"), QStringLiteral("key_valid_seconds")});
             const QString header = r.string(*io, QStringLiteral("header"), idemPath, true);
             if (r.ok() && !isToken(header))
                 r.fail(JsonReader::join(idemPath, QStringLiteral("header")),
                        Text::tr("not a valid header name"));
             e.idempotencyHeader = header.toLatin1();
+            e.keyValidSeconds =
+                r.number(*io, QStringLiteral("key_valid_seconds"), idemPath, 1, 366.0 * 86400, 0);
         }
     }
 }
@@ -214,6 +278,8 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
     e.name = Text::tr("Alert %1").arg(a.id);
     e.method = "POST";
     readTarget(o, path, subst, r, e);
+    if (r.ok() && !e.jobFields.isEmpty())
+        r.fail(path, Text::tr("an alert target cannot hold ${job:NAME} placeholders"));
     if (!e.headers.contains("Content-Type")) {
         e.headers.append("Content-Type", "application/json");
         e.headerTemplates.append("Content-Type", "application/json");
@@ -459,6 +525,17 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                     }
                 }
                 config.endpoints.append(e);
+            }
+            // Keys are stored, shown and exported (docs/intake.md).
+            for (qsizetype i = 0; i < config.endpoints.size() && r.ok(); ++i) {
+                const QString &key = config.endpoints.at(i).partitionKey;
+                const QString problem = jobtemplate::placeholders(key).isEmpty()
+                                            ? partitionKeyProblem(config, key)
+                                            : QString();
+                if (!problem.isEmpty())
+                    r.fail(JsonReader::join(JsonReader::index(path, i),
+                                            QStringLiteral("partition_key")),
+                           problem);
             }
         }
     }

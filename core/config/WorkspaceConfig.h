@@ -17,13 +17,15 @@ namespace cooldown {
 
 // One configured endpoint. Header values, the URL and the body have their
 // ${env:NAME} references resolved in memory only; `headerTemplates` keeps the text
-// as written, which is what may be shown or saved again.
+// as written, which is what may be shown or saved again. ${job:NAME} placeholders
+// (core/config/JobRequest.h) stay in them, to be filled per job.
 struct EndpointConfig
 {
     QString id;
     QString name;
     QByteArray method = "GET";
-    QUrl url;
+    QUrl url;            // with placeholders: filled with "x", for its scheme and host
+    QString urlTemplate; // the URL as resolved, placeholders kept
     HttpHeaders headers;
     HttpHeaders headerTemplates;
     QByteArray body;
@@ -33,6 +35,14 @@ struct EndpointConfig
     QString partitionKey;
     QString retry = QStringLiteral("default");
     QByteArray idempotencyHeader;  // empty: no key is sent
+    // How long the server keeps a key (its documented retention); 0: not said. After
+    // it, a keyed POST is parked instead of retried (idempotency_key_expired).
+    double keyValidSeconds = 0;
+    // The ${job:NAME} placeholders of the url, headers, body and partition key.
+    QStringList jobFields;
+    // Runs only jobs handed in (cooldown enqueue, the local API); always so with
+    // placeholders. Otherwise an endpoint runs once per database, or periodically.
+    bool enqueueOnly = false;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };

@@ -1,9 +1,11 @@
 #include "core/engine/Scheduler.h"
 
 #include "core/engine/Bookkeeping.h"
+#include "core/engine/Intake.h"
 #include "core/store/SqlTransaction.h"
 
 #include "core/Logging.h"
+#include "core/config/JobRequest.h"
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
 #include "core/http/QuotaStatement.h"
@@ -88,6 +90,7 @@ struct Scheduler::Held
 
     OperationRecord op;
     const EndpointConfig *endpoint = nullptr;
+    FilledRequest filled; // the endpoint's request, filled with the operation's job values
     Stage stage = Stage::Guard;
     qint64 readyAtMonotonicMs = 0;
     qint64 bucketCost = 0;
@@ -221,9 +224,9 @@ bool Scheduler::start(QString *error)
                 return false;
             }
             m_ticks.insert(e.id, {e.id, partitionPolicy, e.partitionKey, costOf(e), e.url.host()});
-        } else if (!m_store.ensureOneShotOperation(e.id, newIdempotencyKey(), now, partitionPolicy,
-                                                   e.partitionKey, nullptr, costOf(e),
-                                                   e.url.host())) {
+        } else if (!e.enqueueOnly && !m_store.ensureOneShotOperation(
+                                         e.id, newIdempotencyKey(), now, partitionPolicy,
+                                         e.partitionKey, nullptr, costOf(e), e.url.host())) {
             *error = m_store.lastError();
             return false;
         }
@@ -275,13 +278,8 @@ int Scheduler::maxInFlight() const
 
 QString Scheduler::newIdempotencyKey()
 {
-    // 128 random bits in UUID form; the random source is the system's in production.
-    const quint64 a = m_random.next();
-    const quint64 b = m_random.next();
-    const QString hex =
-        QStringLiteral("%1%2").arg(a, 16, 16, QLatin1Char('0')).arg(b, 16, 16, QLatin1Char('0'));
-    return hex.mid(0, 8) + QLatin1Char('-') + hex.mid(8, 4) + QLatin1Char('-') + hex.mid(12, 4) +
-           QLatin1Char('-') + hex.mid(16, 4) + QLatin1Char('-') + hex.mid(20, 12);
+    // The random source is the system's in production.
+    return cooldown::newIdempotencyKey(m_random);
 }
 
 void Scheduler::wake()
@@ -392,31 +390,12 @@ bool Scheduler::ensurePartition(const EndpointConfig &endpoint)
     if (endpoint.policy.isEmpty())
         return m_store.ensureLearnedPartition(partitionPolicyOf(endpoint));
     const auto policy = m_policies.constFind(endpoint.policy);
-    if (policy == m_policies.constEnd())
+    // A partition key filled per job names the partitions of its jobs: each is made
+    // when a job is handed in.
+    if (policy == m_policies.constEnd() ||
+        !jobtemplate::placeholders(endpoint.partitionKey).isEmpty())
         return true;
-    const QString definition =
-        QString::fromUtf8(QJsonDocument(policy->toJson()).toJson(QJsonDocument::Compact));
-    QString stored;
-    switch (m_store.ensurePartition(policy->policyId, endpoint.partitionKey,
-                                    int(policy->policyVersion), definition,
-                                    Gcra::forPolicy(*policy), &stored)) {
-    case Store::PaceResult::Written:
-        return true;
-    case Store::PaceResult::KeptNewer:
-        qCWarning(lcEngine).noquote()
-            << "policy" << policy->policyId << "version" << policy->policyVersion
-            << "is older than the one the database holds; the fleet keeps" << stored;
-        return true;
-    case Store::PaceResult::Conflict:
-        qCWarning(lcEngine).noquote()
-            << "policy" << policy->policyId << "version" << policy->policyVersion
-            << "differs from what another worker configured under the same version:" << definition
-            << "here," << stored << "in the database; the database's is kept";
-        return true;
-    case Store::PaceResult::Failed:
-        return false;
-    }
-    return false;
+    return ensurePolicyPartition(m_store, *policy, endpoint.partitionKey);
 }
 
 void Scheduler::admit(const OperationRecord &op)
@@ -443,6 +422,21 @@ void Scheduler::admit(const OperationRecord &op)
         finish(h, a, next);
         return;
     }
+    QString unfilled;
+    if (const auto filled = fillRequest(*h.endpoint, op.jobValues, op.requestBody, &unfilled)) {
+        h.filled = *filled;
+    } else {
+        // The workspace changed since the job was handed in: it cannot be sent.
+        RetryDecision refused;
+        refused.action = RetryDecision::Action::Fail;
+        refused.reason = QStringLiteral("job_values_missing");
+        AttemptFacts facts = factsOf(h);
+        facts.startedAtMs = nowMs();
+        facts.error = unfilled;
+        const AttemptRecord a = bookkeeping::attemptRecord(op, facts, refused, false);
+        finish(h, a, bookkeeping::nextState(op, a, refused, op.firstAttemptAtMs));
+        return;
+    }
     if (op.rescued) {
         recordRescue(h);
         return;
@@ -459,12 +453,12 @@ Scheduler::Partition *Scheduler::partitionOf(const Held &held)
     const auto policy = m_policies.constFind(e.policy);
     if (policy == m_policies.constEnd())
         return nullptr;
-    const auto key = std::make_pair(e.policy, e.partitionKey);
+    const auto key = std::make_pair(e.policy, held.op.partitionKey);
     auto it = m_partitions.find(key);
     if (it == m_partitions.end()) {
         auto p = std::make_unique<Partition>();
         p->policy = &policy.value();
-        p->partitionKey = e.partitionKey;
+        p->partitionKey = held.op.partitionKey;
         p->bucket = std::make_unique<TokenBucket>(*p->policy, m_clock.monotonicMs());
         it = m_partitions.emplace(key, std::move(p)).first;
     }
@@ -482,12 +476,12 @@ void Scheduler::advance(Held &held)
     if (held.stage == Held::Stage::Bucket) {
         if (Partition *p = partitionOf(held)) {
             const qint64 now = nowMs();
-            held.bucketCost = p->bucket->costOf(held.endpoint->body.size());
+            held.bucketCost = p->bucket->costOf(held.filled.body.size());
             if (held.op.forceNext) {
                 p->bucket->takeForced(held.bucketCost, mono);
             } else {
                 const qint64 heldUntil =
-                    m_snooze.heldUntilMs(held.endpoint->policy, held.endpoint->partitionKey, now);
+                    m_snooze.heldUntilMs(held.endpoint->policy, held.op.partitionKey, now);
                 if (heldUntil > now)
                     return deferOrWait(held, heldUntil - now);
                 // The claim took the unit from the fleet's bucket and the server's window;
@@ -507,8 +501,8 @@ void Scheduler::advance(Held &held)
             // The host's learned partition: a 429 that arrived since the claim holds
             // it here too.
             const qint64 now = nowMs();
-            const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held.endpoint),
-                                                          held.endpoint->partitionKey, now);
+            const qint64 heldUntil =
+                m_snooze.heldUntilMs(partitionPolicyOf(*held.endpoint), held.op.partitionKey, now);
             if (heldUntil > now)
                 return deferOrWait(held, heldUntil - now);
         }
@@ -566,11 +560,11 @@ void Scheduler::send(Held &held)
     const EndpointConfig &e = *held.endpoint;
     TransportRequest &r = held.request;
     r.method = e.method;
-    r.url = e.url;
-    r.headers = e.headers;
+    r.url = held.filled.url;
+    r.headers = held.filled.headers;
     if (!e.idempotencyHeader.isEmpty())
         r.headers.append(e.idempotencyHeader, asStructuredString(held.op.idempotencyKey));
-    r.body = held.op.requestBody.isEmpty() ? e.body : held.op.requestBody;
+    r.body = held.filled.body;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
     r.maxResponseBytes = m_options.maxResponseBytes;
@@ -601,6 +595,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     outcome.headers = result.headers;
     outcome.body = result.body;
     outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
+    outcome.keyValidMs = qint64(e.keyValidSeconds * 1000);
     if (outcome.error != TransportError::None)
         outcome.status = 0;
 
@@ -642,7 +637,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         if (d.serverWait.problemAction == ProblemAction::SlowDown)
             partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
                                         mono + partition->policy->windowMs, mono);
-        m_drift.observe(*partition->policy, e.partitionKey, d.serverWait.rateLimit, now);
+        m_drift.observe(*partition->policy, op.partitionKey, d.serverWait.rateLimit, now);
     }
     // A server wait on a throttle holds the whole partition until that time: the
     // configured one, or the host's for an endpoint without a policy (a 429 only: a
@@ -650,20 +645,20 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const QString partitionPolicy = partitionPolicyOf(e);
     if ((partition || (e.policy.isEmpty() && result.status == 429)) &&
         d.action == RetryDecision::Action::Retry &&
-        m_snooze.holdForResponse(partitionPolicy, e.partitionKey, result.status, d.serverWait,
+        m_snooze.holdForResponse(partitionPolicy, op.partitionKey, result.status, d.serverWait,
                                  now)) {
-        const auto hold = m_snooze.activeHold(partitionPolicy, e.partitionKey, now);
-        const qint64 until = m_snooze.heldUntilMs(partitionPolicy, e.partitionKey, now);
-        m_store.snoozePartition(partitionPolicy, e.partitionKey, until,
+        const auto hold = m_snooze.activeHold(partitionPolicy, op.partitionKey, now);
+        const qint64 until = m_snooze.heldUntilMs(partitionPolicy, op.partitionKey, now);
+        m_store.snoozePartition(partitionPolicy, op.partitionKey, until,
                                 hold ? hold->why : QString());
         if (!isAlert(e.id))
             raiseAlert(AlertEvent::PartitionHeld,
                        QStringLiteral("Partition %1 %2 is held by the server for %3 s: %4")
-                           .arg(partitionPolicy, e.partitionKey)
+                           .arg(partitionPolicy, op.partitionKey)
                            .arg(double(until - now) / 1000.0)
                            .arg(hold ? hold->why : QString()),
                        {{QStringLiteral("policy_id"), partitionPolicy},
-                        {QStringLiteral("partition_key"), e.partitionKey},
+                        {QStringLiteral("partition_key"), op.partitionKey},
                         {QStringLiteral("held_seconds"), double(until - now) / 1000.0}},
                        until - now);
     }
@@ -680,7 +675,7 @@ AttemptFacts Scheduler::factsOf(const Held &held)
     const EndpointConfig &e = *held.endpoint;
     AttemptFacts facts;
     facts.method = QString::fromLatin1(e.method);
-    facts.url = e.url.toString();
+    facts.url = (held.filled.url.isEmpty() ? e.url : held.filled.url).toString();
     facts.workerId = m_options.workerId;
     facts.policyId = e.policy;
     const Partition *partition = partitionOf(held);
@@ -699,6 +694,7 @@ void Scheduler::recordRescue(Held &held)
     outcome.method = e.method;
     outcome.error = TransportError::WorkerDied;
     outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
+    outcome.keyValidMs = qint64(e.keyValidSeconds * 1000);
     AttemptHistory history;
     history.attempt = op.attempt + 1;
     history.throttledBefore = op.throttledAttempts;
@@ -724,7 +720,7 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     if (quota && held.endpoint) {
         request.quota = *quota;
         request.quotaPolicyId = partitionPolicyOf(*held.endpoint);
-        request.quotaPartitionKey = held.endpoint->partitionKey;
+        request.quotaPartitionKey = held.op.partitionKey;
         request.quotaObservedAtMs = attempt.finishedAtMs;
     }
     m_finishing.append(std::move(request));
@@ -850,12 +846,12 @@ void Scheduler::armTimer(StoreDue storeDue)
             delay = std::min(delay, held->readyAtMonotonicMs - mono);
         } else if (held->stage == Held::Stage::Bucket) {
             const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held->endpoint),
-                                                          held->endpoint->partitionKey, now);
+                                                          held->op.partitionKey, now);
             if (heldUntil > now)
                 delay = std::min(delay, heldUntil - now);
             if (Partition *p = partitionOf(*held)) {
                 const qint64 at =
-                    p->bucket->availableAtMs(p->bucket->costOf(held->endpoint->body.size()), mono);
+                    p->bucket->availableAtMs(p->bucket->costOf(held->filled.body.size()), mono);
                 if (at != TokenBucket::kWaitForRelease)
                     delay = std::min(delay, at - mono);
             }

@@ -193,6 +193,13 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
         if (d.deadlineMs >= 0 && nowMs + d.delayMs > d.deadlineMs)
             return endWith(d, onDeadline, "deadline_unreachable");
     }
+    // A server keeps a key only as long as it documents: a request sent again after
+    // that is a new request to it, and would run twice. Only an operator may send it.
+    if (!idempotent && outcome.idempotencyKeySent && outcome.keyValidMs > 0) {
+        d.keyValidUntilMs = history.firstAttemptAtMs + outcome.keyValidMs;
+        if (nowMs + d.delayMs >= d.keyValidUntilMs)
+            return endWith(d, Action::Park, "idempotency_key_expired");
+    }
     d.action = Action::Retry;
     d.reason = QLatin1String(c.reason);
     d.notBeforeMs = nowMs + d.delayMs;
@@ -224,6 +231,7 @@ QJsonObject RetryDecision::toJson() const
         {QStringLiteral("throttled"), throttled},
         {QStringLiteral("counted_attempts"), countedAttempts},
         {QStringLiteral("deadline"), isoOrNull(deadlineMs)},
+        {QStringLiteral("key_valid_until"), isoOrNull(keyValidUntilMs)},
         {QStringLiteral("retry_after"), retryAfter},
         {QStringLiteral("ratelimit"), serverWait.rateLimit.toJson()},
         {QStringLiteral("x_ratelimit"), serverWait.xRateLimit.isPresent()

@@ -40,6 +40,9 @@ struct AttemptOutcome
     HttpHeaders headers;
     QByteArray body;
     bool idempotencyKeySent = false;
+    // How long the server keeps an idempotency key after the first attempt (an
+    // endpoint's idempotency.key_valid_seconds); 0 when it does not say.
+    qint64 keyValidMs = 0;
 };
 
 // Where the operation stands when the outcome arrives.
@@ -71,6 +74,7 @@ struct RetryDecision
     bool throttled = false;  // a 429 or 503: counted apart from failures
     int countedAttempts = 0; // attempts that count towards max_attempts
     qint64 deadlineMs = -1;  // -1 without a deadline
+    qint64 keyValidUntilMs = -1; // when the server forgets the key; -1 when not said
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                 const AttemptHistory &history, qint64 nowMs, RandomSource &random,

@@ -3,6 +3,7 @@
 #include "core/ratelimit/Gcra.h"
 #include "core/ratelimit/ServerWindow.h"
 
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -70,8 +71,11 @@ struct OperationRecord
     // An operator asked to cancel while an attempt was running; the store turns the
     // attempt's outcome into "cancelled" unless it ended the operation anyway.
     bool cancelRequested = false;
-    // Sent instead of the endpoint's body when not empty (an alert's message).
+    // Sent instead of the endpoint's body when not empty (an alert's message, a job's
+    // body).
     QByteArray requestBody;
+    // A job's values for its endpoint's ${job:NAME} placeholders (docs/intake.md).
+    QHash<QString, QString> jobValues;
 };
 
 // One HTTP exchange. Everything here is redacted by the store before it is written.

@@ -271,6 +271,17 @@ const char *const kVersion8[] = {
     "%HOURLY_FROM_MINUTES%",
 };
 
+// Version 9: jobs handed in from outside (docs/intake.md). job_values fill the
+// endpoint's ${job:NAME} placeholders; request_hash is what the job's idempotency key
+// stands for (method, filled URL, header fields as written, body), set only for jobs
+// handed in, whose keys are unique: the same key again finds the same operation.
+const char *const kVersion9[] = {
+    "ALTER TABLE operations ADD COLUMN job_values TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE operations ADD COLUMN request_hash TEXT NOT NULL DEFAULT ''",
+    "CREATE UNIQUE INDEX operations_handed_in_key ON operations (idempotency_key)"
+    " WHERE request_hash <> ''",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -298,7 +309,7 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 8;
+    return 9;
 }
 
 int rollupsVersion()
@@ -394,6 +405,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion7, postgres);
     case 8:
         return statements(kVersion8, postgres);
+    case 9:
+        return statements(kVersion9, postgres);
     default:
         return {};
     }

@@ -335,6 +335,25 @@ bool Store::ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTi
     return exec(query);
 }
 
+namespace {
+
+Store::NewOperation newOperation(const QString &endpointId, const QString &idempotencyKey,
+                                 const QString &policyId, const QString &partitionKey, qint64 cost,
+                                 const QString &host, const QByteArray &body = {})
+{
+    Store::NewOperation o;
+    o.endpointId = endpointId;
+    o.idempotencyKey = idempotencyKey;
+    o.policyId = policyId;
+    o.partitionKey = partitionKey;
+    o.cost = cost;
+    o.host = host;
+    o.body = body;
+    return o;
+}
+
+} // namespace
+
 QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint> &endpoints,
                                  const std::function<QString()> &newIdempotencyKey)
 {
@@ -398,8 +417,9 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
             continue;
         }
         const std::optional<qint64> id =
-            insertOperation(endpointId, newIdempotencyKey(), nowMs, endpoint->policyId,
-                            endpoint->partitionKey, endpoint->cost, endpoint->host);
+            insertOperation(newOperation(endpointId, newIdempotencyKey(), endpoint->policyId,
+                                         endpoint->partitionKey, endpoint->cost, endpoint->host),
+                            nowMs);
         if (!id)
             return {};
         created.append(*id);
@@ -427,15 +447,21 @@ std::optional<qint64> Store::nextTickAtMs()
 
 // ---------------------------------------------------------------------------------------
 
-std::optional<qint64> Store::insertOperation(const QString &endpointId,
-                                             const QString &idempotencyKey, qint64 nowMs,
-                                             const QString &policyId, const QString &partitionKey,
-                                             qint64 cost, const QString &host,
-                                             const QByteArray &body)
+QString Store::operationColumns() const
 {
-    if (!ensureEndpointRow(endpointId, nowMs))
+    // A database held at an older schema (the migration tests hold one) has no job
+    // values yet.
+    QString list = columns(kOperationColumns);
+    if (m_schemaVersion < 9)
+        list.replace(QLatin1String("job_values"), QLatin1String("'' AS job_values"));
+    return list;
+}
+
+std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint64 nowMs)
+{
+    if (!ensureEndpointRow(operation.endpointId, nowMs))
         return std::nullopt;
-    if (!policyId.isEmpty()) {
+    if (!operation.policyId.isEmpty()) {
         // Claims find work through the partition's row: it must exist before the
         // operation does (the pending trigger then lowers its look_at).
         QSqlQuery *partition =
@@ -443,36 +469,56 @@ std::optional<qint64> Store::insertOperation(const QString &endpointId,
                                   " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
         if (!partition)
             return std::nullopt;
-        partition->bindValue(QStringLiteral(":policy"), text(policyId));
-        partition->bindValue(QStringLiteral(":partition"), text(partitionKey));
+        partition->bindValue(QStringLiteral(":policy"), text(operation.policyId));
+        partition->bindValue(QStringLiteral(":partition"), text(operation.partitionKey));
         if (!exec(*partition))
             return std::nullopt;
     }
     // Prepared once: periodic endpoints make one for every tick. SQLite hands out the
-    // new row's id without RETURNING's temporary table.
+    // new row's id without RETURNING's temporary table. A job's idempotency key is its
+    // alone (a unique index): of two workers handing in the same key at once, the
+    // second inserts nothing and finds the first's operation.
     const bool postgres = m_backend == Backend::Postgres;
+    const bool handedIn = !operation.requestHash.isEmpty();
+    const bool jobColumns = m_schemaVersion >= 9 || handedIn;
     QSqlQuery *query = cached(
         QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
-                       " idempotency_key, policy_id, partition_key, cost, host, request_body)"
+                       " idempotency_key, policy_id, partition_key, cost, host, request_body%1)"
                        " VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy, :partition,"
-                       " :cost, :host, :body)") +
+                       " :cost, :host, :body%2)")
+            .arg(jobColumns ? QStringLiteral(", job_values, request_hash") : QString(),
+                 jobColumns ? QStringLiteral(", :values, :hash") : QString()) +
+        (handedIn ? QStringLiteral(" ON CONFLICT (idempotency_key) WHERE request_hash <> ''"
+                                   " DO NOTHING")
+                  : QString()) +
         (postgres ? QStringLiteral(" RETURNING id") : QString()));
     if (!query)
         return std::nullopt;
-    query->bindValue(QStringLiteral(":host"), text(host));
-    query->bindValue(QStringLiteral(":body"), text(QString::fromUtf8(body)));
-    query->bindValue(QStringLiteral(":cost"), std::max<qint64>(0, cost));
-    query->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    query->bindValue(QStringLiteral(":host"), text(operation.host));
+    query->bindValue(QStringLiteral(":body"), text(QString::fromUtf8(operation.body)));
+    query->bindValue(QStringLiteral(":cost"), std::max<qint64>(0, operation.cost));
+    query->bindValue(QStringLiteral(":endpoint"), text(operation.endpointId));
     query->bindValue(QStringLiteral(":now"), nowMs);
-    query->bindValue(QStringLiteral(":due"), nowMs);
-    query->bindValue(QStringLiteral(":key"), text(idempotencyKey));
-    query->bindValue(QStringLiteral(":policy"), text(policyId));
-    query->bindValue(QStringLiteral(":partition"), text(partitionKey));
+    query->bindValue(QStringLiteral(":due"), std::max(nowMs, operation.dueAtMs));
+    query->bindValue(QStringLiteral(":key"), text(operation.idempotencyKey));
+    query->bindValue(QStringLiteral(":policy"), text(operation.policyId));
+    query->bindValue(QStringLiteral(":partition"), text(operation.partitionKey));
+    if (jobColumns) {
+        query->bindValue(QStringLiteral(":values"), jobValuesText(operation.jobValues));
+        query->bindValue(QStringLiteral(":hash"), text(operation.requestHash));
+    }
     if (!exec(*query))
         return std::nullopt;
-    const QVariant id =
-        postgres ? (query->next() ? query->value(0) : QVariant()) : query->lastInsertId();
+    QVariant id;
+    if (postgres) {
+        if (query->next())
+            id = query->value(0);
+    } else if (!handedIn || query->numRowsAffected() > 0) {
+        id = query->lastInsertId();
+    }
     query->finish();
+    if (handedIn && !id.isValid())
+        return 0; // the key is taken
     if (!id.isValid()) {
         fail(QStringLiteral("create operation"), QStringLiteral("no id returned"));
         return std::nullopt;
@@ -491,8 +537,8 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
         fail(QStringLiteral("create operation"), transaction.error());
         return std::nullopt;
     }
-    const std::optional<qint64> id = insertOperation(endpointId, idempotencyKey, nowMs, policyId,
-                                                     partitionKey, cost, host, body);
+    const std::optional<qint64> id = insertOperation(
+        newOperation(endpointId, idempotencyKey, policyId, partitionKey, cost, host, body), nowMs);
     if (!id)
         return std::nullopt;
     if (!transaction.commit()) {
@@ -528,8 +574,8 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
     if (!exec(*claim))
         return std::nullopt;
     if (claim->numRowsAffected() == 1) {
-        const std::optional<qint64> id =
-            insertOperation(endpointId, idempotencyKey, nowMs, policyId, partitionKey, cost, host);
+        const std::optional<qint64> id = insertOperation(
+            newOperation(endpointId, idempotencyKey, policyId, partitionKey, cost, host), nowMs);
         if (!id)
             return std::nullopt;
         link->bindValue(QStringLiteral(":id"), *id);
@@ -559,8 +605,8 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
 
 Store::OperationLookup Store::singleOperation(const QString &where, const QVariant &value)
 {
-    QSqlQuery query = prepare(QStringLiteral("SELECT %1 FROM operations WHERE %2")
-                                  .arg(columns(kOperationColumns), where));
+    QSqlQuery query = prepare(
+        QStringLiteral("SELECT %1 FROM operations WHERE %2").arg(operationColumns(), where));
     query.bindValue(0, value);
     if (!exec(query))
         return {OperationLookup::Result::Failed, {}};

@@ -355,6 +355,48 @@ public:
                                           qint64 nowMs, const QString &policyId = {},
                                           const QString &partitionKey = {}, qint64 cost = 1,
                                           const QString &host = {}, const QByteArray &body = {});
+
+    // An operation to create. dueAtMs -1: due when created. jobValues fill the
+    // endpoint's ${job:NAME} placeholders; requestHash (core/config/JobRequest.h) marks
+    // a job handed in from outside, whose idempotency key then belongs to it alone.
+    struct NewOperation
+    {
+        QString endpointId;
+        QString idempotencyKey;
+        QString policyId;
+        QString partitionKey;
+        QString host;
+        qint64 cost = 1;
+        qint64 dueAtMs = -1;
+        QByteArray body;
+        QHash<QString, QString> jobValues;
+        QString requestHash;
+    };
+    // What became of one job handed in: a new operation, the one that already holds
+    // its idempotency key for the same request, or a refusal because that operation's
+    // request was another.
+    struct Intake
+    {
+        enum class Result
+        {
+            Created,
+            Existing,
+            Conflict,
+        };
+        Result result = Result::Created;
+        qint64 id = 0; // the new or the existing operation
+    };
+    enum class IntakeMode
+    {
+        AllOrNothing, // a conflict writes nothing
+        KeepGoing,    // the jobs without a conflict are written
+    };
+    // Jobs handed in from outside (docs/intake.md), in one transaction, each durable
+    // with its idempotency key before anything is sent. One Intake per job, in order;
+    // nullopt with lastError() when the database failed (nothing written).
+    std::optional<QList<Intake>> enqueue(const QList<NewOperation> &jobs, qint64 nowMs,
+                                         IntakeMode mode);
+
     // For endpoints that run once per database: creates the operation the first time
     // the endpoint is seen, even when several workers race, and returns the same id
     // ever after. *created tells which happened.
@@ -550,10 +592,12 @@ private:
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
-    std::optional<qint64> insertOperation(const QString &endpointId, const QString &idempotencyKey,
-                                          qint64 nowMs, const QString &policyId,
-                                          const QString &partitionKey, qint64 cost,
-                                          const QString &host, const QByteArray &body = {});
+    std::optional<qint64> insertOperation(const NewOperation &operation, qint64 nowMs);
+    // The operation columns readOperation() reads, as this database's schema has them.
+    QString operationColumns() const;
+    // The operation that holds a job's idempotency key, and what its request hashed to.
+    std::optional<std::pair<qint64, QString>> handedInWithKey(const QString &idempotencyKey,
+                                                              bool *failed);
     // The time partition buckets are paced by, in µs: the database's clock or nowMs.
     std::optional<qint64> paceNowUs(qint64 nowMs);
     QString greatest() const;

@@ -497,7 +497,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 ids.append(QString::number(id));
             QSqlQuery query =
                 prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
-                            .arg(set, ids.join(u','), columns(kOperationColumns)));
+                            .arg(set, ids.join(u','), operationColumns()));
             query.bindValue(QStringLiteral(":owner"), text(workerId));
             query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
             if (!exec(query))
@@ -515,8 +515,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             // two) and RETURNING's temporary table.
             QSqlQuery *update =
                 cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
-            QSqlQuery *read = cached(QStringLiteral("SELECT %1 FROM operations WHERE id = :id")
-                                         .arg(columns(kOperationColumns)));
+            QSqlQuery *read = cached(
+                QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
             if (!update || !read)
                 return {};
             for (qint64 id : std::as_const(picked)) {

@@ -119,7 +119,7 @@ QList<OperationRecord> Store::operations(const OperationFilter &filter)
     if (!filter.endpointId.isEmpty())
         where.append(QStringLiteral("endpoint_id = :endpoint"));
     QString sql = QStringLiteral("SELECT %1 FROM operations WHERE %2 ORDER BY id")
-                      .arg(columns(kOperationColumns), where.join(QStringLiteral(" AND ")));
+                      .arg(operationColumns(), where.join(QStringLiteral(" AND ")));
     if (filter.limit >= 0)
         sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
     QSqlQuery query = prepare(sql);

@@ -1,5 +1,7 @@
 #include "core/store/StoreSql.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlError>
 
 namespace cooldown::storesql {
@@ -9,7 +11,7 @@ const char kOperationColumns[] =
     " next_attempt_at, last_status, last_error, idempotency_key, response_instance,"
     " lease_owner, lease_expires_at, version, final_reason, wait_source,"
     " previous_backoff_ms, policy_id, partition_key, force_next, rescued, cancel_requested,"
-    " request_body";
+    " request_body, job_values";
 
 QString columns(const QString &list, const char *prefix)
 {
@@ -124,7 +126,29 @@ OperationRecord readOperation(const QSqlQuery &query)
     r.rescued = query.value(21).toInt() != 0;
     r.cancelRequested = query.value(22).toInt() != 0;
     r.requestBody = query.value(23).toString().toUtf8();
+    r.jobValues = jobValuesFromText(query.value(24).toString());
     return r;
+}
+
+QString jobValuesText(const QHash<QString, QString> &values)
+{
+    if (values.isEmpty())
+        return QStringLiteral("");
+    QJsonObject object;
+    for (auto it = values.begin(); it != values.end(); ++it)
+        object.insert(it.key(), it.value());
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QHash<QString, QString> jobValuesFromText(const QString &text)
+{
+    QHash<QString, QString> values;
+    if (text.isEmpty())
+        return values;
+    const QJsonObject object = QJsonDocument::fromJson(text.toUtf8()).object();
+    for (auto it = object.begin(); it != object.end(); ++it)
+        values.insert(it.key(), it.value().toString());
+    return values;
 }
 
 QString stateText(OperationState state)

@@ -130,6 +130,11 @@ struct SqliteCells
 
 QString stateText(OperationState state);
 
+// A job's values for its endpoint's ${job:NAME} placeholders, as the operations table
+// keeps them: a JSON object, or '' for none.
+QString jobValuesText(const QHash<QString, QString> &values);
+QHash<QString, QString> jobValuesFromText(const QString &text);
+
 // The driver's own words; Qt's text() appends a generic "Unable to execute statement".
 QString errorText(const QSqlError &error);
 

@@ -1985,6 +1985,116 @@ Options of every command:
         <source>as of now, retention prunes the attempts that started before %1 (retention.raw_days: %2) whose operation has ended</source>
         <translation>現時点で保持期間により削除されるのは、%1 より前に始まり、オペレーションが終了した試行です (retention.raw_days: %2)</translation>
     </message>
+    <message>
+        <source>--body-file: cannot read %1: %2</source>
+        <translation>--body-file: %1 を読めません: %2</translation>
+    </message>
+    <message>
+        <source>--body-file: %1 is larger than %2 MiB</source>
+        <translation>--body-file: %1 が %2 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>--body-file: %1 is not UTF-8 text</source>
+        <translation>--body-file: %1 は UTF-8 のテキストではありません</translation>
+    </message>
+    <message>
+        <source>--jsonl: cannot read %1: %2</source>
+        <translation>--jsonl: %1 を読めません: %2</translation>
+    </message>
+    <message>
+        <source>%1 line %2</source>
+        <translation>%1 の %2 行目</translation>
+    </message>
+    <message>
+        <source>longer than %1 MiB</source>
+        <translation>%1 MiB を超える長さです</translation>
+    </message>
+    <message>
+        <source>column %1: %2</source>
+        <translation>%1 桁目: %2</translation>
+    </message>
+    <message>
+        <source>$: expected a JSON object</source>
+        <translation>$: JSON オブジェクトが必要です</translation>
+    </message>
+    <message>
+        <source>Hands jobs to endpoints of a workspace: each is durable, with its idempotency key, before anything is sent, and a worker (cooldown run or the window) sends it. Prints one operation id per job.</source>
+        <translation>ワークスペースのエンドポイントにジョブを渡します。各ジョブは送信前に冪等キーとともに永続化され、ワーカー（cooldown run またはウィンドウ）が送信します。ジョブごとに操作 ID を 1 つ出力します。</translation>
+    </message>
+    <message>
+        <source>The endpoint that runs the job.</source>
+        <translation>ジョブを実行するエンドポイント。</translation>
+    </message>
+    <message>
+        <source>A value for the endpoint&apos;s ${job:NAME}; repeatable.</source>
+        <translation>エンドポイントの ${job:NAME} に入れる値。複数回指定できます。</translation>
+    </message>
+    <message>
+        <source>Send this file (UTF-8) as the body instead of the endpoint&apos;s.</source>
+        <translation>エンドポイントの本文の代わりにこのファイル（UTF-8）を本文として送ります。</translation>
+    </message>
+    <message>
+        <source>The partition of the endpoint&apos;s policy the job is paced in.</source>
+        <translation>ジョブのペースを決める、エンドポイントのポリシーのパーティション。</translation>
+    </message>
+    <message>
+        <source>The job&apos;s key (default: a new one). The same key with the same request finds the same job; with another request it is refused.</source>
+        <translation>ジョブの冪等キー（既定: 新しく生成）。同じキーと同じリクエストなら同じジョブになり、別のリクエストなら拒否されます。</translation>
+    </message>
+    <message>
+        <source>Send no earlier than this time (ISO 8601, UTC unless an offset is given).</source>
+        <translation>この時刻より前には送りません（ISO 8601。オフセットがなければ UTC）。</translation>
+    </message>
+    <message>
+        <source>Read jobs from a JSON Lines file (&apos;-&apos;: standard input), one object per line with endpoint, vars, body, partition_key, idempotency_key, not_before.</source>
+        <translation>JSON Lines ファイル（&apos;-&apos; は標準入力）からジョブを読みます。1 行に 1 つのオブジェクトで、endpoint、vars、body、partition_key、idempotency_key、not_before を持ちます。</translation>
+    </message>
+    <message>
+        <source>Write the valid jobs of a batch and report the others (default: a batch with a bad job writes nothing).</source>
+        <translation>バッチの正しいジョブを書き込み、それ以外を報告します（既定: 不正なジョブを含むバッチは何も書き込みません）。</translation>
+    </message>
+    <message>
+        <source>give --endpoint for one job or --jsonl for a batch</source>
+        <translation>1 件なら --endpoint、バッチなら --jsonl を指定してください</translation>
+    </message>
+    <message>
+        <source>--%1 is for one job; a batch&apos;s lines carry their own fields</source>
+        <translation>--%1 は 1 件のジョブ用です。バッチでは各行がフィールドを持ちます</translation>
+    </message>
+    <message>
+        <source>nothing written: %1</source>
+        <translation>何も書き込んでいません: %1</translation>
+    </message>
+    <message>
+        <source>--var: expected NAME=VALUE, got &apos;%1&apos;</source>
+        <translation>--var: NAME=VALUE の形が必要ですが &apos;%1&apos; でした</translation>
+    </message>
+    <message>
+        <source>--var: %1 given twice</source>
+        <translation>--var: %1 が 2 回指定されています</translation>
+    </message>
+    <message>
+        <source>--not-before: expected an ISO 8601 time, got &apos;%1&apos;</source>
+        <translation>--not-before: ISO 8601 の時刻が必要ですが &apos;%1&apos; でした</translation>
+    </message>
+    <message numerus="yes">
+        <source>cooldown enqueue: nothing written (%n job(s) refused)
+</source>
+        <translation>
+            <numerusform>cooldown enqueue: 何も書き込んでいません（%n 件のジョブを拒否）
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cooldown enqueue: %1 new, %2 already there, %3 skipped
+</source>
+        <translation>cooldown enqueue: 新規 %1 件、既存 %2 件、スキップ %3 件
+</translation>
+    </message>
+    <message>
+        <source>hand jobs to endpoints, each kept with its idempotency key</source>
+        <translation>ジョブをエンドポイントに渡す（各ジョブは冪等キーとともに保存）</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -2027,10 +2137,6 @@ Options of every command:
     <message>
         <source>unknown reference ${%1}</source>
         <translation>不明な参照 ${%1} です</translation>
-    </message>
-    <message>
-        <source>malformed reference: expected ${env:NAME}</source>
-        <translation>参照の形式が正しくありません: ${env:NAME} の形式で書いてください</translation>
     </message>
     <message>
         <source>line %1, column %2</source>
@@ -2119,6 +2225,82 @@ Options of every command:
     <message>
         <source>expected one of: %1</source>
         <translation>次のいずれかが必要です: %1</translation>
+    </message>
+    <message>
+        <source>no value for ${job:%1}</source>
+        <translation>${job:%1} の値がありません</translation>
+    </message>
+    <message>
+        <source>the value of ${job:%1} goes into a header field and cannot hold control characters or line breaks</source>
+        <translation>${job:%1} の値はヘッダーフィールドに入るため、制御文字や改行を含められません</translation>
+    </message>
+    <message>
+        <source>expected a string or a number</source>
+        <translation>文字列または数値が必要です</translation>
+    </message>
+    <message>
+        <source>expected an ISO 8601 time, got &apos;%1&apos;</source>
+        <translation>ISO 8601 の時刻が必要ですが &apos;%1&apos; でした</translation>
+    </message>
+    <message>
+        <source>the filled URL is not valid: %1</source>
+        <translation>値を埋めた URL が不正です: %1</translation>
+    </message>
+    <message>
+        <source>no endpoint &apos;%1&apos; in %2</source>
+        <translation>%2 にエンドポイント &apos;%1&apos; はありません</translation>
+    </message>
+    <message>
+        <source>endpoint %1 runs every %2 s; jobs go to endpoints that run once or only enqueued jobs</source>
+        <translation>エンドポイント %1 は %2 秒ごとに実行されます。ジョブは 1 回だけ実行されるエンドポイントか、投入されたジョブだけを実行するエンドポイントに渡してください</translation>
+    </message>
+    <message>
+        <source>missing &apos;%1&apos;, which endpoint %2 needs for ${job:%1}</source>
+        <translation>&apos;%1&apos; がありません。エンドポイント %2 の ${job:%1} に必要です</translation>
+    </message>
+    <message>
+        <source>endpoint %1 has no ${job:%2} placeholder</source>
+        <translation>エンドポイント %1 に ${job:%2} プレースホルダーはありません</translation>
+    </message>
+    <message>
+        <source>expected at most 255 visible ASCII characters</source>
+        <translation>表示可能な ASCII 文字 255 文字以内が必要です</translation>
+    </message>
+    <message>
+        <source>idempotency key &apos;%1&apos; was handed in for operation %2 with another request; a key stands for one request</source>
+        <translation>冪等キー &apos;%1&apos; は別のリクエストで操作 %2 に渡されています。1 つのキーは 1 つのリクエストを表します</translation>
+    </message>
+    <message>
+        <source>looks like an e-mail address; partition keys are stored, shown and exported, so use an id that names no person</source>
+        <translation>メールアドレスのようです。パーティションキーは保存・表示・エクスポートされるため、個人を特定しない ID を使ってください</translation>
+    </message>
+    <message>
+        <source>looks like a secret (a token or a key); partition keys are stored, shown and exported, so use an id that grants nothing</source>
+        <translation>秘密情報（トークンや鍵）のようです。パーティションキーは保存・表示・エクスポートされるため、権限を持たない ID を使ってください</translation>
+    </message>
+    <message>
+        <source>malformed reference: expected ${env:NAME} or ${job:NAME}</source>
+        <translation>参照の形式が不正です: ${env:NAME} または ${job:NAME} が必要です</translation>
+    </message>
+    <message>
+        <source>a ${job:NAME} placeholder may stand in the path or the query, not in the scheme, host or port</source>
+        <translation>${job:NAME} プレースホルダーはパスかクエリにだけ置けます。スキーム、ホスト、ポートには置けません</translation>
+    </message>
+    <message>
+        <source>an endpoint with ${job:NAME} placeholders runs only enqueued jobs</source>
+        <translation>${job:NAME} プレースホルダーを持つエンドポイントは投入されたジョブだけを実行します</translation>
+    </message>
+    <message>
+        <source>an endpoint with ${job:NAME} placeholders runs only enqueued jobs, not periodically</source>
+        <translation>${job:NAME} プレースホルダーを持つエンドポイントは投入されたジョブだけを実行し、定期実行はできません</translation>
+    </message>
+    <message>
+        <source>an endpoint that runs only enqueued jobs cannot run periodically</source>
+        <translation>投入されたジョブだけを実行するエンドポイントは定期実行できません</translation>
+    </message>
+    <message>
+        <source>an alert target cannot hold ${job:NAME} placeholders</source>
+        <translation>アラートの送信先は ${job:NAME} プレースホルダーを持てません</translation>
     </message>
 </context>
 <context>

@@ -53,7 +53,7 @@ void tst_WorkspaceConfig::designExampleLoads()
           "headers": { "Authorization": "Bearer ${env:EXAMPLE_TOKEN}" },
           "every_seconds": 30, "timeout_seconds": 10, "policy": "project-read-v1",
           "partition_key": "project-184", "retry": "default",
-          "idempotency": { "header": "Idempotency-Key" } }
+          "idempotency": { "header": "Idempotency-Key", "key_valid_seconds": 86400 } }
       ]
     })";
     QString error;
@@ -71,6 +71,7 @@ void tst_WorkspaceConfig::designExampleLoads()
     QCOMPARE(e.policy, QStringLiteral("project-read-v1"));
     QCOMPARE(e.partitionKey, QStringLiteral("project-184"));
     QCOMPARE(e.idempotencyHeader, QByteArray("Idempotency-Key"));
+    QCOMPARE(e.keyValidSeconds, 86400.0);
     QVERIFY(config->retryProfile("default") == RetryProfile());
 }
 
@@ -88,6 +89,7 @@ void tst_WorkspaceConfig::defaults()
     QVERIFY(!e.isPeriodic());
     QCOMPARE(e.retry, QStringLiteral("default"));
     QVERIFY(e.idempotencyHeader.isEmpty());
+    QCOMPARE(e.keyValidSeconds, 0.0);
     QCOMPARE(config->concurrency.perHost, 6);
     QVERIFY(config->retryProfiles.contains("default"));
     QCOMPARE(config->retention.rawDays, 30);
@@ -150,6 +152,9 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("unknown policy") << minimal(R"(, "policy": "p1")") << "endpoints[0].policy: no policy with policy_id 'p1'";
     QTest::newRow("idempotency string") << minimal(R"(, "idempotency": "Idempotency-Key")") << "endpoints[0].idempotency: expected an object";
     QTest::newRow("idempotency no header") << minimal(R"(, "idempotency": {})") << "endpoints[0].idempotency.header: required";
+    QTest::newRow("key lifetime zero")
+        << minimal(R"(, "idempotency": {"header": "K", "key_valid_seconds": 0})")
+        << "endpoints[0].idempotency.key_valid_seconds: expected a number from 1";
     QTest::newRow("idempotency header newline")
         << minimal(R"(, "idempotency": {"header": "Idempotency-Key\n"})")
         << "endpoints[0].idempotency.header: not a valid header name";

@@ -23,6 +23,7 @@ struct Case
     int attempt = 1;
     int throttledBefore = 0;
     double elapsed = 0;
+    double keyValidSeconds = 0;
 };
 
 RetryDecision run(const Case &c, quint64 seed = 1)
@@ -38,6 +39,7 @@ RetryDecision run(const Case &c, quint64 seed = 1)
     outcome.status = c.status;
     outcome.error = c.error;
     outcome.idempotencyKeySent = c.key;
+    outcome.keyValidMs = qint64(c.keyValidSeconds * 1000);
     for (const QByteArray &h : c.headers)
         outcome.headers.appendLine(h);
     AttemptHistory history;
@@ -63,6 +65,7 @@ private slots:
     void throttlesCountedApart();
     void malformedRetryAfterFallsBackToBackoff();
     void jsonShape();
+    void aKeyTheServerForgotIsNeverSentAgainByItself();
 };
 
 void tst_RetryDecision::table_data()
@@ -382,6 +385,46 @@ void tst_RetryDecision::jsonShape()
     QVERIFY(s.value(QStringLiteral("not_before")).isNull());
     QCOMPARE(s.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
              QStringLiteral("absent"));
+}
+
+void tst_RetryDecision::aKeyTheServerForgotIsNeverSentAgainByItself()
+{
+    // The server keeps keys for an hour; the first attempt was 59 minutes ago.
+    Case c;
+    c.method = "POST";
+    c.key = true;
+    c.keyValidSeconds = 3600;
+    c.elapsed = 59 * 60;
+    c.set = {"deadline_seconds=0", "spread_seconds=0"};
+    c.status = 429;
+    c.headers = {"Retry-After: 30"};
+    RetryDecision d = run(c);
+    QCOMPARE(d.action, RetryDecision::Action::Retry); // 30 s: still inside the hour
+    QCOMPARE(d.keyValidUntilMs, kNow + 60'000);
+    QCOMPARE(d.toJson().value(QLatin1String("key_valid_until")).toString(),
+             QStringLiteral("2026-11-29T12:01:00.000Z"));
+
+    c.headers = {"Retry-After: 60"}; // the retry would start as the key is forgotten
+    d = run(c);
+    QCOMPARE(d.action, RetryDecision::Action::Park);
+    QCOMPARE(d.reason, QStringLiteral("idempotency_key_expired"));
+    QCOMPARE(d.notBeforeMs, kNoDelay);
+
+    c.headers = {};
+    c.status = 0;
+    c.error = TransportError::Timeout;
+    c.elapsed = 2 * 3600; // a backoff, however short, is after the hour
+    QCOMPARE(run(c).reason, QStringLiteral("idempotency_key_expired"));
+
+    // Without a documented lifetime, or for a method that is idempotent anyway, the
+    // rule does not apply.
+    Case unsaid = c;
+    unsaid.keyValidSeconds = 0;
+    QCOMPARE(run(unsaid).action, RetryDecision::Action::Retry);
+    QCOMPARE(run(unsaid).keyValidUntilMs, -1);
+    Case get = c;
+    get.method = "GET";
+    QCOMPARE(run(get).action, RetryDecision::Action::Retry);
 }
 
 QTEST_GUILESS_MAIN(tst_RetryDecision)
