@@ -2,7 +2,7 @@
 // hostile cells intact and neutralised, bad input exits 2 without writing, and
 // --prunable writes exactly what a retention pass then deletes.
 
-#include "CsvReader.h"
+#include "store/CsvReader.h"
 
 #include "core/store/CsvExporter.h"
 #include "core/store/RetentionPruner.h"
