@@ -30,9 +30,6 @@ struct HistoryQuery
 
     // The part of the query the store answers.
     AttemptFilter storeFilter() const;
-    // Whether one attempt belongs to the query: the same rules as storeFilter(), for
-    // rows that did not come from the store.
-    bool matches(const AttemptRecord &attempt) const;
 
     friend bool operator==(const HistoryQuery &a, const HistoryQuery &b)
     {

@@ -1,4 +1,5 @@
 #include "core/store/Store.h"
+#include "support/AttemptFixture.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -49,14 +50,11 @@ void tst_CliOperator::retryAndForce()
         parked.state = OperationState::Parked;
         parked.attempt = 1;
         parked.finalReason = "not_idempotent";
-        AttemptRecord a;
-        a.operationId = id;
-        a.endpointId = "e1";
-        a.attempt = 1;
-        a.startedAtMs = 1000;
+        QCOMPARE(claimed.first().id, id);
+        AttemptRecord a = test::nextAttempt(claimed.first(), 1000);
         a.status = 503;
         a.decision = "park";
-        QCOMPARE(store->finishAttempt(a, parked, claimed.first().version, "w"), Store::FinishResult::Committed);
+        QCOMPARE(test::finishAttempt(*store, a, parked, "w"), Store::FinishResult::Committed);
     }
     Result r = cooldown({"retry", QString::number(id), "--db", db, "--force"});
     QCOMPARE(r.exitCode, 0);

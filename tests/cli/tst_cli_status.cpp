@@ -3,6 +3,7 @@
 
 #include "core/http/QuotaStatement.h"
 #include "core/store/Store.h"
+#include "support/AttemptFixture.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -136,12 +137,7 @@ void tst_CliStatus::whatTheServerStated()
                                        partition, QString(), 1, QStringLiteral("api.example.com")));
         const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), now, 60000, 1);
         QCOMPARE(claimed.size(), 1);
-        AttemptRecord a;
-        a.operationId = claimed.first().id;
-        a.endpointId = claimed.first().endpointId;
-        a.attempt = 1;
-        a.startedAtMs = now - 50;
-        a.finishedAtMs = now;
+        AttemptRecord a = test::nextAttempt(claimed.first(), now - 50, now);
         a.status = 200;
         a.decision = QStringLiteral("success");
         OperationRecord done = claimed.first();
@@ -202,21 +198,15 @@ void tst_CliStatus::whatTheServersRefusalsMeasured()
         QList<Store::FinishRequest> requests;
         for (int i = 0; i < 2; ++i) {
             const bool refused = i == 1;
-            AttemptRecord a;
-            a.operationId = claimed.at(i).id;
-            a.endpointId = claimed.at(i).endpointId;
-            a.attempt = 1;
-            a.startedAtMs = now - 50;
-            a.finishedAtMs = now + i;
+            AttemptRecord a = test::nextAttempt(claimed.at(i), now - 50, now + i);
             a.status = refused ? 429 : 200;
             a.decision = refused ? QStringLiteral("retry") : QStringLiteral("success");
             a.waitMs = refused ? 2000 : 0;
             a.waitSource = refused ? QStringLiteral("retry-after") : QString();
             a.retryAfterRaw = refused ? QStringLiteral("2") : QString();
-            OperationRecord next = claimed.at(i);
-            next.state = refused ? OperationState::Waiting : OperationState::Succeeded;
-            next.attempt = 1;
-            next.nextAttemptAtMs = refused ? now + 2001 : -1;
+            const OperationRecord next = test::leftIn(
+                claimed.at(i), a, refused ? OperationState::Waiting : OperationState::Succeeded,
+                now + 2001);
             requests.append({a, next, claimed.at(i).version});
         }
         for (const auto &outcome : store->finishAttempts(requests, QStringLiteral("w")))

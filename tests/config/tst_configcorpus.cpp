@@ -103,7 +103,7 @@ void tst_ConfigCorpus::initTestCase()
 {
     m_corpus = QFINDTESTDATA("corpus");
     QVERIFY2(!m_corpus.isEmpty(), "tests/config/corpus not found");
-    m_binary = qEnvironmentVariable("COOLDOWN_BINARY");
+    m_binary = QStringLiteral(COOLDOWN_BINARY);
     // unset-env.json refers to it; it must really be missing.
     qunsetenv("COOLDOWN_CORPUS_UNSET_VARIABLE");
 }

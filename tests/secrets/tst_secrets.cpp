@@ -263,9 +263,7 @@ void tst_Secrets::engineStoreExportAndLog()
 
 void tst_Secrets::commandLine()
 {
-    const QString binary = qEnvironmentVariable("COOLDOWN_BINARY");
-    if (binary.isEmpty())
-        QSKIP("COOLDOWN_BINARY is not set");
+    const QString binary = QStringLiteral(COOLDOWN_BINARY);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     ScriptedHttpServer server;

@@ -7,6 +7,7 @@
 //   store_worker write DB WORKER NOW_MS LEASE_MS         claim and record forever
 
 #include "core/store/Store.h"
+#include "support/AttemptFixture.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -19,12 +20,7 @@ namespace {
 
 AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, qint64 nowMs)
 {
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = op.attempt + 1;
-    a.startedAtMs = nowMs;
-    a.finishedAtMs = nowMs + 1;
+    AttemptRecord a = test::nextAttempt(op, nowMs, nowMs + 1);
     a.durationMs = 1;
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("https://h/x");
@@ -79,17 +75,17 @@ int main(int argc, char *argv[])
                 return 0;
             continue;
         }
-        for (OperationRecord op : claimed) {
+        for (const OperationRecord &op : claimed) {
             if (mode == QLatin1String("claim"))
                 out << "claimed " << op.id << '\n';
             const AttemptRecord attempt = attemptFor(op, worker, nowMs);
-            const qint64 claimedVersion = op.version;
-            op.attempt += 1;
             // claim: each operation ends; write: it is due again at once, forever.
-            op.state = mode == QLatin1String("claim") ? OperationState::Succeeded
-                                                      : OperationState::Waiting;
-            op.nextAttemptAtMs = mode == QLatin1String("claim") ? -1 : nowMs;
-            if (store->finishAttempt(attempt, op, claimedVersion, worker) !=
+            const OperationRecord next =
+                test::leftIn(op, attempt,
+                             mode == QLatin1String("claim") ? OperationState::Succeeded
+                                                            : OperationState::Waiting,
+                             nowMs);
+            if (test::finishAttempt(*store, attempt, next, worker) !=
                 Store::FinishResult::Committed) {
                 std::fprintf(stderr, "finish failed: %s\n", qPrintable(store->lastError()));
                 return 1;

@@ -1,5 +1,6 @@
 #include "CsvReader.h"
 #include "StoreTestSupport.h"
+#include "support/AttemptFixture.h"
 
 #include "core/store/CsvExporter.h"
 #include "core/store/Store.h"
@@ -126,25 +127,14 @@ void tst_CsvExporter::textCell()
 void tst_CsvExporter::record(Store *store, const QString &endpoint, qint64 startedAt,
                              const AttemptRecord &fields, OperationState finalState)
 {
-    const qint64 id =
-        store->createOperation(endpoint, fields.idempotencyKey, startedAt).value_or(0);
-    QVERIFY(id > 0);
-    const QList<OperationRecord> claimed =
-        store->claimDue(QStringLiteral("w1"), startedAt, 60'000, 1);
-    QCOMPARE(claimed.size(), 1);
-    OperationRecord op = claimed.first();
-    AttemptRecord a = fields;
-    a.operationId = id;
-    a.endpointId = endpoint;
-    a.attempt = 1;
-    a.startedAtMs = startedAt;
-    a.finishedAtMs = startedAt + 42;
+    const auto claimed =
+        test::claimNew(*store, endpoint, fields.idempotencyKey, startedAt, QStringLiteral("w1"));
+    QVERIFY(claimed);
+    AttemptRecord a = test::nextAttempt(*claimed, startedAt, startedAt + 42, fields);
     a.durationMs = 42;
     a.workerId = QStringLiteral("w1");
-    op.state = finalState;
-    op.attempt = 1;
-    op.nextAttemptAtMs = finalState == OperationState::Waiting ? startedAt + 1'000'000'000 : -1;
-    QCOMPARE(store->finishAttempt(a, op, op.version, QStringLiteral("w1")),
+    const OperationRecord next = test::leftIn(*claimed, a, finalState, startedAt + 1'000'000'000);
+    QCOMPARE(test::finishAttempt(*store, a, next, QStringLiteral("w1")),
              Store::FinishResult::Committed);
 }
 

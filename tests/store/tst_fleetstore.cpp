@@ -8,6 +8,7 @@
 
 #include "core/store/Store.h"
 
+#include "support/AttemptFixture.h"
 #include "support/MaxInWindow.h"
 #include <QDateTime>
 #include <QSet>
@@ -32,13 +33,8 @@ void finishAll(Store &store, const QList<OperationRecord> &claimed, const QStrin
     for (const OperationRecord &op : claimed) {
         OperationRecord done = op;
         done.state = OperationState::Succeeded;
-        AttemptRecord attempt;
-        attempt.operationId = op.id;
-        attempt.endpointId = op.endpointId;
-        attempt.attempt = 1;
-        attempt.startedAtMs = kNow;
-        QCOMPARE(store.finishAttempt(attempt, done, op.version, worker),
-                 Store::FinishResult::Committed);
+        const AttemptRecord attempt = test::nextAttempt(op, kNow);
+        QCOMPARE(test::finishAttempt(store, attempt, done, worker), Store::FinishResult::Committed);
     }
 }
 
@@ -581,12 +577,7 @@ void tst_FleetStore::measuredPaceIsShared()
     QList<Store::FinishRequest> answers;
     for (int i = 0; i < burst.size(); ++i) {
         const bool refused = i >= 6;
-        AttemptRecord attempt;
-        attempt.operationId = burst.at(i).id;
-        attempt.endpointId = burst.at(i).endpointId;
-        attempt.attempt = 1;
-        attempt.startedAtMs = kNow;
-        attempt.finishedAtMs = kNow + 10 + i;
+        AttemptRecord attempt = test::nextAttempt(burst.at(i), kNow, kNow + 10 + i);
         attempt.status = refused ? 429 : 200;
         attempt.waitMs = refused ? 1000 : 0;
         attempt.waitSource = refused ? QStringLiteral("retry-after") : QString();

@@ -3,6 +3,7 @@
 // and on SQLite the file shrinks. Time is a ManualClock; nothing here sleeps.
 
 #include "StoreTestSupport.h"
+#include "support/AttemptFixture.h"
 
 #include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
@@ -24,39 +25,23 @@ const qint64 kNow = 1'795'000'020'000; // on a minute; no test here reads the cl
 
 // The claimed operation's next attempt, started at `at`, leaving it in `state` (a
 // waiting one is due a day after kNow).
-bool finish(Store &store, OperationRecord op, qint64 at, OperationState state,
+bool finish(Store &store, const OperationRecord &op, qint64 at, OperationState state,
             const QString &headers = {})
 {
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = op.attempt + 1;
-    a.startedAtMs = at;
-    a.finishedAtMs = at + 10;
+    AttemptRecord a = test::nextAttempt(op, at, at + 10);
     a.status = state == OperationState::Succeeded ? 200 : 503;
-    a.decision = state == OperationState::Succeeded ? QStringLiteral("success")
-                 : state == OperationState::Failed  ? QStringLiteral("fail")
-                 : state == OperationState::Parked  ? QStringLiteral("park")
-                                                    : QStringLiteral("retry");
+    a.decision = test::decisionLeaving(state);
     a.responseHeaders = headers;
-    op.state = state;
-    op.attempt = a.attempt;
-    op.nextAttemptAtMs = state == OperationState::Waiting ? kNow + kDay : -1;
-    return store.finishAttempt(a, op, op.version, QStringLiteral("w")) ==
-           Store::FinishResult::Committed;
+    return test::finishAttempt(store, a, test::leftIn(op, a, state, kNow + kDay),
+                               QStringLiteral("w")) == Store::FinishResult::Committed;
 }
 
 // One operation with one attempt that started at `at`, left in `state`. Returns its id.
 qint64 record(Store &store, const QString &endpoint, qint64 at, OperationState state,
               const QString &headers = {})
 {
-    const auto id = store.createOperation(endpoint, QString(), at);
-    if (!id)
-        return 0;
-    const QList<OperationRecord> claimed = store.claimDue(QStringLiteral("w"), at, 60'000, 1);
-    if (claimed.size() != 1 || claimed.first().id != *id)
-        return 0;
-    return finish(store, claimed.first(), at, state, headers) ? *id : 0;
+    const auto claimed = test::claimNew(store, endpoint, QString(), at, QStringLiteral("w"));
+    return claimed && finish(store, *claimed, at, state, headers) ? claimed->id : 0;
 }
 
 QList<qint64> sorted(QList<qint64> ids)

@@ -8,6 +8,7 @@
 #include "core/store/Schema.h"
 #include "core/store/Store.h"
 #include "core/time/RandomSource.h"
+#include "support/AttemptFixture.h"
 
 #include <QLoggingCategory>
 #include <QTest>
@@ -118,12 +119,10 @@ QString runHistory(Store &store, const QString &worker, quint64 seed, int rounds
             store.claimDue(worker, now, kLease, int(random.uniformInt(1, 6)));
         QList<Store::FinishRequest> requests;
         for (const OperationRecord &op : claimed) {
-            AttemptRecord a;
-            a.operationId = op.id;
-            a.endpointId = op.endpointId;
-            a.attempt = op.attempt + 1;
-            a.startedAtMs = now - random.uniformInt(0, 5000);
-            a.finishedAtMs = random.uniformInt(0, 9) == 0 ? -1 : now;
+            // In the random source's order: the start, then whether it ended.
+            const qint64 startedAtMs = now - random.uniformInt(0, 5000);
+            const qint64 finishedAtMs = random.uniformInt(0, 9) == 0 ? -1 : now;
+            AttemptRecord a = test::nextAttempt(op, startedAtMs, finishedAtMs);
             a.method = QStringLiteral("GET");
             a.url = QStringLiteral("https://h.example/x");
             a.status = pick(random, {200, 201, 302, 404, 429, 429, 500, 503, 0});
@@ -260,23 +259,17 @@ void tst_Rollups::oneAttemptMakesOneRow()
                                    QStringLiteral("p"), QStringLiteral("a")));
     const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kStart, kLease, 1);
     QCOMPARE(claimed.size(), 1);
-    AttemptRecord a;
-    a.operationId = claimed.first().id;
-    a.endpointId = QStringLiteral("e");
-    a.attempt = 1;
-    a.startedAtMs = kStart + 61'000;
-    a.finishedAtMs = kStart + 125'500; // two minutes later: the end counts
+    // It starts in kStart's second minute and ends in its third: the end counts.
+    AttemptRecord a = test::nextAttempt(claimed.first(), kStart + 61'000, kStart + 125'500);
     a.status = 429;
     a.decision = QStringLiteral("retry");
     a.waitMs = 30'000;
     a.waitSource = QStringLiteral("retry-after");
     a.durationMs = 250;
     a.policyId = QStringLiteral("p");
-    OperationRecord next = claimed.first();
-    next.state = OperationState::Waiting;
-    next.attempt = 1;
-    next.nextAttemptAtMs = a.finishedAtMs + a.waitMs;
-    QCOMPARE(store->finishAttempt(a, next, claimed.first().version, QStringLiteral("w")),
+    const OperationRecord next =
+        test::leftIn(claimed.first(), a, OperationState::Waiting, a.finishedAtMs + a.waitMs);
+    QCOMPARE(test::finishAttempt(*store, a, next, QStringLiteral("w")),
              Store::FinishResult::Committed);
 
     const QList<RollupRecord> rows = store->rollups(0, kStart * 2);

@@ -5,6 +5,7 @@
 
 #include "core/store/SqlTransaction.h"
 #include "core/store/Store.h"
+#include "support/AttemptFixture.h"
 
 #include <sqlite3.h>
 
@@ -45,12 +46,7 @@ const qint64 kLeaseMs = 30'000;
 
 AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, const QString &decision)
 {
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = op.attempt + 1;
-    a.startedAtMs = kNow + 10;
-    a.finishedAtMs = kNow + 250;
+    AttemptRecord a = test::nextAttempt(op, kNow + 10, kNow + 250);
     a.method = QStringLiteral("POST");
     a.url = QStringLiteral("https://api.example.com/jobs?page=1");
     a.status = decision == QLatin1String("success") ? 201 : 429;

@@ -225,12 +225,8 @@ void tst_LiveReader::figuresEqualTheAttempts()
         const QList<OperationRecord> claimed =
             m_store->claimDue(QStringLiteral("w"), at, kMinute, 1);
         QCOMPARE(claimed.size(), 1);
-        AttemptRecord a;
-        a.operationId = *id;
-        a.endpointId = endpoint;
-        a.attempt = 1;
-        a.startedAtMs = at;
-        a.finishedAtMs = at + random.uniformInt(0, 90'000);
+        QCOMPARE(claimed.first().id, *id);
+        AttemptRecord a = test::nextAttempt(claimed.first(), at, at + random.uniformInt(0, 90'000));
         a.durationMs = a.finishedAtMs - at;
         a.status = int(QList<int>{200, 429, 503, 500, 404, 0}.at(random.uniformInt(0, 5)));
         a.decision = QStringList{QStringLiteral("success"), QStringLiteral("retry"),
@@ -249,7 +245,7 @@ void tst_LiveReader::figuresEqualTheAttempts()
             a.reason = reasons.at(random.uniformInt(0, 2));
             op.state = OperationState::Failed;
         }
-        QCOMPARE(m_store->finishAttempt(a, op, op.version, QStringLiteral("w")),
+        QCOMPARE(test::finishAttempt(*m_store, a, op, QStringLiteral("w")),
                  Store::FinishResult::Committed);
     }
 

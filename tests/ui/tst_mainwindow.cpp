@@ -4,6 +4,7 @@
 #include "core/engine/Scheduler.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "support/AttemptFixture.h"
 #include "ui/DriftModel.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/HistoryPage.h"
@@ -169,18 +170,11 @@ qint64 tst_MainWindow::waitingOperation(const QString &key)
     if (!store)
         return 0;
     const qint64 now = SystemClock::instance().nowMs();
-    const auto id = store->createOperation(QStringLiteral("report"), key, now);
-    const QList<OperationRecord> claimed =
-        store->claimDue(QStringLiteral("earlier"), now, 60000, 1);
-    if (!id || claimed.size() != 1)
+    const auto claimed =
+        test::claimNew(*store, QStringLiteral("report"), key, now, QStringLiteral("earlier"));
+    if (!claimed)
         return 0;
-    OperationRecord op = claimed.first();
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = 1;
-    a.startedAtMs = now;
-    a.finishedAtMs = now + 10;
+    AttemptRecord a = test::nextAttempt(*claimed, now, now + 10);
     a.method = QStringLiteral("GET");
     a.status = 429;
     a.decision = QStringLiteral("retry");
@@ -188,15 +182,13 @@ qint64 tst_MainWindow::waitingOperation(const QString &key)
     a.waitMs = 3600000;
     a.waitSource = QStringLiteral("retry-after");
     a.workerId = QStringLiteral("earlier");
-    op.state = OperationState::Waiting;
-    op.attempt = 1;
-    op.lastStatus = 429;
-    op.nextAttemptAtMs = now + 3600000;
-    op.waitSource = a.waitSource;
-    if (store->finishAttempt(a, op, op.version, QStringLiteral("earlier")) !=
+    OperationRecord next = test::leftIn(*claimed, a, OperationState::Waiting, now + 3600000);
+    next.lastStatus = 429;
+    next.waitSource = a.waitSource;
+    if (test::finishAttempt(*store, a, next, QStringLiteral("earlier")) !=
         Store::FinishResult::Committed)
         return 0;
-    return *id;
+    return claimed->id;
 }
 
 void tst_MainWindow::demoWorkspaceShowsThrottles()

@@ -2,7 +2,8 @@
 // hostile cells intact and neutralised, bad input exits 2 without writing, and
 // --prunable writes exactly what a retention pass then deletes.
 
-#include "CsvReader.h"
+#include "store/CsvReader.h"
+#include "support/AttemptFixture.h"
 
 #include "core/store/CsvExporter.h"
 #include "core/store/RetentionPruner.h"
@@ -49,42 +50,26 @@ Result runCooldown(const QStringList &arguments)
 
 // The claimed operation's next attempt, started at `at`, leaving it in `state` (a
 // waiting one is due at dueAtMs).
-bool finishClaimed(Store &store, OperationRecord op, qint64 at, OperationState state,
+bool finishClaimed(Store &store, const OperationRecord &op, qint64 at, OperationState state,
                    qint64 dueAtMs = -1)
 {
-    AttemptRecord a;
-    a.operationId = op.id;
-    a.endpointId = op.endpointId;
-    a.attempt = op.attempt + 1;
-    a.startedAtMs = at;
-    a.finishedAtMs = at + 10;
+    AttemptRecord a = test::nextAttempt(op, at, at + 10);
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("https://h/x?access_token=T0P");
     a.status = state == OperationState::Succeeded ? 200 : 503;
-    a.decision = state == OperationState::Succeeded ? QStringLiteral("success")
-                 : state == OperationState::Failed  ? QStringLiteral("fail")
-                 : state == OperationState::Parked  ? QStringLiteral("park")
-                                                    : QStringLiteral("retry");
+    a.decision = test::decisionLeaving(state);
     a.idempotencyKey = op.idempotencyKey;
-    op.state = state;
-    op.attempt = a.attempt;
-    op.nextAttemptAtMs = state == OperationState::Waiting ? dueAtMs : -1;
-    return store.finishAttempt(a, op, op.version, QStringLiteral("w")) ==
-           Store::FinishResult::Committed;
+    return test::finishAttempt(store, a, test::leftIn(op, a, state, dueAtMs),
+                               QStringLiteral("w")) == Store::FinishResult::Committed;
 }
 
 // One operation with one attempt that started at `at`, left in `state`. Returns its id.
 qint64 recordOne(Store &store, qint64 at, OperationState state, qint64 dueAtMs = -1)
 {
     static int made = 0;
-    const auto id =
-        store.createOperation(QStringLiteral("e"), QStringLiteral("p%1").arg(++made), at);
-    if (!id)
-        return 0;
-    const QList<OperationRecord> claimed = store.claimDue(QStringLiteral("w"), at, 60'000, 1);
-    if (claimed.size() != 1 || claimed.first().id != *id)
-        return 0;
-    return finishClaimed(store, claimed.first(), at, state, dueAtMs) ? *id : 0;
+    const auto claimed = test::claimNew(store, QStringLiteral("e"),
+                                        QStringLiteral("p%1").arg(++made), at, QStringLiteral("w"));
+    return claimed && finishClaimed(store, *claimed, at, state, dueAtMs) ? claimed->id : 0;
 }
 
 bool readCsv(const QString &fileName, QList<QStringList> *rows)
@@ -176,12 +161,7 @@ void tst_ExportCommand::initTestCase()
         OperationRecord op =
             store->claimDue(QStringLiteral("w"), kNow + i * 1000, 60'000, 1).value(0);
         QVERIFY(op.id > 0);
-        AttemptRecord a;
-        a.operationId = op.id;
-        a.endpointId = endpoint;
-        a.attempt = 1;
-        a.startedAtMs = kNow + i * 1000;
-        a.finishedAtMs = a.startedAtMs + 5;
+        AttemptRecord a = test::nextAttempt(op, kNow + i * 1000, kNow + i * 1000 + 5);
         a.method = QStringLiteral("GET");
         a.url = QStringLiteral("https://h/x?access_token=T0P&i=%1").arg(i);
         a.error = m_hostile.at(i);
@@ -189,10 +169,9 @@ void tst_ExportCommand::initTestCase()
         a.reason = QStringLiteral("not_retryable");
         a.idempotencyKey = op.idempotencyKey;
         a.requestHeaders = QStringLiteral("Authorization: Bearer T0P\n");
-        op.state = i < 4 ? OperationState::Failed : OperationState::Parked;
-        op.attempt = 1;
-        op.nextAttemptAtMs = -1;
-        QCOMPARE(store->finishAttempt(a, op, op.version, QStringLiteral("w")),
+        const OperationRecord next =
+            test::leftIn(op, a, i < 4 ? OperationState::Failed : OperationState::Parked);
+        QCOMPARE(test::finishAttempt(*store, a, next, QStringLiteral("w")),
                  Store::FinishResult::Committed);
     }
 }
