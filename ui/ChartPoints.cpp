@@ -36,6 +36,22 @@ QList<QPointF> decimate(const QList<QPointF> &points, int maxPoints)
     return out;
 }
 
+QList<QPointF> steps(const QList<double> &values, qint64 firstStartMs, qint64 bucketMs,
+                     qint64 endMs, qint64 originMs)
+{
+    QList<QPointF> out;
+    out.reserve(values.size() * 2);
+    for (int b = 0; b < values.size(); ++b) {
+        const qint64 start = firstStartMs + qint64(b) * bucketMs;
+        if (start >= endMs)
+            break;
+        const qint64 end = std::min(start + bucketMs, endMs);
+        out.append(QPointF(double(start - originMs), values.at(b)));
+        out.append(QPointF(double(end - originMs), values.at(b)));
+    }
+    return out;
+}
+
 namespace {
 
 constexpr qint64 kMinuteMs = 60000;

@@ -12,6 +12,16 @@ namespace cooldown::chart {
 // pixel column is all a line can show; QXYSeries::replace() of more only costs time.
 QList<QPointF> decimate(const QList<QPointF> &points, int maxPoints);
 
+// A step line of buckets: bucket b covers [firstStartMs + b * bucketMs, the start of the
+// next), and is drawn as a horizontal segment over that span, from a point at its start
+// to a point at its end, at values[b]; neighbours meet in a vertical edge, and a bucket
+// without events is a segment at zero (nothing is interpolated across it). The newest
+// bucket ends at endMs when that comes first ("now", so that a bucket still filling is
+// not drawn into the future); buckets that start at or after endMs are left out. x is in
+// milliseconds from originMs.
+QList<QPointF> steps(const QList<double> &values, qint64 firstStartMs, qint64 bucketMs,
+                     qint64 endMs, qint64 originMs);
+
 // A labelled tick of a time axis whose values are milliseconds from the window's start.
 struct TimeTick
 {

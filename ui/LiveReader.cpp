@@ -102,6 +102,12 @@ void LiveReader::setJobsScope(JobsScope scope)
 void LiveReader::noteInFlight(int inFlight, int maxInFlight)
 {
     m_inFlight.recordInFlight(inFlight, maxInFlight);
+    m_maxInFlight = maxInFlight;
+    const qint64 now = m_clock.nowMs();
+    int &peak = m_peakPerSecond[floorTo(now, 1000)];
+    peak = std::max(peak, inFlight);
+    while (!m_peakPerSecond.empty() && m_peakPerSecond.begin()->first < now - kFinePeaksKeptMs)
+        m_peakPerSecond.erase(m_peakPerSecond.begin());
 }
 
 qint64 LiveReader::localMidnightMs() const
@@ -110,8 +116,42 @@ qint64 LiveReader::localMidnightMs() const
     return now.date().startOfDay().toMSecsSinceEpoch();
 }
 
+bool LiveReader::fineBuckets() const
+{
+    return !m_fixed && m_bucketMs > 0 && m_bucketMs < Metrics::kMinuteMs &&
+           Metrics::kMinuteMs % m_bucketMs == 0;
+}
+
+qint64 LiveReader::slotOf(qint64 ms) const
+{
+    return fineBuckets() ? floorTo(ms, m_bucketMs) / m_bucketMs * Metrics::kMinuteMs : ms;
+}
+
+MetricsSnapshot LiveReader::fineSnapshot(qint64 fromMs, qint64 toMs) const
+{
+    const qint64 bucket = m_bucketMs;
+    const qint64 from = floorTo(fromMs, bucket);
+    const int count = int((std::max(toMs, from) - from + bucket - 1) / bucket);
+    MetricsSnapshot s = m_figures.snapshot(slotOf(from), slotOf(from) + count * Metrics::kMinuteMs,
+                                           Metrics::kMinuteMs);
+    s.fromMs = from;
+    s.toMs = std::max(toMs, from);
+    s.bucketMs = bucket;
+    s.maxInFlight = m_maxInFlight;
+    s.peakInFlight = QList<int>(count, 0);
+    for (auto it = m_peakPerSecond.lower_bound(from); it != m_peakPerSecond.end(); ++it) {
+        const qint64 b = (it->first - from) / bucket;
+        if (b >= count)
+            break;
+        s.peakInFlight[b] = std::max(s.peakInFlight.at(b), it->second);
+    }
+    return s;
+}
+
 qint64 LiveReader::alignedBucketMs() const
 {
+    if (fineBuckets())
+        return m_bucketMs;
     const qint64 minute = Metrics::kMinuteMs;
     return std::max<qint64>(1, (m_bucketMs + minute - 1) / minute) * minute;
 }
@@ -130,14 +170,22 @@ bool LiveReader::readFigures(qint64 fromMs)
         m_figures.clear();
         from = rangeFromMs(now);
     } else {
-        m_figures.forgetFrom(from);
+        m_figures.forgetFrom(slotOf(from));
     }
     // A live range takes what other workers' clocks put a little ahead of this one too.
     const qint64 to = m_fixed ? m_windowToMs : now + 24 * 3600 * 1000;
-    const bool read = m_store->forEachRollup(from, to, bucket, [this](const RollupRecord &row) {
-        m_figures.add(row);
-        return true;
-    });
+    const bool read =
+        fineBuckets() ? m_store->forEachAttemptSum(from, to, bucket,
+                                                   [this](const RollupRecord &row) {
+                                                       RollupRecord inSlot = row;
+                                                       inSlot.minuteAtMs = slotOf(row.minuteAtMs);
+                                                       m_figures.add(inSlot);
+                                                       return true;
+                                                   })
+                      : m_store->forEachRollup(from, to, bucket, [this](const RollupRecord &row) {
+                            m_figures.add(row);
+                            return true;
+                        });
     if (!read) {
         emit failed(m_store->lastError());
         return false;
@@ -201,10 +249,11 @@ void LiveReader::refresh(bool force)
         emit failed(m_store->lastError());
     const bool changed = force || !token || token != m_token;
     m_token = token;
-    const qint64 minute = floorTo(now, Metrics::kMinuteMs);
-    const bool newMinute = minute != m_lastMinute;
-    m_lastMinute = minute;
-    bool send = force || newMinute;
+    // A new minute, or a new bucket of less, moves the range.
+    const qint64 step = floorTo(now, fineBuckets() ? m_bucketMs : Metrics::kMinuteMs);
+    const bool newStep = step != m_lastStep;
+    m_lastStep = step;
+    bool send = force || newStep;
 
     if (m_figuresStale) {
         m_figuresStale = !readFigures(-1);
@@ -213,9 +262,9 @@ void LiveReader::refresh(bool force)
         readFigures(m_settledBeforeMs);
         send = true;
     }
-    if (newMinute) {
+    if (newStep) {
         if (!m_fixed)
-            m_figures.forgetBefore(rangeFromMs(now));
+            m_figures.forgetBefore(slotOf(rangeFromMs(now)));
         m_inFlight.forgetBefore(now - kInFlightKeptMs);
     }
 
@@ -229,7 +278,7 @@ void LiveReader::refresh(bool force)
         m_last.rawHistoryFromMs = m_store->earliestAttemptMs();
         m_operationsStale = true;
     }
-    if (changed || newMinute) {
+    if (changed || newStep) {
         const qint64 failedToday = m_store->finalFailuresSince(localMidnightMs());
         if (failedToday >= 0)
             m_last.failedToday = failedToday;
@@ -261,12 +310,16 @@ void LiveReader::refresh(bool force)
 
     const qint64 from = m_fixed ? m_windowFromMs : now - m_rangeMs;
     const qint64 to = m_fixed ? m_windowToMs : now + 1;
-    MetricsSnapshot figures = m_figures.snapshot(from, to, m_bucketMs);
-    // Exchanges in flight are sampled, not stored: the figures have those seen live.
-    const MetricsSnapshot live = m_inFlight.snapshot(from, to, m_bucketMs);
-    figures.peakInFlight = live.peakInFlight;
-    figures.maxInFlight = live.maxInFlight;
-    m_last.metrics = figures;
+    if (fineBuckets()) {
+        m_last.metrics = fineSnapshot(from, to);
+    } else {
+        MetricsSnapshot figures = m_figures.snapshot(from, to, m_bucketMs);
+        // Exchanges in flight are sampled, not stored: the figures have those seen live.
+        const MetricsSnapshot live = m_inFlight.snapshot(from, to, m_bucketMs);
+        figures.peakInFlight = live.peakInFlight;
+        figures.maxInFlight = live.maxInFlight;
+        m_last.metrics = figures;
+    }
     m_last.loadingHistory = false;
     m_last.fixedWindow = m_fixed;
     emit snapshotReady(m_last);

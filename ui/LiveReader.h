@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -52,7 +53,9 @@ struct LiveSnapshot
 // operation counts, the operations of the chosen Jobs scope and every partition's
 // bucket, hold and queue. The figures come from the store's per-minute rollups, summed
 // per bucket by the database: one indexed query for a range of any length, and then,
-// as time goes on, only the buckets that can still change. Attempts other workers
+// as time goes on, only the buckets that can still change. Buckets shorter than a
+// minute (15 s at the short range) are counted from the raw attempts of the range
+// instead (Store::forEachAttemptSum), the same way. Attempts other workers
 // record in the same database show up too. A fixed window (setWindow) is read once; it
 // does not follow the clock.
 //
@@ -76,6 +79,8 @@ public:
     static constexpr qint64 kLargeListIntervalMs = 10000;
     // Partitions are read again this often when nothing changed.
     static constexpr qint64 kPartitionsIntervalMs = 10000;
+    // In-flight samples are kept per second this long, for buckets shorter than a minute.
+    static constexpr qint64 kFinePeaksKeptMs = 20 * 60000;
     // Rollups of minutes this far back may still grow: other workers' attempts commit
     // a little after they end.
     static constexpr qint64 kSettleMs = 2 * 60000;
@@ -109,6 +114,11 @@ private:
     // The figures of the range afresh, or (fromMs >= 0) the buckets from there on.
     bool readFigures(qint64 fromMs);
     qint64 alignedBucketMs() const;
+    // Buckets shorter than a minute, read from the raw attempts. m_figures counts whole
+    // minutes: it then holds one bucket in each of its "minutes", at slotOf(its start).
+    bool fineBuckets() const;
+    qint64 slotOf(qint64 ms) const;
+    MetricsSnapshot fineSnapshot(qint64 fromMs, qint64 toMs) const;
     qint64 rangeFromMs(qint64 nowMs) const;
     QList<OperationRecord> readOperations();
     qint64 localMidnightMs() const;
@@ -120,6 +130,8 @@ private:
     std::unique_ptr<Store> m_store;
     Metrics m_figures;  // the range's rollups, one entry per bucket
     Metrics m_inFlight; // exchanges in flight, sampled live
+    std::map<qint64, int> m_peakPerSecond; // the same per second, for the fine buckets
+    int m_maxInFlight = 0;
     QTimer *m_timer = nullptr;
     bool m_openFailed = false;
     qint64 m_rangeMs = 15 * 60000;
@@ -129,7 +141,7 @@ private:
     qint64 m_windowToMs = -1;
     bool m_figuresStale = true;    // the range changed: read it whole
     qint64 m_settledBeforeMs = -1; // buckets before this one no longer change
-    qint64 m_lastMinute = -1;
+    qint64 m_lastStep = -1;        // the minute, or the fine bucket, of the last tick
     std::optional<QByteArray> m_token;
     JobsScope m_scope = JobsScope::Active;
     bool m_operationsStale = true;

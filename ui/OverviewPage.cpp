@@ -106,31 +106,54 @@ void setRoundRange(QValueAxis *axis, double value, double floor)
 // event look like a storm.
 constexpr qint64 kMinRateSpanMs = 10000;
 
-// One point per bucket: x in milliseconds from the window's start, y its value times
-// scale.
-QList<QPointF> perBucket(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
+// Each bucket's value times scale.
+QList<double> perBucket(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
 {
-    QList<QPointF> points;
-    points.reserve(m.bucketCount);
-    for (int b = 0; b < m.bucketCount; ++b) {
-        const double value = b < counts.size() ? double(counts.at(b)) * scale : 0.0;
-        points.append(QPointF(double(m.bucketStartMs(b) - m.fromMs), value));
-    }
-    return points;
+    QList<double> values;
+    values.reserve(m.bucketCount);
+    for (int b = 0; b < m.bucketCount; ++b)
+        values.append(b < counts.size() ? double(counts.at(b)) * scale : 0.0);
+    return values;
 }
 
-// The same, y per minute of the time the bucket covers. The newest bucket of the last
-// so much has only begun: taken over its whole length, its rate would fall at the start
-// of every bucket, as if each storm were ending.
-QList<QPointF> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
+// The same per minute of the time the bucket covers: a bucket of 15 s with 2 events
+// reads 8 per minute, one of 2 hours with 240 reads 2, so that every range reads on the
+// same scale. The newest bucket of the last so much has only begun: taken over its
+// whole length, its rate would fall at the start of every bucket, as if each storm were
+// ending.
+QList<double> perMinute(const MetricsSnapshot &m, const QList<qint64> &counts, double scale = 1)
 {
-    QList<QPointF> points = perBucket(m, counts, scale);
+    QList<double> values = perBucket(m, counts, scale);
     const qint64 least = std::min(m.bucketMs, kMinRateSpanMs);
-    for (int b = 0; b < points.size(); ++b) {
+    for (int b = 0; b < values.size(); ++b) {
         const qint64 covered = std::clamp(m.toMs - m.bucketStartMs(b), least, m.bucketMs);
-        points[b].setY(points.at(b).y() * double(kMinute) / double(covered));
+        values[b] *= double(kMinute) / double(covered);
     }
-    return points;
+    return values;
+}
+
+// Where the data ends: now, for the last so much (a bucket still filling is drawn up
+// to now, not into the future); the window's end for a fixed window in the past.
+qint64 dataEndMs(const MetricsSnapshot &m)
+{
+    return m.nowMs > m.fromMs ? std::min(m.toMs, m.nowMs) : m.toMs;
+}
+
+// The values as steps over the buckets' spans (chart::steps), x from originMs (the
+// window's start).
+QList<QPointF> stepsOf(const MetricsSnapshot &m, const QList<double> &values, qint64 originMs)
+{
+    return chart::steps(values, m.fromMs, m.bucketMs, dataEndMs(m), originMs);
+}
+
+// "15 s", "1 min", "2 h": how long one step of the charts is.
+QString stepLength(qint64 ms)
+{
+    if (ms < kMinute)
+        return OverviewPage::tr("%1 s").arg(ms / 1000);
+    if (ms < 60 * kMinute)
+        return OverviewPage::tr("%1 min").arg(ms / kMinute);
+    return OverviewPage::tr("%1 h").arg(ms / (60 * kMinute));
 }
 
 double maxY(const QList<QPointF> &points)
@@ -149,11 +172,12 @@ void setPoints(QXYSeries *series, const QList<QPointF> &points)
         series->replace(points);
 }
 
-// The charts' window ends with its newest bucket, not at the snapshot's time: its
-// length stays the same while it slides.
-qint64 timeAxisEndMs(const MetricsSnapshot &m)
+// How long the charts' window is: its buckets, the newest one whole. A window of the
+// last so much ends at now and so starts inside its oldest bucket; its length stays the
+// same while it slides, and so do the ticks.
+qint64 timeSpanMs(const MetricsSnapshot &m)
 {
-    return m.fromMs + std::max(1, m.bucketCount) * m.bucketMs;
+    return std::max(1, m.bucketCount) * m.bucketMs;
 }
 
 QString figure(double value, int decimals = 0)
@@ -169,7 +193,10 @@ QList<OverviewPage::Range> OverviewPage::ranges()
     // plot, and little enough for a live update to recompute each line (Qt Charts
     // strokes a line's whole outline again for every change) within its 4 ms.
     return {
-        {tr("Last 15 minutes"), 15 * kMinute, kMinute},
+        // Buckets of 15 s: a storm that began 40 s ago shows as the last three steps
+        // rather than as a line rising from minutes back. They are counted from the raw
+        // attempts, finer than the per-minute rollups (LiveReader).
+        {tr("Last 15 minutes"), 15 * kMinute, 15000},
         {tr("Last hour"), 60 * kMinute, kMinute},
         {tr("Last 24 hours"), 24 * 60 * kMinute, 15 * kMinute},
         {tr("Last 7 days"), 7 * 24 * 60 * kMinute, 120 * kMinute},
@@ -262,6 +289,7 @@ OverviewPage::OverviewPage(const Clock &clock, QWidget *parent) : QWidget(parent
     setupWaitChart();
     setupFailureChart();
     setupInFlightChart();
+    updateStepTitles(currentRange().bucketMs);
     auto *grid = new QGridLayout;
     grid->setSpacing(6);
     grid->addWidget(m_throttleView, 0, 0);
@@ -452,7 +480,6 @@ void OverviewPage::setupFailureChart()
 void OverviewPage::setupInFlightChart()
 {
     m_inFlightChart = new QChart;
-    m_inFlightChart->setTitle(tr("In flight (peak per minute) and limit"));
     m_inFlightView = makeChartView(m_inFlightChart, QStringLiteral("inFlightChart"));
     QCategoryAxis *x = makeTimeAxis(m_inFlightChart);
     m_inFlightY = new QValueAxis(m_inFlightChart);
@@ -491,6 +518,7 @@ void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
                                                        : figure(perSuccess, 2));
 
     updateTimeAxes(snapshot);
+    updateStepTitles(m.bucketMs);
     updateThrottleChart(m);
     updateWaitChart(m);
     updateFailureChart(m);
@@ -500,13 +528,13 @@ void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
 void OverviewPage::updateTimeAxes(const LiveSnapshot &snapshot)
 {
     const MetricsSnapshot &m = snapshot.metrics;
-    const qint64 span = timeAxisEndMs(m) - m.fromMs;
-    const QList<chart::TimeTick> ticks =
-        snapshot.fixedWindow ? chart::clockTicks(m.fromMs, span)
-                             // The window of the last rangeMs has one bucket more than
-                             // the range, the newest: it ends, "now", one bucket later.
-                             : chart::slidingTicks(span - m.bucketMs, span);
-    m_shownFromMs = m.fromMs;
+    const qint64 span = timeSpanMs(m);
+    // A fixed window from its first bucket; the last so much up to now, "now" at the
+    // right edge, where the newest step ends.
+    const QList<chart::TimeTick> ticks = snapshot.fixedWindow
+                                             ? chart::clockTicks(m.fromMs, span)
+                                             : chart::slidingTicks(span - m.bucketMs, span);
+    m_shownFromMs = snapshot.fixedWindow ? m.fromMs : dataEndMs(m) - span;
     if (ticks == m_timeTicks && span == m_timeSpanMs)
         return;
     m_timeTicks = ticks;
@@ -521,13 +549,27 @@ void OverviewPage::updateTimeAxes(const LiveSnapshot &snapshot)
     }
 }
 
+void OverviewPage::updateStepTitles(qint64 bucketMs)
+{
+    // The rates are per minute at every range; the titles say how long a step is, so that
+    // a step of 15 s is not read as a minute's count.
+    if (bucketMs == m_titledBucketMs)
+        return;
+    m_titledBucketMs = bucketMs;
+    const QString step = stepLength(bucketMs);
+    const QString perMinute = tr("per minute, in steps of %1").arg(step);
+    m_throttleY->setTitleText(perMinute);
+    m_waitY->setTitleText(perMinute);
+    m_inFlightChart->setTitle(tr("In flight (peak in each %1) and limit").arg(step));
+}
+
 void OverviewPage::updateThrottleChart(const MetricsSnapshot &m)
 {
     const int budget = pointBudget(m_throttleView);
-    const QList<QPointF> total = perMinute(m, m.tooManyRequests);
+    const QList<QPointF> total = stepsOf(m, perMinute(m, m.tooManyRequests), m_shownFromMs);
     double top = maxY(total);
     setPoints(m_throttleTotal, chart::decimate(total, budget));
-    const QList<QPointF> unavailable = perMinute(m, m.unavailable);
+    const QList<QPointF> unavailable = stepsOf(m, perMinute(m, m.unavailable), m_shownFromMs);
     top = std::max(top, maxY(unavailable));
     setPoints(m_unavailableTotal, chart::decimate(unavailable, budget));
     // A partition seen once keeps its line (at zero) so that colours stay put.
@@ -535,7 +577,8 @@ void OverviewPage::updateThrottleChart(const MetricsSnapshot &m)
          ++it)
         partitionSeries(it.key());
     for (auto it = m_partitionSeries.cbegin(); it != m_partitionSeries.cend(); ++it) {
-        const QList<QPointF> points = perMinute(m, m.tooManyRequestsByPartition.value(it.key()));
+        const QList<QPointF> points =
+            stepsOf(m, perMinute(m, m.tooManyRequestsByPartition.value(it.key())), m_shownFromMs);
         top = std::max(top, maxY(points));
         setPoints(it.value(), chart::decimate(points, budget));
     }
@@ -553,7 +596,7 @@ void OverviewPage::updateWaitChart(const MetricsSnapshot &m)
             for (int b = 0; b < values.size() && b < stacked.size(); ++b)
                 stacked[b] += values.at(b);
         }
-        const QList<QPointF> upper = perMinute(m, stacked, 0.001);
+        const QList<QPointF> upper = stepsOf(m, perMinute(m, stacked, 0.001), m_shownFromMs);
         top = std::max(top, maxY(upper));
         setPoints(m_waitUpper.at(g), chart::decimate(upper, budget));
     }
@@ -615,10 +658,10 @@ void OverviewPage::updateInFlightChart(const MetricsSnapshot &m)
     peaks.reserve(m.peakInFlight.size());
     for (const int p : m.peakInFlight)
         peaks.append(p);
-    const QList<QPointF> points = perBucket(m, peaks);
+    const QList<QPointF> points = stepsOf(m, perBucket(m, peaks), m_shownFromMs);
     setPoints(m_inFlightPeak, chart::decimate(points, pointBudget(m_inFlightView)));
     setPoints(m_inFlightLimit, {QPointF(0, m.maxInFlight),
-                                QPointF(double(timeAxisEndMs(m) - m.fromMs), m.maxInFlight)});
+                                QPointF(double(dataEndMs(m) - m_shownFromMs), m.maxInFlight)});
     setRoundRange(m_inFlightY, std::max<double>(maxY(points), m.maxInFlight) + 1, 5);
 }
 

@@ -78,11 +78,13 @@ public:
     // What "Custom…" asks with; by default CustomRangeDialog. nullopt: cancelled.
     void setWindowPicker(WindowPicker picker);
 
-    // The chart's line of 429s per minute over every partition (for tests and checks).
+    // The chart's line of 429s per minute over every partition (for tests and checks):
+    // two points per bucket, at its start and its end (chart::steps).
     const QLineSeries *throttleTotalSeries() const { return m_throttleTotal; }
     // The time axis of the charts: milliseconds from the window's start, labelled.
     const QCategoryAxis *timeAxis() const { return m_timeAxes.value(0); }
-    // The window the charts show: [from, to), to being the end of the newest bucket.
+    // The window the charts show, [from, to): a fixed window's buckets, or the last so
+    // much up to now (to is the snapshot's time; from lies inside the oldest bucket).
     std::pair<qint64, qint64> shownWindow() const
     {
         return {m_shownFromMs, m_shownFromMs + m_timeSpanMs};
@@ -105,6 +107,7 @@ private:
     void setupWaitChart();
     void setupFailureChart();
     void setupInFlightChart();
+    void updateStepTitles(qint64 bucketMs);
     void updateThrottleChart(const MetricsSnapshot &m);
     void updateWaitChart(const MetricsSnapshot &m);
     void updateFailureChart(const MetricsSnapshot &m);
@@ -160,6 +163,7 @@ private:
     QList<chart::TimeTick> m_timeTicks;
     qint64 m_timeSpanMs = -1;
     qint64 m_shownFromMs = -1;
+    qint64 m_titledBucketMs = -1;
 };
 
 } // namespace cooldown

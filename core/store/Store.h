@@ -537,6 +537,15 @@ public:
     // (-1: unbounded), per minute: what rollups() must return while no attempt has
     // been pruned. Reads every attempt of the range: for checks, not for views.
     QList<RollupRecord> recountRollups(qint64 fromMs = -1, qint64 toMs = -1);
+    // Finer than the rollups, for the Overview's short range: the rows the rollups would
+    // have for the attempts that ended in [fromMs, toMs), counted from the raw attempts in
+    // buckets of bucketMs (which divides a minute; minuteAtMs is the bucket's start),
+    // ordered by bucket; summed per minute they equal recountRollups(). Attempts are
+    // found by their start, from kLongestExchangeMs before fromMs: one that took longer
+    // is left out. The queue time comes from each attempt's previous one, by operation.
+    static constexpr qint64 kLongestExchangeMs = 3600 * 1000;
+    bool forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                           const std::function<bool(const RollupRecord &)> &visit);
     // Final failures in the minutes from sinceMs on (-1 on error).
     qint64 finalFailuresSince(qint64 sinceMs);
     // A value that changes whenever another connection committed a change to

@@ -19,6 +19,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -338,6 +339,81 @@ QList<RollupRecord> Store::recountRollups(qint64 fromMs, qint64 toMs)
         out.append(readRollup(query));
     m_lastError.clear();
     return out;
+}
+
+bool Store::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                              const std::function<bool(const RollupRecord &)> &visit)
+{
+    // The rollups' key and sums for each attempt, as schema::rollupRecount() counts
+    // them, but over the attempts of the range only: they are found through the index on
+    // started_at (an attempt ends after it starts, at most an exchange's longest timeout
+    // later), and each one's queue time is measured from its operation's previous
+    // attempt that kept its lease, found by operation (previousDueAtMs() at the write).
+    const qint64 bucket = std::clamp<qint64>(bucketMs, 1, kMinuteMs);
+    const QString end = QStringLiteral("CASE WHEN a.finished_at >= 0 THEN a.finished_at"
+                                       " WHEN a.started_at >= 0 THEN a.started_at ELSE 0 END");
+    const QString sql =
+        QStringLiteral(
+            "SELECT bucket_at, endpoint_id, policy_id, partition_key, status_class, decision,"
+            " wait_source, reason, CAST(COUNT(*) AS BIGINT), CAST(SUM(wait_ms) AS BIGINT),"
+            " CAST(SUM(queue_ms) AS BIGINT), CAST(SUM(duration_ms) AS BIGINT)"
+            " FROM (SELECT e.end_at - e.end_at % %2 AS bucket_at,"
+            " e.endpoint_id AS endpoint_id, e.policy_id AS policy_id,"
+            " COALESCE(o.partition_key, '') AS partition_key,"
+            " CASE WHEN e.status = 0 THEN 'none'"
+            " WHEN e.status IN (429, 503) THEN CAST(e.status AS TEXT)"
+            " ELSE CAST(e.status / 100 AS TEXT) || 'xx' END AS status_class,"
+            " CASE WHEN e.lease_conflict = 1 THEN 'conflict' ELSE e.decision END AS decision,"
+            " CASE WHEN e.lease_conflict = 0 AND e.decision = 'retry' THEN"
+            " CASE WHEN e.wait_source = '' THEN 'backoff' ELSE e.wait_source END"
+            " ELSE '' END AS wait_source,"
+            " CASE WHEN e.lease_conflict = 0 AND e.decision = 'fail' THEN"
+            " CASE WHEN e.reason = '' THEN 'unknown' ELSE e.reason END"
+            " ELSE '' END AS reason,"
+            " CASE WHEN e.lease_conflict = 0 AND e.decision = 'retry' AND e.wait_ms > 0"
+            " THEN e.wait_ms ELSE 0 END AS wait_ms,"
+            " CASE WHEN e.lease_conflict = 0 AND e.started_at > e.due_at"
+            " THEN e.started_at - e.due_at ELSE 0 END AS queue_ms,"
+            " CASE WHEN e.duration_ms > 0 THEN e.duration_ms ELSE 0 END AS duration_ms"
+            " FROM (SELECT a.operation_id, a.endpoint_id, a.policy_id, a.status, a.decision,"
+            " a.lease_conflict, a.wait_source, a.reason, a.wait_ms, a.started_at,"
+            " a.duration_ms, %1 AS end_at,"
+            " (SELECT CASE WHEN p.decision = 'retry' AND p.wait_ms >= 0 THEN"
+            " (CASE WHEN p.finished_at >= 0 THEN p.finished_at ELSE p.started_at END)"
+            " + p.wait_ms END FROM attempts p WHERE p.operation_id = a.operation_id"
+            " AND p.lease_conflict = 0 AND p.id < a.id ORDER BY p.id DESC LIMIT 1) AS due_at"
+            " FROM attempts a WHERE a.started_at >= :scan AND a.started_at < :startedBefore"
+            " AND %1 >= :from AND %1 < :to) e"
+            " LEFT JOIN operations o ON o.id = e.operation_id) r"
+            " GROUP BY bucket_at, endpoint_id, policy_id, partition_key, status_class,"
+            " decision, wait_source, reason ORDER BY bucket_at")
+            .arg(end)
+            .arg(bucket);
+    QSqlQuery query(m_database);
+    query.setForwardOnly(true);
+    if (!query.prepare(sql)) {
+        fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
+        return false;
+    }
+    const qint64 from = std::max<qint64>(0, fromMs);
+    query.bindValue(QStringLiteral(":scan"), from - kLongestExchangeMs);
+    query.bindValue(QStringLiteral(":from"), from);
+    query.bindValue(QStringLiteral(":startedBefore"), toMs);
+    query.bindValue(QStringLiteral(":to"), toMs);
+    if (!exec(query))
+        return false;
+    while (query.next()) {
+        if (!visit(readRollup(query))) {
+            m_lastError.clear();
+            return false;
+        }
+    }
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
+        return false;
+    }
+    m_lastError.clear();
+    return true;
 }
 
 QList<RollupRecord> Store::rollups(qint64 fromMs, qint64 toMs, qint64 bucketMs)

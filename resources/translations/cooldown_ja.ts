@@ -1127,10 +1127,6 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>最終的に失敗したオペレーション</translation>
     </message>
     <message>
-        <source>In flight (peak per minute) and limit</source>
-        <translation>送信中 (1 分ごとの最大) と上限</translation>
-    </message>
-    <message>
         <source>Peak in flight</source>
         <translation>送信中の最大</translation>
     </message>
@@ -1175,6 +1171,26 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>d MMM yyyy</source>
         <comment>date format</comment>
         <translation>yyyy年M月d日</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 時間</translation>
+    </message>
+    <message>
+        <source>per minute, in steps of %1</source>
+        <translation>1 分あたり (%1刻み)</translation>
+    </message>
+    <message>
+        <source>In flight (peak in each %1) and limit</source>
+        <translation>送信中 (%1ごとの最大) と上限</translation>
     </message>
 </context>
 <context>

@@ -183,6 +183,7 @@ private slots:
     void rollupsEqualRecount();
     void workersWritingAtOnce();
     void bucketsSumMinutes();
+    void attemptSumsAddUpToTheMinutes();
     void finalFailuresSince();
     void migrationBuildsRollups();
     void changeTokenFollowsOtherConnections();
@@ -433,6 +434,47 @@ void tst_Rollups::bucketsSumMinutes()
     QVERIFY(!narrow.isEmpty());
     for (const RollupRecord &r : narrow)
         QCOMPARE(r.minuteAtMs, (narrowFrom + 60'000) / 60'000 * 60'000);
+}
+
+void tst_Rollups::attemptSumsAddUpToTheMinutes()
+{
+    // Buckets of 15 s counted from the raw attempts, for the Overview's short range: four
+    // of them make the minute the rollups wrote, queue times and lease conflicts included.
+    auto store = open();
+    QVERIFY(store);
+    QVERIFY(runHistory(*store, QStringLiteral("w"), 9, 120, kStart).isEmpty());
+    const qint64 bucket = 15'000;
+    const auto read = [&store, bucket](qint64 from, qint64 to) {
+        QList<RollupRecord> rows;
+        const bool done =
+            store->forEachAttemptSum(from, to, bucket, [&rows](const RollupRecord &r) {
+                rows.append(r);
+                return true;
+            });
+        return done ? rows : QList<RollupRecord>{};
+    };
+    const QList<RollupRecord> fine = read(0, kStart * 2);
+    QVERIFY2(store->lastError().isEmpty(), qPrintable(store->lastError()));
+    QVERIFY(fine.size() > 20);
+    for (qsizetype i = 0; i < fine.size(); ++i) {
+        QCOMPARE(fine.at(i).minuteAtMs % bucket, 0);
+        if (i > 0)
+            QVERIFY(fine.at(i - 1).minuteAtMs <= fine.at(i).minuteAtMs);
+    }
+    QVERIFY(sumPerBucket(fine, 60'000).size() < fine.size()); // finer than the minutes
+    QString diff =
+        difference(sorted(store->rollups(0, kStart * 2)), sorted(sumPerBucket(fine, 60'000)));
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+
+    // A range that starts inside a minute: the attempts that ended in it, as recounted.
+    const qint64 from = kStart + 615'000;
+    const qint64 to = from + 5 * 60'000;
+    const QList<RollupRecord> range = read(from, to);
+    QVERIFY(!range.isEmpty());
+    for (const RollupRecord &r : range)
+        QVERIFY(r.minuteAtMs >= from && r.minuteAtMs < to);
+    diff = difference(sorted(store->recountRollups(from, to)), sorted(sumPerBucket(range, 60'000)));
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 
 void tst_Rollups::finalFailuresSince()

@@ -13,6 +13,9 @@ private slots:
     void boundedAndOrdered_data();
     void boundedAndOrdered();
     void peaksSurvive();
+    void stepsCoverTheirBuckets();
+    void newestStepEndsAtNow_data();
+    void newestStepEndsAtNow();
     void slidingTicksStepBackFromNow_data();
     void slidingTicksStepBackFromNow();
     void clockTicksAreRoundLocalTimes();
@@ -68,6 +71,52 @@ void tst_ChartPoints::peaksSurvive()
     QVERIFY(low);
 }
 
+void tst_ChartPoints::stepsCoverTheirBuckets()
+{
+    // Three buckets of 15 s from 12:00:30 (x from 12:00:00), the middle one empty: each a
+    // level segment over [start, start + 15 s), the gap drawn at zero.
+    const qint64 origin = 1795953600000;
+    const qint64 first = origin + 30000;
+    const QList<QPointF> points = chart::steps({4, 0, 2}, first, 15000, first + 45000, origin);
+    const QList<QPointF> expected{{30000, 4}, {45000, 4}, {45000, 0},
+                                  {60000, 0}, {60000, 2}, {75000, 2}};
+    QCOMPARE(points, expected);
+    for (int b = 0; b < 3; ++b) {
+        QCOMPARE(points.at(2 * b).x(), double(30000 + b * 15000));
+        QCOMPARE(points.at(2 * b + 1).x() - points.at(2 * b).x(), 15000.0);
+        QCOMPARE(points.at(2 * b).y(), points.at(2 * b + 1).y());
+    }
+    QCOMPARE(chart::steps({}, first, 15000, first + 45000, origin), QList<QPointF>{});
+}
+
+void tst_ChartPoints::newestStepEndsAtNow_data()
+{
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<qint64>("intoNewestMs");
+    QTest::newRow("15 s, 1 ms in") << qint64(15000) << qint64(1);
+    QTest::newRow("15 s, 10 s in") << qint64(15000) << qint64(10000);
+    QTest::newRow("15 s, full") << qint64(15000) << qint64(15000);
+    QTest::newRow("15 min, 7 min in") << qint64(15 * 60000) << qint64(7 * 60000);
+    QTest::newRow("2 h, 1 h in") << qint64(120 * 60000) << qint64(60 * 60000);
+}
+
+void tst_ChartPoints::newestStepEndsAtNow()
+{
+    QFETCH(qint64, bucketMs);
+    QFETCH(qint64, intoNewestMs);
+    const qint64 from = 1795953600000;
+    const int count = 5;
+    const qint64 now = from + (count - 1) * bucketMs + intoNewestMs;
+    // One bucket more than the data reaches: it starts after now and is not drawn.
+    const QList<double> values(count + 1, 1.0);
+    const QList<QPointF> points = chart::steps(values, from, bucketMs, now, from);
+    QCOMPARE(points.size(), 2 * count);
+    QCOMPARE(points.last().x(), double(now - from));
+    QCOMPARE(points.at(points.size() - 2).x(), double((count - 1) * bucketMs));
+    for (const QPointF &p : points)
+        QVERIFY(p.x() <= double(now - from));
+}
+
 QTEST_GUILESS_MAIN(tst_ChartPoints)
 void tst_ChartPoints::slidingTicksStepBackFromNow_data()
 {
@@ -83,6 +132,10 @@ void tst_ChartPoints::slidingTicksStepBackFromNow_data()
                             << QStringList{minus("15 min"), minus("10 min"), minus("5 min"),
                                            QStringLiteral("now")}
                             << 5 * minute;
+    QTest::newRow("15 min in 15 s")
+        << 15 * minute << qint64(15000)
+        << QStringList{minus("15 min"), minus("10 min"), minus("5 min"), QStringLiteral("now")}
+        << 5 * minute;
     QTest::newRow("1 h") << 60 * minute << minute
                          << QStringList{minus("60 min"),      minus("50 min"), minus("40 min"),
                                         minus("30 min"),      minus("20 min"), minus("10 min"),

@@ -8,6 +8,7 @@
 #include "ui/MainWindow.h"
 #include "ui/OverviewPage.h"
 
+#include <QAbstractAxis>
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAction>
@@ -342,7 +343,12 @@ void tst_Japanese::windowAndDialogsAreJapanese()
     QCOMPARE(chartTitle("throttleChart"), QStringLiteral("1 分あたりの 429 リクエスト過多"));
     QCOMPARE(chartTitle("waitChart"),
              QStringLiteral("選ばれた待機時間 (1 分あたりの秒数、根拠別)"));
-    QCOMPARE(chartTitle("inFlightChart"), QStringLiteral("送信中 (1 分ごとの最大) と上限"));
+    // The last 15 minutes, the first range, come in steps of 15 s.
+    QCOMPARE(chartTitle("inFlightChart"), QStringLiteral("送信中 (15 秒ごとの最大) と上限"));
+    const auto *throttleView = window.findChild<QChartView *>(QStringLiteral("throttleChart"));
+    QVERIFY(throttleView);
+    QCOMPARE(throttleView->chart()->axes(Qt::Vertical).value(0)->titleText(),
+             QStringLiteral("1 分あたり (15 秒刻み)"));
 
     // Longer titles widen their columns instead of being cut.
     for (const char *name : {"jobsTable", "partitionsTable", "historyTable"}) {

@@ -40,6 +40,7 @@ private slots:
     void figuresEqualTheAttempts_data();
     void figuresEqualTheAttempts();
     void idleTickReadsNothingNew();
+    void shortRangeCountsEvery15Seconds();
 
 private:
     LiveSnapshot lastSnapshot(const QSignalSpy &spy) const;
@@ -321,6 +322,204 @@ void tst_LiveReader::idleTickReadsNothingNew()
     clock.advance(15 * kMinute);
     reader.tick();
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 0);
+}
+
+void tst_LiveReader::shortRangeCountsEvery15Seconds()
+{
+    // A seeded history of the last 20 minutes, ending 40 s into a minute: every status,
+    // decision and wait source, on two endpoints, one with partitions, and retries that
+    // started after they were due (queue time).
+    const qint64 bucket = 15000;
+    const qint64 now = kNow + 40000;
+    SeededRandom random(29);
+    const QStringList sources{QString(), QStringLiteral("retry-after"), QStringLiteral("ratelimit"),
+                              QStringLiteral("backoff")};
+    for (int k = 0; k < 3; ++k)
+        QCOMPARE(m_store->ensurePartition(QStringLiteral("p"), QStringLiteral("k%1").arg(k), 1,
+                                          QStringLiteral("{}"),
+                                          Gcra::forLimit(1000000, 1000, 1000000)),
+                 Store::PaceResult::Written);
+    QList<qint64> times;
+    for (int i = 0; i < 400; ++i)
+        times.append(now - random.uniformInt(1000, 20 * kMinute));
+    std::sort(times.begin(), times.end());
+    for (int i = 0; i < times.size(); ++i) {
+        const bool partitioned = random.uniformInt(0, 1) == 1;
+        const QString endpoint = partitioned ? QStringLiteral("orders") : QStringLiteral("search");
+        const qint64 at = times.at(i);
+        const QString key =
+            partitioned ? QStringLiteral("k%1").arg(random.uniformInt(0, 2)) : QString();
+        const auto id =
+            m_store->createOperation(endpoint, QStringLiteral("s%1").arg(i), at,
+                                     partitioned ? QStringLiteral("p") : QString(), key);
+        QVERIFY(id);
+        QList<OperationRecord> claimed = m_store->claimDue(QStringLiteral("w"), at, kMinute, 1);
+        QCOMPARE(claimed.size(), 1);
+        AttemptRecord a;
+        a.operationId = *id;
+        a.endpointId = endpoint;
+        a.policyId = partitioned ? QStringLiteral("p") : QString();
+        a.attempt = 1;
+        a.startedAtMs = at;
+        a.finishedAtMs = std::min(now, at + random.uniformInt(0, 20'000));
+        a.durationMs = a.finishedAtMs - at;
+        a.status = int(QList<int>{200, 429, 429, 503, 500, 0}.at(random.uniformInt(0, 5)));
+        a.decision = QStringList{QStringLiteral("success"), QStringLiteral("retry"),
+                                 QStringLiteral("fail"), QStringLiteral("park")}
+                         .at(random.uniformInt(0, 3));
+        OperationRecord op = claimed.first();
+        op.attempt = 1;
+        op.state = OperationState::Succeeded;
+        // An unpartitioned retry is sent again, after it was due: queue time, counted in
+        // the bucket its second attempt ends in.
+        bool sendAgain = false;
+        qint64 again = -1;
+        if (a.decision == QLatin1String("retry")) {
+            a.waitMs = random.uniformInt(0, 30'000);
+            a.waitSource = sources.at(random.uniformInt(0, 3));
+            again = a.finishedAtMs + a.waitMs + random.uniformInt(0, 10'000);
+            sendAgain = !partitioned && again + 500 <= now;
+            op.state = OperationState::Waiting;
+            op.nextAttemptAtMs = sendAgain ? a.finishedAtMs + a.waitMs : kNow + kDay;
+        } else if (a.decision == QLatin1String("fail")) {
+            a.reason = QStringLiteral("not_retryable");
+            op.state = OperationState::Failed;
+        }
+        QCOMPARE(m_store->finishAttempt(a, op, op.version, QStringLiteral("w")),
+                 Store::FinishResult::Committed);
+        if (!sendAgain)
+            continue;
+        claimed = m_store->claimDue(QStringLiteral("w"), again, kMinute, 1);
+        QCOMPARE(claimed.size(), 1);
+        QCOMPARE(claimed.first().id, *id);
+        AttemptRecord second = a;
+        second.attempt = 2;
+        second.startedAtMs = again;
+        second.finishedAtMs = again + 500;
+        second.durationMs = 500;
+        second.status = 200;
+        second.decision = QStringLiteral("success");
+        second.waitMs = -1;
+        second.waitSource.clear();
+        op = claimed.first();
+        op.attempt = 2;
+        op.state = OperationState::Succeeded;
+        op.nextAttemptAtMs = -1;
+        QCOMPARE(m_store->finishAttempt(second, op, op.version, QStringLiteral("w")),
+                 Store::FinishResult::Committed);
+    }
+
+    ManualClock clock(now);
+    const QHash<QString, QString> partitionOf{
+        {QStringLiteral("orders"), QStringLiteral("p / shop")}};
+    LiveReader reader(m_url, clock, partitionOf,
+                      {QStringLiteral("search"), QStringLiteral("orders")});
+    QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    reader.setRange(15 * kMinute, bucket);
+    const MetricsSnapshot shown = lastSnapshot(snapshots).metrics;
+    QCOMPARE(shown.bucketMs, bucket);
+    QCOMPARE(shown.fromMs, (now - 15 * kMinute) / bucket * bucket);
+    QCOMPARE(shown.toMs, now + 1);
+    QCOMPARE(shown.bucketCount, 61);
+
+    // The same figures recounted from each attempt, in the bucket it ended in; the
+    // queue time from its operation's previous attempt, as the rollups count it.
+    MetricsSnapshot expected;
+    expected.bucketCount = shown.bucketCount;
+    expected.tooManyRequests = QList<qint64>(expected.bucketCount, 0);
+    expected.unavailable = QList<qint64>(expected.bucketCount, 0);
+    const auto addAt = [&expected](QMap<QString, QList<qint64>> &series, const QString &key, int b,
+                                   qint64 n) {
+        QList<qint64> &list = series[key];
+        if (list.isEmpty())
+            list.resize(expected.bucketCount, 0);
+        list[b] += n;
+    };
+    QHash<qint64, qint64> dueOf;
+    for (const AttemptRecord &a : m_store->attempts({})) {
+        const qint64 due = dueOf.value(a.operationId, -1);
+        dueOf.insert(a.operationId, a.decision == QLatin1String("retry") && a.waitMs >= 0
+                                        ? a.finishedAtMs + a.waitMs
+                                        : -1);
+        if (a.finishedAtMs < shown.fromMs || a.finishedAtMs > now)
+            continue;
+        const int b = int((a.finishedAtMs - shown.fromMs) / bucket);
+        const QString partition =
+            partitionOf.value(a.endpointId, a.policyId.isEmpty() ? a.endpointId : a.policyId);
+        ++expected.attempts;
+        if (a.status == 429) {
+            ++expected.tooManyRequests[b];
+            addAt(expected.tooManyRequestsByPartition, partition, b, 1);
+            addAt(expected.tooManyRequestsByEndpoint, a.endpointId, b, 1);
+        } else if (a.status == 503) {
+            ++expected.unavailable[b];
+            addAt(expected.unavailableByPartition, partition, b, 1);
+            addAt(expected.unavailableByEndpoint, a.endpointId, b, 1);
+        }
+        if (a.decision == QLatin1String("retry") && a.waitMs > 0)
+            addAt(expected.waitMsBySource,
+                  a.waitSource.isEmpty() ? QStringLiteral("backoff") : a.waitSource, b, a.waitMs);
+        if (due >= 0 && a.startedAtMs > due)
+            addAt(expected.waitMsBySource, QStringLiteral("queue"), b, a.startedAtMs - due);
+        if (a.decision == QLatin1String("success"))
+            ++expected.successes;
+        else if (a.decision == QLatin1String("fail"))
+            ++expected.finalFailuresByReason[a.reason];
+    }
+    QVERIFY(expected.attempts > 100);
+    QVERIFY(expected.waitMsBySource.contains(QStringLiteral("queue")));
+    QCOMPARE(shown.attempts, expected.attempts);
+    QCOMPARE(shown.successes, expected.successes);
+    QCOMPARE(shown.tooManyRequests, expected.tooManyRequests);
+    QCOMPARE(shown.unavailable, expected.unavailable);
+    QCOMPARE(shown.tooManyRequestsByPartition, expected.tooManyRequestsByPartition);
+    QCOMPARE(shown.unavailableByPartition, expected.unavailableByPartition);
+    QCOMPARE(shown.tooManyRequestsByEndpoint, expected.tooManyRequestsByEndpoint);
+    QCOMPARE(shown.unavailableByEndpoint, expected.unavailableByEndpoint);
+    QCOMPARE(shown.waitMsBySource, expected.waitMsBySource);
+    QCOMPARE(shown.finalFailuresByReason, expected.finalFailuresByReason);
+
+    // Four buckets make a minute of the rollups, which the store wrote with the attempts.
+    const qint64 firstMinute = (shown.fromMs + kMinute - 1) / kMinute * kMinute;
+    Metrics rollups(clock, 30 * kDay);
+    for (auto it = partitionOf.cbegin(); it != partitionOf.cend(); ++it)
+        rollups.setPartitionOf(it.key(), it.value());
+    for (const RollupRecord &row : m_store->rollups(firstMinute, now + 1))
+        rollups.add(row);
+    const MetricsSnapshot perMinute = rollups.snapshot(firstMinute, now + 1);
+    const int skipped = int((firstMinute - shown.fromMs) / bucket);
+    for (int minute = 0; minute < perMinute.bucketCount; ++minute) {
+        qint64 tooMany = 0;
+        qint64 queue = 0;
+        for (int b = skipped + 4 * minute; b < skipped + 4 * minute + 4 && b < shown.bucketCount;
+             ++b) {
+            tooMany += shown.tooManyRequests.at(b);
+            queue += shown.waitMsBySource.value(QStringLiteral("queue")).value(b);
+        }
+        QCOMPARE(tooMany, perMinute.tooManyRequests.at(minute));
+        QCOMPARE(queue, perMinute.waitMsBySource.value(QStringLiteral("queue")).value(minute));
+    }
+
+    // Another attempt, 3 s later: the next tick has it in the newest bucket.
+    clock.advance(3000);
+    QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), now + 2000, 429,
+                                QStringLiteral("retry")) > 0);
+    reader.tick();
+    MetricsSnapshot later = lastSnapshot(snapshots).metrics;
+    QCOMPARE(later.fromMs, shown.fromMs);
+    QCOMPARE(later.tooManyRequests.last(), shown.tooManyRequests.last() + 1);
+    // Idle, the window moves on with every new bucket, by one bucket.
+    const qsizetype sent = snapshots.size();
+    clock.advance(1000);
+    reader.tick();
+    QCOMPARE(snapshots.size(), sent);
+    clock.advance(bucket);
+    reader.tick();
+    QCOMPARE(snapshots.size(), sent + 1);
+    later = lastSnapshot(snapshots).metrics;
+    QCOMPARE(later.fromMs, shown.fromMs + bucket);
+    QCOMPARE(later.bucketCount, 61);
+    QCOMPARE(later.tooManyRequests.at(later.bucketCount - 2), shown.tooManyRequests.last() + 1);
 }
 
 QTEST_MAIN(tst_LiveReader)

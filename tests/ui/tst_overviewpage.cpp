@@ -70,6 +70,7 @@ private slots:
     void cancelledChoiceKeepsTheRange();
     void dialogRefusesUntilValid();
     void chartsShowTheSnapshot();
+    void shortRangeDrawsStepsOf15Seconds();
     void timeAxisStaysWhileTheWindowSlides();
     void timeAxisOfAFixedWindowReadsTheClock();
     void unchangedSeriesAreLeftAlone();
@@ -304,20 +305,96 @@ QStringList tst_OverviewPage::shownLabels(const OverviewPage &page)
 void tst_OverviewPage::chartsShowTheSnapshot()
 {
     const auto page = chartPage();
-    const LiveSnapshot s = snapshotAt(kStart + 30000, 5);
+    const qint64 now = kStart + 30000;
+    const LiveSnapshot s = snapshotAt(now, 5);
     page->showSnapshot(s);
     const QLineSeries *total = page->throttleTotalSeries();
-    QCOMPARE(total->count(), s.metrics.bucketCount);
-    // x: milliseconds from the window's start.
-    QCOMPARE(total->at(0).x(), 0.0);
-    QCOMPARE(total->at(1).x(), double(kMinute));
     QCOMPARE(page->timeAxis(), seriesTimeAxis(*page));
-    QCOMPARE(page->shownWindow(),
-             std::make_pair(s.metrics.fromMs, s.metrics.fromMs + s.metrics.bucketCount * kMinute));
+    // The last so much up to now: the window is as long as its buckets and ends now.
+    const qint64 span = s.metrics.bucketCount * kMinute;
+    QCOMPARE(page->shownWindow(), std::make_pair(now - span, now));
+    // Two points a bucket: its start and its end, x in milliseconds from the window's
+    // start.
+    const qint64 origin = page->shownWindow().first;
+    QCOMPARE(total->count(), 2 * s.metrics.bucketCount);
+    QCOMPARE(total->at(0).x(), double(s.metrics.fromMs - origin));
+    QCOMPARE(total->at(1).x(), double(s.metrics.fromMs + kMinute - origin));
+    QCOMPARE(total->at(2).x(), double(s.metrics.fromMs + kMinute - origin));
+    QCOMPARE(total->at(3).x(), double(s.metrics.fromMs + 2 * kMinute - origin));
     // Counts per bucket of one minute are counts per minute; the newest bucket, 30 s
-    // old, has the rate so far.
+    // old, has the rate so far, and ends now, at the right edge.
     QCOMPARE(total->at(0).y(), double(s.metrics.tooManyRequests.at(0)));
+    QCOMPARE(total->at(1).y(), double(s.metrics.tooManyRequests.at(0)));
     QCOMPARE(total->at(total->count() - 1).y(), 5 * 60000.0 / 30001);
+    QCOMPARE(total->at(total->count() - 1).x(), double(span));
+    QCOMPARE(page->timeAxis()->max(), double(span));
+}
+
+void tst_OverviewPage::shortRangeDrawsStepsOf15Seconds()
+{
+    // The last 15 minutes come in buckets of 15 s.
+    const OverviewPage::Range shortRange = OverviewPage::ranges().first();
+    QCOMPARE(shortRange.rangeMs, 15 * kMinute);
+    QCOMPARE(shortRange.bucketMs, qint64(15000));
+
+    // 40 s after a storm began at kStart: 2 429s in its first 15 s, 3 in the next, 1 so
+    // far in the newest bucket, nothing before.
+    const qint64 bucket = 15000;
+    const qint64 now = kStart + 40000;
+    LiveSnapshot s;
+    MetricsSnapshot &m = s.metrics;
+    m.bucketMs = bucket;
+    m.fromMs = (now - 15 * kMinute) / bucket * bucket;
+    m.toMs = now + 1;
+    m.nowMs = now;
+    m.bucketCount = int((m.toMs - m.fromMs + bucket - 1) / bucket);
+    QCOMPARE(m.bucketCount, 61);
+    m.tooManyRequests = QList<qint64>(m.bucketCount, 0);
+    const int storm = int((kStart - m.fromMs) / bucket);
+    QCOMPARE(storm, m.bucketCount - 3);
+    m.tooManyRequests[storm] = 2;
+    m.tooManyRequests[storm + 1] = 3;
+    m.tooManyRequests[storm + 2] = 1;
+    m.unavailable = QList<qint64>(m.bucketCount, 0);
+    m.peakInFlight = QList<int>(m.bucketCount, 1);
+    m.maxInFlight = 4;
+
+    const auto page = chartPage();
+    page->showSnapshot(s);
+    const QLineSeries *total = page->throttleTotalSeries();
+    QCOMPARE(total->count(), 2 * m.bucketCount);
+    // The window: the last 61 buckets' length, up to now.
+    QCOMPARE(page->shownWindow(), std::make_pair(now - 61 * bucket, now));
+    const qint64 origin = page->shownWindow().first;
+    for (int b = 0; b < m.bucketCount; ++b) {
+        const QPointF start = total->at(2 * b);
+        const QPointF end = total->at(2 * b + 1);
+        // Each bucket spans [start, start + 15 s), the newest only up to now.
+        QCOMPARE(start.x(), double(m.bucketStartMs(b) - origin));
+        QCOMPARE(end.x(), double(std::min(m.bucketStartMs(b) + bucket, now) - origin));
+        QCOMPARE(start.y(), end.y());
+        // Buckets without 429s are at zero.
+        if (b < storm)
+            QCOMPARE(start.y(), 0.0);
+    }
+    // The line rises where the storm began, not a bucket or more before it.
+    QCOMPARE(total->at(2 * storm - 1).y(), 0.0);
+    QCOMPARE(total->at(2 * storm).x(), double(kStart - origin));
+    // Per minute: 2 in 15 s read 8 a minute, 3 read 12; 1 in the newest 10 s, 6.
+    QCOMPARE(total->at(2 * storm).y(), 8.0);
+    QCOMPARE(total->at(2 * storm + 2).y(), 12.0);
+    QCOMPARE(total->at(2 * storm + 4).y(), 60000.0 / 10001);
+    QCOMPARE(total->at(total->count() - 1).x(), double(now - origin));
+    QCOMPARE(total->at(total->count() - 1).x(), page->timeAxis()->max());
+
+    // The axis says what a step is.
+    const auto *view = page->findChild<QChartView *>(QStringLiteral("throttleChart"));
+    QVERIFY(view);
+    const QList<QAbstractAxis *> vertical = view->chart()->axes(Qt::Vertical);
+    QCOMPARE(vertical.size(), 1);
+    QCOMPARE(vertical.first()->titleText(), QStringLiteral("per minute, in steps of 15 s"));
+    const auto *inFlight = page->findChild<QChartView *>(QStringLiteral("inFlightChart"));
+    QCOMPARE(inFlight->chart()->title(), QStringLiteral("In flight (peak in each 15 s) and limit"));
 }
 
 void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
@@ -329,8 +406,8 @@ void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
     QVERIFY(axis);
     const LiveSnapshot first = snapshotAt(kStart + 1000, 1);
     page->showSnapshot(first);
-    // Sixteen buckets of a minute: "now" at the end of the newest, every five minutes
-    // back to the start of the range.
+    // Sixteen buckets of a minute, the window as long: "now" at its end, every five
+    // minutes back to the start of the range.
     const double span = double(first.metrics.bucketCount * kMinute);
     QCOMPARE(axis->min(), 0.0);
     QCOMPARE(axis->max(), span);
@@ -350,13 +427,16 @@ void tst_OverviewPage::timeAxisStaysWhileTheWindowSlides()
     QCOMPARE(page->throttleTotalSeries()->at(page->throttleTotalSeries()->count() - 1).y(),
              59 * 60000.0 / 59001);
     // A new bucket: the window moves on, the axis stays as it is.
+    const qint64 firstOrigin = kStart + 1000 - first.metrics.bucketCount * kMinute;
     page->showSnapshot(snapshotAt(kStart + kMinute + 1000, 1));
-    QCOMPARE(page->shownWindow().first, first.metrics.fromMs + kMinute);
+    QCOMPARE(page->shownWindow().first, firstOrigin + kMinute);
     QCOMPARE(moved.size(), 0);
     QCOMPARE(relabelled.size(), 0);
-    // The newest bucket is the last point, at its offset from the new start.
+    // The newest bucket is the last step, from its start to now, the right edge.
     const QLineSeries *total = page->throttleTotalSeries();
-    QCOMPARE(total->at(total->count() - 1).x(), double((total->count() - 1) * kMinute));
+    QCOMPARE(total->at(total->count() - 2).x(),
+             double(kStart + kMinute - page->shownWindow().first));
+    QCOMPARE(total->at(total->count() - 1).x(), span);
     // One 429 in the first second of a bucket: a rate over ten seconds at least.
     QCOMPARE(total->at(total->count() - 1).y(), 6.0);
 }
@@ -391,10 +471,13 @@ void tst_OverviewPage::unchangedSeriesAreLeftAlone()
     page->showSnapshot(snapshotAt(kStart + 1000, 1));
     const QLineSeries *total = page->throttleTotalSeries();
     QSignalSpy replaced(total, &QXYSeries::pointsReplaced);
-    page->showSnapshot(snapshotAt(kStart + 2000, 1));
+    page->showSnapshot(snapshotAt(kStart + 1000, 1));
     QCOMPARE(replaced.size(), 0);
-    page->showSnapshot(snapshotAt(kStart + 3000, 2));
+    // A second later the newest step reaches a second further, to the new now.
+    page->showSnapshot(snapshotAt(kStart + 2000, 1));
     QCOMPARE(replaced.size(), 1);
+    page->showSnapshot(snapshotAt(kStart + 2000, 2));
+    QCOMPARE(replaced.size(), 2);
 }
 
 QTEST_MAIN(tst_OverviewPage)
