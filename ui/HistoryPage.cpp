@@ -300,6 +300,15 @@ void HistoryPage::setFilter(const QString &endpointId, int timeIndex,
     applyFilter();
 }
 
+void HistoryPage::setEndpointFilter(const QString &endpointId)
+{
+    if (m_endpoint->currentData().toString() == endpointId)
+        return;
+    if (!endpointId.isEmpty() && m_endpoint->findData(endpointId) < 0)
+        m_endpoint->addItem(endpointId, endpointId);
+    m_endpoint->setCurrentIndex(std::max(0, m_endpoint->findData(endpointId))); // applies it
+}
+
 void HistoryPage::applyFilter()
 {
     m_model->setNowMs(m_clock.nowMs());

@@ -51,6 +51,9 @@ public:
     void setFilter(const QString &endpointId, int timeIndex, HistoryQuery::StatusClass status,
                    const QString &decision);
     void applyFilter();
+    // Shows only this endpoint's attempts (empty: every endpoint's), the other filters
+    // as they are: what the Integrations view selected.
+    void setEndpointFilter(const QString &endpointId);
 
     // Where the raw history starts (the oldest attempt retention kept); -1: none.
     void setRawHistoryStart(qint64 ms);

@@ -12,6 +12,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -109,6 +111,17 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     scopeLabel->setBuddy(m_scope);
     bar->addWidget(scopeLabel);
     bar->addWidget(m_scope);
+    m_filterLabel = new QLabel(this);
+    m_filterLabel->setObjectName(QStringLiteral("jobsEndpointFilter"));
+    m_showAll = new QToolButton(this);
+    m_showAll->setObjectName(QStringLiteral("jobsShowAllEndpoints"));
+    m_showAll->setText(tr("Show all endpoints"));
+    connect(m_showAll, &QToolButton::clicked, this, [this] { setEndpointFilter(QString()); });
+    m_filterLabel->hide();
+    m_showAll->hide();
+    bar->addSpacing(8);
+    bar->addWidget(m_filterLabel);
+    bar->addWidget(m_showAll);
     bar->addSpacing(16);
     bar->addWidget(buttonFor(m_retryNow, QStringLiteral("retryNowButton"), this));
     bar->addWidget(buttonFor(m_forceNow, QStringLiteral("forceNowButton"), this));
@@ -123,7 +136,10 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     layout->addLayout(bar);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    m_table = makeTable(m_model, splitter);
+    m_filter = new QSortFilterProxyModel(this);
+    m_filter->setSourceModel(m_model);
+    m_filter->setFilterRole(JobsModel::EndpointIdRole);
+    m_table = makeTable(m_filter, splitter);
     m_table->setObjectName(QStringLiteral("jobsTable"));
     for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_resume, m_liftHold})
         m_table->addAction(a);
@@ -236,6 +252,21 @@ void JobsPage::tick(qint64 nowMs)
     m_partitionsModel->setNowMs(nowMs);
 }
 
+void JobsPage::setEndpointFilter(const QString &endpointId)
+{
+    if (endpointId == m_endpointFilter)
+        return;
+    m_endpointFilter = endpointId;
+    m_filter->setFilterRegularExpression(
+        endpointId.isEmpty() ? QRegularExpression()
+                             : QRegularExpression(QRegularExpression::anchoredPattern(
+                                   QRegularExpression::escape(endpointId))));
+    m_filterLabel->setText(tr("Endpoint: <b>%1</b>").arg(endpointId.toHtmlEscaped()));
+    m_filterLabel->setVisible(!endpointId.isEmpty());
+    m_showAll->setVisible(!endpointId.isEmpty());
+    updateActions();
+}
+
 QList<qint64> JobsPage::selectedOperationIds() const
 {
     QList<qint64> ids;
@@ -250,9 +281,10 @@ void JobsPage::selectOperations(const QList<qint64> &operationIds)
     QItemSelection selection;
     for (const qint64 id : operationIds) {
         const int row = m_model->rowOf(id);
-        if (row >= 0)
-            selection.select(m_model->index(row, 0),
-                             m_model->index(row, JobsModel::ColumnCount - 1));
+        const QModelIndex first = m_filter->mapFromSource(m_model->index(row, 0));
+        if (row >= 0 && first.isValid())
+            selection.select(
+                first, m_filter->mapFromSource(m_model->index(row, JobsModel::ColumnCount - 1)));
     }
     m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
     if (!selection.isEmpty())

@@ -11,7 +11,9 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QSortFilterProxyModel;
 class QTableView;
+class QToolButton;
 
 namespace cooldown {
 
@@ -55,6 +57,11 @@ public:
     void tick(qint64 nowMs);
     JobsScope scope() const;
 
+    // Only the operations of this endpoint are listed (empty: every endpoint's), as
+    // chosen in the Integrations view; "Show all" clears it.
+    void setEndpointFilter(const QString &endpointId);
+    QString endpointFilter() const { return m_endpointFilter; }
+
     QList<qint64> selectedOperationIds() const;
     void selectOperations(const QList<qint64> &operationIds);
 
@@ -89,6 +96,10 @@ private:
     QTableView *m_table = nullptr;
     QTableView *m_partitions = nullptr;
     QComboBox *m_scope = nullptr;
+    QSortFilterProxyModel *m_filter = nullptr; // the endpoint filter, over m_model
+    QString m_endpointFilter;
+    QLabel *m_filterLabel = nullptr;
+    QToolButton *m_showAll = nullptr;
     QLabel *m_summary = nullptr;
     QAction *m_retryNow = nullptr;
     QAction *m_forceNow = nullptr;

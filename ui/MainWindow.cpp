@@ -6,6 +6,7 @@
 #include "core/time/Clock.h"
 #include "ui/Format.h"
 #include "ui/HistoryPage.h"
+#include "ui/IntegrationsPage.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
 #include "ui/OverviewPage.h"
@@ -85,7 +86,10 @@ MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget
     m_overview = new OverviewPage(engine.clock(), m_tabs);
     m_jobs = new JobsPage(&m_engine, engine.clock(), m_tabs);
     m_history = new HistoryPage(engine.databaseUrl(), engine.config(), engine.clock(), m_tabs);
+    m_integrations =
+        new IntegrationsPage(engine.databaseUrl(), engine.config(), engine.clock(), m_tabs);
     m_tabs->addTab(m_overview, tr("&Overview"));
+    m_tabs->addTab(m_integrations, tr("&Integrations"));
     m_tabs->addTab(m_jobs, tr("&Jobs"));
     m_tabs->addTab(m_history, tr("&History"));
     setCentralWidget(m_tabs);
@@ -131,7 +135,7 @@ void MainWindow::setupMenus()
         jobs->addAction(a);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QStringList names{tr("Overview"), tr("Jobs"), tr("History")};
+    const QStringList names{tr("Overview"), tr("Integrations"), tr("Jobs"), tr("History")};
     for (int i = 0; i < names.size(); ++i) {
         QAction *a = view->addAction(names.at(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
@@ -238,6 +242,15 @@ void MainWindow::connectEngine()
     });
     connect(m_history, &HistoryPage::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    // The integration selected is the one Jobs and History show.
+    connect(m_integrations, &IntegrationsPage::endpointSelected, this,
+            [this](const QString &endpointId) {
+                m_jobs->setEndpointFilter(endpointId);
+                m_history->setEndpointFilter(endpointId);
+            });
+    connect(m_integrations, &IntegrationsPage::jobsRequested, this,
+            [this] { m_tabs->setCurrentWidget(m_jobs); });
+    m_integrations->start();
 
     connect(&m_engine, &EngineSession::operationChanged, this, [this](const OperationRecord &op) {
         // A row already shown follows its operation; a new one appears if it belongs.
@@ -483,6 +496,7 @@ void MainWindow::onWorkspaceApplied(bool applied, const QString &error)
         },
         Qt::QueuedConnection);
     m_history->setEndpoints(m_engine.config());
+    m_integrations->setEndpoints(m_engine.config());
     // Retention follows the workspace too, from the pruner's next pass.
     RetentionPruner *pruner = m_pruner->worker();
     const RetentionConfig retention = m_engine.config().retention;

@@ -19,10 +19,12 @@ class QTimer;
 namespace cooldown {
 
 class HistoryPage;
+class IntegrationsPage;
 class JobsPage;
 class OverviewPage;
 
-// The dashboard: Overview (charts and headline figures), Jobs (operations and the
+// The dashboard: Overview (charts and headline figures), Integrations (one light per
+// endpoint; selecting one filters Jobs and History), Jobs (operations and the
 // operator's actions) and History (every attempt, the inspector, CSV export), with
 // the database, the permits in flight, the held partitions (of every worker), policy
 // drift and policies that workers configure differently in the status bar.
@@ -51,6 +53,7 @@ public:
     ~MainWindow() override;
 
     OverviewPage *overviewPage() const { return m_overview; }
+    IntegrationsPage *integrationsPage() const { return m_integrations; }
     JobsPage *jobsPage() const { return m_jobs; }
     HistoryPage *historyPage() const { return m_history; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -95,6 +98,7 @@ private:
     std::unique_ptr<WorkerThread<RetentionPruner>> m_pruner;
     QTabWidget *m_tabs = nullptr;
     OverviewPage *m_overview = nullptr;
+    IntegrationsPage *m_integrations = nullptr;
     JobsPage *m_jobs = nullptr;
     HistoryPage *m_history = nullptr;
     QLabel *m_databaseLabel = nullptr;

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QMap>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QString>
 
@@ -119,6 +120,19 @@ struct OperationFilter
     qint64 afterId = 0;
     int limit = -1;
 };
+
+// --- The Integrations view (StoreIntegrations.cpp) -----------------------------------
+// One endpoint's work that has not ended, as Store::openWorkByEndpoint reads it.
+struct EndpointOpenWork
+{
+    qint64 scheduled = 0;
+    qint64 running = 0;
+    qint64 waiting = 0; // waiting to retry
+    qint64 parked = 0;  // waiting for an operator
+    // The earliest next attempt of its scheduled or waiting operations; -1: none.
+    qint64 nextAttemptAtMs = -1;
+};
+// ---------------------------------------------------------------------------------------
 
 // What one pass of retention removed (Store::prune*): rows, and how long the write
 // transaction held the lock.
@@ -570,6 +584,29 @@ public:
     // version 8): gives up to pages free pages back to the file system. Returns the
     // pages still free afterwards, -1 on error; 0 elsewhere.
     qint64 incrementalVacuum(int pages);
+
+    // --- The Integrations view (StoreIntegrations.cpp) -------------------------------
+    // Every endpoint's open work, read through the state index: the cost follows the
+    // open operations, not the history. Empty with lastError() on failure.
+    std::optional<QHash<QString, EndpointOpenWork>> openWorkByEndpoint();
+    // The next tick of every periodic endpoint.
+    std::optional<QHash<QString, qint64>> nextTicksByEndpoint();
+    // The endpoints an operator paused.
+    std::optional<QSet<QString>> pausedEndpointIds();
+    // The state (succeeded or failed) of the endpoint's latest operation that ended in
+    // either; an empty inner optional when none has. Walks the endpoint's operations
+    // from the newest and stops at the first that ended.
+    std::optional<std::optional<OperationState>> lastEndedState(const QString &endpointId);
+    // When the endpoint's latest successful attempt that started at or after
+    // sinceStartedMs finished (-1: none such); empty on error. Walks the endpoint's
+    // attempts from the newest (attempts_by_endpoint) and stops at the first success.
+    std::optional<qint64> lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs = -1);
+    // The durations of the endpoint's latest `limit` exchanges (attempts with a
+    // duration, lease conflicts included: they did leave) that started in
+    // [fromMs, toMs), newest first. Rollups keep only sums; percentiles need values.
+    std::optional<QList<qint64>> exchangeDurations(const QString &endpointId, qint64 fromMs,
+                                                   qint64 toMs, int limit);
+    // -----------------------------------------------------------------------------------
 
 private:
     Store(Backend backend, const QString &connectionName);

@@ -666,6 +666,150 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     </message>
 </context>
 <context>
+    <name>cooldown::IntegrationsModel</name>
+    <message>
+        <source>paused</source>
+        <translation>一時停止中</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>ホールド中</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>失敗中</translation>
+    </message>
+    <message>
+        <source>throttled</source>
+        <translation>流量制限中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>再試行待ち</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>running now</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>An operator paused this endpoint; none of its operations is claimed.</source>
+        <translation>オペレーターがこのエンドポイントを一時停止しました。そのオペレーションは取得されません。</translation>
+    </message>
+    <message>
+        <source>The server holds partition %1 / %2 until %3: %4</source>
+        <translation>サーバーがパーティション %1 / %2 を %3 までホールドしています: %4</translation>
+    </message>
+    <message>
+        <source>Its latest operation that ended failed.</source>
+        <translation>最後に終了したオペレーションが失敗しました。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 attempts answered 429 or 503 in the last %3.</source>
+        <translation>直近 %3 の試行 %2 件のうち %1 件が 429 または 503 でした。</translation>
+    </message>
+    <message>
+        <source>%1 scheduled · %2 waiting · %3 running · %4 parked</source>
+        <translation>予定 %1 · 待機中 %2 · 実行中 %3 · 保留 %4</translation>
+    </message>
+    <message>
+        <source>Attempts that succeeded, of those that decided an outcome (success, failure, parked) in the last %1: %2 of %3</source>
+        <translation>直近 %1 に結果 (成功、失敗、保留) が決まった試行のうち成功したもの: %3 件中 %2 件</translation>
+    </message>
+    <message>
+        <source>Attempts answered 429 or 503, of all attempts in the last %1: %2 of %3</source>
+        <translation>直近 %1 の全試行のうち 429 または 503 が返ったもの: %3 件中 %2 件</translation>
+    </message>
+    <message>
+        <source>Exchange durations of the latest %1 attempts in the last %2</source>
+        <translation>直近 %2 のうち最新 %1 件の試行の送受信時間</translation>
+    </message>
+    <message>
+        <source>Exchange durations of the %1 attempts in the last %2</source>
+        <translation>直近 %2 の試行 %1 件の送受信時間</translation>
+    </message>
+    <message>
+        <source>Last hour, per minute: %1 attempts, of which %2 answered 429 or 503</source>
+        <translation>直近 1 時間 (1 分ごと): 試行 %1 件、うち 429 または 503 が %2 件</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>エンドポイント</translation>
+    </message>
+    <message>
+        <source>Last success</source>
+        <translation>最後の成功</translation>
+    </message>
+    <message>
+        <source>Success rate</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>429/503 share</source>
+        <translation>429/503 の割合</translation>
+    </message>
+    <message>
+        <source>p50 exchange</source>
+        <translation>送受信 p50</translation>
+    </message>
+    <message>
+        <source>p95 exchange</source>
+        <translation>送受信 p95</translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation>次回の実行</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>直近 1 時間</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::IntegrationsPage</name>
+    <message>
+        <source>Last hour</source>
+        <translation>直近 1 時間</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>直近 24 時間</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>直近 7 日</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>直近 30 日</translation>
+    </message>
+    <message>
+        <source>&amp;Range:</source>
+        <translation>期間(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Select an integration to show only its operations in Jobs and its attempts in History.</source>
+        <translation>連携を選ぶと、ジョブと履歴にその連携のオペレーションと試行だけを表示します。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n integration(s) need attention</source>
+        <translation>
+            <numerusform>%n 件の連携のうち %1 件に注意が必要です</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>cooldown::JobsModel</name>
     <message>
         <source>%1 (held, %2)</source>
@@ -860,6 +1004,14 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Write the limit this server states into the workspace as a policy of its endpoints that have none</source>
         <translation>このサーバーが示す上限を、ポリシーのないエンドポイントのポリシーとしてワークスペースに書き込みます</translation>
     </message>
+    <message>
+        <source>Show all endpoints</source>
+        <translation>すべてのエンドポイントを表示</translation>
+    </message>
+    <message>
+        <source>Endpoint: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>エンドポイント: &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::MainWindow</name>
@@ -1018,6 +1170,14 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>&amp;Integrations</source>
+        <translation>連携(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Integrations</source>
+        <translation>連携</translation>
     </message>
 </context>
 <context>

@@ -330,10 +330,11 @@ void tst_Japanese::windowAndDialogsAreJapanese()
 
     auto *tabs = window.findChild<QTabWidget *>();
     QVERIFY(tabs);
-    QCOMPARE(tabs->count(), 3);
+    QCOMPARE(tabs->count(), 4);
     QCOMPARE(tabs->tabText(0), QStringLiteral("概要(&O)"));
-    QCOMPARE(tabs->tabText(1), QStringLiteral("ジョブ(&J)"));
-    QCOMPARE(tabs->tabText(2), QStringLiteral("履歴(&H)"));
+    QCOMPARE(tabs->tabText(1), QStringLiteral("連携(&I)"));
+    QCOMPARE(tabs->tabText(2), QStringLiteral("ジョブ(&J)"));
+    QCOMPARE(tabs->tabText(3), QStringLiteral("履歴(&H)"));
 
     const auto chartTitle = [&window](const char *name) {
         auto *view = window.findChild<QChartView *>(QLatin1String(name));
@@ -351,7 +352,7 @@ void tst_Japanese::windowAndDialogsAreJapanese()
              QStringLiteral("1 分あたり (15 秒刻み)"));
 
     // Longer titles widen their columns instead of being cut.
-    for (const char *name : {"jobsTable", "partitionsTable", "historyTable"}) {
+    for (const char *name : {"integrationsTable", "jobsTable", "partitionsTable", "historyTable"}) {
         auto *table = window.findChild<QTableView *>(QLatin1String(name));
         QVERIFY2(table, name);
         const QHeaderView *header = table->horizontalHeader();

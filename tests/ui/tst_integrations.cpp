@@ -1,0 +1,294 @@
+#include "UiTestSupport.h"
+
+#include "core/ratelimit/ServerWindow.h"
+#include "core/store/Store.h"
+#include "core/time/Clock.h"
+#include "ui/IntegrationsModel.h"
+#include "ui/IntegrationsReader.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <numeric>
+
+using namespace cooldown;
+
+namespace {
+
+// 2026-03-02 10:00:00 UTC: every history below is laid out before it.
+constexpr qint64 kNow = 1772445600000;
+constexpr qint64 kMinute = 60000;
+
+IntegrationStatus status(const QString &id)
+{
+    IntegrationStatus s;
+    s.endpointId = id;
+    s.hourAttempts = QList<int>(IntegrationsReader::kSparkMinutes, 0);
+    s.hourThrottled = QList<int>(IntegrationsReader::kSparkMinutes, 0);
+    return s;
+}
+
+IntegrationEndpoint endpoint(const QString &id)
+{
+    // Without a policy: the host's learned partition, as the scheduler has it.
+    return {id, QString(), learnedPolicyId(id + QStringLiteral(".example")), QString()};
+}
+
+} // namespace
+
+class tst_Integrations : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void modelPassesTheTester();
+    void stateRulesAndPrecedence();
+    void statesFromSeededHistories();
+    void percentileIsNearestRank();
+};
+
+// The model under QAbstractItemModelTester through everything a snapshot can do: the
+// first rows, the same rows again (in place), other rows, none.
+void tst_Integrations::modelPassesTheTester()
+{
+    IntegrationsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    IntegrationsSnapshot snapshot;
+    snapshot.rangeMs = 24 * 3600000LL;
+    snapshot.rows = {status(QStringLiteral("a")), status(QStringLiteral("b"))};
+    model.setNowMs(kNow);
+    model.setSnapshot(snapshot);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(IntegrationsModel::ColumnCount));
+
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+    snapshot.rows[1].attempts = 10;
+    snapshot.rows[1].throttled = 5;
+    model.setSnapshot(snapshot);
+    QCOMPARE(resets.count(), 0);
+    QVERIFY(changes.count() > 0);
+    QCOMPARE(model.stateAt(1), IntegrationState::Throttled);
+    QCOMPARE(model.index(1, IntegrationsModel::ThrottledColumn).data().toString(),
+             QStringLiteral("50 %"));
+    QCOMPARE(model.index(1, IntegrationsModel::StateColumn).data().toString(),
+             QStringLiteral("throttled"));
+    QCOMPARE(model.index(0, IntegrationsModel::LastSuccessColumn).data().toString(),
+             QStringLiteral("never"));
+    QCOMPARE(model.data(model.index(1, 0), IntegrationsModel::EndpointIdRole).toString(),
+             QStringLiteral("b"));
+    QCOMPARE(model
+                 .data(model.index(1, IntegrationsModel::SparklineColumn),
+                       IntegrationsModel::SparkAttemptsRole)
+                 .value<QList<int>>()
+                 .size(),
+             IntegrationsReader::kSparkMinutes);
+
+    snapshot.rows = {status(QStringLiteral("c")), status(QStringLiteral("a")),
+                     status(QStringLiteral("b"))};
+    model.setSnapshot(snapshot);
+    QCOMPARE(resets.count(), 1);
+    QCOMPARE(model.rowOf(QStringLiteral("c")), 0);
+    model.setNowMs(kNow + 1000);
+    for (int r = 0; r < model.rowCount(); ++r)
+        for (int c = 0; c < model.columnCount(); ++c)
+            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)})
+                model.data(model.index(r, c), role);
+    snapshot.rows.clear();
+    model.setSnapshot(snapshot);
+    QCOMPARE(model.rowCount(), 0);
+}
+
+// The rule, fact by fact, and which wins when several hold.
+void tst_Integrations::stateRulesAndPrecedence()
+{
+    IntegrationStatus s = status(QStringLiteral("x"));
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Ok);
+    s.open.waiting = 1;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Waiting);
+    s.attempts = 10;
+    s.throttled = 1; // 10 %: below the threshold
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Waiting);
+    s.throttled = 2; // 20 %: at it
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Throttled);
+    s.lastEndedFailed = true;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Failing);
+    s.heldUntilMs = kNow + 1;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Held);
+    // A hold that ended is no hold.
+    QCOMPARE(integrationState(s, kNow + 1), IntegrationState::Failing);
+    s.paused = true;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Paused);
+
+    // The next run: the earliest of the due operation and the tick, not before a hold.
+    IntegrationStatus n = status(QStringLiteral("n"));
+    QCOMPARE(nextRunAtMs(n, kNow), -1);
+    n.nextTickAtMs = kNow + 5000;
+    n.open.nextAttemptAtMs = kNow + 2000;
+    QCOMPARE(nextRunAtMs(n, kNow), kNow + 2000);
+    n.heldUntilMs = kNow + 9000;
+    QCOMPARE(nextRunAtMs(n, kNow), kNow + 9000);
+}
+
+// A store seeded with one history per light, on fixed timestamps; the reader reads it
+// on this thread at a time the test sets.
+void tst_Integrations::statesFromSeededHistories()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("integrations.db"));
+    QString error;
+    auto store = Store::open(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    using test::recordAttempt;
+    const QString ok = QStringLiteral("ok");
+    const QString throttled = QStringLiteral("throttled");
+    const QString waiting = QStringLiteral("waiting");
+    const QString failing = QStringLiteral("failing");
+    const QString paused = QStringLiteral("paused");
+    const QString held = QStringLiteral("held");
+    const QString quiet = QStringLiteral("quiet");
+
+    // ok: four successes in the last hour.
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(recordAttempt(*store, ok, kNow - (50 - 10 * i) * kMinute, 200,
+                              QStringLiteral("success")));
+    // throttled: one success, then three 429s that ended their operations for good
+    // (parked), so that none is waiting: 3 of 4 attempts throttled.
+    QVERIFY(recordAttempt(*store, throttled, kNow - 40 * kMinute, 200, QStringLiteral("success")));
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(recordAttempt(*store, throttled, kNow - (30 - i) * kMinute, 429,
+                              QStringLiteral("park"), OperationState::Parked));
+    // waiting: a success, then a 500 to retry in an hour (1 attempt in 4 refused by
+    // the server, none throttled).
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(recordAttempt(*store, waiting, kNow - (40 - i) * kMinute, 200,
+                              QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, waiting, kNow - 20 * kMinute, 500, QStringLiteral("retry"),
+                          OperationState::Waiting));
+    // failing: succeeded yesterday, failed for good an hour ago.
+    QVERIFY(recordAttempt(*store, failing, kNow - 25 * 3600000LL, 200, QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, failing, kNow - 59 * kMinute, 404, QStringLiteral("fail"),
+                          OperationState::Failed));
+    // paused: failing too, but an operator paused it, which says more.
+    QVERIFY(recordAttempt(*store, paused, kNow - 10 * kMinute, 404, QStringLiteral("fail"),
+                          OperationState::Failed));
+    QVERIFY(store->setEndpointPaused(paused, true, kNow - 5 * kMinute));
+    // held: its partition is held by the server for ten more minutes.
+    QVERIFY(recordAttempt(*store, held, kNow - 3 * kMinute, 200, QStringLiteral("success")));
+    const QString heldPolicy = learnedPolicyId(QStringLiteral("held.example"));
+    QVERIFY(store->ensureLearnedPartition(heldPolicy));
+    QVERIFY(store->snoozePartition(heldPolicy, QString(), kNow + 10 * kMinute,
+                                   QStringLiteral("Retry-After: 600")) >= 0);
+    // quiet: nothing ever happened.
+
+    ManualClock clock(kNow);
+    IntegrationsReader reader(db, clock,
+                              {endpoint(ok), endpoint(throttled), endpoint(waiting),
+                               endpoint(failing), endpoint(paused), endpoint(held),
+                               endpoint(quiet)});
+    QSignalSpy spy(&reader, &IntegrationsReader::snapshotReady);
+    QSignalSpy failures(&reader, &IntegrationsReader::failed);
+    reader.setRange(3600000); // the last hour
+    QVERIFY(!spy.isEmpty());
+    QVERIFY2(failures.isEmpty(),
+             failures.isEmpty() ? "" : qPrintable(failures.first().first().toString()));
+    IntegrationsSnapshot snapshot = spy.last().first().value<IntegrationsSnapshot>();
+    QCOMPARE(snapshot.rows.size(), 7);
+    const auto row = [&snapshot](const QString &id) {
+        for (const IntegrationStatus &s : std::as_const(snapshot.rows))
+            if (s.endpointId == id)
+                return s;
+        return IntegrationStatus();
+    };
+    QCOMPARE(integrationState(row(ok), kNow), IntegrationState::Ok);
+    QCOMPARE(integrationState(row(throttled), kNow), IntegrationState::Throttled);
+    QCOMPARE(integrationState(row(waiting), kNow), IntegrationState::Waiting);
+    QCOMPARE(integrationState(row(failing), kNow), IntegrationState::Failing);
+    QCOMPARE(integrationState(row(paused), kNow), IntegrationState::Paused);
+    QCOMPARE(integrationState(row(held), kNow), IntegrationState::Held);
+    QCOMPARE(integrationState(row(quiet), kNow), IntegrationState::Ok);
+
+    // The figures behind them.
+    QCOMPARE(row(ok).attempts, 4);
+    QCOMPARE(row(ok).successes, 4);
+    QCOMPARE(row(ok).outcomes, 4);
+    QCOMPARE(row(ok).lastSuccessAtMs, kNow - 20 * kMinute + 40);
+    QCOMPARE(row(ok).p50Ms, 40);
+    QCOMPARE(row(ok).p95Ms, 40);
+    QCOMPARE(row(ok).durationSamples, 4);
+    QCOMPARE(row(throttled).throttled, 3);
+    QCOMPARE(row(throttled).attempts, 4);
+    QCOMPARE(row(throttled).open.parked, 3);
+    QCOMPARE(row(waiting).open.waiting, 1);
+    QCOMPARE(row(waiting).open.nextAttemptAtMs, kNow - 20 * kMinute + 3600000);
+    QCOMPARE(nextRunAtMs(row(waiting), kNow), kNow + 40 * kMinute);
+    // Yesterday's success is outside the hour's figures, still its last success.
+    QCOMPARE(row(failing).lastSuccessAtMs, kNow - 25 * 3600000LL + 40);
+    QCOMPARE(row(failing).successes, 0);
+    QCOMPARE(row(failing).outcomes, 1);
+    QCOMPARE(row(held).heldUntilMs, kNow + 10 * kMinute);
+    QCOMPARE(row(quiet).lastSuccessAtMs, -1);
+    QCOMPARE(row(quiet).attempts, 0);
+    // The sparkline: the ok endpoint's four minutes, the latest 20 minutes ago.
+    const QList<int> spark = row(ok).hourAttempts;
+    QCOMPARE(spark.size(), IntegrationsReader::kSparkMinutes);
+    QCOMPARE(std::accumulate(spark.cbegin(), spark.cend(), 0), 4);
+    QCOMPARE(spark.at(IntegrationsReader::kSparkMinutes - 1 - 20), 1);
+    QCOMPARE(std::accumulate(row(throttled).hourThrottled.cbegin(),
+                             row(throttled).hourThrottled.cend(), 0),
+             3);
+
+    // A success after the failure, and time goes on: the hold ends and the hour's
+    // 429s leave the range.
+    QVERIFY(recordAttempt(*store, failing, kNow + 30 * kMinute, 200, QStringLiteral("success")));
+    clock.setWallMs(kNow + 45 * kMinute);
+    spy.clear();
+    reader.tick();
+    QVERIFY(!spy.isEmpty());
+    snapshot = spy.last().first().value<IntegrationsSnapshot>();
+    QCOMPARE(integrationState(row(held), clock.nowMs()), IntegrationState::Ok);
+    QCOMPARE(row(throttled).attempts, 0);
+    QCOMPARE(integrationState(row(throttled), clock.nowMs()), IntegrationState::Ok);
+    QCOMPARE(integrationState(row(failing), clock.nowMs()), IntegrationState::Ok);
+    QCOMPARE(row(failing).lastSuccessAtMs, kNow + 30 * kMinute + 40);
+    QCOMPARE(integrationState(row(paused), clock.nowMs()), IntegrationState::Paused);
+    // The retry came due meanwhile: still waiting, and due now.
+    QCOMPARE(integrationState(row(waiting), clock.nowMs()), IntegrationState::Waiting);
+
+    // What another connection writes shows at the next tick, in the same minute: the
+    // range's figures agree with the last success.
+    const qint64 okBefore = row(ok).attempts;
+    // (The due retry would be claimed first: its endpoint is paused meanwhile.)
+    QVERIFY(store->setEndpointPaused(waiting, true, kNow + 45 * kMinute));
+    QVERIFY(recordAttempt(*store, ok, kNow + 45 * kMinute + 1000, 200, QStringLiteral("success")));
+    clock.setWallMs(kNow + 45 * kMinute + 2000);
+    spy.clear();
+    reader.tick();
+    QVERIFY(!spy.isEmpty());
+    snapshot = spy.last().first().value<IntegrationsSnapshot>();
+    QCOMPARE(row(ok).attempts, okBefore + 1);
+    QCOMPARE(row(ok).lastSuccessAtMs, kNow + 45 * kMinute + 1040);
+    QCOMPARE(integrationState(row(waiting), clock.nowMs()), IntegrationState::Paused);
+    // Nothing written: nothing read, nothing sent.
+    spy.clear();
+    clock.setWallMs(kNow + 45 * kMinute + 3000);
+    reader.tick();
+    QVERIFY(spy.isEmpty());
+}
+
+void tst_Integrations::percentileIsNearestRank()
+{
+    QList<qint64> none;
+    QCOMPARE(IntegrationsReader::percentile(none, 50), -1);
+    QList<qint64> values{50, 10, 40, 20, 30, 60, 70, 80, 90, 100};
+    QCOMPARE(IntegrationsReader::percentile(values, 50), 50);
+    QCOMPARE(IntegrationsReader::percentile(values, 95), 100);
+    QList<qint64> one{7};
+    QCOMPARE(IntegrationsReader::percentile(one, 95), 7);
+}
+
+QTEST_MAIN(tst_Integrations)
+#include "tst_integrations.moc"

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "ui/IntegrationsReader.h"
+
+#include <QAbstractTableModel>
+#include <QColor>
+#include <QList>
+
+namespace cooldown {
+
+// The light of one integration (docs/integrations.md). When several hold, the first
+// in this order wins: what stops sending comes first, then what went wrong, then what
+// is slowed down.
+enum class IntegrationState
+{
+    Paused,    // an operator paused the endpoint: nothing of it is claimed
+    Held,      // its partition has a server's hold now: nothing is sent before it ends
+    Failing,   // its latest operation that ended (succeeded or failed) failed
+    Throttled, // 429 and 503 were at least kThrottledShare of its attempts in the range
+    Waiting,   // operations wait to retry
+    Ok,        // none of the above
+};
+
+// At or above this share of 429 and 503 answers in the range, an integration is throttled.
+inline constexpr double kThrottledShare = 0.2;
+
+IntegrationState integrationState(const IntegrationStatus &status, qint64 nowMs);
+// "ok", "throttled", … in the operator's language.
+QString integrationStateName(IntegrationState state);
+QColor integrationStateColor(IntegrationState state);
+// When the endpoint sends next: its earliest due operation or its next tick, not
+// before a hold ends; -1 when nothing is planned.
+qint64 nextRunAtMs(const IntegrationStatus &status, qint64 nowMs);
+
+// One row per configured endpoint, in the workspace's order, filled from the reader's
+// snapshots. A snapshot with the same endpoints updates the rows in place (the
+// selection stays); the times count down with setNowMs().
+class IntegrationsModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(IntegrationsModel)
+
+public:
+    enum Column
+    {
+        StateColumn,
+        EndpointColumn,
+        LastSuccessColumn,
+        SuccessRateColumn,
+        ThrottledColumn,
+        P50Column,
+        P95Column,
+        NextRunColumn,
+        SparklineColumn,
+        ColumnCount
+    };
+
+    enum Role
+    {
+        EndpointIdRole = Qt::UserRole,
+        StateRole,         // int(IntegrationState)
+        SparkAttemptsRole, // QList<int>, per minute of the last hour, oldest first
+        SparkThrottledRole,
+    };
+
+    explicit IntegrationsModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    void setSnapshot(const IntegrationsSnapshot &snapshot);
+    void setNowMs(qint64 nowMs);
+
+    int rowOf(const QString &endpointId) const;
+    const IntegrationStatus &statusAt(int row) const { return m_rows.at(row); }
+    IntegrationState stateAt(int row) const;
+    qint64 nowMs() const { return m_nowMs; }
+
+private:
+    QString toolTip(int row, int column) const;
+
+    QList<IntegrationStatus> m_rows;
+    qint64 m_rangeMs = 0;
+    qint64 m_nowMs = 0;
+};
+
+} // namespace cooldown

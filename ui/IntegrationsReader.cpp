@@ -1,0 +1,295 @@
+#include "ui/IntegrationsReader.h"
+
+#include "core/time/Clock.h"
+
+#include <QTimer>
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kHourMs = 3600000;
+constexpr qint64 kDayMs = 24 * kHourMs;
+// No exchange lasts this long: a success found before it was searched already.
+constexpr qint64 kLongestExchangeMs = kDayMs;
+
+qint64 floorTo(qint64 ms, qint64 step)
+{
+    return ms >= 0 ? ms / step * step : -((-ms + step - 1) / step) * step;
+}
+
+bool isThrottle(const QString &statusClass)
+{
+    return statusClass == QLatin1String("429") || statusClass == QLatin1String("503");
+}
+
+} // namespace
+
+IntegrationsReader::IntegrationsReader(QString databaseUrl, const Clock &clock,
+                                       QList<IntegrationEndpoint> endpoints)
+    : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_endpoints(std::move(endpoints))
+{
+    qRegisterMetaType<cooldown::IntegrationsSnapshot>();
+    qRegisterMetaType<QList<cooldown::IntegrationEndpoint>>();
+}
+
+IntegrationsReader::~IntegrationsReader() = default;
+
+qint64 IntegrationsReader::percentile(QList<qint64> &values, int p)
+{
+    if (values.isEmpty())
+        return -1;
+    std::sort(values.begin(), values.end());
+    // Nearest rank: the smallest value with at least p% of the values at or below it.
+    const qsizetype rank = std::max<qsizetype>(1, (qsizetype(p) * values.size() + 99) / 100);
+    return values.at(std::min(rank, values.size()) - 1);
+}
+
+bool IntegrationsReader::ensureOpen()
+{
+    if (m_store)
+        return true;
+    if (m_openFailed)
+        return false;
+    QString error;
+    m_store = Store::open(m_databaseUrl, &error);
+    if (!m_store) {
+        m_openFailed = true;
+        emit failed(error);
+        return false;
+    }
+    return true;
+}
+
+void IntegrationsReader::fail()
+{
+    emit failed(m_store->lastError());
+}
+
+void IntegrationsReader::start(int intervalMs)
+{
+    if (!m_timer) {
+        m_timer = new QTimer(this);
+        connect(m_timer, &QTimer::timeout, this, &IntegrationsReader::tick);
+    }
+    m_timer->start(intervalMs);
+    poll();
+}
+
+void IntegrationsReader::setRange(qint64 rangeMs)
+{
+    m_rangeMs = std::max<qint64>(kMinuteMs, rangeMs);
+    m_rangeStale = true;
+    poll();
+}
+
+void IntegrationsReader::setEndpoints(const QList<IntegrationEndpoint> &endpoints)
+{
+    m_endpoints = endpoints;
+    m_rangeStale = true;
+    poll();
+}
+
+void IntegrationsReader::poll()
+{
+    refresh(true);
+}
+
+void IntegrationsReader::tick()
+{
+    refresh(false);
+}
+
+bool IntegrationsReader::readOpenWork()
+{
+    const auto open = m_store->openWorkByEndpoint();
+    const auto ticks = m_store->nextTicksByEndpoint();
+    const auto paused = m_store->pausedEndpointIds();
+    if (!open || !ticks || !paused)
+        return false;
+    for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
+        IntegrationStatus &row = m_rows[e.id];
+        row.open = open->value(e.id);
+        row.nextTickAtMs = ticks->value(e.id, -1);
+        row.paused = paused->contains(e.id);
+        const auto ended = m_store->lastEndedState(e.id);
+        if (!ended)
+            return false;
+        row.lastEndedFailed = *ended == OperationState::Failed;
+        // The success search walks back from the newest attempt; once it has looked, it
+        // looks again only at what started since (less the longest exchange).
+        const qint64 from = m_successSearchedFrom.value(e.id, -1);
+        const qint64 now = m_clock.nowMs();
+        const auto success = m_store->lastSuccessAtMs(e.id, from);
+        if (!success)
+            return false;
+        if (*success >= 0 || from < 0)
+            row.lastSuccessAtMs = std::max(row.lastSuccessAtMs, *success);
+        m_successSearchedFrom.insert(e.id, now - kLongestExchangeMs);
+    }
+    return true;
+}
+
+bool IntegrationsReader::readRange(qint64 nowMs)
+{
+    // A range of a day or more starts on the hour, so that whole hours come from the
+    // hourly rollups; a shorter one on the minute.
+    const qint64 step = m_rangeMs >= kDayMs ? kHourMs : kMinuteMs;
+    const qint64 from = floorTo(nowMs - m_rangeMs, step);
+    // Buckets before this one no longer change (other workers' attempts commit a little
+    // after they end): they are summed once, and each read after adds the rest.
+    const qint64 settled = std::max(from, floorTo(nowMs - kSettleMs, step));
+    const auto add = [](QHash<QString, RangeSums> &sums) {
+        return [&sums](const RollupRecord &r) {
+            RangeSums &s = sums[r.endpointId];
+            s.attempts += r.attempts;
+            if (isThrottle(r.statusClass))
+                s.throttled += r.attempts;
+            if (r.decision == QLatin1String("success"))
+                s.successes += r.attempts;
+            if (r.decision == QLatin1String("success") || r.decision == QLatin1String("fail") ||
+                r.decision == QLatin1String("park"))
+                s.outcomes += r.attempts;
+            return true;
+        };
+    };
+    if (m_rangeStale || from != m_sumsFromMs || settled != m_sumsSettledMs) {
+        m_settledSums.clear();
+        if (!m_store->forEachRollup(from, settled, step, add(m_settledSums)))
+            return false;
+        m_sumsFromMs = from;
+        m_sumsSettledMs = settled;
+    }
+    // Other workers' clocks may run a little ahead of this one.
+    QHash<QString, RangeSums> recent;
+    if (!m_store->forEachRollup(settled, nowMs + kHourMs, step, add(recent)))
+        return false;
+    for (IntegrationStatus &row : m_rows) {
+        const RangeSums a = m_settledSums.value(row.endpointId);
+        const RangeSums b = recent.value(row.endpointId);
+        row.attempts = a.attempts + b.attempts;
+        row.throttled = a.throttled + b.throttled;
+        row.successes = a.successes + b.successes;
+        row.outcomes = a.outcomes + b.outcomes;
+    }
+    return true;
+}
+
+bool IntegrationsReader::readSpark(qint64 nowMs)
+{
+    const qint64 first = floorTo(nowMs, kMinuteMs) - (kSparkMinutes - 1) * kMinuteMs;
+    for (IntegrationStatus &row : m_rows) {
+        row.hourAttempts = QList<int>(kSparkMinutes, 0);
+        row.hourThrottled = QList<int>(kSparkMinutes, 0);
+    }
+    return m_store->forEachRollup(first, first + kSparkMinutes * kMinuteMs, kMinuteMs,
+                                  [this, first](const RollupRecord &r) {
+                                      const auto it = m_rows.find(r.endpointId);
+                                      const qint64 slot = (r.minuteAtMs - first) / kMinuteMs;
+                                      if (it == m_rows.end() || slot < 0 || slot >= kSparkMinutes)
+                                          return true;
+                                      it->hourAttempts[slot] += int(r.attempts);
+                                      if (isThrottle(r.statusClass))
+                                          it->hourThrottled[slot] += int(r.attempts);
+                                      return true;
+                                  });
+}
+
+bool IntegrationsReader::readDurations(qint64 nowMs)
+{
+    const qint64 from = nowMs - m_rangeMs;
+    for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
+        auto values = m_store->exchangeDurations(e.id, from, nowMs + kHourMs, kDurationSample);
+        if (!values)
+            return false;
+        IntegrationStatus &row = m_rows[e.id];
+        row.durationSamples = int(values->size());
+        row.durationsCapped = values->size() >= kDurationSample;
+        row.p50Ms = percentile(*values, 50);
+        row.p95Ms = percentile(*values, 95);
+    }
+    return true;
+}
+
+bool IntegrationsReader::readHolds(qint64 nowMs)
+{
+    const QString errorBefore = m_store->lastError();
+    const QList<PartitionState> partitions = m_store->partitions(nowMs);
+    if (partitions.isEmpty() && m_store->lastError() != errorBefore &&
+        !m_store->lastError().isEmpty())
+        return false;
+    for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
+        IntegrationStatus &row = m_rows[e.id];
+        row.heldUntilMs = 0;
+        row.holdReason.clear();
+        for (const PartitionState &p : partitions) {
+            if (p.policyId == e.policyId && p.partitionKey == e.partitionKey) {
+                row.heldUntilMs = p.heldUntilMs;
+                row.holdReason = p.holdReason;
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+void IntegrationsReader::refresh(bool force)
+{
+    if (!ensureOpen())
+        return;
+    const qint64 now = m_clock.nowMs();
+    const std::optional<QByteArray> token = m_store->changeToken();
+    if (!token)
+        fail();
+    const bool changed = force || !token || token != m_token;
+    m_token = token;
+    const qint64 minute = floorTo(now, kMinuteMs);
+    const bool newMinute = minute != m_lastMinute;
+    m_lastMinute = minute;
+    // The percentiles follow changes at most every kSlowReadMs (a change meanwhile is
+    // read once that has passed), and a new minute.
+    m_slowPending = m_slowPending || changed || newMinute;
+    const bool slowDue =
+        force || m_rangeStale ||
+        (m_slowPending && (m_slowReadAtMs < 0 || now - m_slowReadAtMs >= kSlowReadMs));
+    if (!changed && !newMinute && !slowDue)
+        return;
+
+    // Rows of endpoints no longer configured go; new ones start empty.
+    QHash<QString, IntegrationStatus> rows;
+    for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
+        IntegrationStatus row = m_rows.value(e.id);
+        row.endpointId = e.id;
+        row.name = e.name;
+        row.policyId = e.policyId;
+        row.partitionKey = e.partitionKey;
+        rows.insert(e.id, row);
+    }
+    m_rows = rows;
+
+    bool ok = true;
+    if (changed)
+        ok = readOpenWork() && readHolds(now);
+    if (changed || newMinute || m_rangeStale)
+        ok = readSpark(now) && readRange(now) && ok;
+    if (slowDue) {
+        ok = readDurations(now) && ok;
+        m_slowReadAtMs = now;
+        m_slowPending = false;
+    }
+    m_rangeStale = false;
+    if (!ok)
+        fail();
+
+    IntegrationsSnapshot snapshot;
+    snapshot.readAtMs = now;
+    snapshot.rangeMs = m_rangeMs;
+    for (const IntegrationEndpoint &e : std::as_const(m_endpoints))
+        snapshot.rows.append(m_rows.value(e.id));
+    emit snapshotReady(snapshot);
+}
+
+} // namespace cooldown
