@@ -82,6 +82,27 @@ QString isoTime(qint64 msSinceEpoch)
     return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
+QCommandLineOption demoUrlOption()
+{
+    return QCommandLineOption(
+        QStringLiteral("demo-url"),
+        Text::tr("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
+        QStringLiteral("URL"));
+}
+
+std::optional<QUrl> demoUrl(const QCommandLineParser &parser, const QCommandLineOption &option,
+                            QString *problem)
+{
+    if (!parser.isSet(option))
+        return QUrl(QStringLiteral("http://127.0.0.1:8089"));
+    const QUrl url(parser.value(option), QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty()) {
+        *problem = Text::tr("--demo-url: not a URL: '%1'").arg(parser.value(option));
+        return std::nullopt;
+    }
+    return url;
+}
+
 QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &db)
 {
     return parser.isSet(db) ? parser.value(db) : defaultDatabaseUrl();

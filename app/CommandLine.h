@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 #include <memory>
 #include <optional>
@@ -49,6 +50,13 @@ std::optional<qint64> parseTimeMs(const QString &text);
 
 // ISO 8601 UTC with milliseconds, as logs and JSON print times.
 QString isoTime(qint64 msSinceEpoch);
+
+// --demo-url, of the commands that load a workspace: where ${demo:base_url} points.
+QCommandLineOption demoUrlOption();
+// Its URL, or the demo API's default address; nullopt, with the usage error in
+// *problem, when it is not a URL.
+std::optional<QUrl> demoUrl(const QCommandLineParser &parser, const QCommandLineOption &option,
+                            QString *problem);
 
 // The --db option's URL, or the default.
 QString databaseUrl(const QCommandLineParser &parser, const QCommandLineOption &db);

@@ -153,12 +153,9 @@ int runEnqueue(const QStringList &arguments)
         QStringLiteral("skip-invalid"),
         Text::tr("Write the valid jobs of a batch and report the others (default: a batch "
                  "with a bad job writes nothing)."));
-    const QCommandLineOption demoUrl(
-        QStringLiteral("demo-url"),
-        Text::tr("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
-        QStringLiteral("URL"));
+    const QCommandLineOption demoUrlOpt = demoUrlOption();
     parser.addOptions({config, db, endpoint, var, bodyFile, partitionKey, idempotencyKey, notBefore,
-                       jsonl, skipInvalid, demoUrl});
+                       jsonl, skipInvalid, demoUrlOpt});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -181,17 +178,14 @@ int runEnqueue(const QStringList &arguments)
                                       .arg(single->names().constFirst()));
         }
     }
-    QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
-    if (parser.isSet(demoUrl)) {
-        demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
-        if (!demo.isValid() || demo.host().isEmpty())
-            return usageError(kCommand,
-                              Text::tr("--demo-url: not a URL: '%1'").arg(parser.value(demoUrl)));
-    }
+    QString demoProblem;
+    const std::optional<QUrl> demo = demoUrl(parser, demoUrlOpt, &demoProblem);
+    if (!demo)
+        return usageError(kCommand, demoProblem);
 
     QString error;
     const auto workspace =
-        WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(demo));
+        WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(*demo));
     if (!workspace)
         return usageError(kCommand, error);
 

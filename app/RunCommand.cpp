@@ -73,10 +73,7 @@ int runRun(const QStringList &arguments)
     const QCommandLineOption untilIdle(
         QStringLiteral("until-idle"),
         Text::tr("Stop once nothing is running or waiting to retry."));
-    const QCommandLineOption demoUrl(
-        QStringLiteral("demo-url"),
-        Text::tr("Where ${demo:base_url} points (default: http://127.0.0.1:8089)."),
-        QStringLiteral("URL"));
+    const QCommandLineOption demoUrlOpt = demoUrlOption();
     const QCommandLineOption workerId(QStringLiteral("worker-id"),
                                       Text::tr("Name of this worker in leases and attempts."),
                                       QStringLiteral("ID"));
@@ -97,7 +94,7 @@ int runRun(const QStringList &arguments)
                  "127.0.0.1:9464; port 0 picks a free one and prints it)."),
         QStringLiteral("HOST:PORT"));
     parser.addOptions(
-        {config, db, forSeconds, untilIdle, demoUrl, workerId, lease, clockSkew, listen});
+        {config, db, forSeconds, untilIdle, demoUrlOpt, workerId, lease, clockSkew, listen});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -146,16 +143,14 @@ int runRun(const QStringList &arguments)
                                            &problem))
             return usageError(kCommand, QStringLiteral("--listen: %1").arg(problem));
     }
-    QUrl demo(QStringLiteral("http://127.0.0.1:8089"));
-    if (parser.isSet(demoUrl)) {
-        demo = QUrl(parser.value(demoUrl), QUrl::StrictMode);
-        if (!demo.isValid() || demo.host().isEmpty())
-            return usageError(kCommand,
-                              Text::tr("--demo-url: not a URL: '%1'").arg(parser.value(demoUrl)));
-    }
+    QString demoProblem;
+    const std::optional<QUrl> demo = demoUrl(parser, demoUrlOpt, &demoProblem);
+    if (!demo)
+        return usageError(kCommand, demoProblem);
 
     QString error;
-    auto workspace = WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(demo));
+    auto workspace =
+        WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(*demo));
     if (!workspace)
         return usageError(kCommand, error);
     const QString dbUrl = databaseUrl(parser, db);
@@ -260,7 +255,7 @@ int runRun(const QStringList &arguments)
     const auto reload = [&] {
         QString problem;
         auto next =
-            WorkspaceConfig::load(configPath, &problem, WorkspaceConfig::demoVariables(demo));
+            WorkspaceConfig::load(configPath, &problem, WorkspaceConfig::demoVariables(*demo));
         if (!next) {
             err << "cooldown run: SIGHUP: not applied, the running workspace stays: " << problem
                 << '\n';

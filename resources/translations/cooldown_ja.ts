@@ -2271,6 +2271,36 @@ Options of every command:
         <source>hand jobs to endpoints, each kept with its idempotency key</source>
         <translation>ジョブをエンドポイントに渡す（各ジョブは冪等キーとともに保存）</translation>
     </message>
+    <message>
+        <source>Also check the jobs of a JSON Lines file (&apos;-&apos;: standard input) against the workspace, as cooldown enqueue would, without writing anything.</source>
+        <translation>JSON Lines ファイル（&apos;-&apos; は標準入力）のジョブも、cooldown enqueue と同じようにワークスペースに照らして検査します。何も書き込みません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: ok, %n job(s)
+</source>
+        <translation>
+            <numerusform>%1: OK、ジョブ %n 件
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Seconds the server keeps an idempotency key (an endpoint&apos;s idempotency.key_valid_seconds); with --idempotency-key.</source>
+        <translation>サーバーが冪等キーを保持する秒数（エンドポイントの idempotency.key_valid_seconds）。--idempotency-key と一緒に指定します。</translation>
+    </message>
+    <message>
+        <source>--key-valid: expected seconds from 1 to 31622400, got &apos;%1&apos;</source>
+        <translation>--key-valid: 1 から 31622400 までの秒数が必要ですが &apos;%1&apos; でした</translation>
+    </message>
+    <message>
+        <source>--key-valid needs --idempotency-key</source>
+        <translation>--key-valid には --idempotency-key が必要です</translation>
+    </message>
+    <message>
+        <source>operation %1 is sent with the same idempotency key, which the server may have forgotten: it may run the request again
+</source>
+        <translation>操作 %1 は同じ冪等キーで送られます。サーバーはこのキーを忘れている可能性があり、リクエストをもう一度実行するかもしれません
+</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
