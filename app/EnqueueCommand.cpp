@@ -65,15 +65,22 @@ std::optional<JobLines> readJobLines(const QString &name, bool skipInvalid, QStr
     const QString shown = stdinput ? QStringLiteral("stdin") : name;
     JobLines out;
     int number = 0;
+    // One buffer for every line: QIODevice::readLine(maxSize) would allocate the
+    // largest allowed line for each of them.
+    QByteArray buffer(kMaxLineBytes + 1, Qt::Uninitialized);
+    const auto readLine = [&file, &buffer] {
+        const qint64 n = file.readLine(buffer.data(), buffer.size());
+        return QByteArray::fromRawData(buffer.constData(), std::max<qint64>(0, n));
+    };
     while (!file.atEnd()) {
-        QByteArray line = file.readLine(kMaxLineBytes);
+        const QByteArray line = readLine();
         ++number;
         const QString where = Text::tr("%1 line %2").arg(shown).arg(number);
         QString why;
         if (!line.endsWith('\n') && !file.atEnd()) {
             why = Text::tr("longer than %1 MiB").arg(kMaxLineBytes >> 20);
             // The rest of an overlong line is not a line of its own.
-            while (!file.atEnd() && !file.readLine(kMaxLineBytes).endsWith('\n')) {
+            while (!file.atEnd() && !readLine().endsWith('\n')) {
             }
         }
         if (why.isEmpty() && line.trimmed().isEmpty())

@@ -457,11 +457,12 @@ QString Store::operationColumns() const
     return list;
 }
 
-std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint64 nowMs)
+std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint64 nowMs,
+                                             bool rowsThere)
 {
-    if (!ensureEndpointRow(operation.endpointId, nowMs))
+    if (!rowsThere && !ensureEndpointRow(operation.endpointId, nowMs))
         return std::nullopt;
-    if (!operation.policyId.isEmpty()) {
+    if (!rowsThere && !operation.policyId.isEmpty()) {
         // Claims find work through the partition's row: it must exist before the
         // operation does (the pending trigger then lowers its look_at).
         QSqlQuery *partition =

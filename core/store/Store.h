@@ -638,7 +638,9 @@ private:
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
-    std::optional<qint64> insertOperation(const NewOperation &operation, qint64 nowMs);
+    // rowsThere: the endpoint's row and the partition's are known to exist.
+    std::optional<qint64> insertOperation(const NewOperation &operation, qint64 nowMs,
+                                          bool rowsThere = false);
     // The operation columns readOperation() reads, as this database's schema has them.
     QString operationColumns() const;
     // The operation that holds a job's idempotency key, and what its request hashed to.

@@ -5,6 +5,7 @@
 
 #include "core/store/SqlTransaction.h"
 
+#include <QSet>
 #include <QSqlQuery>
 
 namespace cooldown {
@@ -39,42 +40,60 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
     }
     QList<Intake> outcomes;
     outcomes.reserve(jobs.size());
-    bool conflicts = false;
+    // The rows every operation needs, once per endpoint and partition of the batch.
+    QSet<QString> endpoints;
+    QSet<std::pair<QString, QString>> partitions;
     for (const NewOperation &job : jobs) {
         if (job.requestHash.isEmpty() || job.idempotencyKey.isEmpty()) {
             fail(QStringLiteral("enqueue"),
                  QStringLiteral("a job needs an idempotency key and a request hash"));
             return std::nullopt;
         }
-        // Looked up first: a key handed in again is the common case of a retried
-        // hand-in, and needs no insert. The insert itself settles a race.
-        for (int round = 0; round < 2; ++round) {
-            bool failed = false;
-            const auto existing = handedInWithKey(job.idempotencyKey, &failed);
-            if (failed)
+        if (!endpoints.contains(job.endpointId)) {
+            if (!ensureEndpointRow(job.endpointId, nowMs))
                 return std::nullopt;
-            if (existing) {
-                const bool same = existing->second == job.requestHash;
-                outcomes.append(
-                    {same ? Intake::Result::Existing : Intake::Result::Conflict, existing->first});
-                conflicts = conflicts || !same;
-                break;
-            }
-            const std::optional<qint64> id = insertOperation(job, nowMs);
-            if (!id)
-                return std::nullopt;
-            if (*id > 0) {
-                outcomes.append({Intake::Result::Created, *id});
-                break;
-            }
-            if (round == 1) {
-                fail(QStringLiteral("enqueue"),
-                     QStringLiteral("idempotency key '%1' is taken but its operation cannot be"
-                                    " read")
-                         .arg(job.idempotencyKey));
-                return std::nullopt;
-            }
+            endpoints.insert(job.endpointId);
         }
+        const auto partition = std::make_pair(job.policyId, job.partitionKey);
+        if (!job.policyId.isEmpty() && !partitions.contains(partition)) {
+            QSqlQuery *row =
+                cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
+                                      " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
+            if (!row)
+                return std::nullopt;
+            row->bindValue(QStringLiteral(":policy"), text(job.policyId));
+            row->bindValue(QStringLiteral(":partition"), text(job.partitionKey));
+            if (!exec(*row))
+                return std::nullopt;
+            partitions.insert(partition);
+        }
+    }
+    bool conflicts = false;
+    for (const NewOperation &job : jobs) {
+        // Inserted first: a new key is the common case. A key that is taken (handed in
+        // before, earlier in this batch, or by another process just now) inserts
+        // nothing, and the operation that has it answers.
+        const std::optional<qint64> id = insertOperation(job, nowMs, true);
+        if (!id)
+            return std::nullopt;
+        if (*id > 0) {
+            outcomes.append({Intake::Result::Created, *id});
+            continue;
+        }
+        bool failed = false;
+        const auto existing = handedInWithKey(job.idempotencyKey, &failed);
+        if (failed)
+            return std::nullopt;
+        if (!existing) {
+            fail(QStringLiteral("enqueue"),
+                 QStringLiteral("idempotency key '%1' is taken but its operation cannot be read")
+                     .arg(job.idempotencyKey));
+            return std::nullopt;
+        }
+        const bool same = existing->second == job.requestHash;
+        outcomes.append(
+            {same ? Intake::Result::Existing : Intake::Result::Conflict, existing->first});
+        conflicts = conflicts || !same;
     }
     if (conflicts && mode == IntakeMode::AllOrNothing) {
         transaction.rollback();
