@@ -248,12 +248,13 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     // times); over the three windows here, 1.15 times. With nothing stated the pace is
     // measured and even: the last window's requests are spread over that window rather
     // than sent at its start, so one window more at most, and its hold's Retry-After
-    // rounded up to whole seconds (20-31 s measured for the 20 s here; over 300 jobs
-    // tst_measuredpace finds 1.06 times).
+    // rounded up to whole seconds (20-32 s measured for the 20 s here, 32.0 s once on
+    // a machine building and testing at once; over 300 jobs tst_measuredpace finds
+    // 1.06 times). Three seconds cover the roundings and a loaded machine's timers.
     const qint64 idealMs = qint64((kJobs + kLimit - 1) / kLimit - 1) * kWindowSeconds * 1000;
     const qint64 allowedPercent = headers == QLatin1String("legacy") ? 115 : 110;
     const qint64 allowedMs =
-        stated ? idealMs * allowedPercent / 100 : idealMs + kWindowSeconds * 1000 + 2000;
+        stated ? idealMs * allowedPercent / 100 : idealMs + kWindowSeconds * 1000 + 3000;
     QVERIFY2(server->lastMs - server->firstMs <= allowedMs, qPrintable(figures));
 
     // One bucket for the fleet, learned from the server, with the lines that taught it.
