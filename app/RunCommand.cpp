@@ -1,7 +1,8 @@
 #include "app/RunCommand.h"
 
 #include "app/CommandLine.h"
-#include "app/MetricsListener.h"
+#include "app/JobsApi.h"
+#include "app/LocalListener.h"
 #include "app/StopOnSignal.h"
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/EngineSession.h"
@@ -9,6 +10,7 @@
 #include "core/store/RetentionPruner.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -90,11 +92,15 @@ int runRun(const QStringList &arguments)
     clockSkew.setFlags(QCommandLineOption::HiddenFromHelp);
     const QCommandLineOption listen(
         QStringLiteral("listen"),
-        Text::tr("Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. "
+        Text::tr("Serve Prometheus metrics at http://HOST:PORT/metrics and, when the "
+                 "workspace sets api.token, the local API at /v1/jobs (e.g. "
                  "127.0.0.1:9464; port 0 picks a free one and prints it)."),
         QStringLiteral("HOST:PORT"));
-    parser.addOptions(
-        {config, db, forSeconds, untilIdle, demoUrlOpt, workerId, lease, clockSkew, listen});
+    const QCommandLineOption listenAny(
+        QStringLiteral("listen-any"),
+        Text::tr("Allow --listen on an address other than loopback (needs api.token)."));
+    parser.addOptions({config, db, forSeconds, untilIdle, demoUrlOpt, workerId, lease, clockSkew,
+                       listen, listenAny});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -139,8 +145,8 @@ int runRun(const QStringList &arguments)
     quint16 listenPort = 0;
     if (parser.isSet(listen)) {
         QString problem;
-        if (!MetricsListener::parseAddress(parser.value(listen), &listenAddress, &listenPort,
-                                           &problem))
+        if (!LocalListener::parseAddress(parser.value(listen), &listenAddress, &listenPort,
+                                         &problem))
             return usageError(kCommand, QStringLiteral("--listen: %1").arg(problem));
     }
     QString demoProblem;
@@ -153,6 +159,20 @@ int runRun(const QStringList &arguments)
         WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(*demo));
     if (!workspace)
         return usageError(kCommand, error);
+    // Anyone who can reach a listener on another address can read the metrics and, with
+    // the token, hand in jobs: that is a choice made twice, never by default.
+    if (parser.isSet(listen) && !listenAddress.isLoopback()) {
+        if (!parser.isSet(listenAny))
+            return usageError(kCommand, Text::tr("--listen %1 is not a loopback address; give "
+                                                 "--listen-any as well to serve other machines")
+                                            .arg(parser.value(listen)));
+        if (!workspace->api.enabled())
+            return usageError(kCommand,
+                              Text::tr("--listen-any needs api.token in the workspace, so that "
+                                       "only clients with the token can hand in jobs"));
+    } else if (parser.isSet(listenAny) && !parser.isSet(listen)) {
+        return usageError(kCommand, Text::tr("--listen-any goes with --listen"));
+    }
     const QString dbUrl = databaseUrl(parser, db);
     // Opened here first for the command's own message and exit code when it cannot be;
     // the engine opens its own connection on its thread.
@@ -193,7 +213,7 @@ int runRun(const QStringList &arguments)
                      [&](const AttemptRecord &a) { prometheus.record(a); });
     QObject::connect(engine.get(), &EngineSession::attemptsWritten, engine.get(),
                      [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
-    MetricsListener metrics([&] {
+    const auto renderMetrics = [&] {
         ScrapeState state;
         state.maxInFlight = engine->config().concurrency.maxInFlight;
         state.perHost = engine->config().concurrency.perHost;
@@ -208,7 +228,32 @@ int runRun(const QStringList &arguments)
             }
         });
         return prometheus.render(state);
-    });
+    };
+    SystemRandom random;
+    JobsApi api(*engine, random);
+    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
+                     [&](const AttemptRecord &, const OperationRecord &op) {
+                         if (op.state != OperationState::Scheduled &&
+                             op.state != OperationState::Waiting &&
+                             op.state != OperationState::Running)
+                             api.noteLeftQueue(clock.nowMs());
+                     });
+    LocalListener listener(
+        [&](const LocalRequest &request) {
+            if (JobsApi::handles(request))
+                return api.handle(request);
+            if (request.path != "/metrics")
+                return LocalResponse::text(404, "here are /metrics and /v1/jobs\n");
+            if (request.method != "GET" && request.method != "HEAD") {
+                LocalResponse r = LocalResponse::text(405, "GET only\n");
+                r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});
+                return r;
+            }
+            LocalResponse r = LocalResponse::text(200, renderMetrics());
+            r.contentType = "text/plain; version=0.0.4; charset=utf-8";
+            return r;
+        },
+        engine->config().api.maxBodyBytes);
 
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -279,6 +324,7 @@ int runRun(const QStringList &arguments)
                                          RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
                                  },
                                  Qt::QueuedConnection);
+                             listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
                              out << isoTime(SystemClock::instance().nowMs())
                                  << " workspace applied: " << engine->config().endpoints.size()
                                  << " endpoints\n";
@@ -301,7 +347,7 @@ int runRun(const QStringList &arguments)
     if (runForMs)
         QTimer::singleShot(std::chrono::milliseconds(*runForMs), engine.get(), requestStop);
 
-    if (parser.isSet(listen) && !metrics.listen(listenAddress, listenPort, &error))
+    if (parser.isSet(listen) && !listener.listen(listenAddress, listenPort, &error))
         return runtimeError(kCommand,
                             QStringLiteral("--listen %1: %2").arg(parser.value(listen), error));
     if (!engine->start(&error))
@@ -310,7 +356,10 @@ int runRun(const QStringList &arguments)
         const QString host = listenAddress.protocol() == QAbstractSocket::IPv6Protocol
                                  ? QLatin1Char('[') + listenAddress.toString() + QLatin1Char(']')
                                  : listenAddress.toString();
-        out << "cooldown run: metrics at http://" << host << ':' << metrics.port() << "/metrics\n";
+        out << "cooldown run: metrics at http://" << host << ':' << listener.port() << "/metrics\n";
+        if (engine->config().api.enabled())
+            out << "cooldown run: jobs API at http://" << host << ':' << listener.port()
+                << "/v1/jobs\n";
     }
     out << "cooldown run: worker " << engine->workerId() << " on " << Store::displayUrl(dbUrl)
         << '\n';

@@ -347,7 +347,8 @@ QString partitionKeyProblem(const WorkspaceConfig &config, const QString &key)
             std::any_of(run.cbegin(), run.cend(), [](QChar c) { return c.isDigit(); });
         random = upper && lower && digit;
     }
-    bool fromEnvironment = false;
+    bool fromEnvironment =
+        !config.api.token.isEmpty() && key.contains(QString::fromUtf8(config.api.token));
     for (const EndpointConfig &e : config.endpoints) {
         for (qsizetype i = 0; i < e.headerTemplates.fields().size() && !fromEnvironment; ++i) {
             if (!e.headerTemplates.fields().at(i).second.contains("${env:"))

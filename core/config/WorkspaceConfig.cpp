@@ -26,7 +26,7 @@ constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 const QStringList kTopKeys = {QStringLiteral("version"),   QStringLiteral("concurrency"),
                               QStringLiteral("policies"),  QStringLiteral("retry_profiles"),
                               QStringLiteral("endpoints"), QStringLiteral("alerts"),
-                              QStringLiteral("retention")};
+                              QStringLiteral("retention"), QStringLiteral("api")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -192,6 +192,41 @@ void readTarget(const QJsonObject &o, const QString &path, const Substitution &s
             }
         }
     }
+}
+
+// The local API's section. The token must come from the environment: a workspace file
+// is shared and kept in version control, a secret is not.
+void readApi(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+             ApiConfig &api)
+{
+    r.checkKnownKeys(o, path,
+                     {QStringLiteral("token"), QStringLiteral("max_queued"),
+                      QStringLiteral("max_body_bytes"), QStringLiteral("max_jobs_per_request")});
+    const QString tokenPath = JsonReader::join(path, QStringLiteral("token"));
+    const QString written = r.string(o, QStringLiteral("token"), path, false);
+    if (r.ok() && o.contains(QStringLiteral("token"))) {
+        static const QRegularExpression kEnvOnly(
+            QRegularExpression::anchoredPattern(QStringLiteral(R"(\$\{env:([A-Za-z0-9_]+)\})")));
+        const QRegularExpressionMatch m = kEnvOnly.match(written);
+        if (!m.hasMatch()) {
+            r.fail(tokenPath, Text::tr("expected ${env:NAME}: the token is read from the "
+                                       "environment, never written in the file"));
+        } else if (const auto token = subst.apply(written, tokenPath, r)) {
+            if (token->size() < 16)
+                r.fail(tokenPath, Text::tr("the token in %1 is %2 characters long; use at "
+                                           "least 16 random ones")
+                                      .arg(m.captured(1))
+                                      .arg(token->size()));
+            api.token = token->toUtf8();
+            api.tokenVariable = m.captured(1);
+        }
+    }
+    api.maxQueued =
+        int(r.number(o, QStringLiteral("max_queued"), path, 1, 100'000'000, api.maxQueued, true));
+    api.maxBodyBytes = qint64(r.number(o, QStringLiteral("max_body_bytes"), path, 1024,
+                                       64 * 1024 * 1024, double(api.maxBodyBytes), true));
+    api.maxJobsPerRequest = int(r.number(o, QStringLiteral("max_jobs_per_request"), path, 1,
+                                         100'000, api.maxJobsPerRequest, true));
 }
 
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
@@ -451,6 +486,12 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                 config.retention.rollupDays =
                     int(r.number(*c, QStringLiteral("rollup_days"), path, 0, 36500, 400, true));
             }
+        }
+
+        if (top->contains(QStringLiteral("api"))) {
+            const QString path = QStringLiteral("api");
+            if (const auto c = r.object(top->value(path), path))
+                readApi(*c, path, subst, r, config.api);
         }
 
         if (top->contains(QStringLiteral("policies"))) {

@@ -91,6 +91,22 @@ struct RetentionConfig
     int rollupDays = 400;
 };
 
+// The local API of `cooldown run --listen` (docs/local-api.md).
+struct ApiConfig
+{
+    // The bearer token clients send, read from the environment variable named in the
+    // file (`"token": "${env:NAME}"`); empty: the API is off.
+    QByteArray token;
+    QString tokenVariable; // NAME, for messages
+    // Operations not yet ended (scheduled, waiting, running, parked) beyond which the
+    // API answers 429 instead of taking more.
+    int maxQueued = 10000;
+    qint64 maxBodyBytes = 1024 * 1024;
+    int maxJobsPerRequest = 1000;
+
+    bool enabled() const { return !token.isEmpty(); }
+};
+
 // A workspace file (README "Workspace files"), validated whole: load() either
 // returns a complete config or refuses with a message naming the file, the JSON
 // path and what was expected.
@@ -101,6 +117,7 @@ struct WorkspaceConfig
     QString sourceName;
     ConcurrencyConfig concurrency;
     RetentionConfig retention;
+    ApiConfig api;
     QList<RateLimitPolicy> policies;
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;

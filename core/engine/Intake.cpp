@@ -123,6 +123,7 @@ IntakeReport enqueueJobs(Store &store, const WorkspaceConfig &config, const QLis
         const Store::Intake &outcome = outcomes->at(r);
         if (outcome.result == Store::Intake::Result::Conflict) {
             conflict = true;
+            report.keyConflicts.append(i);
             report.refusals.append(
                 {i, QStringLiteral("%1: %2").arg(
                         paths.value(i, QStringLiteral("$")) + QStringLiteral(".idempotency_key"),

@@ -34,6 +34,8 @@ struct IntakeReport
     QList<qint64> operationIds;
     QList<bool> existed;                     // per job: the key's operation was there
     QList<std::pair<int, QString>> refusals; // (job index, why), in order
+    // Of the refusals, the jobs whose idempotency key stands for another request.
+    QList<int> keyConflicts;
     QString databaseError;                   // the database failed: nothing written
 
     int created() const;

@@ -1974,10 +1974,6 @@ Options of every command:
         <translation>このマシンの時計が S 秒進んでいる (負なら遅れている) ものとして実行します。時計のずれたワーカーを試すためのものです。</translation>
     </message>
     <message>
-        <source>Serve Prometheus metrics at http://HOST:PORT/metrics (e.g. 127.0.0.1:9464; port 0 picks a free one and prints it).</source>
-        <translation>Prometheus のメトリクスを http://HOST:PORT/metrics で公開します (例: 127.0.0.1:9464。ポート 0 なら空いているポートを選んで表示します)。</translation>
-    </message>
-    <message>
         <source>--config is required</source>
         <translation>--config は必須です</translation>
     </message>
@@ -2301,6 +2297,26 @@ Options of every command:
         <translation>操作 %1 は同じ冪等キーで送られます。サーバーはこのキーを忘れている可能性があり、リクエストをもう一度実行するかもしれません
 </translation>
     </message>
+    <message>
+        <source>Serve Prometheus metrics at http://HOST:PORT/metrics and, when the workspace sets api.token, the local API at /v1/jobs (e.g. 127.0.0.1:9464; port 0 picks a free one and prints it).</source>
+        <translation>Prometheus のメトリクスを http://HOST:PORT/metrics で、ワークスペースに api.token があればローカル API を /v1/jobs で提供します (例 127.0.0.1:9464。ポート 0 なら空きポートを選んで表示します)。</translation>
+    </message>
+    <message>
+        <source>Allow --listen on an address other than loopback (needs api.token).</source>
+        <translation>ループバック以外のアドレスでの --listen を許可します (api.token が必要)。</translation>
+    </message>
+    <message>
+        <source>--listen %1 is not a loopback address; give --listen-any as well to serve other machines</source>
+        <translation>--listen %1 はループバックアドレスではありません。他のマシンに提供するには --listen-any も指定してください</translation>
+    </message>
+    <message>
+        <source>--listen-any needs api.token in the workspace, so that only clients with the token can hand in jobs</source>
+        <translation>--listen-any にはワークスペースの api.token が必要です。トークンを持つクライアントだけがジョブを渡せるようにするためです</translation>
+    </message>
+    <message>
+        <source>--listen-any goes with --listen</source>
+        <translation>--listen-any は --listen と一緒に指定してください</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -2507,6 +2523,14 @@ Options of every command:
     <message>
         <source>an alert target cannot hold ${job:NAME} placeholders</source>
         <translation>アラートの送信先は ${job:NAME} プレースホルダーを持てません</translation>
+    </message>
+    <message>
+        <source>expected ${env:NAME}: the token is read from the environment, never written in the file</source>
+        <translation>${env:NAME} の形で指定してください: トークンは環境変数から読み、ファイルには書きません</translation>
+    </message>
+    <message>
+        <source>the token in %1 is %2 characters long; use at least 16 random ones</source>
+        <translation>%1 のトークンは %2 文字です。ランダムな文字を 16 文字以上使ってください</translation>
     </message>
 </context>
 <context>

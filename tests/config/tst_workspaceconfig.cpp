@@ -7,7 +7,8 @@
 using namespace cooldown;
 
 namespace {
-const QHash<QString, QString> kEnv = {{"EXAMPLE_TOKEN", "s3cr3t-t0ken"}};
+const QHash<QString, QString> kEnv = {{"EXAMPLE_TOKEN", "s3cr3t-t0ken"},
+                                      {"API_TOKEN", "0123456789abcdef-api"}};
 
 QByteArray minimal(const QByteArray &endpointExtra = {}, const QByteArray &topExtra = {})
 {
@@ -23,6 +24,7 @@ class tst_WorkspaceConfig : public QObject
 private slots:
     void designExampleLoads();
     void defaults();
+    void apiSection();
     void refused_data();
     void refused();
     void secretsResolvedInMemoryOnly();
@@ -101,6 +103,26 @@ void tst_WorkspaceConfig::defaults()
     QVERIFY2(kept, qPrintable(error));
     QCOMPARE(kept->retention.rawDays, 7);
     QCOMPARE(kept->retention.rollupDays, 0); // for ever
+}
+
+void tst_WorkspaceConfig::apiSection()
+{
+    QString error;
+    const auto off = WorkspaceConfig::parse(minimal(), "ws.json", &error, {}, kEnv);
+    QVERIFY2(off, qPrintable(error));
+    QVERIFY(!off->api.enabled());
+    const auto on = WorkspaceConfig::parse(
+        minimal(
+            {},
+            R"("api": {"token": "${env:API_TOKEN}", "max_queued": 50, "max_body_bytes": 4096}, )"),
+        "ws.json", &error, {}, kEnv);
+    QVERIFY2(on, qPrintable(error));
+    QVERIFY(on->api.enabled());
+    QCOMPARE(on->api.token, QByteArray("0123456789abcdef-api"));
+    QCOMPARE(on->api.tokenVariable, QStringLiteral("API_TOKEN"));
+    QCOMPARE(on->api.maxQueued, 50);
+    QCOMPARE(on->api.maxBodyBytes, qint64(4096));
+    QCOMPARE(on->api.maxJobsPerRequest, 1000);
 }
 
 void tst_WorkspaceConfig::refused_data()
@@ -214,6 +236,19 @@ void tst_WorkspaceConfig::refused_data()
                {},
                R"("alerts": [{"id": "o", "url": "https://c/h", "events": ["policy_drift"], "min_interval_seconds": -1}], )")
         << "alerts[0].min_interval_seconds: expected a number from 0";
+    QTest::newRow("api token written in the file")
+        << minimal({}, R"("api": {"token": "0123456789abcdef-api"}, )")
+        << "api.token: expected ${env:NAME}";
+    QTest::newRow("api token too short")
+        << minimal({}, R"("api": {"token": "${env:EXAMPLE_TOKEN}"}, )")
+        << "api.token: the token in EXAMPLE_TOKEN is 12 characters long";
+    QTest::newRow("api token unset") << minimal({}, R"("api": {"token": "${env:NO_SUCH_TOKEN}"}, )")
+                                     << "api.token: environment variable NO_SUCH_TOKEN is not set";
+    QTest::newRow("api queue bound zero")
+        << minimal({}, R"("api": {"token": "${env:API_TOKEN}", "max_queued": 0}, )")
+        << "api.max_queued";
+    QTest::newRow("api unknown key")
+        << minimal({}, R"("api": {"tokn": "${env:API_TOKEN}"}, )") << "api.tokn: unknown key";
     QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
                                    << "ws.json: line 1";
 }
