@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cooldown {
 
 namespace {
 
 constexpr qint64 kDrainWindowMs = 60'000;
+constexpr qint64 kRecountMs = 1000;
 // A full queue that drained nothing in the last minute: ask again in a minute.
 constexpr qint64 kUnknownDrainSeconds = 60;
 constexpr qint64 kMaxRetryAfterSeconds = 3600;
@@ -275,17 +277,34 @@ LocalResponse JobsApi::postJobs(const LocalRequest &request)
     IntakeReport report;
     const qint64 now = m_engine.clock().nowMs();
     m_engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        const QMap<OperationState, qint64> open = store.openCountsByState();
-        // Parked operations wait for an operator, not for the queue: they do not fill it.
-        queued = open.value(OperationState::Scheduled) + open.value(OperationState::Waiting) +
-                 open.value(OperationState::Running);
+        // Counting the queue reads an index entry per queued operation: it is counted
+        // again once a second, and before any refusal, and followed in between.
+        const auto count = [&] {
+            const QMap<OperationState, qint64> open = store.openCountsByState();
+            // Parked operations wait for an operator, not for the queue: they do not
+            // fill it.
+            m_queued = open.value(OperationState::Scheduled) + open.value(OperationState::Waiting) +
+                       open.value(OperationState::Running);
+            m_queuedCountedAtMs = now;
+        };
+        if (m_queuedCountedAtMs < 0 || now - m_queuedCountedAtMs >= kRecountMs ||
+            now < m_queuedCountedAtMs)
+            count();
+        if (m_queued + jobs.size() > api.maxQueued)
+            count();
+        queued = m_queued;
         if (queued + jobs.size() > api.maxQueued) {
             full = true;
             return;
         }
         report = enqueueJobs(store, m_engine.config(), jobs, paths, now, m_random, false);
-        if (report.ok() && report.created() > 0)
-            scheduler.wake();
+        m_queued += report.created();
+        if (report.ok() && report.created() > 0) {
+            qint64 due = std::numeric_limits<qint64>::max();
+            for (const JobRequest &j : std::as_const(jobs))
+                due = std::min(due, std::max(now, j.notBeforeMs));
+            scheduler.workAdded(due);
+        }
     });
     if (full) {
         const qint64 excess = queued + jobs.size() - api.maxQueued;

@@ -57,6 +57,9 @@ private:
     EngineSession &m_engine;
     RandomSource &m_random;
     std::deque<qint64> m_leftQueueAtMs; // the last minute's
+    // The queue as last counted, plus what was taken since; engine thread only.
+    qint64 m_queued = 0;
+    qint64 m_queuedCountedAtMs = -1;
 };
 
 } // namespace cooldown

@@ -354,6 +354,12 @@ void Scheduler::wake()
     checkIdle();
 }
 
+void Scheduler::workAdded(qint64 dueAtMs)
+{
+    noteStoreDue(dueAtMs);
+    wake();
+}
+
 void Scheduler::noteStoreDue(qint64 atMs)
 {
     m_storeDueAtMs = std::min(m_storeDueAtMs, atMs);

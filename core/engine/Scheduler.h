@@ -83,6 +83,10 @@ public:
 
     // Looks at the store now instead of at the next timer.
     void wake();
+    // Operations were written to the store from outside the scheduler (jobs handed in);
+    // the earliest is due at dueAtMs. Their time is kept like the scheduler's own, so
+    // a job due later is claimed when due rather than at the next poll.
+    void workAdded(qint64 dueAtMs);
 
     // Sends an event to the workspace's alert targets that listen for it, as an
     // operation of each (see AlertConfig), no more often than each one's
