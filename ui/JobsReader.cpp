@@ -90,6 +90,7 @@ std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qi
     OperationFilter filter;
     filter.endpointId = m_query.endpointId;
     filter.afterId = firstId - 1;
+    filter.upToId = lastId;
     filter.limit = int(std::min<qint64>(lastId - firstId + 1, kMaxFetchRows));
     // One read per state, each through the (state, id) index; any state: one read.
     QList<std::optional<OperationState>> passes;
@@ -103,10 +104,7 @@ std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qi
         const QList<OperationRecord> rows = m_store->operations(filter);
         if (rows.isEmpty() && !m_store->lastError().isEmpty())
             return std::nullopt;
-        for (const OperationRecord &op : rows) {
-            if (op.id <= lastId)
-                out.append(op);
-        }
+        out.append(rows);
     }
     std::sort(out.begin(), out.end(),
               [](const OperationRecord &a, const OperationRecord &b) { return a.id < b.id; });

@@ -118,6 +118,7 @@ struct OperationFilter
     std::optional<OperationState> state;
     QString endpointId;
     qint64 afterId = 0;
+    qint64 upToId = -1; // the highest id selected; -1: no bound
     int limit = -1;
     // Highest ids first (then afterId is ignored): the latest operations.
     bool newestFirst = false;

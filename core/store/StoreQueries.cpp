@@ -121,6 +121,8 @@ QString operationsSql(const QString &columns, const OperationFilter &filter)
     QStringList where;
     if (!filter.newestFirst)
         where.append(QStringLiteral("id > :after"));
+    if (filter.upToId >= 0)
+        where.append(QStringLiteral("id <= :upto"));
     if (filter.state)
         where.append(QStringLiteral("state = :state"));
     if (!filter.endpointId.isEmpty())
@@ -139,6 +141,8 @@ void bindOperationFilter(QSqlQuery &query, const OperationFilter &filter)
 {
     if (!filter.newestFirst)
         query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.upToId >= 0)
+        query.bindValue(QStringLiteral(":upto"), filter.upToId);
     if (filter.state)
         query.bindValue(QStringLiteral(":state"), stateText(*filter.state));
     if (!filter.endpointId.isEmpty())
