@@ -12,8 +12,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
-#include <QRegularExpression>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -29,16 +27,7 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
 {
     auto *table = new QTableView(parent);
     table->setModel(model);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->horizontalHeader()->setHighlightSections(false);
-    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    JobsPage::configureTable(table);
     return table;
 }
 
@@ -60,9 +49,11 @@ bool canRetry(OperationState state)
 } // namespace
 
 JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
-    : QWidget(parent), m_engine(engine), m_clock(clock), m_model(new JobsModel(this)),
+    : QWidget(parent), m_engine(engine), m_clock(clock),
+      m_model(engine ? new JobsModel(engine->databaseUrl(), this) : new JobsModel(this)),
       m_partitionsModel(new PartitionsModel(this))
 {
+    m_model->setNowMs(clock.nowMs());
     m_confirm = [this](const QString &question) {
         return QMessageBox::question(this, tr("Force now"), question,
                                      QMessageBox::Yes | QMessageBox::Cancel,
@@ -136,10 +127,8 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     layout->addLayout(bar);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    m_filter = new QSortFilterProxyModel(this);
-    m_filter->setSourceModel(m_model);
-    m_filter->setFilterRole(JobsModel::EndpointIdRole);
-    m_table = makeTable(m_filter, splitter);
+    // No proxy model: the store filters by endpoint, and a proxy would read every row.
+    m_table = makeTable(m_model, splitter);
     m_table->setObjectName(QStringLiteral("jobsTable"));
     for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_resume, m_liftHold})
         m_table->addAction(a);
@@ -195,20 +184,57 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
                                     index.data(PartitionsModel::LearnedWindowMsRole).toLongLong());
         }
     });
-    connect(m_scope, &QComboBox::currentIndexChanged, this, [this] { emit scopeChanged(scope()); });
+    connect(m_scope, &QComboBox::currentIndexChanged, this, [this] {
+        applyQuery();
+        emit scopeChanged(scope());
+    });
+    connect(m_model, &JobsModel::failed, this,
+            [this](const QString &text) { emit message(tr("Database: %1").arg(text)); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &JobsPage::updateActions);
     connect(m_partitions->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &JobsPage::updateActions);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &JobsPage::updateActions);
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                // The countdowns move every second; they change no action.
+                if (topLeft.column() == bottomRight.column() &&
+                    (topLeft.column() == JobsModel::NextAttemptColumn ||
+                     topLeft.column() == JobsModel::PartitionColumn))
+                    return;
+                updateActions();
+            });
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateActions);
     // Holds start and end with the partitions' rows.
     connect(m_partitionsModel, &QAbstractItemModel::dataChanged, this, &JobsPage::updateActions);
     connect(m_partitionsModel, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateActions);
     updateActions();
+    m_model->setQuery(JobsQuery{scope(), m_endpointFilter});
 }
 
 JobsPage::~JobsPage() = default;
+
+void JobsPage::configureTable(QTableView *table)
+{
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setHighlightSections(false);
+    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+void JobsPage::applyQuery()
+{
+    JobsQuery query;
+    query.scope = scope();
+    query.endpointId = m_endpointFilter;
+    if (query != m_model->query())
+        m_model->setQuery(query);
+}
 
 void JobsPage::setConfirmation(std::function<bool(const QString &)> confirm)
 {
@@ -222,8 +248,11 @@ JobsScope JobsPage::scope() const
 
 void JobsPage::showSnapshot(const LiveSnapshot &snapshot)
 {
-    if (snapshot.jobsScope == scope())
-        m_model->setOperations(snapshot.operations);
+    // Whatever changed in the store, by this engine or another worker, the rows follow.
+    if (snapshot.storeChanges != m_storeChanges) {
+        m_storeChanges = snapshot.storeChanges;
+        m_model->refresh();
+    }
     m_model->setPausedEndpoints(snapshot.pausedEndpoints);
     m_partitionsModel->setPartitions(snapshot.partitions, m_clock.nowMs());
     m_model->setHolds(m_partitionsModel->activeHolds());
@@ -246,9 +275,21 @@ void JobsPage::setHolds(const QList<PartitionHold> &holds)
     m_model->setHolds(m_partitionsModel->activeHolds());
 }
 
+QPair<int, int> JobsPage::visibleRows() const
+{
+    if (!m_table->isVisible() || m_model->rowCount() == 0)
+        return {0, -1};
+    const int first = m_table->rowAt(0);
+    if (first < 0)
+        return {0, -1};
+    const int last = m_table->rowAt(m_table->viewport()->height() - 1);
+    return {first, last < 0 ? m_model->rowCount() - 1 : last};
+}
+
 void JobsPage::tick(qint64 nowMs)
 {
-    m_model->setNowMs(nowMs);
+    const auto [first, last] = visibleRows();
+    m_model->showTime(nowMs, first, last);
     m_partitionsModel->setNowMs(nowMs);
 }
 
@@ -257,10 +298,7 @@ void JobsPage::setEndpointFilter(const QString &endpointId)
     if (endpointId == m_endpointFilter)
         return;
     m_endpointFilter = endpointId;
-    m_filter->setFilterRegularExpression(
-        endpointId.isEmpty() ? QRegularExpression()
-                             : QRegularExpression(QRegularExpression::anchoredPattern(
-                                   QRegularExpression::escape(endpointId))));
+    applyQuery();
     m_filterLabel->setText(tr("Endpoint: <b>%1</b>").arg(endpointId.toHtmlEscaped()));
     m_filterLabel->setVisible(!endpointId.isEmpty());
     m_showAll->setVisible(!endpointId.isEmpty());
@@ -281,10 +319,9 @@ void JobsPage::selectOperations(const QList<qint64> &operationIds)
     QItemSelection selection;
     for (const qint64 id : operationIds) {
         const int row = m_model->rowOf(id);
-        const QModelIndex first = m_filter->mapFromSource(m_model->index(row, 0));
-        if (row >= 0 && first.isValid())
-            selection.select(
-                first, m_filter->mapFromSource(m_model->index(row, JobsModel::ColumnCount - 1)));
+        if (row >= 0)
+            selection.select(m_model->index(row, 0),
+                             m_model->index(row, JobsModel::ColumnCount - 1));
     }
     m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
     if (!selection.isEmpty())
@@ -294,10 +331,11 @@ void JobsPage::selectOperations(const QList<qint64> &operationIds)
 QStringList JobsPage::selectedEndpoints() const
 {
     QStringList endpoints;
+    // Rows not read yet (a selection far beyond the screen) have no endpoint to tell.
     for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
-        const QString endpoint = index.data(JobsModel::EndpointIdRole).toString();
-        if (!endpoints.contains(endpoint))
-            endpoints.append(endpoint);
+        const auto op = m_model->operationAt(index.row());
+        if (op && !endpoints.contains(op->endpointId))
+            endpoints.append(op->endpointId);
     }
     return endpoints;
 }
@@ -380,8 +418,10 @@ void JobsPage::liftHold()
     }
     if (partitions.isEmpty()) {
         for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
-            const PartitionId p{index.data(JobsModel::PolicyIdRole).toString(),
-                                index.data(JobsModel::PartitionKeyRole).toString()};
+            const auto op = m_model->operationAt(index.row());
+            if (!op)
+                continue;
+            const PartitionId p{op->policyId, op->partitionKey};
             if (!p.first.isEmpty() && !partitions.contains(p) && isHeld(p.first, p.second))
                 partitions.append(p);
         }
@@ -431,17 +471,21 @@ void JobsPage::updateActions()
         heldPartition =
             heldPartition || isHeld(index.data(PartitionsModel::PolicyIdRole).toString(),
                                     index.data(PartitionsModel::PartitionKeyRole).toString());
+    // The records the model holds, without asking for the others: a selection of every
+    // row must not read them all. A row not read yet may be in any state; the engine
+    // refuses what its state does not allow.
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     for (const QModelIndex &index : rows) {
-        const auto state = index.data(JobsModel::StateRole).value<OperationState>();
-        retry = retry || canRetry(state);
-        cancel = cancel || !isFinal(state);
-        anyPaused =
-            anyPaused || m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
-        anyRunning =
-            anyRunning || !m_model->isPaused(index.data(JobsModel::EndpointIdRole).toString());
-        heldPartition = heldPartition || isHeld(index.data(JobsModel::PolicyIdRole).toString(),
-                                                index.data(JobsModel::PartitionKeyRole).toString());
+        const auto op = m_model->operationAt(index.row());
+        if (!op) {
+            retry = cancel = anyRunning = true;
+            continue;
+        }
+        retry = retry || canRetry(op->state);
+        cancel = cancel || !isFinal(op->state);
+        anyPaused = anyPaused || m_model->isPaused(op->endpointId);
+        anyRunning = anyRunning || !m_model->isPaused(op->endpointId);
+        heldPartition = heldPartition || isHeld(op->policyId, op->partitionKey);
     }
     m_retryNow->setEnabled(live && retry);
     m_forceNow->setEnabled(live && retry);

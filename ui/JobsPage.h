@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/engine/EngineSession.h"
+#include "ui/JobsQuery.h"
 #include "ui/LiveReader.h"
 
 #include <QList>
+#include <QPair>
 #include <QWidget>
 
 #include <functional>
@@ -11,7 +13,6 @@
 class QAction;
 class QComboBox;
 class QLabel;
-class QSortFilterProxyModel;
 class QTableView;
 class QToolButton;
 
@@ -24,7 +25,9 @@ class PartitionsModel;
 // The operations table and what an operator can do to them: retry now (through the
 // partition's bucket), force now (bypassing it, after a confirmation), cancel, pause or
 // resume an endpoint, lift a partition hold. Actions work on the whole selection and
-// are on buttons, in the context menu and on keyboard shortcuts. Below, every
+// are on buttons, in the context menu and on keyboard shortcuts. The table pages its
+// rows from the store (see JobsModel); the scope and the endpoint filter are part of
+// the query the store answers, and the countdowns move on the visible rows only. Below, every
 // partition with why its operations wait (a server's hold, the next token) or that
 // they do not, held ones first.
 class JobsPage final : public QWidget
@@ -33,10 +36,15 @@ class JobsPage final : public QWidget
     Q_DISABLE_COPY_MOVE(JobsPage)
 
 public:
-    // engine may be null: the table is then read-only. Actions are queued to the engine;
-    // what came of them is reported by message() once the engine has applied them.
+    // engine may be null: the table is then read-only, and filled by model() alone. The
+    // rows are read from the engine's database. Actions are queued to the engine; what
+    // came of them is reported by message() once the engine has applied them.
     JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent = nullptr);
     ~JobsPage() override;
+
+    // Sets a table up the way the operations table is: whole rows, fixed row heights
+    // (so that a long list lays out without measuring rows), no word wrap.
+    static void configureTable(QTableView *table);
 
     JobsModel *model() const { return m_model; }
     PartitionsModel *partitionsModel() const { return m_partitionsModel; }
@@ -54,7 +62,10 @@ public:
     void showSnapshot(const LiveSnapshot &snapshot);
     // The holds of the engine in this process, shown before the store's rows say so.
     void setHolds(const QList<PartitionHold> &holds);
+    // Moves the countdowns of the rows the table shows.
     void tick(qint64 nowMs);
+    // The rows the table shows now, [first, last]; last < first when it shows none.
+    QPair<int, int> visibleRows() const;
     JobsScope scope() const;
 
     // Only the operations of this endpoint are listed (empty: every endpoint's), as
@@ -83,6 +94,7 @@ private:
     void liftHold();
     void connectEngine();
     void updateActions();
+    void applyQuery();
     QStringList selectedEndpoints() const;
     bool isHeld(const QString &policyId, const QString &partitionKey) const;
     QString describe(Store::OperatorResult result) const;
@@ -96,7 +108,6 @@ private:
     QTableView *m_table = nullptr;
     QTableView *m_partitions = nullptr;
     QComboBox *m_scope = nullptr;
-    QSortFilterProxyModel *m_filter = nullptr; // the endpoint filter, over m_model
     QString m_endpointFilter;
     QLabel *m_filterLabel = nullptr;
     QToolButton *m_showAll = nullptr;
@@ -109,6 +120,7 @@ private:
     QAction *m_liftHold = nullptr;
     QAction *m_adopt = nullptr;
     std::function<bool(const QString &)> m_confirm;
+    quint64 m_storeChanges = 0; // LiveSnapshot::storeChanges of the last snapshot
 };
 
 } // namespace cooldown

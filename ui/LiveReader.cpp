@@ -92,13 +92,6 @@ void LiveReader::setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs)
     poll();
 }
 
-void LiveReader::setJobsScope(JobsScope scope)
-{
-    m_scope = scope;
-    m_operationsStale = true;
-    poll();
-}
-
 void LiveReader::noteInFlight(int inFlight, int maxInFlight)
 {
     m_inFlight.recordInFlight(inFlight, maxInFlight);
@@ -194,41 +187,6 @@ bool LiveReader::readFigures(qint64 fromMs)
     return true;
 }
 
-QList<OperationRecord> LiveReader::readOperations()
-{
-    QList<OperationRecord> out;
-    OperationFilter filter;
-    switch (m_scope) {
-    case JobsScope::Active:
-        for (const OperationState state : {OperationState::Scheduled, OperationState::Running,
-                                           OperationState::Waiting, OperationState::Parked}) {
-            filter.state = state;
-            out.append(m_store->operations(filter));
-        }
-        break;
-    case JobsScope::Failed:
-        filter.state = OperationState::Failed;
-        out = m_store->operations(filter);
-        if (out.size() > kRecentOperations)
-            out.remove(0, out.size() - kRecentOperations);
-        break;
-    case JobsScope::Recent: {
-        // Operation ids grow by one, so the latest id tells where the recent ones start.
-        qint64 latest = 0;
-        for (const QString &endpoint : std::as_const(m_endpointIds)) {
-            if (const auto op = m_store->latestOperation(endpoint))
-                latest = std::max(latest, op->id);
-        }
-        filter.afterId = std::max<qint64>(0, latest - kRecentOperations);
-        out = m_store->operations(filter);
-        break;
-    }
-    }
-    if (!m_store->lastError().isEmpty())
-        emit failed(m_store->lastError());
-    return out;
-}
-
 void LiveReader::poll()
 {
     refresh(true);
@@ -276,7 +234,7 @@ void LiveReader::refresh(bool force)
                 m_last.pausedEndpoints.insert(endpoint);
         }
         m_last.rawHistoryFromMs = m_store->earliestAttemptMs();
-        m_operationsStale = true;
+        ++m_last.storeChanges;
     }
     if (changed || newStep) {
         const qint64 failedToday = m_store->finalFailuresSince(localMidnightMs());
@@ -284,17 +242,6 @@ void LiveReader::refresh(bool force)
             m_last.failedToday = failedToday;
         else
             emit failed(m_store->lastError());
-    }
-    // A long list is not read again on every change: the local engine's own changes
-    // reach the view as they happen (Scheduler::operationChanged).
-    if (m_operationsStale &&
-        (force || m_last.operations.size() <= kLargeOperationList || m_operationsReadAtMs < 0 ||
-         now - m_operationsReadAtMs >= kLargeListIntervalMs)) {
-        m_last.jobsScope = m_scope;
-        m_last.operations = readOperations();
-        m_operationsReadAtMs = now;
-        m_operationsStale = false;
-        send = true;
     }
     if (changed || m_partitionsReadAtMs < 0 ||
         now - m_partitionsReadAtMs >= kPartitionsIntervalMs) {

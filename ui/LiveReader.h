@@ -22,14 +22,6 @@ namespace cooldown {
 class Clock;
 class Store;
 
-// Which operations the Jobs view lists.
-enum class JobsScope
-{
-    Active, // scheduled, running, waiting, parked
-    Failed,
-    Recent, // the latest operations, whatever their state
-};
-
 // What the Overview and Jobs views show, read in one go. A plain value, handed from
 // the reader's thread to the window by a queued signal.
 struct LiveSnapshot
@@ -38,8 +30,9 @@ struct LiveSnapshot
     QMap<OperationState, qint64> counts;
     qint64 failedToday = 0;
     QSet<QString> pausedEndpoints;
-    JobsScope jobsScope = JobsScope::Active;
-    QList<OperationRecord> operations;
+    // How many changes of the store the reader has seen: when it grows, the Jobs view
+    // reads its rows again (it pages them from the store itself, see JobsModel).
+    quint64 storeChanges = 0;
     // Every partition's bucket, hold and queue as the store has them, for the fleet.
     QList<PartitionState> partitions;
     bool loadingHistory = false; // the range is still being read back from the store
@@ -50,10 +43,9 @@ struct LiveSnapshot
 
 // Reads the store for the live views, from a Store of its own on the thread it was
 // moved to, and sends a LiveSnapshot with the figures of the chosen range, the open
-// operation counts, the operations of the chosen Jobs scope and every partition's
-// bucket, hold and queue. The figures come from the store's per-minute rollups, summed
-// per bucket by the database: one indexed query for a range of any length, and then,
-// as time goes on, only the buckets that can still change. Buckets shorter than a
+// operation counts and every partition's bucket, hold and queue. The figures come from the store's
+// per-minute rollups, summed per bucket by the database: one indexed query for a range of any
+// length, and then, as time goes on, only the buckets that can still change. Buckets shorter than a
 // minute (15 s at the short range) are counted from the raw attempts of the range
 // instead (Store::forEachAttemptSum), the same way. Attempts other workers
 // record in the same database show up too. A fixed window (setWindow) is read once; it
@@ -73,10 +65,6 @@ public:
                QStringList endpointIds);
     ~LiveReader() override;
 
-    static constexpr int kRecentOperations = 300;
-    // A Jobs list longer than this is read again at most this often while things change.
-    static constexpr int kLargeOperationList = 1000;
-    static constexpr qint64 kLargeListIntervalMs = 10000;
     // Partitions are read again this often when nothing changed.
     static constexpr qint64 kPartitionsIntervalMs = 10000;
     // In-flight samples are kept per second this long, for buckets shorter than a minute.
@@ -93,7 +81,6 @@ public slots:
     // The Overview's range: [fromMs, toMs) in buckets of bucketMs, read afresh and
     // then kept as it is. setRange() goes back to following the clock.
     void setWindow(qint64 fromMs, qint64 toMs, qint64 bucketMs);
-    void setJobsScope(cooldown::JobsScope scope);
     // The workspace's endpoints, when the engine runs another workspace.
     void setEndpoints(const QHash<QString, QString> &partitionOf, const QStringList &endpointIds);
     void noteInFlight(int inFlight, int maxInFlight);
@@ -120,7 +107,6 @@ private:
     qint64 slotOf(qint64 ms) const;
     MetricsSnapshot fineSnapshot(qint64 fromMs, qint64 toMs) const;
     qint64 rangeFromMs(qint64 nowMs) const;
-    QList<OperationRecord> readOperations();
     qint64 localMidnightMs() const;
 
     QString m_databaseUrl;
@@ -143,14 +129,10 @@ private:
     qint64 m_settledBeforeMs = -1; // buckets before this one no longer change
     qint64 m_lastStep = -1;        // the minute, or the fine bucket, of the last tick
     std::optional<QByteArray> m_token;
-    JobsScope m_scope = JobsScope::Active;
-    bool m_operationsStale = true;
-    qint64 m_operationsReadAtMs = -1;
     qint64 m_partitionsReadAtMs = -1;
     LiveSnapshot m_last; // what was sent last, parts of it kept while nothing changes
 };
 
 } // namespace cooldown
 
-Q_DECLARE_METATYPE(cooldown::JobsScope)
 Q_DECLARE_METATYPE(cooldown::LiveSnapshot)

@@ -42,19 +42,6 @@ const QString kRangeKey = QStringLiteral("overview/range");
 const QString kWindowFromKey = QStringLiteral("overview/window_from");
 const QString kWindowToKey = QStringLiteral("overview/window_to");
 
-bool belongsTo(JobsScope scope, OperationState state)
-{
-    switch (scope) {
-    case JobsScope::Active:
-        return !isFinal(state);
-    case JobsScope::Failed:
-        return state == OperationState::Failed;
-    case JobsScope::Recent:
-        return true;
-    }
-    return true;
-}
-
 } // namespace
 
 MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget *parent)
@@ -210,10 +197,6 @@ void MainWindow::connectEngine()
                     reader, [reader, from, to, bucket] { reader->setWindow(from, to, bucket); },
                     Qt::QueuedConnection);
             });
-    connect(m_jobs, &JobsPage::scopeChanged, this, [reader](JobsScope scope) {
-        QMetaObject::invokeMethod(
-            reader, [reader, scope] { reader->setJobsScope(scope); }, Qt::QueuedConnection);
-    });
     // History older than the workspace keeps goes in small batches on its own thread,
     // a minute after the window opens and every hour after.
     RetentionPruner *pruner = m_pruner->worker();
@@ -221,11 +204,9 @@ void MainWindow::connectEngine()
                        [pruner] { pruner->start(kRetentionIntervalMs); });
 
     const OverviewPage::Range range = m_overview->currentRange();
-    const JobsScope scope = m_jobs->scope();
     QMetaObject::invokeMethod(
         reader,
-        [reader, range, scope] {
-            reader->setJobsScope(scope);
+        [reader, range] {
             if (range.isFixed())
                 reader->setWindow(range.fromMs, range.toMs, range.bucketMs);
             else
@@ -253,9 +234,9 @@ void MainWindow::connectEngine()
     m_integrations->start();
 
     connect(&m_engine, &EngineSession::operationChanged, this, [this](const OperationRecord &op) {
-        // A row already shown follows its operation; a new one appears if it belongs.
-        if (m_jobs->model()->rowOf(op.id) >= 0 || belongsTo(m_jobs->scope(), op.state))
-            m_jobs->model()->upsert(op);
+        // A row already shown follows its operation (and goes when it leaves the
+        // list); a new one appears if it belongs.
+        m_jobs->model()->upsert(op);
     });
     connect(&m_engine, &EngineSession::attemptRecorded, this, &MainWindow::onAttempt);
     // Holds, drifts and the in-flight count as the engine last reported them.

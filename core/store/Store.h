@@ -118,7 +118,10 @@ struct OperationFilter
     std::optional<OperationState> state;
     QString endpointId;
     qint64 afterId = 0;
+    qint64 upToId = -1; // the highest id selected; -1: no bound
     int limit = -1;
+    // Highest ids first (then afterId is ignored): the latest operations.
+    bool newestFirst = false;
 };
 
 // --- The Integrations view (StoreIntegrations.cpp) -----------------------------------
@@ -512,6 +515,10 @@ public:
 
     // Queries for the dashboard, metrics and export.
     QList<OperationRecord> operations(const OperationFilter &filter);
+    // The ids alone of the operations the filter selects, by id: what a paged view needs
+    // to know its rows before it reads the ones it shows. Empty with lastError() on
+    // failure.
+    QList<qint64> operationIds(const OperationFilter &filter);
     QMap<OperationState, qint64> countsByState();
     // The operations that have not ended (scheduled, running, waiting, parked), by
     // state, read through the state index: the cost follows the open work, not the

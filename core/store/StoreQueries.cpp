@@ -111,29 +111,72 @@ OperationState AttemptCursor::operationState() const
     return operationStateFromString(QString::fromUtf8(state)).value_or(OperationState::Failed);
 }
 
-QList<OperationRecord> Store::operations(const OperationFilter &filter)
+namespace {
+
+// The query Store::operations and Store::operationIds run, with its values bound. With
+// a state, SQLite walks operations_by_state (state, id) from the key on: a page costs
+// its own rows, however long the history.
+QString operationsSql(const QString &columns, const OperationFilter &filter)
 {
-    QStringList where{QStringLiteral("id > :after")};
+    QStringList where;
+    if (!filter.newestFirst)
+        where.append(QStringLiteral("id > :after"));
+    if (filter.upToId >= 0)
+        where.append(QStringLiteral("id <= :upto"));
     if (filter.state)
         where.append(QStringLiteral("state = :state"));
     if (!filter.endpointId.isEmpty())
         where.append(QStringLiteral("endpoint_id = :endpoint"));
-    QString sql = QStringLiteral("SELECT %1 FROM operations WHERE %2 ORDER BY id")
-                      .arg(operationColumns(), where.join(QStringLiteral(" AND ")));
+    QString sql = QStringLiteral("SELECT %1 FROM operations").arg(columns);
+    if (!where.isEmpty())
+        sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+    sql +=
+        filter.newestFirst ? QStringLiteral(" ORDER BY id DESC") : QStringLiteral(" ORDER BY id");
     if (filter.limit >= 0)
         sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
-    QSqlQuery query = prepare(sql);
-    query.setForwardOnly(true);
-    query.bindValue(QStringLiteral(":after"), filter.afterId);
+    return sql;
+}
+
+void bindOperationFilter(QSqlQuery &query, const OperationFilter &filter)
+{
+    if (!filter.newestFirst)
+        query.bindValue(QStringLiteral(":after"), filter.afterId);
+    if (filter.upToId >= 0)
+        query.bindValue(QStringLiteral(":upto"), filter.upToId);
     if (filter.state)
         query.bindValue(QStringLiteral(":state"), stateText(*filter.state));
     if (!filter.endpointId.isEmpty())
         query.bindValue(QStringLiteral(":endpoint"), filter.endpointId);
+}
+
+} // namespace
+
+QList<OperationRecord> Store::operations(const OperationFilter &filter)
+{
+    QSqlQuery query = prepare(operationsSql(operationColumns(), filter));
+    query.setForwardOnly(true);
+    bindOperationFilter(query, filter);
     QList<OperationRecord> out;
     if (!exec(query))
         return out;
     while (query.next())
         out.append(readOperation(query));
+    m_lastError.clear();
+    return out;
+}
+
+QList<qint64> Store::operationIds(const OperationFilter &filter)
+{
+    QSqlQuery query = prepare(operationsSql(QStringLiteral("id"), filter));
+    query.setForwardOnly(true);
+    bindOperationFilter(query, filter);
+    QList<qint64> out;
+    if (!exec(query))
+        return out;
+    while (query.next())
+        out.append(query.value(0).toLongLong());
+    // An empty answer must not read as the last failure's.
+    m_lastError.clear();
     return out;
 }
 

@@ -3,6 +3,9 @@
 //            HistoryModel on 1,000,000 attempts: first paint, jump to the end, scroll
 //            steps and resident memory, against the same view over a constant-data model
 //            of as many rows
+//   jobs     the Jobs table (a QTableView set up as JobsPage sets it up) over JobsModel
+//            on 100,000 active operations: first paint, jump to the end and scroll steps,
+//            against the same view over a constant-data model of as many rows
 //   chart    OverviewPage::showSnapshot and the repaint it causes, at each time range,
 //            against plain QPainter drawing the same points with the same pens on
 //            images of the same sizes
@@ -11,13 +14,15 @@
 // times are wall times (a reader thread does part of the work); chart times are the
 // main thread's CPU time, which leaves out the time other processes held the core.
 //
-//   bench_ui [--smoke] [--rows N] [--only history|chart] [--keep]
+//   bench_ui [--smoke] [--rows N] [--jobs N] [--only history|jobs|chart] [--keep]
 
 #include "bench/AttemptSeed.h"
 #include "bench/BenchSupport.h"
 #include "core/time/Clock.h"
 #include "ui/HistoryModel.h"
 #include "ui/HistoryPage.h"
+#include "ui/JobsModel.h"
+#include "ui/JobsPage.h"
 #include "ui/OverviewPage.h"
 
 #include <QAbstractTableModel>
@@ -114,12 +119,14 @@ bool waitUntil(QAbstractItemModel *model, const std::function<bool()> &done, int
 // ---------------------------------------------------------------------------------------
 // History table
 
-// The reference: as many rows and columns as the History, every cell the same text,
-// nothing to load.
+// The reference: as many rows and columns as the table measured, every cell the same
+// text, nothing to load.
 class ConstantModel final : public QAbstractTableModel
 {
 public:
-    explicit ConstantModel(int rows) : m_rows(rows) {}
+    explicit ConstantModel(int rows, int columns = HistoryModel::ColumnCount)
+        : m_rows(rows), m_columns(columns)
+    {}
 
     int rowCount(const QModelIndex &parent = {}) const override
     {
@@ -127,7 +134,7 @@ public:
     }
     int columnCount(const QModelIndex &parent = {}) const override
     {
-        return parent.isValid() ? 0 : HistoryModel::ColumnCount;
+        return parent.isValid() ? 0 : m_columns;
     }
     QVariant data(const QModelIndex &index, int role) const override
     {
@@ -142,6 +149,7 @@ public:
 
 private:
     int m_rows = 0;
+    int m_columns = 0;
     QString m_text = QStringLiteral("constant text");
 };
 
@@ -164,9 +172,9 @@ TableFigures measureTable(
     const std::function<QAbstractItemModel *()> &makeModel,
     const std::function<bool(QAbstractItemModel *, int)> &loaded, int steps,
     int firstPaintTimeoutMs,
-    const std::function<bool(QAbstractItemModel *)> &allRowsKnown = [](QAbstractItemModel *) {
-        return true;
-    })
+    const std::function<bool(QAbstractItemModel *)> &allRowsKnown =
+        [](QAbstractItemModel *) { return true; },
+    const std::function<void(QTableView *)> &configure = &HistoryPage::configureTable)
 {
     TableFigures figures;
     QTableView view;
@@ -212,7 +220,7 @@ TableFigures measureTable(
         figures.rowsKnownMs = millis(timer);
     }
     view.setModel(model);
-    HistoryPage::configureTable(&view);
+    configure(&view);
     allShown &= settle(firstPaintTimeoutMs);
     figures.firstPaintMs = millis(timer);
     QCoreApplication::processEvents();
@@ -313,6 +321,90 @@ void benchHistory(const QString &databasePath, qint64 rows, int steps)
                .arg(megabytes(history.rssBytes), megabytes(history.peakRssBytes)),
            ratioText(double(history.peakRssBytes) / double(reference.peakRssBytes)),
            QStringLiteral("< 150 MB"), history.peakRssBytes < 150LL * 1024 * 1024);
+}
+
+// ---------------------------------------------------------------------------------------
+// Jobs table
+
+// count scheduled operations over 20 endpoints, due over the next hour, in transactions
+// of 10,000 through the store's own intake.
+void seedOperations(const QString &databasePath, qint64 count)
+{
+    QString error;
+    const std::unique_ptr<Store> store = Store::open(databasePath, &error);
+    if (!store)
+        die(QStringLiteral("cannot open %1: %2").arg(databasePath, error));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (qint64 done = 0; done < count;) {
+        QList<Store::NewOperation> jobs;
+        for (; done < count && jobs.size() < 10000; ++done) {
+            Store::NewOperation job;
+            job.endpointId = QStringLiteral("endpoint-%1").arg(done % 20);
+            job.idempotencyKey = QStringLiteral("bench-%1").arg(done);
+            job.requestHash = QStringLiteral("request-%1").arg(done);
+            job.policyId = QStringLiteral("policy-%1").arg(done % 4);
+            job.partitionKey = QStringLiteral("tenant-%1").arg(done % 50);
+            job.dueAtMs = now + done % 3600 * 1000;
+            jobs.append(job);
+        }
+        if (!store->enqueue(jobs, now, Store::IntakeMode::AllOrNothing))
+            die(QStringLiteral("seeding operations: %1").arg(store->lastError()));
+    }
+}
+
+void benchJobs(const QString &databasePath, qint64 rows, int steps)
+{
+    const int firstPaintTimeoutMs = 300000;
+    const TableFigures reference =
+        measureTable([rows] { return new ConstantModel(int(rows), JobsModel::ColumnCount); },
+                     [](QAbstractItemModel *, int) { return true; }, steps, firstPaintTimeoutMs,
+                     [](QAbstractItemModel *) { return true; }, &JobsPage::configureTable);
+    const TableFigures jobs = measureTable(
+        [&databasePath] {
+            auto *model = new JobsModel(databasePath, nullptr);
+            model->setQuery(JobsQuery{});
+            return model;
+        },
+        [](QAbstractItemModel *model, int row) {
+            return model->index(row, 0).data(JobsModel::LoadedRole).toBool();
+        },
+        steps, firstPaintTimeoutMs,
+        [](QAbstractItemModel *model) { return !static_cast<JobsModel *>(model)->isLoading(); },
+        &JobsPage::configureTable);
+    if (!jobs.loaded)
+        note(QStringLiteral("the Jobs model did not show its rows within the timeouts"));
+    if (g_smoke && !jobs.loaded)
+        die(QStringLiteral("the Jobs model never showed its rows"));
+
+    const QString size = QStringLiteral("%L1 active operations").arg(rows);
+    note(QStringLiteral("Jobs scroll steps (ms), reference: p50 %1, p95 %2, max %3; Jobs: p50 %4,"
+                        " p95 %5, max %6")
+             .arg(number(percentile(reference.stepMs, 0.5), 2),
+                  number(percentile(reference.stepMs, 0.95), 2),
+                  number(percentile(reference.stepMs, 1.0), 2),
+                  number(percentile(jobs.stepMs, 0.5), 2), number(percentile(jobs.stepMs, 0.95), 2),
+                  number(percentile(jobs.stepMs, 1.0), 2)));
+    note(QStringLiteral("Jobs: first rows known after %1, shown %2 later; every row known after %3;"
+                        " VmRSS after the steps %4 (reference %5)")
+             .arg(ms(jobs.rowsKnownMs), ms(jobs.firstPaintMs - jobs.rowsKnownMs),
+                  ms(jobs.allRowsKnownMs), megabytes(jobs.rssBytes),
+                  megabytes(reference.rssBytes)));
+
+    report(QStringLiteral("jobs first paint, QTableView over JobsModel (%1)").arg(size),
+           QStringLiteral("constant model: %1").arg(ms(reference.firstPaintMs)),
+           ms(jobs.firstPaintMs), ratioText(jobs.firstPaintMs / reference.firstPaintMs),
+           QStringLiteral("< 100 ms"), jobs.loaded && jobs.firstPaintMs < 100);
+    report(QStringLiteral("jobs jump to the end: scrollToBottom, last rows shown"),
+           QStringLiteral("constant model: %1").arg(ms(reference.jumpMs)), ms(jobs.jumpMs),
+           ratioText(jobs.jumpMs / reference.jumpMs), QStringLiteral("(info)"), jobs.loaded);
+    const double referenceP95 = percentile(reference.stepMs, 0.95);
+    const double jobsP95 = percentile(jobs.stepMs, 0.95);
+    report(QStringLiteral("jobs scroll step p95 (%1 steps: random jumps, page downs)")
+               .arg(jobs.stepMs.size()),
+           QStringLiteral("constant model: %1").arg(ms(referenceP95)),
+           QStringLiteral("%1 (p50 %2)").arg(ms(jobsP95), ms(percentile(jobs.stepMs, 0.5))),
+           ratioText(jobsP95 / referenceP95), QStringLiteral("< 16 ms"),
+           jobs.loaded && jobsP95 < 16);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -679,6 +771,21 @@ int main(int argc, char **argv)
                  .arg(rows)
                  .arg(number(seconds(seedTimer), 1)));
         benchHistory(db, rows, g_smoke ? 10 : 200);
+    }
+    if (which.isEmpty() || which == QLatin1String("jobs")) {
+        const qint64 jobs = option(args, QStringLiteral("--jobs"),
+                                   g_smoke ? QStringLiteral("5000") : QStringLiteral("100000"))
+                                .toLongLong();
+        if (jobs <= 0 || jobs > INT_MAX)
+            die(QStringLiteral("a bad --jobs"));
+        const QString db = dir.filePath(QStringLiteral("jobs.db"));
+        QElapsedTimer seedTimer;
+        seedTimer.start();
+        seedOperations(db, jobs);
+        note(QStringLiteral("seeded %1 operations in %2 s")
+                 .arg(jobs)
+                 .arg(number(seconds(seedTimer), 1)));
+        benchJobs(db, jobs, g_smoke ? 10 : 200);
     }
     if (which.isEmpty() || which == QLatin1String("chart"))
         benchCharts(g_smoke ? 5 : 50);

@@ -1000,6 +1000,22 @@ void tst_Store::queries()
     OperationFilter evenOps;
     evenOps.endpointId = QStringLiteral("even");
     QCOMPARE(store->operations(evenOps).size(), 4);
+    // The ids alone, in the same order, by key range and newest first.
+    QList<qint64> evenIds;
+    for (const OperationRecord &op : store->operations(evenOps))
+        evenIds.append(op.id);
+    QCOMPARE(store->operationIds(evenOps), evenIds);
+    OperationFilter evenRange = evenOps;
+    evenRange.afterId = evenIds.at(0);
+    evenRange.upToId = evenIds.at(2);
+    QCOMPARE(store->operationIds(evenRange), evenIds.mid(1, 2));
+    QCOMPARE(store->operations(evenRange).size(), 2);
+    OperationFilter evenNewest = evenOps;
+    evenNewest.newestFirst = true;
+    evenNewest.limit = 3;
+    QCOMPARE(store->operationIds(evenNewest),
+             (QList<qint64>{evenIds.at(3), evenIds.at(2), evenIds.at(1)}));
+    QCOMPARE(store->operationIds(parkedOps).size(), 2);
 
     std::unique_ptr<AttemptCursor> cursor = store->streamAttempts(byEndpoint);
     QVERIFY(cursor);

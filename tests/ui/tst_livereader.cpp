@@ -306,10 +306,13 @@ void tst_LiveReader::idleTickReadsNothingNew()
     // Another connection records an attempt: the next tick sends it.
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kNow + 6000, 429,
                                 QStringLiteral("retry")) > 0);
+    const quint64 changesBefore = lastSnapshot(snapshots).storeChanges;
     reader.tick();
     QCOMPARE(snapshots.size(), 2);
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
     QCOMPARE(sum(lastSnapshot(snapshots).metrics.tooManyRequests), 1);
+    // The Jobs view reads its rows again when this count grows.
+    QCOMPARE(lastSnapshot(snapshots).storeChanges, changesBefore + 1);
     reader.tick();
     QCOMPARE(snapshots.size(), 2);
 
@@ -318,6 +321,7 @@ void tst_LiveReader::idleTickReadsNothingNew()
     reader.tick();
     QCOMPARE(snapshots.size(), 3);
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
+    QCOMPARE(lastSnapshot(snapshots).storeChanges, changesBefore + 1);
     // Fifteen minutes on, the attempts have left the range.
     clock.advance(15 * kMinute);
     reader.tick();

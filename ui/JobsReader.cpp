@@ -1,0 +1,207 @@
+#include "ui/JobsReader.h"
+
+#include "core/store/Store.h"
+
+#include <QMetaObject>
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+// Merges ascending lists into one, keeping at most limit (-1: all).
+QList<qint64> mergeAscending(const QList<QList<qint64>> &lists, int limit)
+{
+    QList<qint64> out;
+    for (const QList<qint64> &list : lists)
+        out.append(list);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    if (limit >= 0 && out.size() > limit)
+        out.resize(limit);
+    return out;
+}
+
+} // namespace
+
+JobsReader::JobsReader(QString databaseUrl) : m_databaseUrl(std::move(databaseUrl)) {}
+
+JobsReader::~JobsReader() = default;
+
+bool JobsReader::ensureOpen()
+{
+    if (m_store)
+        return true;
+    if (m_openFailed)
+        return false;
+    QString error;
+    StoreOptions options;
+    options.createIfMissing = false;
+    m_store = Store::open(m_databaseUrl, &error, options);
+    if (!m_store) {
+        m_openFailed = true;
+        emit failed(error);
+        return false;
+    }
+    return true;
+}
+
+QList<OperationState> JobsReader::states() const
+{
+    switch (m_query.scope) {
+    case JobsScope::Active:
+        return {OperationState::Scheduled, OperationState::Running, OperationState::Waiting,
+                OperationState::Parked};
+    case JobsScope::Failed:
+        return {OperationState::Failed};
+    case JobsScope::Recent:
+        break;
+    }
+    return {};
+}
+
+std::optional<QList<qint64>> JobsReader::readIds(qint64 afterId, int limit)
+{
+    OperationFilter filter;
+    filter.endpointId = m_query.endpointId;
+    filter.afterId = afterId;
+    filter.limit = limit;
+    const QList<OperationState> byState = states();
+    QList<QList<qint64>> lists;
+    const auto read = [&]() -> bool {
+        lists.append(m_store->operationIds(filter));
+        return lists.constLast().size() > 0 || m_store->lastError().isEmpty();
+    };
+    if (byState.isEmpty()) {
+        if (!read())
+            return std::nullopt;
+    }
+    for (const OperationState state : byState) {
+        filter.state = state;
+        if (!read())
+            return std::nullopt;
+    }
+    return mergeAscending(lists, limit);
+}
+
+std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qint64 lastId)
+{
+    OperationFilter filter;
+    filter.endpointId = m_query.endpointId;
+    filter.afterId = firstId - 1;
+    filter.upToId = lastId;
+    filter.limit = int(std::min<qint64>(lastId - firstId + 1, kMaxFetchRows));
+    // One read per state, each through the (state, id) index; any state: one read.
+    QList<std::optional<OperationState>> passes;
+    for (const OperationState state : states())
+        passes.append(state);
+    if (passes.isEmpty())
+        passes.append(std::nullopt);
+    QList<OperationRecord> out;
+    for (const std::optional<OperationState> &state : std::as_const(passes)) {
+        filter.state = state;
+        const QList<OperationRecord> rows = m_store->operations(filter);
+        if (rows.isEmpty() && !m_store->lastError().isEmpty())
+            return std::nullopt;
+        out.append(rows);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const OperationRecord &a, const OperationRecord &b) { return a.id < b.id; });
+    return out;
+}
+
+std::optional<QList<OperationRecord>> JobsReader::recordsOfFirst(const QList<qint64> &ids)
+{
+    if (ids.isEmpty())
+        return QList<OperationRecord>();
+    const qsizetype last = std::min<qsizetype>(ids.size(), kRowsWithIndex) - 1;
+    return readRecords(ids.constFirst(), ids.at(last));
+}
+
+std::optional<QList<qint64>> JobsReader::readLatestIds()
+{
+    OperationFilter filter;
+    filter.endpointId = m_query.endpointId;
+    if (m_query.scope == JobsScope::Failed)
+        filter.state = OperationState::Failed;
+    filter.newestFirst = true;
+    filter.limit = JobsQuery::kLatestOperations;
+    QList<qint64> ids = m_store->operationIds(filter);
+    if (ids.isEmpty() && !m_store->lastError().isEmpty())
+        return std::nullopt;
+    std::reverse(ids.begin(), ids.end());
+    return ids;
+}
+
+void JobsReader::load(quint64 generation, const JobsQuery &query)
+{
+    m_generation = generation;
+    m_query = query;
+    m_lastId = 0;
+    m_complete = false;
+    if (!ensureOpen())
+        return;
+    indexChunk(generation);
+}
+
+void JobsReader::indexChunk(quint64 generation)
+{
+    if (generation != m_generation || m_complete)
+        return; // a newer query took over
+    const bool first = m_lastId == 0;
+    const int chunk = first ? kFirstIndexChunk : kIndexChunk;
+    // The latest-only scopes are small: one read, newest first.
+    const bool latest = m_query.scope != JobsScope::Active;
+    const std::optional<QList<qint64>> ids = latest ? readLatestIds() : readIds(m_lastId, chunk);
+    const std::optional<QList<OperationRecord>> records =
+        ids && first ? recordsOfFirst(*ids) : std::make_optional(QList<OperationRecord>());
+    if (!ids || !records) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    if (!ids->isEmpty())
+        m_lastId = ids->constLast();
+    m_complete = latest || ids->size() < chunk;
+    emit indexed(generation, *ids, m_complete, *records);
+    if (!m_complete)
+        QMetaObject::invokeMethod(
+            this, [this, generation] { indexChunk(generation); }, Qt::QueuedConnection);
+}
+
+void JobsReader::reindex(quint64 generation)
+{
+    if (generation != m_generation || !m_complete || !ensureOpen())
+        return;
+    const std::optional<QList<qint64>> ids =
+        m_query.scope != JobsScope::Active ? readLatestIds() : readIds(0, -1);
+    if (!ids) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    // Operations above the last id read are new to the view: they come with their rows.
+    const auto above = std::upper_bound(ids->cbegin(), ids->cend(), m_lastId);
+    const std::optional<QList<OperationRecord>> records =
+        recordsOfFirst(QList<qint64>(above, ids->cend()));
+    if (!records) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    if (!ids->isEmpty())
+        m_lastId = std::max(m_lastId, ids->constLast());
+    emit reindexed(generation, *ids, *records);
+}
+
+void JobsReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
+{
+    if (generation != m_generation || !ensureOpen())
+        return;
+    const std::optional<QList<OperationRecord>> records = readRecords(firstId, lastId);
+    if (!records) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    emit fetched(generation, firstId, lastId, *records);
+}
+
+} // namespace cooldown
