@@ -739,6 +739,7 @@ void Scheduler::flushFinished()
     writing.start();
     const QList<Store::FinishOutcome> outcomes = m_store.finishAttempts(batch, m_options.workerId);
     emit attemptsWritten(int(batch.size()), double(writing.nsecsElapsed()) / 1e9);
+    QSet<QString> endedFailed;
     for (qsizetype i = 0; i < batch.size(); ++i) {
         const AttemptRecord &attempt = batch.at(i).attempt;
         const Store::FinishOutcome &outcome = outcomes.at(i);
@@ -750,7 +751,8 @@ void Scheduler::flushFinished()
                 m_notBeforeMonotonicMs.remove(id);
             else
                 noteStoreDue(outcome.operation.nextAttemptAtMs);
-            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId))
+            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId)) {
+                endedFailed.insert(attempt.endpointId);
                 raiseAlert(
                     AlertEvent::OperationFailed,
                     QStringLiteral("Operation %1 of %2 failed: %3 (attempt %4, last status %5)")
@@ -762,6 +764,7 @@ void Scheduler::flushFinished()
                      {QStringLiteral("operation_id"), double(id)},
                      {QStringLiteral("reason"), outcome.operation.finalReason},
                      {QStringLiteral("status"), attempt.status}});
+            }
             emit attemptRecorded(attempt, outcome.operation);
             emit operationChanged(outcome.operation);
             break;
@@ -777,7 +780,39 @@ void Scheduler::flushFinished()
             break;
         }
     }
+    pauseAfterFailures(endedFailed);
     wake();
+}
+
+void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
+{
+    for (const QString &endpointId : endpointIds) {
+        const EndpointConfig *endpoint = m_endpointById.value(endpointId);
+        if (!endpoint || endpoint->pauseAfterFailures < 1)
+            continue;
+        // Counted in the store, not here: the failures of other workers and of earlier
+        // runs count too, and only one worker pauses it.
+        const int failures = endpoint->pauseAfterFailures;
+        const auto paused = m_store.pauseAfterFailures(endpointId, failures, nowMs());
+        if (!paused) {
+            qCWarning(lcEngine) << "could not check endpoint" << endpointId
+                                << "for its automatic pause:" << m_store.lastError();
+            emit storeFailed(m_store.lastError());
+            continue;
+        }
+        if (!*paused)
+            continue;
+        qCWarning(lcEngine) << "endpoint" << endpointId << "paused after" << failures
+                            << "failed operations in a row";
+        raiseAlert(AlertEvent::EndpointPaused,
+                   QStringLiteral("Endpoint %1 was paused after %2 failed operations in a row")
+                       .arg(endpointId)
+                       .arg(failures),
+                   {{QStringLiteral("endpoint_id"), endpointId},
+                    {QStringLiteral("reason"), QStringLiteral("pause_after_failures")},
+                    {QStringLiteral("failures"), failures}});
+        emit endpointAutoPaused(endpointId, failures);
+    }
 }
 
 void Scheduler::release(qint64 operationId)
