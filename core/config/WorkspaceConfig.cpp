@@ -50,6 +50,14 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("enqueue_only"),
                                    QStringLiteral("pause_after_failures")};
 
+// An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
+// final newline, and let "upload\n" through.
+QString idPattern()
+{
+    return QRegularExpression::anchoredPattern(
+        QStringLiteral(R"([A-Za-z0-9][A-Za-z0-9_.\-]{0,63})"));
+}
+
 // pause_after_failures: how many operations in a row may end failed before the
 // endpoint is paused. A million is far beyond any use and keeps the count's query small.
 constexpr double kMaxPauseAfterFailures = 1000000;
@@ -204,7 +212,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
 {
     r.checkKnownKeys(o, path, kEndpointKeys);
     e.id = r.string(o, QStringLiteral("id"), path, true);
-    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    static const QRegularExpression kId(idPattern());
     if (r.ok() && !kId.match(e.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
@@ -276,7 +284,7 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
 {
     r.checkKnownKeys(o, path, kAlertKeys);
     a.id = r.string(o, QStringLiteral("id"), path, true);
-    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    static const QRegularExpression kId(idPattern());
     if (r.ok() && !kId.match(a.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));

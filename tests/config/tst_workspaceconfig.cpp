@@ -235,6 +235,15 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("workspace pause_after_failures null")
         << minimal({}, R"("pause_after_failures": null, )")
         << "ws.json: pause_after_failures: expected a whole number";
+    // '$' alone would match before the final newline.
+    QTest::newRow("id ending in a newline")
+        << QByteArray(R"({"version": 1, "endpoints": [{"id": "upload\n", "url": "http://a/"}]})")
+        << "endpoints[0].id: expected 1-64";
+    QTest::newRow("alert id ending in a newline")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "ops\n", "url": "https://chat.example.com/hook", "events": ["endpoint_paused"]}], )")
+        << "alerts[0].id: expected 1-64";
     QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
                                    << "ws.json: line 1";
 }
