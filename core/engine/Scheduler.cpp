@@ -9,6 +9,7 @@
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
 #include "core/http/QuotaStatement.h"
+#include "core/http/StructuredFields.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -58,13 +59,6 @@ QString headerLines(const HttpHeaders &headers)
         out += QString::fromLatin1(field.first) + QStringLiteral(": ") +
                QString::fromUtf8(field.second) + QLatin1Char('\n');
     return out;
-}
-
-// An RFC 9651 sf-string: the key is generated from hex digits and '-', so quoting
-// it is all the serialisation it needs.
-QByteArray asStructuredString(const QString &key)
-{
-    return '"' + key.toLatin1() + '"';
 }
 
 } // namespace
@@ -562,8 +556,16 @@ void Scheduler::send(Held &held)
     r.method = e.method;
     r.url = held.filled.url;
     r.headers = held.filled.headers;
-    if (!e.idempotencyHeader.isEmpty())
-        r.headers.append(e.idempotencyHeader, asStructuredString(held.op.idempotencyKey));
+    if (!e.idempotencyHeader.isEmpty()) {
+        // An RFC 9651 sf-string, escaped: a key handed in with a job may hold a quote
+        // or a backslash. Keys are visible ASCII (generated, or checked at intake),
+        // which an sf-string always carries.
+        if (const auto key = StructuredFields::serializeString(held.op.idempotencyKey))
+            r.headers.append(e.idempotencyHeader, *key);
+        else
+            qCWarning(lcEngine) << "operation" << held.op.id
+                                << "has an idempotency key an sf-string cannot carry";
+    }
     r.body = held.filled.body;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
