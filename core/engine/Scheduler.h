@@ -68,7 +68,8 @@ public:
     QString workerId() const { return m_options.workerId; }
     int inFlight() const { return m_inFlight; }
     int maxInFlight() const;
-    // Nothing is held here and nothing in the store is scheduled, waiting or running.
+    // Nothing is held here and nothing in the store is running, or scheduled or waiting
+    // on an endpoint that is not paused: what is left waits for an operator to resume.
     bool isIdle();
     QList<PartitionHold> holds() const;
     // Server-advertised policies that differ from the configured ones.

@@ -526,8 +526,9 @@ public:
     // state, read through the state index: the cost follows the open work, not the
     // history (countsByState reads every operation ever made).
     QMap<OperationState, qint64> openCountsByState();
-    // Whether any operation is scheduled, waiting or running: one index probe, however
-    // long the history (countsByState counts every operation ever made).
+    // Whether any operation is running, or scheduled or waiting on an endpoint that is
+    // not paused: whether there is work that goes on without an operator. One index
+    // probe, however long the history (countsByState counts every operation ever made).
     std::optional<bool> hasUnfinishedOperations();
     QList<AttemptRecord> attempts(const AttemptFilter &filter);
     // The ids alone of the attempts the filter selects, in its order: what a view

@@ -1,6 +1,7 @@
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
+#include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -40,14 +41,14 @@ private:
     int m_dbCounter = 0;
     QString m_dbPath;
 
-    bool startWith(const QByteArray &endpointExtra, const QByteArray &top = {})
+    bool startWith(const QByteArray &endpointExtra, const QByteArray &top = {},
+                   const QByteArray &schedule = R"(, "every_seconds": 10)")
     {
-        const QByteArray json =
-            R"({"version": 1, )" + top + R"("endpoints": [)" +
-            QStringLiteral(R"({"id": "upload", "url": "%1", "every_seconds": 10)")
-                .arg(m_server->url(QStringLiteral("/upload")))
-                .toUtf8() +
-            endpointExtra + "}]}";
+        const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" +
+                                QStringLiteral(R"({"id": "upload", "url": "%1")")
+                                    .arg(m_server->url(QStringLiteral("/upload")))
+                                    .toUtf8() +
+                                schedule + endpointExtra + "}]}";
         QString error;
         auto config =
             WorkspaceConfig::parse(json, "test.json", &error, {}, QHash<QString, QString>{});
@@ -118,6 +119,7 @@ private slots:
     void countsAcrossRestarts();
     void workspaceDefault();
     void offByDefault();
+    void pausedWorkLeavesTheEngineIdle();
 };
 
 void tst_AutoPause::pausesAfterFailuresInARow()
@@ -231,6 +233,40 @@ void tst_AutoPause::offByDefault()
     QCOMPARE(m_server->received.size(), 10);
     QVERIFY(!paused());
     QVERIFY(autoPaused.isEmpty());
+}
+
+void tst_AutoPause::pausedWorkLeavesTheEngineIdle()
+{
+    // Jobs handed in one at a time: the third and fourth come after the pause.
+    m_server->script("/upload", {kNotFound});
+    QVERIFY(startWith(R"(, "pause_after_failures": 2)", {}, R"(, "enqueue_only": true)"));
+    int jobs = 0;
+    const auto enqueue = [&] {
+        return m_store
+            ->createOperation(QStringLiteral("upload"), QStringLiteral("job-%1").arg(++jobs),
+                              m_clock->nowMs(), learnedPolicyId(QStringLiteral("127.0.0.1")), {}, 1,
+                              QStringLiteral("127.0.0.1"))
+            .has_value();
+    };
+    QVERIFY(enqueue());
+    QVERIFY(advance(5000)); // the next look at the store finds it
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(enqueue());
+    QVERIFY(advance(5000));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(paused());
+    QVERIFY(enqueue());
+    QVERIFY(enqueue());
+    QVERIFY(advance(5000));
+    QCOMPARE(m_server->received.size(), 2);
+    // What is left waits for an operator, not for the engine: `cooldown run
+    // --until-idle` ends instead of waiting for ever.
+    QVERIFY(m_scheduler->isIdle());
+
+    QVERIFY(m_scheduler->setEndpointPaused(QStringLiteral("upload"), false));
+    QVERIFY(!m_scheduler->isIdle());
+    QVERIFY(advance(5000));
+    QCOMPARE(m_server->received.size(), 4);
 }
 
 QTEST_GUILESS_MAIN(tst_AutoPause)
