@@ -278,6 +278,15 @@ int runRun(const QStringList &arguments)
                 << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
             out.flush();
         });
+    // No command resumes an endpoint: the dashboard's Resume endpoint does.
+    QObject::connect(engine.get(), &EngineSession::endpointAutoPaused, engine.get(),
+                     [&](const QString &endpointId, int failures) {
+                         out << isoTime(SystemClock::instance().nowMs()) << " endpoint "
+                             << endpointId << " paused after " << failures
+                             << " failed operations in a row; resume it with Resume endpoint"
+                                " on the dashboard's Jobs page\n";
+                         out.flush();
+                     });
     QObject::connect(engine.get(), &EngineSession::storeFailed, engine.get(),
                      [&](const QString &message) {
                          err << "cooldown run: database: " << message << '\n';

@@ -267,7 +267,6 @@ void LiveReader::refresh(bool force)
         figures.maxInFlight = live.maxInFlight;
         m_last.metrics = figures;
     }
-    m_last.loadingHistory = false;
     m_last.fixedWindow = m_fixed;
     emit snapshotReady(m_last);
 }

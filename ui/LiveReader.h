@@ -35,7 +35,6 @@ struct LiveSnapshot
     quint64 storeChanges = 0;
     // Every partition's bucket, hold and queue as the store has them, for the fleet.
     QList<PartitionState> partitions;
-    bool loadingHistory = false; // the range is still being read back from the store
     // When the oldest raw attempt kept started (retention prunes older ones); -1: none.
     qint64 rawHistoryFromMs = -1;
     bool fixedWindow = false;    // the figures of a fixed window, not of the last so much

@@ -245,6 +245,20 @@ void MainWindow::connectEngine()
     connect(&m_engine, &EngineSession::storeFailed, this, [this](const QString &message) {
         statusBar()->showMessage(tr("Engine database error: %1").arg(message), 15000);
     });
+    connect(&m_engine, &EngineSession::endpointAutoPaused, this,
+            [this](const QString &endpointId, int failures) {
+                const QString title = tr("%1 paused").arg(endpointId);
+                const QString text =
+                    tr("After %n failed operation(s) in a row. Resume endpoint on the Jobs page "
+                       "runs it again.",
+                       nullptr, failures);
+                if (m_tray)
+                    m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 10000);
+                statusBar()->showMessage(QStringLiteral("%1 — %2").arg(title, text), 30000);
+                // The Jobs page shows it paused, and offers Resume, at once.
+                LiveReader *reader = m_reader->worker();
+                QMetaObject::invokeMethod(reader, &LiveReader::poll, Qt::QueuedConnection);
+            });
 }
 
 void MainWindow::onSnapshot(const LiveSnapshot &snapshot)

@@ -261,12 +261,8 @@ OverviewPage::OverviewPage(const Clock &clock, QWidget *parent) : QWidget(parent
                          tr("A fixed window of your choice, read from the database"),
                          Qt::ToolTipRole);
     rangeLabel->setBuddy(m_range);
-    m_loading = new QLabel(this);
-    m_loading->setObjectName(QStringLiteral("overviewLoading"));
     top->addWidget(rangeLabel);
     top->addWidget(m_range);
-    top->addSpacing(12);
-    top->addWidget(m_loading);
     top->addStretch(1);
     layout->addLayout(top);
 
@@ -509,7 +505,6 @@ int OverviewPage::pointBudget(const QChartView *view) const
 void OverviewPage::showSnapshot(const LiveSnapshot &snapshot)
 {
     const MetricsSnapshot &m = snapshot.metrics;
-    m_loading->setText(snapshot.loadingHistory ? tr("Reading history…") : QString());
     m_waiting.value->setText(figure(double(snapshot.counts.value(OperationState::Waiting))));
     m_parked.value->setText(figure(double(snapshot.counts.value(OperationState::Parked))));
     m_failedToday.value->setText(figure(double(snapshot.failedToday)));

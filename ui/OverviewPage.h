@@ -125,7 +125,6 @@ private:
     std::optional<Range> m_custom;
     int m_lastIndex = 0; // the range shown while "Custom…" asks
     QComboBox *m_range = nullptr;
-    QLabel *m_loading = nullptr;
     Card m_inFlight;
     Card m_waiting;
     Card m_parked;

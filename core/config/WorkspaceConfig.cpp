@@ -26,7 +26,8 @@ constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 const QStringList kTopKeys = {QStringLiteral("version"),   QStringLiteral("concurrency"),
                               QStringLiteral("policies"),  QStringLiteral("retry_profiles"),
                               QStringLiteral("endpoints"), QStringLiteral("alerts"),
-                              QStringLiteral("retention"), QStringLiteral("api")};
+                              QStringLiteral("retention"), QStringLiteral("api"),
+                              QStringLiteral("pause_after_failures")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -47,7 +48,20 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("partition_key"),
                                    QStringLiteral("retry"),
                                    QStringLiteral("idempotency"),
-                                   QStringLiteral("enqueue_only")};
+                                   QStringLiteral("enqueue_only"),
+                                   QStringLiteral("pause_after_failures")};
+
+// An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
+// final newline, and let "upload\n" through.
+QString idPattern()
+{
+    return QRegularExpression::anchoredPattern(
+        QStringLiteral(R"([A-Za-z0-9][A-Za-z0-9_.\-]{0,63})"));
+}
+
+// pause_after_failures: how many operations in a row may end failed before the
+// endpoint is paused. A million is far beyond any use and keeps the count's query small.
+constexpr double kMaxPauseAfterFailures = 1000000;
 
 // Replaces ${env:NAME} and ${scope:KEY} references. Secrets are resolved here, in
 // memory, and nowhere else. ${job:NAME} placeholders are kept as written, to be filled
@@ -230,11 +244,11 @@ void readApi(const QJsonObject &o, const QString &path, const Substitution &subs
 }
 
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
-                  JsonReader &r, EndpointConfig &e)
+                  JsonReader &r, int pauseAfterFailures, EndpointConfig &e)
 {
     r.checkKnownKeys(o, path, kEndpointKeys);
     e.id = r.string(o, QStringLiteral("id"), path, true);
-    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    static const QRegularExpression kId(idPattern());
     if (r.ok() && !kId.match(e.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
@@ -265,6 +279,8 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     notePlaceholders(e.partitionKey, e);
     e.retry = r.string(o, QStringLiteral("retry"), path, false, QStringLiteral("default"));
     e.enqueueOnly = r.boolean(o, QStringLiteral("enqueue_only"), path, false);
+    e.pauseAfterFailures = int(r.number(o, QStringLiteral("pause_after_failures"), path, 1,
+                                        kMaxPauseAfterFailures, pauseAfterFailures, true));
     if (r.ok() && !e.jobFields.isEmpty()) {
         if (o.contains(QStringLiteral("enqueue_only")) && !e.enqueueOnly)
             r.fail(JsonReader::join(path, QStringLiteral("enqueue_only")),
@@ -304,7 +320,7 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
 {
     r.checkKnownKeys(o, path, kAlertKeys);
     a.id = r.string(o, QStringLiteral("id"), path, true);
-    static const QRegularExpression kId(QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$)"));
+    static const QRegularExpression kId(idPattern());
     if (r.ok() && !kId.match(a.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
@@ -531,6 +547,10 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
             }
         }
 
+        // Before the endpoints: it is the default of theirs.
+        config.pauseAfterFailures = int(r.number(*top, QStringLiteral("pause_after_failures"),
+                                                 QString(), 1, kMaxPauseAfterFailures, 0, true));
+
         const QString path = QStringLiteral("endpoints");
         if (r.ok() && !top->contains(path))
             r.fail(path, Text::tr("required, expected an array of endpoints"));
@@ -544,7 +564,7 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                 if (!o)
                     break;
                 EndpointConfig e;
-                readEndpoint(*o, endpointPath, subst, r, e);
+                readEndpoint(*o, endpointPath, subst, r, config.pauseAfterFailures, e);
                 if (!r.ok())
                     break;
                 if (ids.contains(e.id)) {

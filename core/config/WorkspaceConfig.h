@@ -43,6 +43,9 @@ struct EndpointConfig
     // Runs only jobs handed in (cooldown enqueue, the local API); always so with
     // placeholders. Otherwise an endpoint runs once per database, or periodically.
     bool enqueueOnly = false;
+    // Paused once this many of its operations in a row have ended failed (counted in
+    // the store since it was last resumed); 0: never (docs/automatic-pause.md).
+    int pauseAfterFailures = 0;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };
@@ -118,6 +121,8 @@ struct WorkspaceConfig
     ConcurrencyConfig concurrency;
     RetentionConfig retention;
     ApiConfig api;
+    // The pause_after_failures of endpoints that do not set their own; 0: off.
+    int pauseAfterFailures = 0;
     QList<RateLimitPolicy> policies;
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;

@@ -161,6 +161,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::idle, this, &EngineSession::idle);
     connect(scheduler, &Scheduler::storeFailed, this, &EngineSession::storeFailed);
     connect(scheduler, &Scheduler::attemptsWritten, this, &EngineSession::attemptsWritten);
+    connect(scheduler, &Scheduler::endpointAutoPaused, this, &EngineSession::endpointAutoPaused);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(

@@ -118,6 +118,7 @@ signals:
     void stopped();
     void storeFailed(const QString &message);
     void attemptsWritten(int count, double seconds);
+    void endpointAutoPaused(const QString &endpointId, int failures);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

@@ -9,6 +9,7 @@
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
 #include "core/http/QuotaStatement.h"
+#include "core/http/StructuredFields.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -58,13 +59,6 @@ QString headerLines(const HttpHeaders &headers)
         out += QString::fromLatin1(field.first) + QStringLiteral(": ") +
                QString::fromUtf8(field.second) + QLatin1Char('\n');
     return out;
-}
-
-// An RFC 9651 sf-string: the key is generated from hex digits and '-', so quoting
-// it is all the serialisation it needs.
-QByteArray asStructuredString(const QString &key)
-{
-    return '"' + key.toLatin1() + '"';
 }
 
 } // namespace
@@ -568,8 +562,16 @@ void Scheduler::send(Held &held)
     r.method = e.method;
     r.url = held.filled.url;
     r.headers = held.filled.headers;
-    if (!e.idempotencyHeader.isEmpty())
-        r.headers.append(e.idempotencyHeader, asStructuredString(held.op.idempotencyKey));
+    if (!e.idempotencyHeader.isEmpty()) {
+        // An RFC 9651 sf-string, escaped: a key handed in with a job may hold a quote
+        // or a backslash. Keys are visible ASCII (generated, or checked at intake),
+        // which an sf-string always carries.
+        if (const auto key = StructuredFields::serializeString(held.op.idempotencyKey))
+            r.headers.append(e.idempotencyHeader, *key);
+        else
+            qCWarning(lcEngine) << "operation" << held.op.id
+                                << "has an idempotency key an sf-string cannot carry";
+    }
     r.body = held.filled.body;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
@@ -745,6 +747,7 @@ void Scheduler::flushFinished()
     writing.start();
     const QList<Store::FinishOutcome> outcomes = m_store.finishAttempts(batch, m_options.workerId);
     emit attemptsWritten(int(batch.size()), double(writing.nsecsElapsed()) / 1e9);
+    QSet<QString> endedFailed;
     for (qsizetype i = 0; i < batch.size(); ++i) {
         const AttemptRecord &attempt = batch.at(i).attempt;
         const Store::FinishOutcome &outcome = outcomes.at(i);
@@ -756,7 +759,8 @@ void Scheduler::flushFinished()
                 m_notBeforeMonotonicMs.remove(id);
             else
                 noteStoreDue(outcome.operation.nextAttemptAtMs);
-            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId))
+            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId)) {
+                endedFailed.insert(attempt.endpointId);
                 raiseAlert(
                     AlertEvent::OperationFailed,
                     QStringLiteral("Operation %1 of %2 failed: %3 (attempt %4, last status %5)")
@@ -768,6 +772,7 @@ void Scheduler::flushFinished()
                      {QStringLiteral("operation_id"), double(id)},
                      {QStringLiteral("reason"), outcome.operation.finalReason},
                      {QStringLiteral("status"), attempt.status}});
+            }
             emit attemptRecorded(attempt, outcome.operation);
             emit operationChanged(outcome.operation);
             break;
@@ -783,7 +788,39 @@ void Scheduler::flushFinished()
             break;
         }
     }
+    pauseAfterFailures(endedFailed);
     wake();
+}
+
+void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
+{
+    for (const QString &endpointId : endpointIds) {
+        const EndpointConfig *endpoint = m_endpointById.value(endpointId);
+        if (!endpoint || endpoint->pauseAfterFailures < 1)
+            continue;
+        // Counted in the store, not here: the failures of other workers and of earlier
+        // runs count too, and only one worker pauses it.
+        const int failures = endpoint->pauseAfterFailures;
+        const auto paused = m_store.pauseAfterFailures(endpointId, failures, nowMs());
+        if (!paused) {
+            qCWarning(lcEngine) << "could not check endpoint" << endpointId
+                                << "for its automatic pause:" << m_store.lastError();
+            emit storeFailed(m_store.lastError());
+            continue;
+        }
+        if (!*paused)
+            continue;
+        qCWarning(lcEngine) << "endpoint" << endpointId << "paused after" << failures
+                            << "failed operations in a row";
+        raiseAlert(AlertEvent::EndpointPaused,
+                   QStringLiteral("Endpoint %1 was paused after %2 failed operations in a row")
+                       .arg(endpointId)
+                       .arg(failures),
+                   {{QStringLiteral("endpoint_id"), endpointId},
+                    {QStringLiteral("reason"), QStringLiteral("pause_after_failures")},
+                    {QStringLiteral("failures"), failures}});
+        emit endpointAutoPaused(endpointId, failures);
+    }
 }
 
 void Scheduler::release(qint64 operationId)

@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 
 #include <limits>
 #include <map>
@@ -67,7 +68,8 @@ public:
     QString workerId() const { return m_options.workerId; }
     int inFlight() const { return m_inFlight; }
     int maxInFlight() const;
-    // Nothing is held here and nothing in the store is scheduled, waiting or running.
+    // Nothing is held here and nothing in the store is running, or scheduled or waiting
+    // on an endpoint that is not paused: what is left waits for an operator to resume.
     bool isIdle();
     QList<PartitionHold> holds() const;
     // Server-advertised policies that differ from the configured ones.
@@ -107,6 +109,9 @@ signals:
     void storeFailed(const QString &message);
     // A group of finished attempts was committed; how long the write took.
     void attemptsWritten(int count, double seconds);
+    // The endpoint was paused because its last `failures` operations ended failed
+    // (its pause_after_failures); emitted once, by the worker that paused it.
+    void endpointAutoPaused(const QString &endpointId, int failures);
 
 private:
     struct Held;
@@ -131,6 +136,9 @@ private:
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
                 const QuotaStatement *quota = nullptr);
     void flushFinished();
+    // After operations of these endpoints ended failed: pauses those whose last
+    // pause_after_failures operations all failed.
+    void pauseAfterFailures(const QSet<QString> &endpointIds);
     void release(qint64 operationId);
     void renewLeases(qint64 nowMs);
     // What the store's next due time is to the timer: read it now (a claim left room),

@@ -1,5 +1,7 @@
 #include "core/http/HttpHeaders.h"
 
+#include "core/http/HttpToken.h"
+
 namespace cooldown {
 
 bool HttpHeaders::appendLine(const QByteArray &line)
@@ -7,8 +9,10 @@ bool HttpHeaders::appendLine(const QByteArray &line)
     const qsizetype colon = line.indexOf(':');
     if (colon <= 0)
         return false;
-    const QByteArray name = line.left(colon).trimmed();
-    if (name.isEmpty() || name.contains(' ') || name.contains('\t'))
+    // RFC 9112 §5.1: no whitespace between the name and the colon. A line that
+    // starts with whitespace is an obsolete continuation line, not a field.
+    const QByteArray name = line.left(colon);
+    if (!isToken(name))
         return false;
     // Only leading and trailing SP/HTAB are optional whitespace; keep the value's
     // other bytes exactly, so that parsers see what a server would have sent.

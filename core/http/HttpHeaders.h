@@ -19,7 +19,8 @@ public:
     HttpHeaders(std::initializer_list<Field> fields) : m_fields(fields) {}
 
     void append(const QByteArray &name, const QByteArray &value) { m_fields.append({name, value}); }
-    // "Name: value" as typed on a command line; false when there is no colon or name.
+    // "Name: value" as typed on a command line; false when there is no colon or the
+    // name is not an RFC 9110 token (no whitespace before the colon either).
     bool appendLine(const QByteArray &line);
 
     std::optional<QByteArray> value(QByteArrayView name) const;

@@ -88,7 +88,7 @@ bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint6
 {
     QSqlQuery *query = cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, :name, :now, :now2)"
-        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at"));
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name"));
     if (!query)
         return false;
     query->bindValue(QStringLiteral(":id"), text(endpointId));
@@ -126,6 +126,63 @@ std::optional<bool> Store::isEndpointPaused(const QString &endpointId)
     if (!exec(query))
         return std::nullopt;
     return query.next() && query.value(0).toInt() != 0;
+}
+
+std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs)
+{
+    if (failures < 1)
+        return false;
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("automatic pause"), transaction.error());
+        return std::nullopt;
+    }
+    QSqlQuery endpoint =
+        prepare(QStringLiteral("SELECT paused, updated_at FROM endpoints WHERE id = :id"));
+    endpoint.bindValue(QStringLiteral(":id"), text(endpointId));
+    if (!exec(endpoint))
+        return std::nullopt;
+    if (!endpoint.next() || endpoint.value(0).toInt() != 0)
+        return false;
+    const qint64 since = endpoint.value(1).toLongLong();
+    endpoint.finish();
+
+    // attempts_by_endpoint walks the endpoint's attempts from the latest back, and
+    // stops at the first `failures` final ones: retries and parks do not end an
+    // operation, an attempt whose worker had lost its lease changed nothing.
+    QSqlQuery ends = prepare(QStringLiteral(
+        "SELECT decision FROM attempts WHERE endpoint_id = :id AND started_at >= :since"
+        " AND decision IN ('success', 'fail') AND lease_conflict = 0"
+        " ORDER BY started_at DESC, id DESC LIMIT :failures"));
+    ends.bindValue(QStringLiteral(":id"), text(endpointId));
+    ends.bindValue(QStringLiteral(":since"), since);
+    ends.bindValue(QStringLiteral(":failures"), failures);
+    if (!exec(ends))
+        return std::nullopt;
+    int inARow = 0;
+    while (ends.next() && ends.value(0).toString() == QLatin1String("fail"))
+        ++inARow;
+    ends.finish();
+    if (inARow < failures)
+        return false;
+
+    // On PostgreSQL two workers may both count enough failures: the row lock makes the
+    // second wait for the first, whose write its condition then sees. An operator's
+    // resume in between moves updated_at: the failures counted were before it.
+    QSqlQuery pause =
+        prepare(QStringLiteral("UPDATE endpoints SET paused = 1, updated_at = :now"
+                               " WHERE id = :id AND paused = 0 AND updated_at = :since"));
+    pause.bindValue(QStringLiteral(":now"), nowMs);
+    pause.bindValue(QStringLiteral(":id"), text(endpointId));
+    pause.bindValue(QStringLiteral(":since"), since);
+    if (!exec(pause))
+        return std::nullopt;
+    const bool paused = pause.numRowsAffected() == 1;
+    if (!transaction.commit()) {
+        fail(QStringLiteral("automatic pause"), transaction.error());
+        return std::nullopt;
+    }
+    return paused;
 }
 
 bool Store::upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson)

@@ -321,8 +321,17 @@ public:
     bool upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs);
     // A paused endpoint's scheduled and waiting operations are not claimed. Running
     // ones still finish, and are still rescued when their worker dies.
+    // The endpoint row's updated_at is when it was paused or resumed last (or created):
+    // the automatic pause counts only what ended after it.
     bool setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs);
     std::optional<bool> isEndpointPaused(const QString &endpointId);
+    // The automatic pause (pause_after_failures): pauses the endpoint when the last
+    // `failures` of its operations to end since it was last paused or resumed all
+    // ended failed, none succeeded between. An operation ends with its final attempt
+    // (decision success or fail, lease not lost), in the order those attempts started,
+    // so the count is the same for every worker and across restarts. True when this
+    // call paused it: of several workers ending failures at once, one reports it.
+    std::optional<bool> pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs);
     bool upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson);
 
     enum class PaceResult
@@ -524,8 +533,9 @@ public:
     // state, read through the state index: the cost follows the open work, not the
     // history (countsByState reads every operation ever made).
     QMap<OperationState, qint64> openCountsByState();
-    // Whether any operation is scheduled, waiting or running: one index probe, however
-    // long the history (countsByState counts every operation ever made).
+    // Whether any operation is running, or scheduled or waiting on an endpoint that is
+    // not paused: whether there is work that goes on without an operator. One index
+    // probe, however long the history (countsByState counts every operation ever made).
     std::optional<bool> hasUnfinishedOperations();
     QList<AttemptRecord> attempts(const AttemptFilter &filter);
     // The ids alone of the attempts the filter selects, in its order: what a view

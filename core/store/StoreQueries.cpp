@@ -218,8 +218,11 @@ QMap<OperationState, qint64> Store::openCountsByState()
 
 std::optional<bool> Store::hasUnfinishedOperations()
 {
+    // A paused endpoint's work would keep `cooldown run --until-idle` running for ever,
+    // waiting for a resume; an automatic pause makes that likely.
     QSqlQuery *query = cached(QStringLiteral(
-        "SELECT 1 FROM operations WHERE state IN ('scheduled', 'waiting', 'running') LIMIT 1"));
+        "SELECT 1 FROM operations WHERE state = 'running' OR (state IN ('scheduled', 'waiting')"
+        " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)) LIMIT 1"));
     if (!query || !exec(*query))
         return std::nullopt;
     const bool any = query->next();

@@ -27,6 +27,7 @@ private slots:
     void apiSection();
     void refused_data();
     void refused();
+    void pauseAfterFailures();
     void secretsResolvedInMemoryOnly();
     void alertTargets();
     void demoVariables();
@@ -92,6 +93,8 @@ void tst_WorkspaceConfig::defaults()
     QCOMPARE(e.retry, QStringLiteral("default"));
     QVERIFY(e.idempotencyHeader.isEmpty());
     QCOMPARE(e.keyValidSeconds, 0.0);
+    QCOMPARE(e.pauseAfterFailures, 0); // never paused automatically
+    QCOMPARE(config->pauseAfterFailures, 0);
     QCOMPARE(config->concurrency.perHost, 6);
     QVERIFY(config->retryProfiles.contains("default"));
     QCOMPARE(config->retention.rawDays, 30);
@@ -249,6 +252,33 @@ void tst_WorkspaceConfig::refused_data()
         << "api.max_queued";
     QTest::newRow("api unknown key")
         << minimal({}, R"("api": {"tokn": "${env:API_TOKEN}"}, )") << "api.tokn: unknown key";
+    QTest::newRow("pause_after_failures zero")
+        << minimal(R"(, "pause_after_failures": 0)")
+        << "endpoints[0].pause_after_failures: expected a whole number from 1 to 1000000";
+    QTest::newRow("pause_after_failures fraction")
+        << minimal(R"(, "pause_after_failures": 2.5)")
+        << "endpoints[0].pause_after_failures: expected a whole number";
+    QTest::newRow("pause_after_failures string")
+        << minimal(R"(, "pause_after_failures": "5")")
+        << "endpoints[0].pause_after_failures: expected a whole number";
+    QTest::newRow("pause_after_failures huge")
+        << minimal(R"(, "pause_after_failures": 1e7)")
+        << "endpoints[0].pause_after_failures: expected a whole number";
+    QTest::newRow("workspace pause_after_failures negative")
+        << minimal({}, R"("pause_after_failures": -1, )")
+        << "ws.json: pause_after_failures: expected a whole number from 1";
+    QTest::newRow("workspace pause_after_failures null")
+        << minimal({}, R"("pause_after_failures": null, )")
+        << "ws.json: pause_after_failures: expected a whole number";
+    // '$' alone would match before the final newline.
+    QTest::newRow("id ending in a newline")
+        << QByteArray(R"({"version": 1, "endpoints": [{"id": "upload\n", "url": "http://a/"}]})")
+        << "endpoints[0].id: expected 1-64";
+    QTest::newRow("alert id ending in a newline")
+        << minimal(
+               {},
+               R"("alerts": [{"id": "ops\n", "url": "https://chat.example.com/hook", "events": ["endpoint_paused"]}], )")
+        << "alerts[0].id: expected 1-64";
     QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
                                    << "ws.json: line 1";
 }
@@ -263,6 +293,26 @@ void tst_WorkspaceConfig::refused()
     QVERIFY(!config);
     QVERIFY2(error.startsWith(QStringLiteral("ws.json: ")), qPrintable(error));
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void tst_WorkspaceConfig::pauseAfterFailures()
+{
+    // The workspace's value is the default of endpoints that do not set their own.
+    const QByteArray json = R"({"version": 1, "pause_after_failures": 5, "endpoints": [
+        {"id": "a", "url": "https://api.example.com/a"},
+        {"id": "b", "url": "https://api.example.com/b", "pause_after_failures": 1}]})";
+    QString error;
+    const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->pauseAfterFailures, 5);
+    QCOMPARE(config->endpoint("a")->pauseAfterFailures, 5);
+    QCOMPARE(config->endpoint("b")->pauseAfterFailures, 1);
+
+    const auto own = WorkspaceConfig::parse(minimal(R"(, "pause_after_failures": 1000000)"),
+                                            "ws.json", &error, {}, kEnv);
+    QVERIFY2(own, qPrintable(error));
+    QCOMPARE(own->endpoints.first().pauseAfterFailures, 1000000);
+    QCOMPARE(own->pauseAfterFailures, 0);
 }
 
 void tst_WorkspaceConfig::secretsResolvedInMemoryOnly()

@@ -1,6 +1,8 @@
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
+#include "core/http/StructuredFields.h"
+#include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -108,6 +110,7 @@ private slots:
     void wallClockStepBackDoesNotStrand();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
+    void handedInKeyIsAStructuredString();
     void globalLimitHolds();
     void periodicTicksDoNotStack();
     void bucketPacesThePartition();
@@ -199,6 +202,26 @@ void tst_Scheduler::keyedPostKeepsItsKey()
     QCOMPARE(m_server->received[1].body, QByteArray("{\"a\":1}"));
     QCOMPARE(latest("p").state, OperationState::Succeeded);
     QCOMPARE('"' + latest("p").idempotencyKey.toLatin1() + '"', key);
+}
+
+void tst_Scheduler::handedInKeyIsAStructuredString()
+{
+    // A job's own key may hold any visible ASCII: quotes and backslashes are escaped,
+    // as RFC 9651 §4.1.6 writes an sf-string, not sent as they are.
+    QVERIFY(startWith(endpoint(
+        "j", "/j",
+        R"(, "method": "POST", "enqueue_only": true, "idempotency": {"header": "Idempotency-Key"})")));
+    QCOMPARE(m_server->received.size(), 0);
+    const QString key = QStringLiteral("bom \"7\" \\ rev");
+    QVERIFY(m_store->createOperation("j", key, m_clock->nowMs(), learnedPolicyId("127.0.0.1"), {},
+                                     1, "127.0.0.1"));
+    QVERIFY(advance(5000)); // the next look at the store (pollMs) finds it
+    QCOMPARE(m_server->received.size(), 1);
+    const QByteArray sent = m_server->received[0].header("Idempotency-Key");
+    QCOMPARE(sent, QByteArray("\"bom \\\"7\\\" \\\\ rev\""));
+    const auto parsed = StructuredFields::parseItem(sent);
+    QVERIFY(parsed);
+    QCOMPARE(QString::fromLatin1(parsed->value.toBytes()), key);
 }
 
 void tst_Scheduler::globalLimitHolds()

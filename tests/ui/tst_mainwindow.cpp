@@ -100,6 +100,7 @@ private slots:
     void retryNowSendsAWaitingJob();
     void forceNowAsksFirstAndIsRecorded();
     void finalFailureIsAnnounced();
+    void automaticPauseIsAnnounced();
     void keepsGeometryAndTab();
     void customWindowIsReadAndKept();
     void endpointsOpenFromTheMenuAndTheDriftLabel();
@@ -296,6 +297,24 @@ void tst_MainWindow::finalFailureIsAnnounced()
     window.show();
     // "missing" answers 404: not retryable, it fails for good at once.
     QTRY_COMPARE_WITH_TIMEOUT(window.failureNotifications(), 1, 10000);
+}
+
+void tst_MainWindow::automaticPauseIsAnnounced()
+{
+    QByteArray json = operatorWorkspace();
+    json.replace(R"("version": 1,)", R"("version": 1, "pause_after_failures": 1,)");
+    auto session = openSession(json);
+    QVERIFY(session);
+    QSignalSpy autoPaused(session.get(), &EngineSession::endpointAutoPaused);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
+    window.show();
+    // "missing" fails for good at its first attempt; "report" succeeds and stays on.
+    QTRY_COMPARE_WITH_TIMEOUT(autoPaused.size(), 1, 10000);
+    QCOMPARE(autoPaused.at(0).at(0).toString(), QStringLiteral("missing"));
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        window.statusBar()->currentMessage().contains(QStringLiteral("missing paused")),
+        qPrintable(window.statusBar()->currentMessage()), 5000);
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Resume endpoint")));
 }
 
 void tst_MainWindow::keepsGeometryAndTab()
