@@ -88,7 +88,7 @@ DrainEstimate estimateDrain(const DrainInput &input)
         p.partitionKey = key.second;
         p.operations = opsByPartition.value(key);
         const auto bucket = buckets.constFind(key);
-        if (bucket != buckets.constEnd()) {
+        if (bucket != buckets.constEnd() && !input.forced) {
             p.drainMs = bucketDrainMs(*bucket, unitsByPartition.value(key) + bucket->aheadUnits,
                                       input.nowMs, &p.heldFirst);
         }
@@ -125,6 +125,7 @@ std::optional<DrainInput> readDrainInput(Store &store, const OperationSelection 
     DrainInput input;
     input.nowMs = nowMs;
     input.maxInFlight = maxInFlight;
+    input.forced = action == OperatorAction::Force;
     const auto groups = store.matchingGroups(selection, action, nowMs);
     const auto paused = groups ? store.pausedEndpointIds() : std::nullopt;
     if (!groups || !paused) {

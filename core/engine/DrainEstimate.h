@@ -40,6 +40,9 @@ struct DrainInput
     // operation holds a permit.
     QHash<QString, qint64> typicalDurationMs;
     qint64 defaultDurationMs = 1000; // for an endpoint with no recent exchange
+    // A forced retry: its sends bypass the buckets and holds (Store::retryNow), so
+    // only the in-flight limit bounds them.
+    bool forced = false;
 };
 
 struct DrainPartitionEstimate

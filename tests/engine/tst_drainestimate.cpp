@@ -120,6 +120,15 @@ void tst_DrainEstimate::aHoldComesFirstAndTheBucketFillsMeanwhile()
     QCOMPARE(e.bound, DrainEstimate::Bound::Hold);
     QCOMPARE(e.partitions.size(), 1);
     QVERIFY(e.partitions.constFirst().heldFirst);
+
+    // A forced retry goes past the hold and the bucket: only the in-flight limit holds
+    // it back.
+    in.forced = true;
+    in.maxInFlight = 10;
+    in.defaultDurationMs = 500;
+    const DrainEstimate forced = estimateDrain(in);
+    QCOMPARE(forced.bound, DrainEstimate::Bound::Concurrency);
+    QCOMPARE(forced.drainMs, 300 * 500 / 10 - 500);
 }
 
 void tst_DrainEstimate::workAlreadyDueGoesFirst()
