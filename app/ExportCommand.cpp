@@ -11,6 +11,10 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
+#include <QSaveFile>
+
+#include <cstdio>
 
 #include <algorithm>
 
@@ -26,6 +30,33 @@ QString stateNames()
     for (const OperationState state : allOperationStates())
         names.append(toString(state));
     return names.join(QStringLiteral(", "));
+}
+
+// `export --audit`: the audit table, small enough to read whole.
+int exportAudit(const QString &url, qint64 fromMs, qint64 toMs, const QString &fileName)
+{
+    int openFailed = ExitOk;
+    std::unique_ptr<Store> store = openStoreFor(kCommand, url, Create::Never, &openFailed);
+    if (!store)
+        return openFailed;
+    const auto rows = store->operatorActions(fromMs, toMs);
+    if (!rows)
+        return runtimeError(kCommand, store->lastError());
+    const QByteArray csv = CsvExporter::auditCsv(*rows);
+    if (fileName.isEmpty()) {
+        QFile standardOutput;
+        if (!standardOutput.open(stdout, QIODevice::WriteOnly) ||
+            standardOutput.write(csv) != csv.size())
+            return runtimeError(kCommand, Text::tr("cannot write to standard output"));
+        return ExitOk;
+    }
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit())
+        return runtimeError(kCommand,
+                            Text::tr("cannot write '%1': %2").arg(fileName, file.errorString()));
+    printOut(Text::tr("exported %1 audit rows to %2").arg(rows->size()).arg(fileName) +
+             QLatin1Char('\n'));
+    return ExitOk;
 }
 
 } // namespace
@@ -68,15 +99,30 @@ int runExport(const QStringList &arguments)
         QStringLiteral("config"),
         Text::tr("The workspace config file whose retention --prunable follows."),
         QStringLiteral("F"));
-    parser.addOptions({db, out, from, to, endpoint, state, rollups, prunable, config});
+    const QCommandLineOption audit(
+        QStringLiteral("audit"),
+        Text::tr("Writes the operator audit table instead, one row per operator action (who, "
+                 "when, what, on which filter or ids, how many); --from and --to select by "
+                 "time; without --out the CSV goes to standard output."));
+    parser.addOptions({db, out, from, to, endpoint, state, rollups, prunable, config, audit});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
         printOut(helpText(parser, kCommand));
         return ExitOk;
     }
-    if (!parser.isSet(out) || parser.value(out).isEmpty())
+    if (parser.isSet(audit)) {
+        for (const QCommandLineOption *option : {&endpoint, &state, &rollups, &prunable, &config}) {
+            if (parser.isSet(*option))
+                return usageError(
+                    kCommand,
+                    Text::tr("--%1 does not apply to --audit").arg(option->names().constFirst()));
+        }
+        if (parser.isSet(out) && parser.value(out).isEmpty())
+            return usageError(kCommand, Text::tr("--out: expected a file name"));
+    } else if (!parser.isSet(out) || parser.value(out).isEmpty()) {
         return usageError(kCommand, Text::tr("--out is required"));
+    }
     if (parser.isSet(prunable)) {
         if (!parser.isSet(config) || parser.value(config).isEmpty())
             return usageError(kCommand, Text::tr("--prunable needs --config F: the workspace's "
@@ -123,6 +169,10 @@ int runExport(const QStringList &arguments)
             return usageError(kCommand, Text::tr("--state: unknown state '%1' (expected one of %2)")
                                             .arg(parser.value(state), stateNames()));
     }
+
+    if (parser.isSet(audit))
+        return exportAudit(databaseUrl(parser, db), filter.fromMs, filter.toMs,
+                           parser.isSet(out) ? parser.value(out) : QString());
 
     if (parser.isSet(rollups) && parser.isSet(state))
         return usageError(kCommand, Text::tr("--state does not apply to --rollups"));

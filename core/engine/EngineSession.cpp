@@ -256,12 +256,27 @@ void EngineSession::stop()
     });
 }
 
+AuditRecord EngineSession::auditFor(OperatorAction action, const QString &target,
+                                    qint64 asked) const
+{
+    AuditRecord audit;
+    audit.atMs = m_clock.nowMs();
+    audit.actor = m_operatorName;
+    audit.workerId = m_workerId;
+    audit.action = action;
+    audit.target = target;
+    audit.asked = asked;
+    return audit;
+}
+
 void EngineSession::retryNow(const QList<qint64> &operationIds, bool force)
 {
-    post([this, operationIds, force](Engine &e) {
+    AuditRecord audit = auditFor(force ? OperatorAction::Force : OperatorAction::Retry,
+                                 idListTarget(operationIds), operationIds.size());
+    post([this, operationIds, force, audit](Engine &e) mutable {
         QList<Store::OperatorResult> results;
         for (const qint64 id : operationIds)
-            results.append(e.scheduler->retryNow(id, force));
+            results.append(e.scheduler->retryNow(id, force, &audit));
         QMetaObject::invokeMethod(
             this,
             [this, operationIds, results, force] { emit retried(operationIds, results, force); },
@@ -271,10 +286,12 @@ void EngineSession::retryNow(const QList<qint64> &operationIds, bool force)
 
 void EngineSession::cancel(const QList<qint64> &operationIds)
 {
-    post([this, operationIds](Engine &e) {
+    AuditRecord audit =
+        auditFor(OperatorAction::Cancel, idListTarget(operationIds), operationIds.size());
+    post([this, operationIds, audit](Engine &e) mutable {
         QList<Store::OperatorResult> results;
         for (const qint64 id : operationIds)
-            results.append(e.scheduler->cancel(id));
+            results.append(e.scheduler->cancel(id, &audit));
         QMetaObject::invokeMethod(
             this, [this, operationIds, results] { emit cancelled(operationIds, results); },
             Qt::QueuedConnection);
@@ -283,10 +300,12 @@ void EngineSession::cancel(const QList<qint64> &operationIds)
 
 void EngineSession::setEndpointsPaused(const QStringList &endpointIds, bool paused)
 {
-    post([this, endpointIds, paused](Engine &e) {
+    AuditRecord audit = auditFor(paused ? OperatorAction::Pause : OperatorAction::Resume,
+                                 endpointListTarget(endpointIds), endpointIds.size());
+    post([this, endpointIds, paused, audit](Engine &e) mutable {
         QStringList done;
         for (const QString &id : endpointIds) {
-            if (e.scheduler->setEndpointPaused(id, paused))
+            if (e.scheduler->setEndpointPaused(id, paused, &audit))
                 done.append(id);
         }
         QMetaObject::invokeMethod(
@@ -296,13 +315,49 @@ void EngineSession::setEndpointsPaused(const QStringList &endpointIds, bool paus
 
 void EngineSession::liftHolds(const QList<PartitionId> &partitions)
 {
-    post([this, partitions](Engine &e) {
+    QStringList names;
+    for (const auto &[policy, key] : partitions)
+        names.append(policy + QLatin1Char('/') + key);
+    AuditRecord audit =
+        auditFor(OperatorAction::LiftHold,
+                 QStringLiteral("partitions=") + names.join(QLatin1Char(',')), partitions.size());
+    post([this, partitions, audit](Engine &e) mutable {
         for (const auto &[policy, key] : partitions)
-            e.scheduler->liftHold(policy, key);
+            e.scheduler->liftHold(policy, key, &audit);
         QMetaObject::invokeMethod(
             this, [this, partitions] { emit holdsLifted(partitions); }, Qt::QueuedConnection);
         publishState(e);
     });
+}
+
+void EngineSession::applyToSelection(const OperationSelection &selection, OperatorAction action)
+{
+    m_bulkCancelled = false;
+    AuditRecord audit = auditFor(action, selection.toText(), 0);
+    post([this, selection, action, audit](Engine &e) mutable {
+        BulkOptions options;
+        options.chunkApplied = [&e](const QList<qint64> &ids) {
+            e.scheduler->forgetRetryDelays(ids);
+        };
+        options.progress = [this](const BulkProgress &progress) {
+            QMetaObject::invokeMethod(
+                this, [this, progress] { emit bulkProgress(progress); }, Qt::QueuedConnection);
+            return !m_bulkCancelled.load();
+        };
+        const BulkOutcome outcome =
+            e.store->applyToMatching(selection, action, m_clock.nowMs(), &audit, options);
+        const QString error =
+            outcome.result == BulkOutcome::Result::Failed ? e.store->lastError() : QString();
+        e.scheduler->wake();
+        QMetaObject::invokeMethod(
+            this, [this, outcome, error] { emit bulkFinished(outcome, error); },
+            Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::cancelBulk()
+{
+    m_bulkCancelled = true;
 }
 
 void EngineSession::requestState()

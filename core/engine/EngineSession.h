@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -78,11 +79,18 @@ public:
     void stop();
 
     // Operator actions, applied on the engine thread in the order they were asked for.
-    // Each is reported by the matching signal once applied.
+    // Each is reported by the matching signal once applied, and recorded as one row of
+    // the store's audit table (by operatorName(), on this worker).
     void retryNow(const QList<qint64> &operationIds, bool force);
     void cancel(const QList<qint64> &operationIds);
     void setEndpointsPaused(const QStringList &endpointIds, bool paused);
     void liftHolds(const QList<PartitionId> &partitions);
+    // A bulk action (retry, force or cancel) on every operation the selection matches,
+    // applied on the engine thread in chunks (Store::applyToMatching) and recorded as
+    // one audit row. bulkProgress() follows each chunk and bulkFinished() the end,
+    // once. cancelBulk() stops it after the chunk being applied.
+    void applyToSelection(const OperationSelection &selection, OperatorAction action);
+    void cancelBulk();
     // Runs the engine on another workspace without a restart. The scheduler stops as
     // stop() does (claims not yet sent go back to the store, exchanges in flight finish
     // and are recorded), and a new one starts on `config` with the same worker id.
@@ -103,6 +111,9 @@ public:
     const WorkspaceConfig &config() const { return m_config; }
     QString databaseUrl() const { return m_databaseUrl; }
     QString workerId() const { return m_workerId; }
+    // Who the audit table names for this session's operator actions: the OS user.
+    QString operatorName() const { return m_operatorName; }
+    void setOperatorName(const QString &name) { m_operatorName = name; }
     const Clock &clock() const { return m_clock; }
     QThread *engineThread() const;
 
@@ -131,6 +142,9 @@ signals:
     // The endpoints whose pause state was written.
     void pausedChanged(const QStringList &endpointIds, bool paused);
     void holdsLifted(const QList<cooldown::PartitionId> &partitions);
+    void bulkProgress(const cooldown::BulkProgress &progress);
+    // error: the store's, when outcome.result is Failed.
+    void bulkFinished(const cooldown::BulkOutcome &outcome, const QString &error);
 
 private:
     struct Engine;
@@ -145,10 +159,14 @@ private:
     void makeScheduler(Engine &engine);
     // On the engine thread, once the scheduler has stopped: the next config's scheduler.
     void replaceScheduler(Engine &engine);
+    // The audit row of an operator action asked for now.
+    AuditRecord auditFor(OperatorAction action, const QString &target, qint64 asked) const;
 
     WorkspaceConfig m_config;
     QString m_databaseUrl;
     QString m_workerId;
+    QString m_operatorName = currentUserName();
+    std::atomic<bool> m_bulkCancelled{false}; // set here, read on the engine thread
     const Clock &m_clock;
     EngineState m_state;
     std::unique_ptr<QThread> m_thread;

@@ -937,9 +937,9 @@ QList<PolicyDrift> Scheduler::drifts() const
     return m_drift.drifts();
 }
 
-Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
+Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force, AuditRecord *audit)
 {
-    const Store::OperatorResult r = m_store.retryNow(operationId, nowMs(), force);
+    const Store::OperatorResult r = m_store.retryNow(operationId, nowMs(), force, audit);
     if (r == Store::OperatorResult::Done) {
         m_notBeforeMonotonicMs.remove(operationId);
         if (const auto op = m_store.operation(operationId))
@@ -950,9 +950,9 @@ Store::OperatorResult Scheduler::retryNow(qint64 operationId, bool force)
     return r;
 }
 
-Store::OperatorResult Scheduler::cancel(qint64 operationId)
+Store::OperatorResult Scheduler::cancel(qint64 operationId, AuditRecord *audit)
 {
-    Store::OperatorResult r = m_store.cancel(operationId, nowMs());
+    Store::OperatorResult r = m_store.cancel(operationId, nowMs(), audit);
     const auto held = m_held.find(operationId);
     if (r == Store::OperatorResult::Pending && held != m_held.end() &&
         held->second->stage != Held::Stage::InFlight) {
@@ -970,9 +970,16 @@ Store::OperatorResult Scheduler::cancel(qint64 operationId)
     return r;
 }
 
-bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused)
+void Scheduler::forgetRetryDelays(const QList<qint64> &operationIds)
 {
-    const bool ok = m_store.setEndpointPaused(endpointId, paused, nowMs());
+    for (const qint64 id : operationIds)
+        m_notBeforeMonotonicMs.remove(id);
+    noteStoreDue(std::numeric_limits<qint64>::min());
+}
+
+bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused, AuditRecord *audit)
+{
+    const bool ok = m_store.setEndpointPaused(endpointId, paused, nowMs(), audit);
     if (ok && paused && !isAlert(endpointId))
         raiseAlert(AlertEvent::EndpointPaused,
                    QStringLiteral("Endpoint %1 was paused").arg(endpointId),
@@ -1030,14 +1037,14 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
     return queued;
 }
 
-void Scheduler::liftHold(const QString &policyId, const QString &partitionKey)
+void Scheduler::liftHold(const QString &policyId, const QString &partitionKey, AuditRecord *audit)
 {
     const qint64 now = nowMs();
     const qint64 until = m_snooze.heldUntilMs(policyId, partitionKey, now);
     const bool heldHere = m_snooze.lift(policyId, partitionKey) && until > now;
     // A hold another worker placed is on the partition's row only; it is lifted there
     // all the same.
-    m_store.liftPartitionSnooze(policyId, partitionKey, heldHere ? until : -1, now);
+    m_store.liftPartitionSnooze(policyId, partitionKey, heldHere ? until : -1, now, audit);
     noteStoreDue(std::numeric_limits<qint64>::min());
     wake();
 }

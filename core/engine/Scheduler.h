@@ -77,11 +77,19 @@ public:
 
     // Operator actions. They go through the store, so they work the same from a
     // shell (`cooldown retry`, `cooldown cancel`) against a running worker.
-    Store::OperatorResult retryNow(qint64 operationId, bool force);
-    Store::OperatorResult cancel(qint64 operationId);
-    bool setEndpointPaused(const QString &endpointId, bool paused);
+    // audit: the operator's action this call is part of, recorded by the store in the
+    // same transaction (Store::retryNow).
+    Store::OperatorResult retryNow(qint64 operationId, bool force, AuditRecord *audit = nullptr);
+    Store::OperatorResult cancel(qint64 operationId, AuditRecord *audit = nullptr);
+    bool setEndpointPaused(const QString &endpointId, bool paused, AuditRecord *audit = nullptr);
     // Lifts a server's hold on the partition for every worker, whichever placed it.
-    void liftHold(const QString &policyId, const QString &partitionKey);
+    void liftHold(const QString &policyId, const QString &partitionKey,
+                  AuditRecord *audit = nullptr);
+
+    // An operator changed these operations without retryNow (a bulk action through
+    // the store): a retry delay this worker set for one of them no longer holds it
+    // back once it is due again.
+    void forgetRetryDelays(const QList<qint64> &operationIds);
 
     // Looks at the store now instead of at the next timer.
     void wake();

@@ -211,6 +211,35 @@ QStringList CsvExporter::rollupColumnNames()
             QStringLiteral("queue_ms"),     QStringLiteral("duration_ms")};
 }
 
+QStringList CsvExporter::auditColumnNames()
+{
+    return {QStringLiteral("id"),        QStringLiteral("at"),     QStringLiteral("actor"),
+            QStringLiteral("worker_id"), QStringLiteral("action"), QStringLiteral("target"),
+            QStringLiteral("asked"),     QStringLiteral("changed")};
+}
+
+QByteArray CsvExporter::auditCsv(const QList<AuditRecord> &rows)
+{
+    QByteArray out = auditColumnNames().join(QLatin1Char(',')).toUtf8() + "\r\n";
+    for (const AuditRecord &row : rows) {
+        appendNumber(&out, row.id);
+        out += ',';
+        appendTime(&out, row.atMs);
+        // The actor comes from --as and the target from a filter an operator typed:
+        // both are neutralised like any text cell.
+        for (const QString &text : {row.actor, row.workerId, toString(row.action), row.target}) {
+            out += ',';
+            appendTextCell(&out, text.toUtf8());
+        }
+        for (const qint64 value : {row.asked, row.changed}) {
+            out += ',';
+            appendNumber(&out, value);
+        }
+        out += "\r\n";
+    }
+    return out;
+}
+
 qint64 CsvExporter::writeRollups(Store *store, qint64 fromMs, qint64 toMs,
                                  const QString &endpointId, const QString &fileName, QString *error,
                                  const std::function<bool()> &cancelled)

@@ -68,6 +68,11 @@ public:
                                const QString &fileName, QString *error,
                                const std::function<bool()> &cancelled = {});
     static QStringList rollupColumnNames();
+    // The audit table's rows (Store::operatorActions) as CSV with the same rules, one
+    // row per operator action: id, at, actor, worker_id, action, target, asked,
+    // changed. The table stays small (one row per action), so it is built whole.
+    static QByteArray auditCsv(const QList<AuditRecord> &rows);
+    static QStringList auditColumnNames();
     // One cell as written: neutralised against formulas and quoted when it must be.
     static QByteArray textCell(const QString &value);
     // "2026-11-29T12:00:00.000Z"; empty for a negative time.

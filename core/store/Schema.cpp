@@ -282,6 +282,24 @@ const char *const kVersion9[] = {
     " WHERE request_hash <> ''",
 };
 
+// Version 10: one row per operator action, single or bulk (docs/bulk-actions.md): when
+// it was asked for, by whom, on which worker, what it was (retry, force, cancel,
+// pause, resume, lift-hold), what it was applied to (a filter's text or a list), how
+// many it was asked for and how many it changed. Written in the transaction that
+// applies the action.
+const char *const kVersion10[] = {
+    "CREATE TABLE operator_audit ("
+    " id %PRIMARY_KEY%,"
+    " at BIGINT NOT NULL,"
+    " actor TEXT NOT NULL,"
+    " worker_id TEXT NOT NULL DEFAULT '',"
+    " action TEXT NOT NULL,"
+    " target TEXT NOT NULL,"
+    " asked BIGINT NOT NULL DEFAULT 0,"
+    " changed BIGINT NOT NULL DEFAULT 0)",
+    "CREATE INDEX operator_audit_by_time ON operator_audit (at)",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -309,7 +327,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 9;
+    return 10;
+}
+
+int auditVersion()
+{
+    return 10;
 }
 
 int rollupsVersion()
@@ -407,6 +430,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion8, postgres);
     case 9:
         return statements(kVersion9, postgres);
+    case 10:
+        return statements(kVersion10, postgres);
     default:
         return {};
     }

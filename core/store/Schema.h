@@ -17,6 +17,10 @@ QStringList migrationStep(int version, bool postgres);
 // migrations) records attempts without them.
 int rollupsVersion();
 
+// The version that added operator_audit: a store held at an older one records
+// operator actions without their rows.
+int auditVersion();
+
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with
 // the attempts must equal. The migration that adds the rollups fills them with it.

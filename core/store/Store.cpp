@@ -98,8 +98,12 @@ bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint6
     return exec(*query);
 }
 
-bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs)
+bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs,
+                              AuditRecord *audit)
 {
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive())
+        return fail(QStringLiteral("pause endpoint"), transaction.error());
     QSqlQuery query =
         prepare(QStringLiteral("INSERT INTO endpoints (id, name, created_at, updated_at, paused)"
                                " VALUES (:id, '', :now, :now2, :paused)"
@@ -111,12 +115,22 @@ bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 now
     query.bindValue(QStringLiteral(":paused"), paused ? 1 : 0);
     if (!exec(query))
         return false;
-    if (paused)
-        return true;
-    // Claims took the paused operations for absent; every partition looks again.
-    QSqlQuery again = prepare(QStringLiteral(
-        "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
-    return exec(again);
+    if (!paused) {
+        // Claims took the paused operations for absent; every partition looks again.
+        QSqlQuery again = prepare(QStringLiteral(
+            "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
+        if (!exec(again))
+            return false;
+    }
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    if (audit && !writeAudit(audit, 1))
+        return false;
+    if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
+        return fail(QStringLiteral("pause endpoint"), transaction.error());
+    }
+    return true;
 }
 
 std::optional<bool> Store::isEndpointPaused(const QString &endpointId)

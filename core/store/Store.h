@@ -2,6 +2,8 @@
 
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
+#include "core/store/OperationSelection.h"
+#include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
 
 #include <QByteArrayView>
@@ -11,6 +13,7 @@
 #include <QSet>
 #include <QSqlDatabase>
 #include <QString>
+#include <QVariant>
 
 #include <functional>
 #include <map>
@@ -123,6 +126,52 @@ struct OperationFilter
     // Highest ids first (then afterId is ignored): the latest operations.
     bool newestFirst = false;
 };
+
+// --- Bulk actions (StoreBulk.cpp) -------------------------------------------------------
+// The operations of a selection that an action can change, per endpoint and partition:
+// what a drain-time estimate (core/engine/DrainEstimate.h) starts from.
+struct SelectionGroup
+{
+    QString endpointId;
+    QString policyId;
+    QString partitionKey;
+    qint64 operations = 0;
+    qint64 cost = 0;   // the units their sends take from the partition's bucket
+    qint64 dueNow = 0; // of which scheduled or waiting and due already
+};
+
+// How far a bulk action has got; its progress callback gets one after each chunk.
+struct BulkProgress
+{
+    qint64 matched = 0; // operations the selection matched when the action began
+    qint64 done = 0;    // of which looked at so far
+    qint64 changed = 0; // of which changed (a cancel that waits for a running attempt too)
+    qint64 pending = 0; // of the changed: cancels that apply when a running attempt ends
+};
+
+struct BulkOptions
+{
+    int chunkSize = 500; // operations per transaction
+    // Called after each committed chunk; false stops the action there (what was
+    // committed stays, and the audit row says how much that was).
+    std::function<bool(const BulkProgress &)> progress;
+    // Called with the ids of each committed chunk, every operation looked at, changed
+    // or not: for a worker that keeps state of its own per operation.
+    std::function<void(const QList<qint64> &)> chunkApplied;
+};
+
+struct BulkOutcome
+{
+    enum class Result
+    {
+        Done,
+        Stopped, // the progress callback asked to stop
+        Failed,  // see Store::lastError(); the chunks before stay applied
+    };
+    Result result = Result::Done;
+    BulkProgress progress;
+};
+// ---------------------------------------------------------------------------------------
 
 // --- The Integrations view (StoreIntegrations.cpp) -----------------------------------
 // One endpoint's work that has not ended, as Store::openWorkByEndpoint reads it.
@@ -322,8 +371,10 @@ public:
     // A paused endpoint's scheduled and waiting operations are not claimed. Running
     // ones still finish, and are still rescued when their worker dies.
     // The endpoint row's updated_at is when it was paused or resumed last (or created):
-    // the automatic pause counts only what ended after it.
-    bool setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs);
+    // the automatic pause counts only what ended after it. audit: see the operator
+    // actions below.
+    bool setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs,
+                           AuditRecord *audit = nullptr);
     std::optional<bool> isEndpointPaused(const QString &endpointId);
     // The automatic pause (pause_after_failures): pauses the endpoint when the last
     // `failures` of its operations to end since it was last paused or resumed all
@@ -505,11 +556,17 @@ public:
     // Operator actions. retryNow: a waiting, parked, failed or scheduled operation
     // becomes waiting and due at nowMs; force makes that attempt bypass the token
     // bucket. Running and cancelled ones are refused, succeeded ones too.
-    OperatorResult retryNow(qint64 operationId, qint64 nowMs, bool force);
+    //
+    // audit, when given, is the operator's action this call is (part of): its row is
+    // written in the same transaction, the first time (audit->id is 0; then set), and
+    // each later call with the same record adds what it changed to the row. So an
+    // action on a list of operations is one row, however many calls apply it.
+    OperatorResult retryNow(qint64 operationId, qint64 nowMs, bool force,
+                            AuditRecord *audit = nullptr);
     // Any operation that has not ended becomes cancelled. A running one keeps its
     // lease: its attempt's result is still recorded when it ends, and the operation
     // becomes cancelled then (Pending), or when its lease expires unfinished.
-    OperatorResult cancel(qint64 operationId, qint64 nowMs);
+    OperatorResult cancel(qint64 operationId, qint64 nowMs, AuditRecord *audit = nullptr);
     // A server told the partition to wait: every worker holds it until untilMs, and
     // its scheduled and waiting operations are not due before then (forced ones
     // excepted). Returns how many moved, -1 on error.
@@ -520,7 +577,31 @@ public:
     // due at nowMs, and no worker holds the partition any longer. Returns how many
     // moved, -1 on error.
     int liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
-                            qint64 nowMs);
+                            qint64 nowMs, AuditRecord *audit = nullptr);
+
+    // --- Bulk actions by filter (StoreBulk.cpp, docs/bulk-actions.md) ----------------
+    // How many operations the selection matches now, in any state; -1 on error.
+    qint64 countMatching(const OperationSelection &selection);
+    // The operations of the selection that `action` (retry, force or cancel) would
+    // change, per endpoint and partition; nowMs decides what is due already.
+    std::optional<QList<SelectionGroup>> matchingGroups(const OperationSelection &selection,
+                                                        OperatorAction action, qint64 nowMs);
+    // Applies retry, force or cancel to every operation the selection matches, as
+    // retryNow and cancel do one by one, in transactions of options.chunkSize
+    // operations. The operations are those that match when it begins (the largest id
+    // then bounds it) and still match when their chunk is applied. The audit row is
+    // written with the first chunk and counts each chunk's changes; when nothing
+    // matches it is written alone. audit->asked is set to the count at the start.
+    BulkOutcome applyToMatching(const OperationSelection &selection, OperatorAction action,
+                                qint64 nowMs, AuditRecord *audit, const BulkOptions &options = {});
+    // Writes an action's audit row by itself (an action the store did not apply, such
+    // as one that matched nothing); sets audit->id. False on error.
+    bool recordOperatorAction(AuditRecord *audit);
+    // The audit rows of actions asked for in [fromMs, toMs) (-1: unbounded), oldest
+    // first unless newestFirst; at most limit (-1: all). Empty with lastError() on error.
+    std::optional<QList<AuditRecord>> operatorActions(qint64 fromMs = -1, qint64 toMs = -1,
+                                                      int limit = -1, bool newestFirst = false);
+    // -----------------------------------------------------------------------------------
 
     // Queries for the dashboard, metrics and export.
     QList<OperationRecord> operations(const OperationFilter &filter);
@@ -688,6 +769,12 @@ private:
     bool execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
                     qint64 claimedVersion);
     bool fail(const QString &context, const QString &detail);
+    // Writes audit's row (the first time) or adds changed to it, inside the caller's
+    // transaction (StoreBulk.cpp).
+    bool writeAudit(AuditRecord *audit, qint64 changed);
+    // The selection as an SQL condition on the operations table, with its values
+    // appended to *values (bound by position, in order of appearance).
+    QString selectionCondition(const OperationSelection &selection, QVariantList *values) const;
 
     Backend m_backend = Backend::Sqlite;
     QString m_connectionName;
@@ -708,3 +795,6 @@ private:
 };
 
 } // namespace cooldown
+
+Q_DECLARE_METATYPE(cooldown::BulkProgress)
+Q_DECLARE_METATYPE(cooldown::BulkOutcome)

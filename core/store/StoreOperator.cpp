@@ -47,8 +47,14 @@ namespace cooldown {
 
 using namespace storesql;
 
-Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force)
+Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force,
+                                      AuditRecord *audit)
 {
+    SqlTransaction transaction(m_database);
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("retry"), transaction.error());
+        return OperatorResult::Failed;
+    }
     QSqlQuery query = prepare(QStringLiteral(
         "UPDATE operations SET state = 'waiting', next_attempt_at = :now, force_next = :force,"
         " final_reason = '', version = version + 1"
@@ -58,37 +64,70 @@ Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool for
     query.bindValue(QStringLiteral(":id"), operationId);
     if (!exec(query))
         return OperatorResult::Failed;
-    if (query.numRowsAffected() == 1)
-        return OperatorResult::Done;
-    const OperationLookup lookup = lookUpOperation(operationId);
-    if (lookup.result != OperationLookup::Result::Found)
-        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
-                                                                 : OperatorResult::Failed;
-    const OperationRecord *record = &lookup.record;
-    m_lastError = QStringLiteral("operation %1 is %2; only scheduled, waiting, parked or failed "
-                                 "operations can be retried")
-                      .arg(operationId)
-                      .arg(toString(record->state));
-    return OperatorResult::Refused;
+    OperatorResult result = OperatorResult::Done;
+    QString refusal;
+    if (query.numRowsAffected() != 1) {
+        const OperationLookup lookup = lookUpOperation(operationId);
+        if (lookup.result == OperationLookup::Result::Failed)
+            return OperatorResult::Failed;
+        if (lookup.result == OperationLookup::Result::Missing) {
+            result = OperatorResult::NotFound;
+        } else {
+            result = OperatorResult::Refused;
+            refusal = QStringLiteral("operation %1 is %2; only scheduled, waiting, parked or "
+                                     "failed operations can be retried")
+                          .arg(operationId)
+                          .arg(toString(lookup.record.state));
+        }
+    }
+    // A refused or missing operation is still an action the operator took: its row
+    // says that it changed nothing.
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    if (audit && !writeAudit(audit, result == OperatorResult::Done ? 1 : 0))
+        return OperatorResult::Failed;
+    if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
+        fail(QStringLiteral("retry"), transaction.error());
+        return OperatorResult::Failed;
+    }
+    if (result == OperatorResult::Refused)
+        m_lastError = refusal;
+    return result;
 }
 
-Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
+Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecord *audit)
 {
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
     }
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    // A refused or missing operation is still an action the operator took: its row
+    // says that it changed nothing.
+    const auto unchanged = [&](OperatorResult result) {
+        QString refusal = m_lastError;
+        if (audit && (!writeAudit(audit, 0) || !transaction.commit())) {
+            *audit = before;
+            if (m_lastError == refusal)
+                fail(QStringLiteral("cancel"), transaction.error());
+            return OperatorResult::Failed;
+        }
+        m_lastError = refusal;
+        return result;
+    };
     const OperationLookup lookup = lookUpOperation(operationId);
-    if (lookup.result != OperationLookup::Result::Found)
-        return lookup.result == OperationLookup::Result::Missing ? OperatorResult::NotFound
-                                                                 : OperatorResult::Failed;
+    if (lookup.result == OperationLookup::Result::Failed)
+        return OperatorResult::Failed;
+    if (lookup.result == OperationLookup::Result::Missing)
+        return unchanged(OperatorResult::NotFound);
     const OperationRecord *record = &lookup.record;
     if (isFinal(record->state)) {
         m_lastError = QStringLiteral("operation %1 has already ended (%2)")
                           .arg(operationId)
                           .arg(toString(record->state));
-        return OperatorResult::Refused;
+        return unchanged(OperatorResult::Refused);
     }
     const std::optional<qint64> leaseNow = paceNowUs(nowMs);
     if (!leaseNow)
@@ -113,7 +152,11 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs)
              QStringLiteral("operation %1 changed meanwhile").arg(operationId));
         return OperatorResult::Failed;
     }
+    if (audit && !writeAudit(audit, 1))
+        return OperatorResult::Failed;
     if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
         fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
     }
@@ -164,7 +207,7 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
 }
 
 int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
-                               qint64 nowMs)
+                               qint64 nowMs, AuditRecord *audit)
 {
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
@@ -196,7 +239,13 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
     hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
     if (!exec(hold))
         return -1;
+    // One partition of the action: the row counts the partitions it was asked for.
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    if (audit && !writeAudit(audit, 1))
+        return -1;
     if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
         fail(QStringLiteral("lift hold"), transaction.error());
         return -1;
     }

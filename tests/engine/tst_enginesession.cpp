@@ -23,6 +23,7 @@ private slots:
     void openFailsWithTheDatabasesMessage();
     void engineRunsOnItsThreadAndSignalsArriveOnTheCallers();
     void operatorActionsAreAppliedInTheOrderGiven();
+    void aBulkActionIsAppliedOnTheEngineAndAuditedOnce();
     void stateFollowsTheEngine();
     void applyWaitsForExchangesInFlightThenRunsTheNewWorkspace();
     void stopWinsOverAnApplyNotYetTakenEffect();
@@ -155,6 +156,65 @@ void tst_EngineSession::operatorActionsAreAppliedInTheOrderGiven()
     });
     QCOMPARE(state, OperationState::Cancelled);
     QCOMPARE(attempts, 0);
+
+    // Each action is one audit row, by this operator on this worker.
+    QList<AuditRecord> rows;
+    session->runOnEngine([&](Store &store, Scheduler &) { rows = *store.operatorActions(); });
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows[0].action, OperatorAction::Cancel);
+    QCOMPARE(rows[0].changed, 1);
+    QCOMPARE(rows[1].action, OperatorAction::Retry);
+    QCOMPARE(rows[1].target, QStringLiteral("ids=%1").arg(id));
+    QCOMPARE(rows[1].asked, 1);
+    QCOMPARE(rows[1].changed, 0);
+    QCOMPARE(rows[1].actor, session->operatorName());
+    QCOMPARE(rows[1].workerId, session->workerId());
+}
+
+void tst_EngineSession::aBulkActionIsAppliedOnTheEngineAndAuditedOnce()
+{
+    {
+        QString error;
+        auto store = Store::open(m_db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QList<Store::NewOperation> jobs;
+        for (int i = 0; i < 30; ++i) {
+            Store::NewOperation op;
+            op.endpointId = QStringLiteral("jobs");
+            op.idempotencyKey = QStringLiteral("k-%1").arg(i);
+            op.requestHash = QStringLiteral("hash-%1").arg(i);
+            op.dueAtMs = SystemClock::instance().nowMs() + 3'600'000;
+            jobs.append(op);
+        }
+        QVERIFY(
+            store->enqueue(jobs, SystemClock::instance().nowMs(), Store::IntakeMode::AllOrNothing));
+    }
+    auto session = open(R"({"version": 1, "endpoints": [
+        { "id": "jobs", "method": "GET", "url": "BASE/ok", "enqueue_only": true } ]})");
+    QVERIFY(session);
+    session->setOperatorName(QStringLiteral("carol"));
+    QString error;
+    QVERIFY2(session->start(&error), qPrintable(error));
+    QSignalSpy progress(session.get(), &EngineSession::bulkProgress);
+    QSignalSpy finished(session.get(), &EngineSession::bulkFinished);
+    OperationSelection selection;
+    selection.endpointIds = {QStringLiteral("jobs")};
+    session->applyToSelection(selection, OperatorAction::Retry);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const auto outcome = finished.at(0).at(0).value<BulkOutcome>();
+    QVERIFY(outcome.result == BulkOutcome::Result::Done);
+    QCOMPARE(outcome.progress.changed, 30);
+    QCOMPARE(progress.count(), 1);
+    // Due now, and sent by the engine without waiting for its next timer.
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 30, 10000);
+    QList<AuditRecord> rows;
+    session->runOnEngine([&](Store &store, Scheduler &) { rows = *store.operatorActions(); });
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0].actor, QStringLiteral("carol"));
+    QCOMPARE(rows[0].target, QStringLiteral("endpoint=jobs"));
+    QCOMPARE(rows[0].asked, 30);
+    QCOMPARE(rows[0].changed, 30);
+    QCOMPARE(finished.count(), 1); // once, however long the events ran since
 }
 
 void tst_EngineSession::stateFollowsTheEngine()
