@@ -1012,6 +1012,10 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Endpoint: &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>エンドポイント: &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>データベース: %1</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::MainWindow</name>
@@ -1179,6 +1183,16 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Integrations</source>
         <translation>連携</translation>
     </message>
+    <message>
+        <source>%1 paused</source>
+        <translation>%1 を一時停止しました</translation>
+    </message>
+    <message numerus="yes">
+        <source>After %n failed operation(s) in a row. Resume endpoint on the Jobs page runs it again.</source>
+        <translation>
+            <numerusform>オペレーションが %n 件続けて失敗しました。ジョブページの「エンドポイントを再開」で再び実行します。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>cooldown::OverviewPage</name>
@@ -1293,10 +1307,6 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Limit</source>
         <translation>上限</translation>
-    </message>
-    <message>
-        <source>Reading history…</source>
-        <translation>履歴を読み込み中…</translation>
     </message>
     <message>
         <source>Final failures by reason: none in this range</source>
@@ -1898,24 +1908,8 @@ Options of every command:
         <translation>&apos;%1&apos; は IP アドレスではありません</translation>
     </message>
     <message>
-        <source>Makes an operation due now (it still takes a token from its partition&apos;s bucket unless --force).</source>
-        <translation>オペレーションを今すぐ実行対象にします (--force を付けない限り、パーティションのバケットからトークンを消費します)。</translation>
-    </message>
-    <message>
-        <source>Cancels an operation that has not ended.</source>
-        <translation>終わっていないオペレーションをキャンセルします。</translation>
-    </message>
-    <message>
-        <source>The operation.</source>
-        <translation>オペレーション。</translation>
-    </message>
-    <message>
         <source>Bypass the partition&apos;s token bucket (recorded as forced).</source>
         <translation>パーティションのトークンバケットを迂回します (強制として記録されます)。</translation>
-    </message>
-    <message>
-        <source>expected an OPERATION_ID</source>
-        <translation>OPERATION_ID を指定してください</translation>
     </message>
     <message>
         <source>OPERATION_ID: expected a positive whole number, got &apos;%1&apos;</source>
@@ -2316,6 +2310,202 @@ Options of every command:
     <message>
         <source>--listen-any goes with --listen</source>
         <translation>--listen-any は --listen と一緒に指定してください</translation>
+    </message>
+    <message>
+        <source>cannot write to standard output</source>
+        <translation>標準出力に書き込めません</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>&apos;%1&apos; に書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>exported %1 audit rows to %2</source>
+        <translation>監査記録 %1 行を %2 に書き出しました</translation>
+    </message>
+    <message>
+        <source>Writes the operator audit table instead, one row per operator action (who, when, what, on which filter or ids, how many); --from and --to select by time; without --out the CSV goes to standard output.</source>
+        <translation>代わりにオペレーター操作の監査記録を書き出します (操作ごとに 1 行: 誰が、いつ、何を、どのフィルターまたは ID に、何件)。--from と --to で時刻を選びます。--out がなければ CSV は標準出力に出ます。</translation>
+    </message>
+    <message>
+        <source>--%1 does not apply to --audit</source>
+        <translation>--%1 は --audit と一緒には使えません</translation>
+    </message>
+    <message>
+        <source>--out: expected a file name</source>
+        <translation>--out: ファイル名が必要です</translation>
+    </message>
+    <message>
+        <source>less than a second</source>
+        <translation>1 秒未満</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 時間 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 時間</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 日 %2 時間</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 日</translation>
+    </message>
+    <message>
+        <source> (paced by partition %1)</source>
+        <translation> (パーティション %1 のペースで)</translation>
+    </message>
+    <message>
+        <source> (partition %1 is held by its server first)</source>
+        <translation> (パーティション %1 はまずサーバーのホールドを待ちます)</translation>
+    </message>
+    <message>
+        <source> (limited by the in-flight limit)</source>
+        <translation> (同時送信数の上限による)</translation>
+    </message>
+    <message>
+        <source>%1 operations match</source>
+        <translation>%1 件のオペレーションが一致します</translation>
+    </message>
+    <message>
+        <source>%1 operations match, %2 of which can be retried</source>
+        <translation>%1 件のオペレーションが一致し、そのうち %2 件を再試行できます</translation>
+    </message>
+    <message>
+        <source>%1 operations match, %2 of which can be cancelled</source>
+        <translation>%1 件のオペレーションが一致し、そのうち %2 件を取り消せます</translation>
+    </message>
+    <message>
+        <source>; at the current limits they drain in about %1%2</source>
+        <translation>。現在の制限では約 %1 で送り終わります%2</translation>
+    </message>
+    <message>
+        <source>; left alone, at the current limits they would drain in about %1%2</source>
+        <translation>。このままなら現在の制限で約 %1 で送り終わります%2</translation>
+    </message>
+    <message>
+        <source>%1 of them belong to paused endpoints (%2) and are not sent until those are resumed
+</source>
+        <translation>そのうち %1 件は一時停止中のエンドポイント (%2) のもので、再開されるまで送信されません
+</translation>
+    </message>
+    <message>
+        <source>%1 of them are parked because their idempotency key has expired: they are sent with the same key, which the server may have forgotten, and may run again
+</source>
+        <translation>そのうち %1 件は冪等性キーの期限切れで保留中です: 同じキーで送信されますが、サーバーはキーを忘れている可能性があり、もう一度実行されるかもしれません
+</translation>
+    </message>
+    <message>
+        <source>dry run: nothing was changed
+</source>
+        <translation>ドライラン: 何も変更していません
+</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 looked at, %4 changed
+</source>
+        <translation>%1: %3 件中 %2 件を確認、%4 件を変更
+</translation>
+    </message>
+    <message>
+        <source>%1 (%2 operations were changed before)</source>
+        <translation>%1 (それまでに %2 件のオペレーションを変更済み)</translation>
+    </message>
+    <message>
+        <source>interrupted after %1 of %2 operations; %3 were changed</source>
+        <translation>%2 件中 %1 件の時点で中断しました。%3 件を変更しました</translation>
+    </message>
+    <message>
+        <source>%1 operations are due now, forced</source>
+        <translation>%1 件のオペレーションを強制で今すぐ実行予定にしました</translation>
+    </message>
+    <message>
+        <source>%1 operations are due now</source>
+        <translation>%1 件のオペレーションを今すぐ実行予定にしました</translation>
+    </message>
+    <message>
+        <source>; %1 were left as they are (running, ended, or no longer matching)</source>
+        <translation>。%1 件はそのままです (実行中、終了済み、または一致しなくなったもの)</translation>
+    </message>
+    <message>
+        <source>%1 operations cancelled</source>
+        <translation>%1 件のオペレーションを取り消しました</translation>
+    </message>
+    <message>
+        <source>; %1 have an attempt running and become cancelled when it ends</source>
+        <translation>。%1 件は試行が実行中で、それが終わると取り消されます</translation>
+    </message>
+    <message>
+        <source>; %1 were left as they are (ended, or no longer matching)</source>
+        <translation>。%1 件はそのままです (終了済み、または一致しなくなったもの)</translation>
+    </message>
+    <message>
+        <source>Makes an operation due now (it still takes a token from its partition&apos;s bucket unless --force), or every operation a --filter selects.</source>
+        <translation>オペレーション、または --filter で選んだすべてのオペレーションを今すぐ実行予定にします (--force がなければパーティションのバケットからトークンを使います)。</translation>
+    </message>
+    <message>
+        <source>Cancels an operation that has not ended, or every operation a --filter selects.</source>
+        <translation>終了していないオペレーション、または --filter で選んだすべてのオペレーションを取り消します。</translation>
+    </message>
+    <message>
+        <source>The operation (or use --filter).</source>
+        <translation>対象のオペレーション (または --filter を使います)。</translation>
+    </message>
+    <message>
+        <source>The operations to act on, such as &quot;endpoint=upload state=waiting,parked status=429 since=2h&quot; (keys: endpoint, state, partition, status, reason, since, until; see docs/bulk-actions.md).</source>
+        <translation>対象のオペレーション。例: &quot;endpoint=upload state=waiting,parked status=429 since=2h&quot; (キー: endpoint、state、partition、status、reason、since、until。docs/bulk-actions.md を参照)。</translation>
+    </message>
+    <message>
+        <source>With --filter: print the count and the drain estimate, change nothing.</source>
+        <translation>--filter と一緒に: 件数と送り終わるまでの見積もりを表示し、何も変更しません。</translation>
+    </message>
+    <message>
+        <source>The operator the audit table names (default: the user running this).</source>
+        <translation>監査記録に記すオペレーター名 (既定: 実行しているユーザー)。</translation>
+    </message>
+    <message>
+        <source>The workspace whose in-flight limit the drain estimate uses (default: 8).</source>
+        <translation>見積もりに使う同時送信数の上限を持つワークスペース (既定: 8)。</translation>
+    </message>
+    <message>
+        <source>give an OPERATION_ID or --filter, not both</source>
+        <translation>OPERATION_ID と --filter のどちらか一方を指定してください</translation>
+    </message>
+    <message>
+        <source>expected an OPERATION_ID or --filter EXPR</source>
+        <translation>OPERATION_ID または --filter EXPR が必要です</translation>
+    </message>
+    <message>
+        <source>--%1 applies to --filter only</source>
+        <translation>--%1 は --filter と一緒にだけ使えます</translation>
+    </message>
+    <message>
+        <source>--as: expected a name</source>
+        <translation>--as: 名前が必要です</translation>
+    </message>
+    <message>
+        <source>--filter: %1</source>
+        <translation>--filter: %1</translation>
+    </message>
+    <message>
+        <source>--filter: name at least one term (an empty filter would select every operation)</source>
+        <translation>--filter: 条件を 1 つ以上指定してください (空のフィルターはすべてのオペレーションを選んでしまいます)</translation>
     </message>
 </context>
 <context>
