@@ -34,13 +34,20 @@ void HistoryReader::load(quint64 generation, const HistoryQuery &query)
 {
     m_generation = generation;
     m_query = query;
-    m_newestId = 0;
+    m_checkedId = 0;
     m_oldestId = 0;
     m_indexed = 0;
     m_complete = false;
     m_total = -1;
     if (!ensureOpen())
         return;
+    // Read before the first chunk: whatever that chunk does not hold lies above it.
+    const qint64 newest = m_store->newestAttemptId();
+    if (newest < 0) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    m_checkedId = newest;
     indexChunk(generation);
 }
 
@@ -68,7 +75,7 @@ void HistoryReader::indexChunk(quint64 generation)
     }
     if (!ids.isEmpty()) {
         if (m_oldestId == 0)
-            m_newestId = ids.constFirst();
+            m_checkedId = std::max(m_checkedId, ids.constFirst());
         m_oldestId = ids.constLast();
     }
     m_indexed += ids.size();
@@ -122,16 +129,24 @@ void HistoryReader::poll(quint64 generation)
 {
     if (generation != m_generation || !m_complete || m_query.toMs >= 0 || !ensureOpen())
         return;
-    AttemptFilter filter = m_query.storeFilter();
-    filter.afterId = m_newestId;
-    const QList<qint64> added = m_store->attemptIds(filter);
-    if (added.isEmpty()) {
-        if (!m_store->lastError().isEmpty())
-            emit failed(m_store->lastError());
+    const qint64 newest = m_store->newestAttemptId();
+    if (newest < 0) {
+        emit failed(m_store->lastError());
         return;
     }
-    m_newestId = added.constLast();
-    emit appended(generation, added);
+    if (newest <= m_checkedId)
+        return; // nothing new, matching or not: the usual idle poll
+    AttemptFilter filter = m_query.storeFilter();
+    filter.afterId = m_checkedId;
+    filter.beforeId = newest + 1;
+    const QList<qint64> added = m_store->attemptIds(filter);
+    if (added.isEmpty() && !m_store->lastError().isEmpty()) {
+        emit failed(m_store->lastError());
+        return;
+    }
+    m_checkedId = newest;
+    if (!added.isEmpty())
+        emit appended(generation, added);
 }
 
 } // namespace cooldown

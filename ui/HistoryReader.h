@@ -61,7 +61,10 @@ private:
     bool m_openFailed = false;
     quint64 m_generation = 0;
     HistoryQuery m_query;
-    qint64 m_newestId = 0; // the newest matching id indexed: poll() looks above it
+    // Every attempt up to this id has been looked at: poll() looks above it. It starts
+    // at the newest attempt when the query was loaded, matching or not, so that an
+    // idle poll is one index lookup however little of the history matches.
+    qint64 m_checkedId = 0;
     qint64 m_oldestId = 0; // the oldest indexed so far: the next chunk looks below it
     qint64 m_indexed = 0;
     qint64 m_total = -1; // counted after the first chunk

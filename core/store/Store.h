@@ -623,6 +623,9 @@ public:
     // needs to know its rows before it reads the ones it shows.
     QList<qint64> attemptIds(const AttemptFilter &filter);
     qint64 countAttempts(const AttemptFilter &filter);
+    // The highest attempt id (0 with none, -1 on error; see lastError()): one index
+    // lookup, so that a reader following new attempts can tell it has nothing to read.
+    qint64 newestAttemptId();
     qint64 leaseConflictCount();
     // SQLite: write-ahead log checkpoints completed off this store's thread (see
     // WalCheckpointer); 0 on PostgreSQL.

@@ -396,6 +396,17 @@ qint64 Store::countAttempts(const AttemptFilter &filter)
     return filter.limit >= 0 ? std::min<qint64>(count, filter.limit) : count;
 }
 
+qint64 Store::newestAttemptId()
+{
+    QSqlQuery *query = cached(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM attempts"));
+    if (!query || !exec(*query) || !query->next())
+        return -1;
+    const qint64 newest = query->value(0).toLongLong();
+    query->finish();
+    m_lastError.clear();
+    return newest;
+}
+
 int Store::backgroundCheckpoints() const
 {
     return m_checkpointer ? m_checkpointer->completedCheckpoints() : 0;

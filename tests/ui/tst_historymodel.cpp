@@ -53,6 +53,7 @@ private slots:
     void storeAndRowFilters_data();
     void storeAndRowFilters();
     void newAttemptsAppearOnTop();
+    void newAttemptsAppearAfterAnEmptyStart();
     void answersToAnOldQueryAreDropped();
     void unreadableDatabaseIsReported();
     void scrollIntoUnreadRowsPaintsThemOnce();
@@ -209,6 +210,35 @@ void tst_HistoryModel::newAttemptsAppearOnTop()
     QCOMPARE(inserted.first().at(1).toInt(), 0);
     QVERIFY(model.attemptIdAt(0) > newest);
     QCOMPARE(model.attemptIdAt(1), newest);
+}
+
+// A query that matched nothing when it was loaded still follows what comes in, and
+// polls that only saw other attempts do not make it skip a matching one.
+void tst_HistoryModel::newAttemptsAppearAfterAnEmptyStart()
+{
+    QCOMPARE(m_store->newestAttemptId(), 0);
+    fill(4);
+    const qint64 loadedNewest = m_store->newestAttemptId();
+    QVERIFY(loadedNewest > 0);
+    HistoryModel model(url());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    HistoryQuery query;
+    query.status = HistoryQuery::StatusClass::Unavailable;
+    model.setQuery(query);
+    QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);
+    QCOMPARE(model.rowCount(), 0);
+
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 60000, 429,
+                                QStringLiteral("retry"), OperationState::Waiting) > 0);
+    model.refresh();
+    QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 61000, 503,
+                                QStringLiteral("retry"), OperationState::Waiting) > 0);
+    QCOMPARE(m_store->newestAttemptId(), loadedNewest + 2);
+    model.refresh();
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 10000);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(model.attemptIdAt(0), loadedNewest + 2);
 }
 
 void tst_HistoryModel::answersToAnOldQueryAreDropped()
