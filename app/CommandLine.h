@@ -24,7 +24,12 @@ class Text final
 };
 
 // Exit codes, as the README documents them.
-enum ExitCode { ExitOk = 0, ExitRuntimeFailure = 1, ExitUsage = 2 };
+enum ExitCode
+{
+    ExitOk = 0,
+    ExitRuntimeFailure = 1,
+    ExitUsage = 2
+};
 
 // Prints "cooldown COMMAND: message" on stderr as one line and returns ExitUsage.
 int usageError(const QString &command, const QString &message);

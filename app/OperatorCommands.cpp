@@ -19,7 +19,11 @@ namespace cooldown::cli {
 
 namespace {
 
-enum class Action { Retry, Cancel };
+enum class Action
+{
+    Retry,
+    Cancel
+};
 
 void printErr(const QString &text)
 {

@@ -321,29 +321,28 @@ int runRun(const QStringList &arguments)
         out.flush();
         engine->apply(std::move(*next));
     };
-    QObject::connect(engine.get(), &EngineSession::configApplied, engine.get(),
-                     [&](bool applied, const QString &problem) {
-                         if (applied) {
-                             // Retention follows the workspace too, from the next pass.
-                             const RetentionConfig r = engine->config().retention;
-                             QMetaObject::invokeMethod(
-                                 pruner,
-                                 [pruner, r] {
-                                     pruner->setPeriods(
-                                         RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
-                                 },
-                                 Qt::QueuedConnection);
-                             listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
-                             out << isoTime(SystemClock::instance().nowMs())
-                                 << " workspace applied: " << engine->config().endpoints.size()
-                                 << " endpoints\n";
-                             out.flush();
-                         } else {
-                             err << "cooldown run: the workspace was not applied: " << problem
-                                 << '\n';
-                             err.flush();
-                         }
-                     });
+    QObject::connect(
+        engine.get(), &EngineSession::configApplied, engine.get(),
+        [&](bool applied, const QString &problem) {
+            if (applied) {
+                // Retention follows the workspace too, from the next pass.
+                const RetentionConfig r = engine->config().retention;
+                QMetaObject::invokeMethod(
+                    pruner,
+                    [pruner, r] {
+                        pruner->setPeriods(RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
+                    },
+                    Qt::QueuedConnection);
+                listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
+                out << isoTime(SystemClock::instance().nowMs())
+                    << " workspace applied: " << engine->config().endpoints.size()
+                    << " endpoints\n";
+                out.flush();
+            } else {
+                err << "cooldown run: the workspace was not applied: " << problem << '\n';
+                err.flush();
+            }
+        });
     if (!stopSignals.install(
             [&](int signal) {
                 if (signal == SIGHUP)

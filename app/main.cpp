@@ -149,7 +149,8 @@ int main(int argc, char *argv[])
     }
     if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
         QCoreApplication app(argc, argv);
-        cooldown::cli::printOut(QStringLiteral("cooldown %1\n").arg(QLatin1String(COOLDOWN_VERSION)));
+        cooldown::cli::printOut(
+            QStringLiteral("cooldown %1\n").arg(QLatin1String(COOLDOWN_VERSION)));
         return cooldown::cli::ExitOk;
     }
 #ifdef COOLDOWN_HAVE_UI

@@ -37,7 +37,7 @@ struct LiveSnapshot
     QList<PartitionState> partitions;
     // When the oldest raw attempt kept started (retention prunes older ones); -1: none.
     qint64 rawHistoryFromMs = -1;
-    bool fixedWindow = false;    // the figures of a fixed window, not of the last so much
+    bool fixedWindow = false; // the figures of a fixed window, not of the last so much
 };
 
 // Reads the store for the live views, from a Store of its own on the thread it was
@@ -113,8 +113,8 @@ private:
     QHash<QString, QString> m_partitionOf;
     QStringList m_endpointIds;
     std::unique_ptr<Store> m_store;
-    Metrics m_figures;  // the range's rollups, one entry per bucket
-    Metrics m_inFlight; // exchanges in flight, sampled live
+    Metrics m_figures;                     // the range's rollups, one entry per bucket
+    Metrics m_inFlight;                    // exchanges in flight, sampled live
     std::map<qint64, int> m_peakPerSecond; // the same per second, for the fine buckets
     int m_maxInFlight = 0;
     QTimer *m_timer = nullptr;

@@ -75,8 +75,8 @@ QString JsonReader::string(const QJsonObject &o, const QString &key, const QStri
     return v.toString();
 }
 
-double JsonReader::number(const QJsonObject &o, const QString &key, const QString &path,
-                          double min, double max, double fallback, bool wholeNumber)
+double JsonReader::number(const QJsonObject &o, const QString &key, const QString &path, double min,
+                          double max, double fallback, bool wholeNumber)
 {
     if (!ok())
         return fallback;

@@ -23,10 +23,14 @@ class Text final
 
 constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
-const QStringList kTopKeys = {QStringLiteral("version"),   QStringLiteral("concurrency"),
-                              QStringLiteral("policies"),  QStringLiteral("retry_profiles"),
-                              QStringLiteral("endpoints"), QStringLiteral("alerts"),
-                              QStringLiteral("retention"), QStringLiteral("api"),
+const QStringList kTopKeys = {QStringLiteral("version"),
+                              QStringLiteral("concurrency"),
+                              QStringLiteral("policies"),
+                              QStringLiteral("retry_profiles"),
+                              QStringLiteral("endpoints"),
+                              QStringLiteral("alerts"),
+                              QStringLiteral("retention"),
+                              QStringLiteral("api"),
                               QStringLiteral("pause_after_failures")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
@@ -69,14 +73,15 @@ constexpr double kMaxPauseAfterFailures = 1000000;
 class Substitution
 {
 public:
-    Substitution(const QHash<QString, QString> &variables, const QHash<QString, QString> &environment)
+    Substitution(const QHash<QString, QString> &variables,
+                 const QHash<QString, QString> &environment)
         : m_variables(variables), m_environment(environment)
-    {
-    }
+    {}
 
     std::optional<QString> apply(const QString &text, const QString &path, JsonReader &reader) const
     {
-        static const QRegularExpression kReference(QStringLiteral(R"(\$\{([a-z]+):([A-Za-z0-9_.]+)\})"));
+        static const QRegularExpression kReference(
+            QStringLiteral(R"(\$\{([a-z]+):([A-Za-z0-9_.]+)\})"));
         static const QRegularExpression kPlaceholder(QStringLiteral(R"(\$\{job:[A-Za-z0-9_.]+\})"));
         QString out;
         qsizetype last = 0;
@@ -272,7 +277,8 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
         }
     }
 
-    e.everySeconds = int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
+    e.everySeconds =
+        int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
     e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
     e.policy = r.string(o, QStringLiteral("policy"), path, false);
     e.partitionKey = r.string(o, QStringLiteral("partition_key"), path, false);
@@ -455,8 +461,9 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1: %2: %3")
-                     .arg(sourceName, lineAndColumn(json, parseError.offset), parseError.errorString());
+        *error =
+            QStringLiteral("%1: %2: %3")
+                .arg(sourceName, lineAndColumn(json, parseError.offset), parseError.errorString());
         return std::nullopt;
     }
 
@@ -467,12 +474,14 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
     WorkspaceConfig config;
     config.sourceName = sourceName;
 
-    const auto top = r.object(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), QStringLiteral("$"));
+    const auto top =
+        r.object(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), QStringLiteral("$"));
     if (top) {
         r.checkKnownKeys(*top, QString(), kTopKeys);
         if (r.ok() && !top->contains(QStringLiteral("version")))
             r.fail(QStringLiteral("version"), Text::tr("required, expected %1").arg(kVersion));
-        const double version = r.number(*top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
+        const double version =
+            r.number(*top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
         if (r.ok() && version != kVersion)
             r.fail(QStringLiteral("version"),
                    Text::tr("this build reads version %1, the file is version %2")
@@ -480,9 +489,11 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                        .arg(version));
 
         if (top->contains(QStringLiteral("concurrency"))) {
-            if (const auto c = r.object(top->value(QStringLiteral("concurrency")), QStringLiteral("concurrency"))) {
+            if (const auto c = r.object(top->value(QStringLiteral("concurrency")),
+                                        QStringLiteral("concurrency"))) {
                 const QString path = QStringLiteral("concurrency");
-                r.checkKnownKeys(*c, path, {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
+                r.checkKnownKeys(*c, path,
+                                 {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
                 config.concurrency.maxInFlight =
                     int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
                 // The fleet's: several workers may have more than the 6 connections one

@@ -29,12 +29,12 @@ struct EndpointConfig
     HttpHeaders headers;
     HttpHeaders headerTemplates;
     QByteArray body;
-    int everySeconds = 0;          // 0: runs once per database
+    int everySeconds = 0; // 0: runs once per database
     double timeoutSeconds = 30;
-    QString policy;                // policy_id, or empty
+    QString policy; // policy_id, or empty
     QString partitionKey;
     QString retry = QStringLiteral("default");
-    QByteArray idempotencyHeader;  // empty: no key is sent
+    QByteArray idempotencyHeader; // empty: no key is sent
     // How long the server keeps a key (its documented retention); 0: not said. After
     // it, a keyed POST is parked instead of retried (idempotency_key_expired).
     double keyValidSeconds = 0;
@@ -136,7 +136,8 @@ struct WorkspaceConfig
     // (the demo workspace uses ${demo:base_url}). environment: defaults to the
     // process environment; tests pass their own.
     // The ${demo:base_url} reference of the demo workspace, pointed at baseUrl.
-    static QHash<QString, QString> demoVariables(const QUrl &baseUrl = QUrl(QStringLiteral("http://127.0.0.1:8089")));
+    static QHash<QString, QString>
+    demoVariables(const QUrl &baseUrl = QUrl(QStringLiteral("http://127.0.0.1:8089")));
 
     static std::optional<WorkspaceConfig> load(const QString &path, QString *error,
                                                const QHash<QString, QString> &variables = {});

@@ -29,8 +29,7 @@ void Permit::release()
 
 AsyncSemaphore::AsyncSemaphore(int permits, QObject *parent)
     : QObject(parent), m_permits(std::max(1, permits))
-{
-}
+{}
 
 AsyncSemaphore::~AsyncSemaphore() = default;
 

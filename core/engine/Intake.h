@@ -36,7 +36,7 @@ struct IntakeReport
     QList<std::pair<int, QString>> refusals; // (job index, why), in order
     // Of the refusals, the jobs whose idempotency key stands for another request.
     QList<int> keyConflicts;
-    QString databaseError;                   // the database failed: nothing written
+    QString databaseError; // the database failed: nothing written
 
     int created() const;
     bool ok() const { return databaseError.isEmpty() && refusals.isEmpty(); }

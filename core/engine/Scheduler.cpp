@@ -344,7 +344,9 @@ void Scheduler::wake()
         storeMayHaveDue = false;
     }
     m_waking = false;
-    armTimer(storeMayHaveDue ? StoreDue::Read : claimSkipped ? StoreDue::Remembered : StoreDue::Unknown);
+    armTimer(storeMayHaveDue ? StoreDue::Read
+             : claimSkipped  ? StoreDue::Remembered
+                             : StoreDue::Unknown);
     checkIdle();
 }
 

@@ -229,10 +229,12 @@ TransportCall *Transport::send(const TransportRequest &request)
         // Still an async call with one final signal, so callers have one code path.
         TransportResult result;
         result.error = early;
-        result.errorText = early == TransportError::BadUrl ? QStringLiteral("invalid URL")
-                                                           : QStringLiteral("unsupported scheme '%1'").arg(scheme);
+        result.errorText = early == TransportError::BadUrl
+                               ? QStringLiteral("invalid URL")
+                               : QStringLiteral("unsupported scheme '%1'").arg(scheme);
         result.startedAtMs = m_clock.nowMs();
-        QMetaObject::invokeMethod(call, [call, result] { call->finish(result); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            call, [call, result] { call->finish(result); }, Qt::QueuedConnection);
     }
     return call;
 }

@@ -31,9 +31,9 @@ struct TransportResult
     TransportError error = TransportError::None;
     QString errorText;
     HttpHeaders headers;
-    QByteArray body;         // at most maxResponseBytes
+    QByteArray body; // at most maxResponseBytes
     bool bodyTruncated = false;
-    bool sent = false;       // bytes of the request left this process
+    bool sent = false; // bytes of the request left this process
     qint64 startedAtMs = 0;
     qint64 durationMs = 0;
 };

@@ -8,8 +8,7 @@ namespace cooldown {
 
 namespace {
 
-constexpr std::array<const char *, 7> kDayNames = {"Mon", "Tue", "Wed", "Thu",
-                                                   "Fri", "Sat", "Sun"};
+constexpr std::array<const char *, 7> kDayNames = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
 constexpr std::array<const char *, 7> kLongDayNames = {
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
 constexpr std::array<const char *, 12> kMonthNames = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -58,8 +57,7 @@ public:
     }
 
     // One of the names, matched case-sensitively; returns its index or -1.
-    template<size_t N>
-    int name(const std::array<const char *, N> &names, const char *what)
+    template <size_t N> int name(const std::array<const char *, N> &names, const char *what)
     {
         if (failed())
             return -1;
@@ -156,8 +154,7 @@ HttpDate finish(Reader &r, HttpDate::Form form, const Fields &f)
         return result;
     }
     result.form = form;
-    result.msSinceEpoch =
-        ((days * 24 + f.hour) * 60 + f.minute) * 60000 + qint64(f.second) * 1000;
+    result.msSinceEpoch = ((days * 24 + f.hour) * 60 + f.minute) * 60000 + qint64(f.second) * 1000;
     return result;
 }
 

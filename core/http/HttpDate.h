@@ -10,7 +10,13 @@ namespace cooldown {
 // GMT only; every field is range-checked and the day name must match the date.
 struct HttpDate
 {
-    enum class Form { ImfFixdate, Rfc850, Asctime, Invalid };
+    enum class Form
+    {
+        ImfFixdate,
+        Rfc850,
+        Asctime,
+        Invalid
+    };
 
     Form form = Form::Invalid;
     qint64 msSinceEpoch = 0; // UTC

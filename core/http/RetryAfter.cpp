@@ -59,9 +59,8 @@ RetryAfter RetryAfter::parse(const std::optional<QByteArray> &raw, qint64 nowMs,
             if (c < '0' || c > '9') {
                 result.form = Form::Invalid;
                 result.saturated = false; // an invalid value has no size to report
-                result.error =
-                    QStringLiteral("delay-seconds must be ASCII digits only, found '%1'")
-                        .arg(QLatin1Char(c));
+                result.error = QStringLiteral("delay-seconds must be ASCII digits only, found '%1'")
+                                   .arg(QLatin1Char(c));
                 return result;
             }
             if (!result.saturated) {

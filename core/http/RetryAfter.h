@@ -15,17 +15,25 @@ namespace cooldown {
 // A malformed value is reported with a reason and never guessed at.
 struct RetryAfter
 {
-    enum class Form { Absent, Delta, ImfFixdate, Rfc850, Asctime, Invalid };
+    enum class Form
+    {
+        Absent,
+        Delta,
+        ImfFixdate,
+        Rfc850,
+        Asctime,
+        Invalid
+    };
 
     // Anything above this saturates, so that arithmetic in milliseconds never overflows.
     static constexpr qint64 kMaxSeconds = std::numeric_limits<qint64>::max() / 1000 / 4;
 
     Form form = Form::Absent;
-    QByteArray raw;        // the field value exactly as received
-    qint64 waitMs = 0;     // the server's wait before any spread or cap; >= 0
+    QByteArray raw;    // the field value exactly as received
+    qint64 waitMs = 0; // the server's wait before any spread or cap; >= 0
     bool saturated = false;
     bool measuredAgainstDate = false; // an HTTP-date measured against the response Date
-    QString error;         // why it is Invalid
+    QString error;                    // why it is Invalid
 
     bool isPresent() const { return form != Form::Absent; }
     bool isValid() const { return form != Form::Absent && form != Form::Invalid; }

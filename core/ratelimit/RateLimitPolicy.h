@@ -35,9 +35,9 @@ enum class Pacing
 const char *toString(Pacing pacing);
 std::optional<Pacing> pacingFromString(QStringView text);
 
-// A client-side rate-limit policy of the workspace config ("policies" in the README's workspace format):
-// `limit` units per `window_seconds`, with `burst` more allowed at once. One token
-// bucket exists per (policy, partition key).
+// A client-side rate-limit policy of the workspace config ("policies" in the README's workspace
+// format): `limit` units per `window_seconds`, with `burst` more allowed at once. One token bucket
+// exists per (policy, partition key).
 struct RateLimitPolicy
 {
     // Limits that keep the bucket's integer arithmetic exact and far from overflow.

@@ -70,10 +70,10 @@ struct RetryDecision
     qint64 delayMs = -1;     // Retry only: from now until the retry may start
     qint64 notBeforeMs = -1; // Retry only: absolute UTC ms
     WaitSource source = WaitSource::None;
-    ServerWait serverWait;   // what the server said, even when it was not used
-    bool throttled = false;  // a 429 or 503: counted apart from failures
-    int countedAttempts = 0; // attempts that count towards max_attempts
-    qint64 deadlineMs = -1;  // -1 without a deadline
+    ServerWait serverWait;       // what the server said, even when it was not used
+    bool throttled = false;      // a 429 or 503: counted apart from failures
+    int countedAttempts = 0;     // attempts that count towards max_attempts
+    qint64 deadlineMs = -1;      // -1 without a deadline
     qint64 keyValidUntilMs = -1; // when the server forgets the key; -1 when not said
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,

@@ -41,7 +41,7 @@ bool readSeconds(const QJsonValue &value, double *out, bool allowZero, QString *
     return true;
 }
 
-template<typename Enum, size_t N>
+template <typename Enum, size_t N>
 bool readChoice(const QJsonValue &value, const std::pair<const char *, Enum> (&choices)[N],
                 Enum *out, QString *error)
 {
@@ -62,13 +62,13 @@ constexpr std::pair<const char *, Jitter> kJitters[] = {{"full", Jitter::Full},
                                                         {"decorrelated", Jitter::Decorrelated},
                                                         {"none", Jitter::None}};
 constexpr std::pair<const char *, OnDeadline> kOnDeadline[] = {{"fail", OnDeadline::Fail},
-                                                              {"park", OnDeadline::Park}};
+                                                               {"park", OnDeadline::Park}};
 constexpr std::pair<const char *, RetryNonIdempotent> kNonIdempotent[] = {
     {"never", RetryNonIdempotent::Never},
     {"with_key", RetryNonIdempotent::WithKey},
     {"always", RetryNonIdempotent::Always}};
 
-template<typename Enum, size_t N>
+template <typename Enum, size_t N>
 const char *nameOf(Enum value, const std::pair<const char *, Enum> (&choices)[N])
 {
     for (const auto &choice : choices) {

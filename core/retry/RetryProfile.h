@@ -6,12 +6,27 @@
 
 namespace cooldown {
 
-enum class Jitter { Full, Equal, Decorrelated, None };
-enum class OnDeadline { Fail, Park };
-enum class RetryNonIdempotent { Never, WithKey, Always };
+enum class Jitter
+{
+    Full,
+    Equal,
+    Decorrelated,
+    None
+};
+enum class OnDeadline
+{
+    Fail,
+    Park
+};
+enum class RetryNonIdempotent
+{
+    Never,
+    WithKey,
+    Always
+};
 
-// A named retry profile of the workspace config ("retry_profiles" in the README's workspace format).
-// Field names and defaults are the config's; seconds may be fractional.
+// A named retry profile of the workspace config ("retry_profiles" in the README's workspace
+// format). Field names and defaults are the config's; seconds may be fractional.
 struct RetryProfile
 {
     int maxAttempts = 6;

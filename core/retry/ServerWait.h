@@ -15,11 +15,20 @@
 namespace cooldown {
 
 // Where a retry's wait came from. Every attempt records it.
-enum class WaitSource { None, RetryAfter, RateLimit, XRateLimit, Problem, Backoff };
+enum class WaitSource
+{
+    None,
+    RetryAfter,
+    RateLimit,
+    XRateLimit,
+    Problem,
+    Backoff
+};
 const char *toString(WaitSource source);
 
 // What a problem type makes Cooldown do (the IETF RateLimit draft's problem types).
-enum class ProblemAction {
+enum class ProblemAction
+{
     None,          // no problem body, or a type without a meaning here
     WaitForWindow, // quota-exceeded: wait for the violated policy's window
     SlowDown,      // temporary-reduced-capacity: slow the partition's bucket

@@ -105,8 +105,8 @@ struct AttemptFilter
     std::optional<OperationState> operationState; // the operation's current state
     int statusMin = -1; // HTTP status within [statusMin, statusMax]; 0 is "no response"
     int statusMax = -1;
-    int statusExcluded = -1;  // and not this one (e.g. 4xx other than 429)
-    QString decision;         // success | retry | park | fail
+    int statusExcluded = -1; // and not this one (e.g. 4xx other than 429)
+    QString decision;        // success | retry | park | fail
     // Only the attempts retention deletes at this cut (schema::prunableAttempt): started
     // before it, of an operation that has ended.
     qint64 prunableBeforeMs = -1;

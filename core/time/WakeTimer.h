@@ -52,8 +52,7 @@ class ManualWakeTimer final : public WakeTimer
 public:
     explicit ManualWakeTimer(const ManualClock &clock, QObject *parent = nullptr)
         : WakeTimer(parent), m_clock(clock)
-    {
-    }
+    {}
     void arm(qint64 delayMs) override;
     void disarm() override { m_dueMonotonicMs = -1; }
     bool isArmed() const override { return m_dueMonotonicMs >= 0; }

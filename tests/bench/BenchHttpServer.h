@@ -57,7 +57,8 @@ private:
         while ((end = buffer.indexOf("\r\n\r\n")) >= 0) {
             buffer.remove(0, end + 4);
             ++m_requests;
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n");
+            socket->write(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n");
         }
     }
 

@@ -400,9 +400,9 @@ double bareProcessesRate(const QUrl &url, qint64 count, int processes)
     timer.start();
     std::vector<Child> children;
     for (int i = 0; i < processes; ++i)
-        children.push_back(startChild({QCoreApplication::applicationFilePath(),
-                                       QStringLiteral("--bare-loop"), url.toString(),
-                                       QString::number(count / processes)}));
+        children.push_back(
+            startChild({QCoreApplication::applicationFilePath(), QStringLiteral("--bare-loop"),
+                        url.toString(), QString::number(count / processes)}));
     for (const ChildRun &run : waitAll(children)) {
         if (run.exitCode != 0)
             die(QStringLiteral("a bare loop exited with %1").arg(run.exitCode));

@@ -10,7 +10,8 @@ private:
     static QPair<int, QByteArray> check(const QStringList &args, QByteArray *out = nullptr)
     {
         QProcess p;
-        p.start(QStringLiteral(COOLDOWN_BINARY), QStringList{QStringLiteral("check-config")} + args);
+        p.start(QStringLiteral(COOLDOWN_BINARY),
+                QStringList{QStringLiteral("check-config")} + args);
         if (!p.waitForFinished(30000))
             qFatal("check-config did not finish");
         if (out)
@@ -43,11 +44,13 @@ void tst_CliCheckConfig::badFile()
     QTemporaryDir dir;
     QFile f(dir.filePath("bad.json"));
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"version": 1, "endpoints": [{"id": "a", "url": "http://127.0.0.1:1/", "timeout_seconds": "ten"}]})");
+    f.write(
+        R"({"version": 1, "endpoints": [{"id": "a", "url": "http://127.0.0.1:1/", "timeout_seconds": "ten"}]})");
     f.close();
     const auto [code, err] = check({f.fileName()});
     QCOMPARE(code, 2);
-    QVERIFY2(err.contains("bad.json: endpoints[0].timeout_seconds: expected a number"), err.constData());
+    QVERIFY2(err.contains("bad.json: endpoints[0].timeout_seconds: expected a number"),
+             err.constData());
     QCOMPARE(err.count('\n'), 1);
 }
 

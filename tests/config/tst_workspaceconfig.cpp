@@ -13,7 +13,8 @@ const QHash<QString, QString> kEnv = {{"EXAMPLE_TOKEN", "s3cr3t-t0ken"},
 QByteArray minimal(const QByteArray &endpointExtra = {}, const QByteArray &topExtra = {})
 {
     return R"({"version": 1, )" + topExtra +
-           R"("endpoints": [{"id": "m", "url": "https://api.example.com/m")" + endpointExtra + "}]}";
+           R"("endpoints": [{"id": "m", "url": "https://api.example.com/m")" + endpointExtra +
+           "}]}";
 }
 } // namespace
 
@@ -81,8 +82,8 @@ void tst_WorkspaceConfig::designExampleLoads()
 void tst_WorkspaceConfig::defaults()
 {
     QString error;
-    const auto config = WorkspaceConfig::parse(minimal(R"(, "method": "post", "body": "{\"a\":1}")"), "ws.json",
-                                               &error, {}, kEnv);
+    const auto config = WorkspaceConfig::parse(
+        minimal(R"(, "method": "post", "body": "{\"a\":1}")"), "ws.json", &error, {}, kEnv);
     QVERIFY2(config, qPrintable(error));
     const EndpointConfig &e = config->endpoints.first();
     QCOMPARE(e.name, QStringLiteral("m"));
@@ -133,24 +134,45 @@ void tst_WorkspaceConfig::refused_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
 
-    QTest::newRow("not json") << QByteArray("{\"version\": 1,\n \"endpoints\": [}") << "ws.json: line 2, column";
+    QTest::newRow("not json") << QByteArray("{\"version\": 1,\n \"endpoints\": [}")
+                              << "ws.json: line 2, column";
     QTest::newRow("top not object") << QByteArray("[1]") << "ws.json: $: expected an object";
-    QTest::newRow("no version") << QByteArray(R"({"endpoints": []})") << "ws.json: version: required";
-    QTest::newRow("newer version") << QByteArray(R"({"version": 2, "endpoints": []})") << "version: this build reads version 1";
-    QTest::newRow("version string") << QByteArray(R"({"version": "1", "endpoints": []})") << "version: expected a whole number";
-    QTest::newRow("unknown top key") << minimal({}, R"("endpionts": [], )") << "endpionts: unknown key";
+    QTest::newRow("no version") << QByteArray(R"({"endpoints": []})")
+                                << "ws.json: version: required";
+    QTest::newRow("newer version") << QByteArray(R"({"version": 2, "endpoints": []})")
+                                   << "version: this build reads version 1";
+    QTest::newRow("version string")
+        << QByteArray(R"({"version": "1", "endpoints": []})") << "version: expected a whole number";
+    QTest::newRow("unknown top key")
+        << minimal({}, R"("endpionts": [], )") << "endpionts: unknown key";
     QTest::newRow("no endpoints") << QByteArray(R"({"version": 1})") << "endpoints: required";
-    QTest::newRow("empty endpoints") << QByteArray(R"({"version": 1, "endpoints": []})") << "endpoints: expected at least one";
-    QTest::newRow("endpoint not object") << QByteArray(R"({"version": 1, "endpoints": [7]})") << "endpoints[0]: expected an object";
-    QTest::newRow("missing id") << QByteArray(R"({"version": 1, "endpoints": [{"url": "http://a/"}]})") << "endpoints[0].id: required";
-    QTest::newRow("bad id") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a b", "url": "http://a/"}]})") << "endpoints[0].id: expected 1-64";
-    QTest::newRow("duplicate id") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "http://a/"}, {"id": "a", "url": "http://b/"}]})")
-                                  << "endpoints[1].id: duplicate id 'a'";
-    QTest::newRow("unknown endpoint key") << minimal(R"(, "evry_seconds": 5)") << "endpoints[0].evry_seconds: unknown key";
-    QTest::newRow("relative url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "/x"}]})") << "endpoints[0].url: expected an absolute http or https URL";
-    QTest::newRow("ftp url") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "ftp://h/x"}]})") << "endpoints[0].url";
-    QTest::newRow("url number") << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": 5}]})") << "endpoints[0].url: expected a string";
-    QTest::newRow("bad method") << minimal(R"(, "method": "GE T")") << "endpoints[0].method: expected an HTTP method";
+    QTest::newRow("empty endpoints")
+        << QByteArray(R"({"version": 1, "endpoints": []})") << "endpoints: expected at least one";
+    QTest::newRow("endpoint not object")
+        << QByteArray(R"({"version": 1, "endpoints": [7]})") << "endpoints[0]: expected an object";
+    QTest::newRow("missing id") << QByteArray(
+                                       R"({"version": 1, "endpoints": [{"url": "http://a/"}]})")
+                                << "endpoints[0].id: required";
+    QTest::newRow("bad id")
+        << QByteArray(R"({"version": 1, "endpoints": [{"id": "a b", "url": "http://a/"}]})")
+        << "endpoints[0].id: expected 1-64";
+    QTest::newRow("duplicate id")
+        << QByteArray(
+               R"({"version": 1, "endpoints": [{"id": "a", "url": "http://a/"}, {"id": "a", "url": "http://b/"}]})")
+        << "endpoints[1].id: duplicate id 'a'";
+    QTest::newRow("unknown endpoint key")
+        << minimal(R"(, "evry_seconds": 5)") << "endpoints[0].evry_seconds: unknown key";
+    QTest::newRow("relative url")
+        << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "/x"}]})")
+        << "endpoints[0].url: expected an absolute http or https URL";
+    QTest::newRow("ftp url")
+        << QByteArray(R"({"version": 1, "endpoints": [{"id": "a", "url": "ftp://h/x"}]})")
+        << "endpoints[0].url";
+    QTest::newRow("url number") << QByteArray(
+                                       R"({"version": 1, "endpoints": [{"id": "a", "url": 5}]})")
+                                << "endpoints[0].url: expected a string";
+    QTest::newRow("bad method") << minimal(R"(, "method": "GE T")")
+                                << "endpoints[0].method: expected an HTTP method";
     // A line break at the end is no token either (a regular expression's $ let it through).
     QTest::newRow("method ending in a newline")
         << minimal(R"(, "method": "GET\n")") << "endpoints[0].method: expected an HTTP method";
@@ -161,42 +183,62 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("timeout below a millisecond")
         << minimal(R"(, "timeout_seconds": 0.0001)")
         << "endpoints[0].timeout_seconds: expected a number from 0.001 to 3600";
-    QTest::newRow("negative every") << minimal(R"(, "every_seconds": -1)") << "endpoints[0].every_seconds: expected a whole number";
-    QTest::newRow("huge every") << minimal(R"(, "every_seconds": 1e300)") << "endpoints[0].every_seconds";
-    QTest::newRow("fraction every") << minimal(R"(, "every_seconds": 1.5)") << "endpoints[0].every_seconds";
-    QTest::newRow("zero timeout") << minimal(R"(, "timeout_seconds": 0)") << "endpoints[0].timeout_seconds";
-    QTest::newRow("headers array") << minimal(R"(, "headers": ["a"])") << "endpoints[0].headers: expected an object";
-    QTest::newRow("header number") << minimal(R"(, "headers": {"X-A": 1})") << "endpoints[0].headers.X-A: expected a string";
-    QTest::newRow("header name") << minimal(R"(, "headers": {"Bad Name": "x"})") << "endpoints[0].headers.Bad Name: not a valid header name";
-    QTest::newRow("header newline") << minimal(R"(, "headers": {"X-A": "a\r\nX-B: b"})") << "line breaks";
-    QTest::newRow("missing env") << minimal(R"(, "headers": {"Authorization": "Bearer ${env:NOPE}"})")
-                                 << "endpoints[0].headers.Authorization: environment variable NOPE is not set";
-    QTest::newRow("malformed ref") << minimal(R"(, "headers": {"X-A": "${env:}"})") << "malformed reference";
-    QTest::newRow("unknown scope") << minimal(R"(, "body": "${vault:x}")") << "endpoints[0].body: unknown reference ${vault:x}";
-    QTest::newRow("unknown retry profile") << minimal(R"(, "retry": "fast")") << "endpoints[0].retry: no retry profile named 'fast'";
-    QTest::newRow("unknown policy") << minimal(R"(, "policy": "p1")") << "endpoints[0].policy: no policy with policy_id 'p1'";
-    QTest::newRow("idempotency string") << minimal(R"(, "idempotency": "Idempotency-Key")") << "endpoints[0].idempotency: expected an object";
-    QTest::newRow("idempotency no header") << minimal(R"(, "idempotency": {})") << "endpoints[0].idempotency.header: required";
+    QTest::newRow("negative every") << minimal(R"(, "every_seconds": -1)")
+                                    << "endpoints[0].every_seconds: expected a whole number";
+    QTest::newRow("huge every") << minimal(R"(, "every_seconds": 1e300)")
+                                << "endpoints[0].every_seconds";
+    QTest::newRow("fraction every")
+        << minimal(R"(, "every_seconds": 1.5)") << "endpoints[0].every_seconds";
+    QTest::newRow("zero timeout") << minimal(R"(, "timeout_seconds": 0)")
+                                  << "endpoints[0].timeout_seconds";
+    QTest::newRow("headers array")
+        << minimal(R"(, "headers": ["a"])") << "endpoints[0].headers: expected an object";
+    QTest::newRow("header number")
+        << minimal(R"(, "headers": {"X-A": 1})") << "endpoints[0].headers.X-A: expected a string";
+    QTest::newRow("header name") << minimal(R"(, "headers": {"Bad Name": "x"})")
+                                 << "endpoints[0].headers.Bad Name: not a valid header name";
+    QTest::newRow("header newline")
+        << minimal(R"(, "headers": {"X-A": "a\r\nX-B: b"})") << "line breaks";
+    QTest::newRow("missing env")
+        << minimal(R"(, "headers": {"Authorization": "Bearer ${env:NOPE}"})")
+        << "endpoints[0].headers.Authorization: environment variable NOPE is not set";
+    QTest::newRow("malformed ref")
+        << minimal(R"(, "headers": {"X-A": "${env:}"})") << "malformed reference";
+    QTest::newRow("unknown scope") << minimal(R"(, "body": "${vault:x}")")
+                                   << "endpoints[0].body: unknown reference ${vault:x}";
+    QTest::newRow("unknown retry profile")
+        << minimal(R"(, "retry": "fast")") << "endpoints[0].retry: no retry profile named 'fast'";
+    QTest::newRow("unknown policy")
+        << minimal(R"(, "policy": "p1")") << "endpoints[0].policy: no policy with policy_id 'p1'";
+    QTest::newRow("idempotency string") << minimal(R"(, "idempotency": "Idempotency-Key")")
+                                        << "endpoints[0].idempotency: expected an object";
+    QTest::newRow("idempotency no header")
+        << minimal(R"(, "idempotency": {})") << "endpoints[0].idempotency.header: required";
     QTest::newRow("key lifetime zero")
         << minimal(R"(, "idempotency": {"header": "K", "key_valid_seconds": 0})")
         << "endpoints[0].idempotency.key_valid_seconds: expected a number from 1";
     QTest::newRow("idempotency header newline")
         << minimal(R"(, "idempotency": {"header": "Idempotency-Key\n"})")
         << "endpoints[0].idempotency.header: not a valid header name";
-    QTest::newRow("profile bad field") << minimal({}, R"("retry_profiles": {"default": {"jitter": "wild"}}, )")
-                                       << "retry_profiles.default.jitter: expected one of full";
-    QTest::newRow("profile unknown field") << minimal({}, R"("retry_profiles": {"default": {"retries": 3}}, )")
-                                           << "retry_profiles.default.retries: unknown retry profile field";
-    QTest::newRow("profile cap below base") << minimal({}, R"("retry_profiles": {"default": {"base_seconds": 10, "cap_seconds": 5}}, )")
-                                            << "retry_profiles.default.cap_seconds: expected at least base_seconds";
+    QTest::newRow("profile bad field")
+        << minimal({}, R"("retry_profiles": {"default": {"jitter": "wild"}}, )")
+        << "retry_profiles.default.jitter: expected one of full";
+    QTest::newRow("profile unknown field")
+        << minimal({}, R"("retry_profiles": {"default": {"retries": 3}}, )")
+        << "retry_profiles.default.retries: unknown retry profile field";
+    QTest::newRow("profile cap below base")
+        << minimal({}, R"("retry_profiles": {"default": {"base_seconds": 10, "cap_seconds": 5}}, )")
+        << "retry_profiles.default.cap_seconds: expected at least base_seconds";
     QTest::newRow("per_host above 1024")
         << minimal({}, R"("concurrency": {"per_host": 2000}, )")
         << "concurrency.per_host: expected a whole number from 1 to 1024";
     QTest::newRow("per_host zero")
         << minimal({}, R"("concurrency": {"per_host": 0}, )")
         << "concurrency.per_host: expected a whole number from 1 to 1024";
-    QTest::newRow("max_in_flight zero") << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
-    QTest::newRow("policies object") << minimal({}, R"("policies": {}, )") << "policies: expected an array";
+    QTest::newRow("max_in_flight zero")
+        << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
+    QTest::newRow("policies object")
+        << minimal({}, R"("policies": {}, )") << "policies: expected an array";
     QTest::newRow("retention negative")
         << minimal({}, R"("retention": {"raw_days": -1}, )")
         << "retention.raw_days: expected a whole number from 0 to 36500";
@@ -279,8 +321,10 @@ void tst_WorkspaceConfig::refused_data()
                {},
                R"("alerts": [{"id": "ops\n", "url": "https://chat.example.com/hook", "events": ["endpoint_paused"]}], )")
         << "alerts[0].id: expected 1-64";
-    QTest::newRow("invalid utf-8") << QByteArray("{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
-                                   << "ws.json: line 1";
+    QTest::newRow("invalid utf-8")
+        << QByteArray(
+               "{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
+        << "ws.json: line 1";
 }
 
 void tst_WorkspaceConfig::refused()
@@ -319,7 +363,8 @@ void tst_WorkspaceConfig::secretsResolvedInMemoryOnly()
 {
     QString error;
     const auto config = WorkspaceConfig::parse(
-        minimal(R"(, "headers": {"Authorization": "Bearer ${env:EXAMPLE_TOKEN}"}, "url": "https://h/x?k=${env:EXAMPLE_TOKEN}")")
+        minimal(
+            R"(, "headers": {"Authorization": "Bearer ${env:EXAMPLE_TOKEN}"}, "url": "https://h/x?k=${env:EXAMPLE_TOKEN}")")
             .replace(R"("url": "https://api.example.com/m", )", ""),
         "ws.json", &error, {}, kEnv);
     QVERIFY2(config, qPrintable(error));
@@ -357,12 +402,14 @@ void tst_WorkspaceConfig::alertTargets()
 
 void tst_WorkspaceConfig::demoVariables()
 {
-    const QByteArray json = R"({"version": 1, "endpoints": [{"id": "d", "url": "${demo:base_url}/limited"}]})";
+    const QByteArray json =
+        R"({"version": 1, "endpoints": [{"id": "d", "url": "${demo:base_url}/limited"}]})";
     QString error;
     QVERIFY(!WorkspaceConfig::parse(json, "demo.json", &error, {}, kEnv));
     QVERIFY(error.contains("unknown reference ${demo:base_url}"));
-    const auto config = WorkspaceConfig::parse(json, "demo.json", &error,
-                                               WorkspaceConfig::demoVariables(QUrl("http://127.0.0.1:4242/")), kEnv);
+    const auto config = WorkspaceConfig::parse(
+        json, "demo.json", &error, WorkspaceConfig::demoVariables(QUrl("http://127.0.0.1:4242/")),
+        kEnv);
     QVERIFY2(config, qPrintable(error));
     QCOMPARE(config->endpoints.first().url, QUrl("http://127.0.0.1:4242/limited"));
 }

@@ -22,7 +22,8 @@ void tst_DnsFailure::nothingSentIsRetriedForEveryMethod()
 {
     QProcess probe;
     probe.start(QStringLiteral("unshare"), {QStringLiteral("-n"), QStringLiteral("true")});
-    if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+    if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit ||
+        probe.exitCode() != 0)
         QSKIP("unshare -n is not available here (needs root or user namespaces)");
 
     QTemporaryDir dir;
@@ -38,9 +39,10 @@ void tst_DnsFailure::nothingSentIsRetriedForEveryMethod()
     const QString db = dir.filePath("dns.db");
 
     QProcess run;
-    run.start(QStringLiteral("unshare"), {QStringLiteral("-n"), QStringLiteral(COOLDOWN_BINARY), QStringLiteral("run"),
-                                          QStringLiteral("--config"), config, QStringLiteral("--db"), db,
-                                          QStringLiteral("--until-idle")});
+    run.start(QStringLiteral("unshare"),
+              {QStringLiteral("-n"), QStringLiteral(COOLDOWN_BINARY), QStringLiteral("run"),
+               QStringLiteral("--config"), config, QStringLiteral("--db"), db,
+               QStringLiteral("--until-idle")});
     QVERIFY(run.waitForFinished(60000));
     QCOMPARE(run.exitCode(), 1); // both failed finally, after retrying
     QString error;
@@ -53,7 +55,8 @@ void tst_DnsFailure::nothingSentIsRetriedForEveryMethod()
         QCOMPARE(a.status, 0);
         // Nothing was sent, so even a POST without a key is sent again.
         QCOMPARE(a.decision, a.attempt == 1 ? QStringLiteral("retry") : QStringLiteral("fail"));
-        QCOMPARE(a.reason, a.attempt == 1 ? QStringLiteral("dns_failure") : QStringLiteral("max_attempts"));
+        QCOMPARE(a.reason,
+                 a.attempt == 1 ? QStringLiteral("dns_failure") : QStringLiteral("max_attempts"));
     }
 }
 

@@ -31,7 +31,10 @@ void tst_AsyncSemaphore::grantsImmediatelyWhenFree()
     QCOMPARE(held.size(), size_t(2));
     QCOMPARE(sem.inUse(), 2);
     bool third = false;
-    sem.acquire([&](Permit p) { third = true; held.push_back(std::move(p)); });
+    sem.acquire([&](Permit p) {
+        third = true;
+        held.push_back(std::move(p));
+    });
     QVERIFY(!third);
     QCOMPARE(sem.waiting(), 1);
     held.front().release();
@@ -46,7 +49,10 @@ void tst_AsyncSemaphore::fifoOrder()
     std::vector<Permit> held;
     QList<int> order;
     for (int i = 0; i < 5; ++i)
-        sem.acquire([&, i](Permit p) { order << i; held.push_back(std::move(p)); });
+        sem.acquire([&, i](Permit p) {
+            order << i;
+            held.push_back(std::move(p));
+        });
     QCOMPARE(order, QList<int>{0});
     for (int i = 1; i < 5; ++i) {
         // Release the oldest outside the vector: the release grants the next waiter at
@@ -102,7 +108,10 @@ void tst_AsyncSemaphore::reentrantRelease()
     Permit blocker = sem.tryAcquire();
     int grants = 0;
     for (int i = 0; i < 1000; ++i)
-        sem.acquire([&](Permit p) { ++grants; p.release(); });
+        sem.acquire([&](Permit p) {
+            ++grants;
+            p.release();
+        });
     blocker.release();
     QCOMPARE(grants, 1000);
     QCOMPARE(sem.inUse(), 0);
@@ -129,7 +138,10 @@ void tst_AsyncSemaphore::shrinkAndGrow()
     sem.setPermits(1);
     QCOMPARE(sem.inUse(), 3); // held permits are never revoked
     int granted = 0;
-    sem.acquire([&](Permit p) { ++granted; held.push_back(std::move(p)); });
+    sem.acquire([&](Permit p) {
+        ++granted;
+        held.push_back(std::move(p));
+    });
     held.erase(held.begin());
     held.erase(held.begin());
     QCOMPARE(granted, 0); // still 1 in use, the limit

@@ -40,14 +40,16 @@ private:
 
     QByteArray endpoint(const QString &id, const QString &path, const QByteArray &extra = {})
     {
-        return QStringLiteral(R"({"id": "%1", "url": "%2")").arg(id, m_server->url(path)).toUtf8() + extra + "}";
+        return QStringLiteral(R"({"id": "%1", "url": "%2")").arg(id, m_server->url(path)).toUtf8() +
+               extra + "}";
     }
 
     bool startWith(const QByteArray &endpoints, const QByteArray &top = {})
     {
         const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
         QString error;
-        auto config = WorkspaceConfig::parse(json, "test.json", &error, {}, QHash<QString, QString>{});
+        auto config =
+            WorkspaceConfig::parse(json, "test.json", &error, {}, QHash<QString, QString>{});
         if (!config) {
             qWarning() << error;
             return false;
@@ -61,8 +63,8 @@ private:
         SchedulerOptions options;
         options.workerId = QStringLiteral("test-worker");
         options.leaseMs = 60000;
-        m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
-                                                  *m_random, *m_timer, options);
+        m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
+                                                  *m_clock, *m_random, *m_timer, options);
         if (!m_scheduler->start(&error)) {
             qWarning() << error;
             return false;
@@ -86,7 +88,10 @@ private:
         return true;
     }
 
-    OperationRecord latest(const QString &endpointId) { return m_store->latestOperation(endpointId).value(); }
+    OperationRecord latest(const QString &endpointId)
+    {
+        return m_store->latestOperation(endpointId).value();
+    }
 
 private slots:
     void init()
@@ -192,7 +197,9 @@ void tst_Scheduler::postWithoutKeyParks()
 void tst_Scheduler::keyedPostKeepsItsKey()
 {
     m_server->script("/p", {{503, {{"Retry-After", "5"}}, {}}, {201, {}, {}}});
-    QVERIFY(startWith(endpoint("p", "/p", R"(, "method": "POST", "body": "{\"a\":1}", "idempotency": {"header": "Idempotency-Key"})")));
+    QVERIFY(startWith(endpoint(
+        "p", "/p",
+        R"(, "method": "POST", "body": "{\"a\":1}", "idempotency": {"header": "Idempotency-Key"})")));
     QCOMPARE(latest("p").state, OperationState::Waiting);
     QVERIFY(advance(7000));
     QCOMPARE(m_server->received.size(), 2);
@@ -229,14 +236,17 @@ void tst_Scheduler::globalLimitHolds()
     m_server->script("/h", {{200, {}, {}, true}});
     QByteArray endpoints;
     for (int i = 0; i < 5; ++i)
-        endpoints += (i ? "," : "") + endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.5)");
-    const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 2}, "endpoints": [)" + endpoints + "]}";
+        endpoints += (i ? "," : "") +
+                     endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.5)");
+    const QByteArray json =
+        R"({"version": 1, "concurrency": {"max_in_flight": 2}, "endpoints": [)" + endpoints + "]}";
     QString error;
     auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
     QVERIFY2(config, qPrintable(error));
     m_store = Store::open(m_dbPath, &error);
     m_transport = std::make_unique<Transport>(*m_clock);
-    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock, *m_random, *m_timer);
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer);
     QVERIFY(m_scheduler->start(&error));
     // Sample the exchanges really open at the transport, on every event-loop turn.
     int maxOpen = 0;
@@ -274,12 +284,13 @@ void tst_Scheduler::periodicTicksDoNotStack()
 void tst_Scheduler::bucketPacesThePartition()
 {
     // 2 requests per 60 s, burst 1: after the first, one every 30 s.
-    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+    const QByteArray policy =
+        R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 2, "window_seconds": 60, "burst": 1, "policy_version": 1}], )";
     QByteArray endpoints;
     for (int i = 0; i < 4; ++i)
-        endpoints += (i ? "," : "") +
-                     endpoint(QStringLiteral("b%1").arg(i), "/b", R"(, "policy": "p", "partition_key": "k1")");
+        endpoints += (i ? "," : "") + endpoint(QStringLiteral("b%1").arg(i), "/b",
+                                               R"(, "policy": "p", "partition_key": "k1")");
     QVERIFY(startWith(endpoints, policy));
     QCOMPARE(m_server->received.size(), 1);
     QVERIFY(advance(29000, 1000));
@@ -295,11 +306,14 @@ void tst_Scheduler::slowPartitionDoesNotStarveOthers()
 {
     // One request a minute for "slow"; its waiting operations go back to the store
     // with the time their token comes, instead of sitting on claims.
-    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+    const QByteArray policy =
+        R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 1, "window_seconds": 60, "burst": 0, "policy_version": 1}], )";
     QByteArray endpoints;
     for (int i = 0; i < 12; ++i)
-        endpoints += endpoint(QStringLiteral("s%1").arg(i), "/slow", R"(, "policy": "p", "partition_key": "slow")") + ",";
+        endpoints += endpoint(QStringLiteral("s%1").arg(i), "/slow",
+                              R"(, "policy": "p", "partition_key": "slow")") +
+                     ",";
     endpoints += endpoint("fast", "/fast", R"(, "every_seconds": 1)");
     const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 4}, )" + policy +
                             R"("endpoints": [)" + endpoints + "]}";
@@ -308,7 +322,8 @@ void tst_Scheduler::slowPartitionDoesNotStarveOthers()
     QVERIFY2(config, qPrintable(error));
     m_store = Store::open(m_dbPath, &error);
     m_transport = std::make_unique<Transport>(*m_clock);
-    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock, *m_random, *m_timer);
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer);
     QVERIFY(m_scheduler->start(&error));
     QVERIFY(settle());
     QVERIFY(advance(10000, 500));
@@ -336,11 +351,14 @@ void tst_Scheduler::slowPartitionDoesNotStarveOthers()
 
 void tst_Scheduler::throttleHoldsThePartition()
 {
-    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+    const QByteArray policy =
+        R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 100, "window_seconds": 60, "burst": 100, "policy_version": 1}], )";
     m_server->script("/first", {{429, {{"Retry-After", "30"}}, {}}, {200, {}, {}}});
-    const QByteArray endpoints = endpoint("first", "/first", R"(, "policy": "p", "partition_key": "k1")") + "," +
-                                 endpoint("other", "/other", R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)");
+    const QByteArray endpoints =
+        endpoint("first", "/first", R"(, "policy": "p", "partition_key": "k1")") + "," +
+        endpoint("other", "/other",
+                 R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)");
     QVERIFY(startWith(endpoints, policy));
     // The partition is held until the server's time: "other" does not go meanwhile.
     QCOMPARE(m_scheduler->holds().size(), 1);
@@ -357,11 +375,14 @@ void tst_Scheduler::throttleHoldsThePartition()
 
 void tst_Scheduler::liftingAHoldReleasesThePartition()
 {
-    const QByteArray policy = R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
+    const QByteArray policy =
+        R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 100, "window_seconds": 60, "burst": 100, "policy_version": 1}], )";
     m_server->script("/first", {{429, {{"Retry-After", "300"}}, {}}, {200, {}, {}}});
-    const QByteArray endpoints = endpoint("first", "/first", R"(, "policy": "p", "partition_key": "k1")") + "," +
-                                 endpoint("other", "/other", R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)");
+    const QByteArray endpoints =
+        endpoint("first", "/first", R"(, "policy": "p", "partition_key": "k1")") + "," +
+        endpoint("other", "/other",
+                 R"(, "policy": "p", "partition_key": "k1", "every_seconds": 5)");
     QVERIFY(startWith(endpoints, policy));
     QCOMPARE(m_scheduler->holds().size(), 1);
     QSignalSpy released(m_scheduler.get(), &Scheduler::partitionReleased);

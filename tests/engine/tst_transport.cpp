@@ -83,7 +83,8 @@ void tst_Transport::headersAndKeySent()
                 s->write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
         });
     });
-    TransportRequest r = request(QStringLiteral("http://127.0.0.1:%1/upload").arg(server.serverPort()));
+    TransportRequest r =
+        request(QStringLiteral("http://127.0.0.1:%1/upload").arg(server.serverPort()));
     r.method = "POST";
     r.body = "{\"x\":1}";
     r.headers.append("Idempotency-Key", "\"op-42\"");
@@ -198,7 +199,8 @@ void tst_Transport::redirectLoopIsCapped()
     QCOMPARE(r.error, TransportError::None);
     // Qt 6.4 follows a few more hops than the cap names before it gives up (5 or 6
     // requests for a cap of 3); what matters is that the loop ends, quickly.
-    QVERIFY2(server.requests >= 4 && server.requests <= 8, qPrintable(QString::number(server.requests)));
+    QVERIFY2(server.requests >= 4 && server.requests <= 8,
+             qPrintable(QString::number(server.requests)));
 }
 
 void tst_Transport::badUrls_data()
@@ -208,7 +210,8 @@ void tst_Transport::badUrls_data()
     QTest::newRow("no host") << "http:///x" << int(TransportError::BadUrl);
     QTest::newRow("relative") << "just/a/path" << int(TransportError::BadUrl);
     QTest::newRow("ftp") << "ftp://127.0.0.1/x" << int(TransportError::UnsupportedScheme);
-    QTest::newRow("file") << "file://localhost/etc/passwd" << int(TransportError::UnsupportedScheme);
+    QTest::newRow("file") << "file://localhost/etc/passwd"
+                          << int(TransportError::UnsupportedScheme);
 }
 
 void tst_Transport::badUrls()

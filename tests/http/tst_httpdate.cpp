@@ -50,29 +50,45 @@ void tst_HttpDate::parse_data()
 
     // Rejections: case, zone, ranges, shape.
     const qint64 none = -1;
-    QTest::newRow("lowercase day") << QByteArray("sun, 06 Nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("lowercase month") << QByteArray("Sun, 06 nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("lowercase gmt") << QByteArray("Sun, 06 Nov 1994 08:49:37 gmt") << "invalid" << none;
+    QTest::newRow("lowercase day")
+        << QByteArray("sun, 06 Nov 1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("lowercase month")
+        << QByteArray("Sun, 06 nov 1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("lowercase gmt")
+        << QByteArray("Sun, 06 Nov 1994 08:49:37 gmt") << "invalid" << none;
     QTest::newRow("UTC zone") << QByteArray("Sun, 06 Nov 1994 08:49:37 UTC") << "invalid" << none;
-    QTest::newRow("numeric zone") << QByteArray("Sun, 06 Nov 1994 08:49:37 +0000") << "invalid" << none;
+    QTest::newRow("numeric zone") << QByteArray("Sun, 06 Nov 1994 08:49:37 +0000") << "invalid"
+                                  << none;
     QTest::newRow("no zone") << QByteArray("Sun, 06 Nov 1994 08:49:37") << "invalid" << none;
-    QTest::newRow("one-digit day") << QByteArray("Sun, 6 Nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("two-digit year imf") << QByteArray("Sun, 06 Nov 94 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("one-digit day")
+        << QByteArray("Sun, 6 Nov 1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("two-digit year imf")
+        << QByteArray("Sun, 06 Nov 94 08:49:37 GMT") << "invalid" << none;
     QTest::newRow("hour 24") << QByteArray("Sun, 06 Nov 1994 24:00:00 GMT") << "invalid" << none;
     QTest::newRow("minute 60") << QByteArray("Sun, 06 Nov 1994 08:60:00 GMT") << "invalid" << none;
     QTest::newRow("second 61") << QByteArray("Sun, 06 Nov 1994 08:49:61 GMT") << "invalid" << none;
     QTest::newRow("day 0") << QByteArray("Sun, 00 Nov 1994 08:49:37 GMT") << "invalid" << none;
     QTest::newRow("31 Nov") << QByteArray("Thu, 31 Nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("29 Feb non-leap") << QByteArray("Thu, 29 Feb 2023 00:00:00 GMT") << "invalid" << none;
-    QTest::newRow("29 Feb 1900") << QByteArray("Thu, 29 Feb 1900 00:00:00 GMT") << "invalid" << none;
-    QTest::newRow("wrong day name") << QByteArray("Mon, 06 Nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("unknown month") << QByteArray("Sun, 06 Foo 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("trailing text") << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT x") << "invalid" << none;
-    QTest::newRow("double space") << QByteArray("Sun,  06 Nov 1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("rfc850 short day") << QByteArray("Sun, 06-Nov-94 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("rfc850 four-digit year") << QByteArray("Sunday, 06-Nov-1994 08:49:37 GMT") << "invalid" << none;
-    QTest::newRow("asctime zero-padded day") << QByteArray("Sun Nov 06 08:49:37 1994") << "asctime" << sample;
-    QTest::newRow("asctime with GMT") << QByteArray("Sun Nov  6 08:49:37 1994 GMT") << "invalid" << none;
+    QTest::newRow("29 Feb non-leap")
+        << QByteArray("Thu, 29 Feb 2023 00:00:00 GMT") << "invalid" << none;
+    QTest::newRow("29 Feb 1900") << QByteArray("Thu, 29 Feb 1900 00:00:00 GMT") << "invalid"
+                                 << none;
+    QTest::newRow("wrong day name")
+        << QByteArray("Mon, 06 Nov 1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("unknown month")
+        << QByteArray("Sun, 06 Foo 1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("trailing text")
+        << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT x") << "invalid" << none;
+    QTest::newRow("double space") << QByteArray("Sun,  06 Nov 1994 08:49:37 GMT") << "invalid"
+                                  << none;
+    QTest::newRow("rfc850 short day")
+        << QByteArray("Sun, 06-Nov-94 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("rfc850 four-digit year")
+        << QByteArray("Sunday, 06-Nov-1994 08:49:37 GMT") << "invalid" << none;
+    QTest::newRow("asctime zero-padded day")
+        << QByteArray("Sun Nov 06 08:49:37 1994") << "asctime" << sample;
+    QTest::newRow("asctime with GMT")
+        << QByteArray("Sun Nov  6 08:49:37 1994 GMT") << "invalid" << none;
     QTest::newRow("empty") << QByteArray("") << "invalid" << none;
     QTest::newRow("number") << QByteArray("120") << "invalid" << none;
     QTest::newRow("iso") << QByteArray("1994-11-06T08:49:37Z") << "invalid" << none;
@@ -105,16 +121,20 @@ void tst_HttpDate::rfc850Century_data()
     // 2076-11-29 is exactly 50 years ahead: not more than 50 years, so it stays.
     QTest::newRow("same year") << ref2026 << QByteArray("Sunday, 29-Nov-26 00:00:00 GMT") << 2026;
     QTest::newRow("94 is 1994") << ref2026 << QByteArray("Sunday, 06-Nov-94 08:49:37 GMT") << 1994;
-    QTest::newRow("70 is 2070") << ref2026 << QByteArray("Wednesday, 01-Jan-70 00:00:00 GMT") << 2070;
+    QTest::newRow("70 is 2070") << ref2026 << QByteArray("Wednesday, 01-Jan-70 00:00:00 GMT")
+                                << 2070;
     QTest::newRow("50 years ahead, earlier in day stays")
         << ref2026 << QByteArray("Sunday, 29-Nov-76 00:00:00 GMT") << 2076;
     QTest::newRow("just past 50 years goes back")
         << ref2026 << QByteArray("Tuesday, 30-Nov-76 00:00:00 GMT") << 1976;
-    QTest::newRow("77 is 1977") << ref2026 << QByteArray("Saturday, 01-Jan-77 00:00:00 GMT") << 1977;
+    QTest::newRow("77 is 1977") << ref2026 << QByteArray("Saturday, 01-Jan-77 00:00:00 GMT")
+                                << 1977;
     // Late in a century the next century's years are within 50 years.
     const qint64 ref2090 = utc(2090, 6, 1);
-    QTest::newRow("05 from 2090 is 2105") << ref2090 << QByteArray("Thursday, 01-Jan-05 00:00:00 GMT") << 2105;
-    QTest::newRow("45 from 2090 is 2045") << ref2090 << QByteArray("Sunday, 01-Jan-45 00:00:00 GMT") << 2045;
+    QTest::newRow("05 from 2090 is 2105")
+        << ref2090 << QByteArray("Thursday, 01-Jan-05 00:00:00 GMT") << 2105;
+    QTest::newRow("45 from 2090 is 2045")
+        << ref2090 << QByteArray("Sunday, 01-Jan-45 00:00:00 GMT") << 2045;
 }
 
 void tst_HttpDate::rfc850Century()
@@ -139,7 +159,8 @@ void tst_HttpDate::formatRoundTrip()
         QCOMPARE(back.form, HttpDate::Form::ImfFixdate);
         QCOMPARE(back.msSinceEpoch, ms);
     }
-    QCOMPARE(HttpDate::format(utc(1994, 11, 6, 8, 49, 37)), QByteArray("Sun, 06 Nov 1994 08:49:37 GMT"));
+    QCOMPARE(HttpDate::format(utc(1994, 11, 6, 8, 49, 37)),
+             QByteArray("Sun, 06 Nov 1994 08:49:37 GMT"));
 }
 
 void tst_HttpDate::formatEachForm_data()

@@ -52,24 +52,24 @@ void tst_RetryAfter::parse_data()
     QTest::newRow("newline is not ows") << QByteArray("120\n") << "invalid" << bad;
     QTest::newRow("word") << QByteArray("soon") << "invalid" << bad;
 
-    QTest::newRow("imf in future") << QByteArray("Sun, 29 Nov 2026 12:02:00 GMT") << "imf-fixdate"
-                                   << qint64(120000);
-    QTest::newRow("rfc850 in future") << QByteArray("Sunday, 29-Nov-26 12:00:30 GMT") << "rfc850"
-                                      << qint64(30000);
-    QTest::newRow("asctime in future") << QByteArray("Sun Nov 29 13:00:00 2026") << "asctime"
-                                       << qint64(3600000);
-    QTest::newRow("date in past means zero") << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT")
-                                             << "imf-fixdate" << qint64(0);
-    QTest::newRow("date equal to now") << QByteArray("Sun, 29 Nov 2026 12:00:00 GMT")
-                                       << "imf-fixdate" << qint64(0);
-    QTest::newRow("date with ows") << QByteArray("  Sun, 29 Nov 2026 12:00:01 GMT ") << "imf-fixdate"
-                                   << qint64(1000);
-    QTest::newRow("date in other zone") << QByteArray("Sun, 29 Nov 2026 12:02:00 CET") << "invalid"
-                                        << bad;
-    QTest::newRow("date lowercase") << QByteArray("sun, 29 nov 2026 12:02:00 gmt") << "invalid"
-                                    << bad;
-    QTest::newRow("date out of range") << QByteArray("Mon, 30 Nov 2026 25:00:00 GMT") << "invalid"
-                                       << bad;
+    QTest::newRow("imf in future")
+        << QByteArray("Sun, 29 Nov 2026 12:02:00 GMT") << "imf-fixdate" << qint64(120000);
+    QTest::newRow("rfc850 in future")
+        << QByteArray("Sunday, 29-Nov-26 12:00:30 GMT") << "rfc850" << qint64(30000);
+    QTest::newRow("asctime in future")
+        << QByteArray("Sun Nov 29 13:00:00 2026") << "asctime" << qint64(3600000);
+    QTest::newRow("date in past means zero")
+        << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT") << "imf-fixdate" << qint64(0);
+    QTest::newRow("date equal to now")
+        << QByteArray("Sun, 29 Nov 2026 12:00:00 GMT") << "imf-fixdate" << qint64(0);
+    QTest::newRow("date with ows")
+        << QByteArray("  Sun, 29 Nov 2026 12:00:01 GMT ") << "imf-fixdate" << qint64(1000);
+    QTest::newRow("date in other zone")
+        << QByteArray("Sun, 29 Nov 2026 12:02:00 CET") << "invalid" << bad;
+    QTest::newRow("date lowercase")
+        << QByteArray("sun, 29 nov 2026 12:02:00 gmt") << "invalid" << bad;
+    QTest::newRow("date out of range")
+        << QByteArray("Mon, 30 Nov 2026 25:00:00 GMT") << "invalid" << bad;
 }
 
 void tst_RetryAfter::parse()
@@ -131,14 +131,17 @@ void tst_RetryAfter::measuredAgainstDate_data()
     const QByteArray retryAt("Sun, 29 Nov 2026 12:05:00 GMT");
     Q_UNUSED(retryAt);
     // The server's clock runs 3 minutes behind ours: its "12:05" is 5 minutes from its now.
-    QTest::newRow("server behind") << QByteArray("Sun, 29 Nov 2026 11:57:00 GMT") << qint64(480000) << true;
-    QTest::newRow("server ahead") << QByteArray("Sun, 29 Nov 2026 12:04:00 GMT") << qint64(60000) << true;
-    QTest::newRow("server in sync") << QByteArray("Sun, 29 Nov 2026 12:00:00 GMT") << qint64(300000) << true;
+    QTest::newRow("server behind")
+        << QByteArray("Sun, 29 Nov 2026 11:57:00 GMT") << qint64(480000) << true;
+    QTest::newRow("server ahead") << QByteArray("Sun, 29 Nov 2026 12:04:00 GMT") << qint64(60000)
+                                  << true;
+    QTest::newRow("server in sync")
+        << QByteArray("Sun, 29 Nov 2026 12:00:00 GMT") << qint64(300000) << true;
     QTest::newRow("date malformed") << QByteArray("yesterday") << qint64(300000) << false;
-    QTest::newRow("date insane, two days off") << QByteArray("Fri, 27 Nov 2026 12:00:00 GMT")
-                                                << qint64(300000) << false;
-    QTest::newRow("date exactly at skew limit") << QByteArray("Sat, 28 Nov 2026 12:00:00 GMT")
-                                                << qint64(24 * 3600000 + 300000) << true;
+    QTest::newRow("date insane, two days off")
+        << QByteArray("Fri, 27 Nov 2026 12:00:00 GMT") << qint64(300000) << false;
+    QTest::newRow("date exactly at skew limit")
+        << QByteArray("Sat, 28 Nov 2026 12:00:00 GMT") << qint64(24 * 3600000 + 300000) << true;
 }
 
 void tst_RetryAfter::measuredAgainstDate()
@@ -147,7 +150,8 @@ void tst_RetryAfter::measuredAgainstDate()
     QFETCH(qint64, waitMs);
     QFETCH(bool, usedDate);
 
-    const RetryAfter ra = RetryAfter::parse(QByteArray("Sun, 29 Nov 2026 12:05:00 GMT"), kNow, date);
+    const RetryAfter ra =
+        RetryAfter::parse(QByteArray("Sun, 29 Nov 2026 12:05:00 GMT"), kNow, date);
     QVERIFY(ra.isValid());
     QCOMPARE(ra.measuredAgainstDate, usedDate);
     QCOMPARE(ra.waitMs, waitMs);
@@ -161,7 +165,8 @@ void tst_RetryAfter::measuredAgainstDate()
 void tst_RetryAfter::fractionalNow()
 {
     // The client's clock has milliseconds; HTTP-dates do not.
-    const RetryAfter ra = RetryAfter::parse(QByteArray("Sun, 29 Nov 2026 12:00:10 GMT"), kNow + 250);
+    const RetryAfter ra =
+        RetryAfter::parse(QByteArray("Sun, 29 Nov 2026 12:00:10 GMT"), kNow + 250);
     QCOMPARE(ra.waitMs, qint64(9750));
 }
 

@@ -27,7 +27,6 @@ int drain(TokenBucket &bucket, qint64 nowMs)
     return taken;
 }
 
-
 } // namespace
 
 class tst_TokenBucket : public QObject

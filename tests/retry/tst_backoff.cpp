@@ -64,7 +64,8 @@ void tst_Backoff::jitterBounds_data()
     QTest::newRow("full capped") << int(Jitter::Full) << 20 << qint64(0) << qint64(60000);
     QTest::newRow("equal n=0") << int(Jitter::Equal) << 0 << qint64(500) << qint64(1000);
     QTest::newRow("equal n=3") << int(Jitter::Equal) << 3 << qint64(4000) << qint64(8000);
-    QTest::newRow("decorrelated first") << int(Jitter::Decorrelated) << 0 << qint64(1000) << qint64(3000);
+    QTest::newRow("decorrelated first")
+        << int(Jitter::Decorrelated) << 0 << qint64(1000) << qint64(3000);
 }
 
 void tst_Backoff::jitterBounds()
@@ -81,7 +82,8 @@ void tst_Backoff::jitterBounds()
     for (quint64 seed = 0; seed < 2000; ++seed) {
         SeededRandom random(seed);
         const qint64 d = Backoff::delayMs(profile, n, 0, random);
-        QVERIFY2(d >= low && d <= high, qPrintable(QStringLiteral("seed %1 gave %2").arg(seed).arg(d)));
+        QVERIFY2(d >= low && d <= high,
+                 qPrintable(QStringLiteral("seed %1 gave %2").arg(seed).arg(d)));
         seenMin = std::min(seenMin, d);
         seenMax = std::max(seenMax, d);
     }
@@ -104,7 +106,8 @@ void tst_Backoff::fullJitterSpreadsAcrossRange()
         buckets[size_t(std::min<qint64>(9, d * 10 / 16001))]++;
     }
     for (int count : buckets)
-        QVERIFY2(count > draws / 10 * 0.9 && count < draws / 10 * 1.1, qPrintable(QString::number(count)));
+        QVERIFY2(count > draws / 10 * 0.9 && count < draws / 10 * 1.1,
+                 qPrintable(QString::number(count)));
 }
 
 void tst_Backoff::decorrelatedGrowsFromPrevious()

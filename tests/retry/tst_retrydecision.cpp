@@ -1,5 +1,5 @@
-#include "core/retry/RetryDecision.h"
 #include "core/http/HttpDate.h"
+#include "core/retry/RetryDecision.h"
 #include "core/time/RandomSource.h"
 
 #include <QDateTime>
@@ -86,7 +86,9 @@ void tst_RetryDecision::table_data()
             Case c;
             c.method = m;
             c.status = s;
-            QTest::addRow("%s %d", m, s) << c << "success" << "ok" << "none" << kNoDelay << kNoDelay;
+            QTest::addRow("%s %d", m, s) << c << "success"
+                                         << "ok"
+                                         << "none" << kNoDelay << kNoDelay;
         }
     }
 
@@ -98,7 +100,9 @@ void tst_RetryDecision::table_data()
             c.status = s;
             c.headers = ra120;
             QTest::addRow("%s %d hint", qPrintable(m), s)
-                << c << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+                << c << "retry"
+                << "throttled"
+                << "retry-after" << qint64(120000) << qint64(121000);
         }
     }
     for (const char *m : {"POST", "PATCH"}) {
@@ -108,46 +112,58 @@ void tst_RetryDecision::table_data()
             keyed.status = s;
             keyed.key = true;
             keyed.headers = ra120;
-            QTest::addRow("%s %d keyed", m, s)
-                << keyed << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+            QTest::addRow("%s %d keyed", m, s) << keyed << "retry"
+                                               << "throttled"
+                                               << "retry-after" << qint64(120000) << qint64(121000);
             Case bare = keyed;
             bare.key = false;
-            QTest::addRow("%s %d no key parks", m, s)
-                << bare << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+            QTest::addRow("%s %d no key parks", m, s) << bare << "park"
+                                                      << "not_idempotent"
+                                                      << "none" << kNoDelay << kNoDelay;
             Case always = bare;
             always.set = {"retry_non_idempotent=always"};
             QTest::addRow("%s %d no key, always", m, s)
-                << always << "retry" << "throttled" << "retry-after" << qint64(120000) << qint64(121000);
+                << always << "retry"
+                << "throttled"
+                << "retry-after" << qint64(120000) << qint64(121000);
             Case never = keyed;
             never.set = {"retry_non_idempotent=never"};
-            QTest::addRow("%s %d keyed, never", m, s)
-                << never << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+            QTest::addRow("%s %d keyed, never", m, s) << never << "park"
+                                                      << "not_idempotent"
+                                                      << "none" << kNoDelay << kNoDelay;
         }
     }
     {
         Case c;
         c.status = 429;
-        QTest::newRow("429 without hint backs off")
-            << c << "retry" << "throttled" << "backoff" << qint64(0) << qint64(1000);
+        QTest::newRow("429 without hint backs off") << c << "retry"
+                                                    << "throttled"
+                                                    << "backoff" << qint64(0) << qint64(1000);
     }
 
     // 408, 500, 502, 504: backoff, or the server's hint.
     for (int s : {408, 500, 502, 504}) {
-        const QString reason = s == 408 ? QStringLiteral("request_timeout") : QStringLiteral("server_error");
+        const QString reason =
+            s == 408 ? QStringLiteral("request_timeout") : QStringLiteral("server_error");
         Case c;
         c.status = s;
         c.attempt = 3; // ceiling 4 s
-        QTest::addRow("GET %d backoff", s) << c << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
+        QTest::addRow("GET %d backoff", s)
+            << c << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
         Case hinted = c;
         hinted.headers = {"Retry-After: 7"};
-        QTest::addRow("GET %d hint", s) << hinted << "retry" << reason << "retry-after" << qint64(7000) << qint64(8000);
+        QTest::addRow("GET %d hint", s)
+            << hinted << "retry" << reason << "retry-after" << qint64(7000) << qint64(8000);
         Case keyed = c;
         keyed.method = "POST";
         keyed.key = true;
-        QTest::addRow("POST %d keyed", s) << keyed << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
+        QTest::addRow("POST %d keyed", s)
+            << keyed << "retry" << reason << "backoff" << qint64(0) << qint64(4000);
         Case bare = keyed;
         bare.key = false;
-        QTest::addRow("POST %d no key", s) << bare << "park" << "not_idempotent" << "none" << kNoDelay << kNoDelay;
+        QTest::addRow("POST %d no key", s) << bare << "park"
+                                           << "not_idempotent"
+                                           << "none" << kNoDelay << kNoDelay;
     }
 
     // 409 / 422 with a key.
@@ -157,30 +173,44 @@ void tst_RetryDecision::table_data()
         c.status = 409;
         c.key = true;
         c.headers = ra120; // the key is in use: back off, the hint is not a throttle
-        QTest::newRow("POST 409 keyed") << c << "retry" << "key_in_use" << "backoff" << qint64(0) << qint64(1000);
+        QTest::newRow("POST 409 keyed") << c << "retry"
+                                        << "key_in_use"
+                                        << "backoff" << qint64(0) << qint64(1000);
         c.status = 422;
-        QTest::newRow("POST 422 keyed") << c << "fail" << "key_reused" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("POST 422 keyed") << c << "fail"
+                                        << "key_reused"
+                                        << "none" << kNoDelay << kNoDelay;
         Case get;
         get.status = 409;
-        QTest::newRow("GET 409") << get << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("GET 409") << get << "fail"
+                                 << "not_retryable"
+                                 << "none" << kNoDelay << kNoDelay;
         Case bare;
         bare.method = "POST";
         bare.status = 409;
-        QTest::newRow("POST 409 no key") << bare << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("POST 409 no key") << bare << "fail"
+                                         << "not_retryable"
+                                         << "none" << kNoDelay << kNoDelay;
     }
 
     // Other 4xx and unknown statuses fail.
     for (int s : {400, 401, 403, 404, 410, 413, 451, 499}) {
         Case c;
         c.status = s;
-        QTest::addRow("GET %d", s) << c << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        QTest::addRow("GET %d", s) << c << "fail"
+                                   << "not_retryable"
+                                   << "none" << kNoDelay << kNoDelay;
     }
     {
         Case c;
         c.status = 501;
-        QTest::newRow("GET 501") << c << "fail" << "not_retryable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("GET 501") << c << "fail"
+                                 << "not_retryable"
+                                 << "none" << kNoDelay << kNoDelay;
         c.status = 302;
-        QTest::newRow("GET 302") << c << "fail" << "unexpected_redirect" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("GET 302") << c << "fail"
+                                 << "unexpected_redirect"
+                                 << "none" << kNoDelay << kNoDelay;
     }
 
     // Transport failures.
@@ -209,15 +239,16 @@ void tst_RetryDecision::table_data()
             }
         }
     }
-    for (const auto &[error, reason] : {std::pair{TransportError::Tls, "tls_error"},
-                                        std::pair{TransportError::BadUrl, "bad_url"},
-                                        std::pair{TransportError::UnsupportedScheme, "unsupported_scheme"}}) {
+    for (const auto &[error, reason] :
+         {std::pair{TransportError::Tls, "tls_error"}, std::pair{TransportError::BadUrl, "bad_url"},
+          std::pair{TransportError::UnsupportedScheme, "unsupported_scheme"}}) {
         for (const char *m : {"GET", "POST"}) {
             Case c;
             c.method = m;
             c.error = error;
             c.key = true;
-            QTest::addRow("%s %s", m, reason) << c << "fail" << reason << "none" << kNoDelay << kNoDelay;
+            QTest::addRow("%s %s", m, reason)
+                << c << "fail" << reason << "none" << kNoDelay << kNoDelay;
         }
     }
 
@@ -226,38 +257,58 @@ void tst_RetryDecision::table_data()
         Case c;
         c.status = 500;
         c.attempt = 6;
-        QTest::newRow("sixth attempt is the last") << c << "fail" << "max_attempts" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("sixth attempt is the last") << c << "fail"
+                                                   << "max_attempts"
+                                                   << "none" << kNoDelay << kNoDelay;
         c.attempt = 5;
-        QTest::newRow("fifth attempt retries") << c << "retry" << "server_error" << "backoff" << qint64(0) << qint64(16000);
+        QTest::newRow("fifth attempt retries") << c << "retry"
+                                               << "server_error"
+                                               << "backoff" << qint64(0) << qint64(16000);
 
         Case tooLong;
         tooLong.status = 429;
         tooLong.headers = {"Retry-After: 21601"};
         tooLong.set = {"deadline_seconds=0"};
-        QTest::newRow("retry-after above max fails") << tooLong << "fail" << "retry_after_too_long" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("retry-after above max fails") << tooLong << "fail"
+                                                     << "retry_after_too_long"
+                                                     << "none" << kNoDelay << kNoDelay;
         tooLong.headers = {"Retry-After: 21600"};
-        QTest::newRow("retry-after at max waits") << tooLong << "retry" << "throttled" << "retry-after" << qint64(21600000) << qint64(21601000);
+        QTest::newRow("retry-after at max waits")
+            << tooLong << "retry"
+            << "throttled"
+            << "retry-after" << qint64(21600000) << qint64(21601000);
         tooLong.headers = {"Retry-After: 21601"};
         tooLong.set << QStringLiteral("on_deadline=park");
-        QTest::newRow("retry-after above max parks") << tooLong << "park" << "retry_after_too_long" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("retry-after above max parks") << tooLong << "park"
+                                                     << "retry_after_too_long"
+                                                     << "none" << kNoDelay << kNoDelay;
 
         Case deadline;
         deadline.status = 429;
         deadline.elapsed = 800; // deadline at +100 s
         deadline.headers = {"Retry-After: 101"};
-        QTest::newRow("server time past deadline") << deadline << "fail" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("server time past deadline") << deadline << "fail"
+                                                   << "deadline_unreachable"
+                                                   << "none" << kNoDelay << kNoDelay;
         deadline.headers = {"Retry-After: 100"};
-        QTest::newRow("server time at deadline") << deadline << "retry" << "throttled" << "retry-after" << qint64(100000) << qint64(100000);
+        QTest::newRow("server time at deadline")
+            << deadline << "retry"
+            << "throttled"
+            << "retry-after" << qint64(100000) << qint64(100000);
         deadline.headers = {"Retry-After: 101"};
         deadline.set = {"on_deadline=park"};
-        QTest::newRow("server time past deadline parks") << deadline << "park" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("server time past deadline parks") << deadline << "park"
+                                                         << "deadline_unreachable"
+                                                         << "none" << kNoDelay << kNoDelay;
 
         Case backoffPast;
         backoffPast.status = 503;
         backoffPast.attempt = 4;
         backoffPast.elapsed = 899.999;
         backoffPast.set = {"jitter=none"};
-        QTest::newRow("backoff past deadline") << backoffPast << "fail" << "deadline_unreachable" << "none" << kNoDelay << kNoDelay;
+        QTest::newRow("backoff past deadline") << backoffPast << "fail"
+                                               << "deadline_unreachable"
+                                               << "none" << kNoDelay << kNoDelay;
     }
 }
 
@@ -280,7 +331,10 @@ void tst_RetryDecision::table()
             QCOMPARE(d.notBeforeMs, kNoDelay);
         } else {
             QVERIFY2(d.delayMs >= minDelay && d.delayMs <= maxDelay,
-                     qPrintable(QStringLiteral("delay %1 not in [%2, %3]").arg(d.delayMs).arg(minDelay).arg(maxDelay)));
+                     qPrintable(QStringLiteral("delay %1 not in [%2, %3]")
+                                    .arg(d.delayMs)
+                                    .arg(minDelay)
+                                    .arg(maxDelay)));
             QCOMPARE(d.notBeforeMs, kNow + d.delayMs);
         }
     }
@@ -369,7 +423,8 @@ void tst_RetryDecision::jsonShape()
     QVERIFY(o.value(QStringLiteral("delay_seconds")).toDouble() >= 120);
     QCOMPARE(o.value(QStringLiteral("source")).toString(), QStringLiteral("retry-after"));
     QCOMPARE(o.value(QStringLiteral("reason")).toString(), QStringLiteral("throttled"));
-    const QDateTime notBefore = QDateTime::fromString(o.value(QStringLiteral("not_before")).toString(), Qt::ISODateWithMs);
+    const QDateTime notBefore =
+        QDateTime::fromString(o.value(QStringLiteral("not_before")).toString(), Qt::ISODateWithMs);
     QVERIFY(notBefore.isValid());
     QCOMPARE(notBefore.timeSpec(), Qt::UTC);
     QVERIFY(notBefore.toMSecsSinceEpoch() >= kNow + 120000);
@@ -383,8 +438,9 @@ void tst_RetryDecision::jsonShape()
     const QJsonObject s = run(ok).toJson();
     QVERIFY(s.value(QStringLiteral("delay_seconds")).isNull());
     QVERIFY(s.value(QStringLiteral("not_before")).isNull());
-    QCOMPARE(s.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
-             QStringLiteral("absent"));
+    QCOMPARE(
+        s.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("form")).toString(),
+        QStringLiteral("absent"));
 }
 
 void tst_RetryDecision::aKeyTheServerForgotIsNeverSentAgainByItself()

@@ -37,7 +37,8 @@ void tst_RetryProfile::setFromText_data()
     QTest::addColumn<QString>("errorContains");
 
     QTest::newRow("max_attempts") << "max_attempts=3" << true << "";
-    QTest::newRow("max_attempts zero") << "max_attempts=0" << false << "max_attempts: expected a whole number";
+    QTest::newRow("max_attempts zero")
+        << "max_attempts=0" << false << "max_attempts: expected a whole number";
     QTest::newRow("max_attempts fraction") << "max_attempts=2.5" << false << "whole number";
     QTest::newRow("base fraction") << "base_seconds=0.25" << true << "";
     QTest::newRow("base zero") << "base_seconds=0" << false << "above 0";
@@ -59,8 +60,10 @@ void tst_RetryProfile::setFromText_data()
     QTest::newRow("on_deadline bad") << "on_deadline=retry" << false << "fail, park";
     QTest::newRow("non idempotent") << "retry_non_idempotent=always" << true << "";
     QTest::newRow("throttle bool") << "throttle_counts_as_attempt=false" << true << "";
-    QTest::newRow("throttle not bool") << "throttle_counts_as_attempt=1" << false << "true or false";
-    QTest::newRow("unknown") << "max_atempts=3" << false << "unknown retry profile field 'max_atempts'";
+    QTest::newRow("throttle not bool")
+        << "throttle_counts_as_attempt=1" << false << "true or false";
+    QTest::newRow("unknown") << "max_atempts=3" << false
+                             << "unknown retry profile field 'max_atempts'";
     QTest::newRow("no equals") << "max_attempts" << false << "expected name=value";
     QTest::newRow("spaces trimmed") << " cap_seconds = 30 " << true << "";
 }

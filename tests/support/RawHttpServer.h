@@ -14,17 +14,18 @@ class RawHttpServer final : public QTcpServer
     Q_OBJECT
 
 public:
-    enum class Behaviour {
-        Ok,               // 200 with a small body
-        Hang,             // accept, read, never answer
-        HeadersThenStall, // status line and headers, then nothing
-        CloseAfterRequest,// read the request, close without answering
-        CloseMidBody,     // promise 1000 bytes, send 10, close
-        EndlessHeader,    // a header line that never ends
-        EndlessBody,      // chunked body that never ends
-        InvalidStatus,    // garbage instead of a status line
-        RedirectLoop,     // 302 to itself, forever
-        BigBody,          // 200 with a body of bigBodyBytes
+    enum class Behaviour
+    {
+        Ok,                // 200 with a small body
+        Hang,              // accept, read, never answer
+        HeadersThenStall,  // status line and headers, then nothing
+        CloseAfterRequest, // read the request, close without answering
+        CloseMidBody,      // promise 1000 bytes, send 10, close
+        EndlessHeader,     // a header line that never ends
+        EndlessBody,       // chunked body that never ends
+        InvalidStatus,     // garbage instead of a status line
+        RedirectLoop,      // 302 to itself, forever
+        BigBody,           // 200 with a body of bigBodyBytes
     };
 
     explicit RawHttpServer(Behaviour behaviour, QObject *parent = nullptr)
@@ -92,7 +93,8 @@ private:
             socket->write("HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n");
             break;
         case Behaviour::BigBody:
-            socket->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bigBodyBytes) + "\r\n\r\n");
+            socket->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bigBodyBytes) +
+                          "\r\n\r\n");
             feedBounded(socket, bigBodyBytes);
             break;
         }
@@ -105,7 +107,8 @@ private:
         QPointer<QTcpSocket> guard(socket);
         auto *timer = new QTimer(socket);
         connect(timer, &QTimer::timeout, socket, [this, guard, block] {
-            if (guard && guard->state() == QAbstractSocket::ConnectedState && guard->bytesToWrite() < (1 << 20)) {
+            if (guard && guard->state() == QAbstractSocket::ConnectedState &&
+                guard->bytesToWrite() < (1 << 20)) {
                 guard->write(block);
                 bytesWritten += block.size();
             }

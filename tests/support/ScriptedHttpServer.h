@@ -49,10 +49,13 @@ public:
     }
 
     // Responses for a path; requests to other paths get 200.
-    void script(const QByteArray &path, QList<ScriptedResponse> responses) { m_scripts[path] = std::move(responses); }
+    void script(const QByteArray &path, QList<ScriptedResponse> responses)
+    {
+        m_scripts[path] = std::move(responses);
+    }
 
     QList<ReceivedRequest> received;
-    int open = 0;     // requests being held unanswered
+    int open = 0; // requests being held unanswered
     int maxOpen = 0;
 
 protected:
@@ -103,7 +106,8 @@ private:
 
     void answer(QTcpSocket *socket, const ReceivedRequest &r)
     {
-        const QByteArray path = r.path.left(r.path.indexOf('?') >= 0 ? r.path.indexOf('?') : r.path.size());
+        const QByteArray path =
+            r.path.left(r.path.indexOf('?') >= 0 ? r.path.indexOf('?') : r.path.size());
         ScriptedResponse response;
         auto it = m_scripts.find(path);
         if (it != m_scripts.end() && !it->isEmpty())
@@ -117,7 +121,8 @@ private:
         QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + " Scripted\r\n";
         for (const auto &h : response.headers)
             out += h.first + ": " + h.second + "\r\n";
-        out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n\r\n" + response.body;
+        out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n\r\n" +
+               response.body;
         socket->write(out);
     }
 
