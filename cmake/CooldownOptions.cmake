@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cooldown_options: what every product target links: language level, warnings,
 # the Qt strictness macros and, on request, the sanitizers.
 # cooldown_test_options: the same for tests, without the string-cast macros, so

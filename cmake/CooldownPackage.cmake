@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installation and the Debian package (scripts/package): the binary, the desktop
 # entry, hicolor icons, AppStream metadata, the man page, the copyright and changelog
 # Debian wants, and an example workspace. Dependencies come from dpkg-shlibdeps, plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/Logging.h"
 
 Q_LOGGING_CATEGORY(lcHttp, "cooldown.core.http", QtInfoMsg)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/CsvExportJob.h"
 
 #include "core/store/CsvExporter.h"

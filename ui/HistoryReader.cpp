@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/HistoryReader.h"
 
 #include "core/store/Store.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/config/JobRequest.h"
 
 #include "core/config/JsonReader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/http/HttpHeaders.h"
 
 #include "core/http/HttpToken.h"

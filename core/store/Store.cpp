@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: the workspace's rows (endpoints, policies, partitions, ticks) and operations, created
 // and looked up.
 

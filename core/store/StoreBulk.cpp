@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: operator actions on every operation a selection matches, and the audit
 // table that records each operator action (docs/bulk-actions.md).
 

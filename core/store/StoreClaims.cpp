@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: claims, attempts recorded with their fences, leases.
 
 #include "core/store/Store.h"

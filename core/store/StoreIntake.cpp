@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: jobs handed in from outside (docs/intake.md).
 
 #include "core/store/Store.h"

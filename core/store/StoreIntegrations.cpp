@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: the reads of the dashboard's Integrations view, one row per endpoint
 // (ui/IntegrationsReader). Each is one indexed query whose cost follows the open work
 // or a bounded slice of one endpoint's history, never the whole history.

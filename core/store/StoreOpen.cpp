@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: opening a database, its schema and migrations, and the statements every part runs
 // through.
 

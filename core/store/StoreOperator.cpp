@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: an operator's actions on operations and partitions' holds.
 
 #include "core/store/Store.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store: reading operations and attempts, the attempt cursor included.
 
 #include "core/store/Store.h"

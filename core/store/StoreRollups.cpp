@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store's rollups and retention: the per-minute sums written with the attempts,
 // the queries the Overview and the export read them with, and the pruning of old
 // history. See docs/rollups.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the parts of the store share: column lists, placeholders, and how a row becomes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Big attempt histories in seconds: a database the Store created, filled through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The reference of the engine's throughput: a bare QNetworkAccessManager loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The smallest HTTP/1.1 server that keeps connections alive and answers every GET with

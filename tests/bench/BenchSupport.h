@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What every benchmark shares: the one result line that scripts/bench turns into its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A streaming RFC 4180 reader for files too big to hold: one row at a time, quoted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine's benchmarks against a local HTTP server that answers 200 (nginx, from
 // scripts/bench; an in-process server in smoke mode), each beside its reference:
 //   throughput  Scheduler + Transport + Store recording every attempt, against a bare

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Export of 1,000,000 attempt rows: `cooldown export` against `sqlite3 -csv` on the
 // same database, in the same run. Both run as child processes; their times are wall
 // times and their peak memory is each child's own high-water mark (wait4). Then both

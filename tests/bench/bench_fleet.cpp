@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleet's benchmarks: limits shared through the database, on SQLite and on the
 // PostgreSQL server named by COOLDOWN_TEST_PG_URL (scripts/bench starts one with
 // scripts/pg; without it the PostgreSQL rows are skipped and say so):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An idle dashboard stays idle: the window (`cooldown --config F --db D`, offscreen)
 // over 1,000,000 attempts of the last day and 20,000 parked operations, nothing due,
 // measured from /proc once it has read its history: CPU over a minute and resident

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jobs handed in from a JSON Lines file: `cooldown enqueue --jsonl` of 100,000 jobs
 // (a child process: reading, checking each job against the workspace, hashing its
 // request, one transaction) against the sqlite3 C API inserting the same operation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local API's intake rate: jobs accepted per second by `cooldown run --listen`
 // (POST /v1/jobs, one job each, every one durable in SQLite before its answer) over
 // keep-alive connections, beside the demo API's own rate answering GET /ok to the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rollups and retention, each beside its reference in the same run:
 //   recording  Store::finishAttempts with the rollups written in the same transaction,
 //              against the same store held at the schema before rollups (what recording

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-pacing against a rate limiter nobody on this project wrote: 300 one-shot GETs,
 // four in flight, against express-rate-limit (tests/e2e/ratelimit-server, npm) on a
 // fixed window of 10 requests per 10 s, as `cooldown run` does it with no policy, with

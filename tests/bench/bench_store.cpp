@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store's benchmarks, each beside its reference in the same run:
 //   recording  Store::finishAttempts, the engine's group commit (each attempt fenced by
 //              its claim), against the sqlite3 C API doing the same work in batched

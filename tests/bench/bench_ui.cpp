@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dashboard's targets, each beside its reference in the same run:
 //   history  the History table (a QTableView set up as HistoryPage sets it up) over
 //            HistoryModel on 1,000,000 attempts: first paint, jump to the end, scroll

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown retry|cancel --filter EXPR [--dry-run]` and `cooldown export --audit`, run
 // as the binary against a database laid out beforehand (docs/bulk-actions.md).
 

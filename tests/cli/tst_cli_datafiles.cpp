@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attempt history is private by default: the data folder Cooldown creates is
 // 0700 and the database files it creates (with -wal and -shm) are 0600, whatever the
 // umask; a folder that already exists is left as it is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown enqueue`: jobs handed in by option and from JSON Lines, then sent by
 // `cooldown run` with their placeholders filled and their own keys.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown --version`, and the README's exit codes for every command that opens a
 // database: what the user gave wrong (a malformed URL, no database where one must
 // exist, a folder) is 2; what the environment refuses (a PostgreSQL server that cannot

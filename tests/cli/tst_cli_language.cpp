@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line's language: the system locale's, or --lang's. Messages follow it;
 // what scripts read (JSON, CSV, log lines) never does.
 #include <QFile>

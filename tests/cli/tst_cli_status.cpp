@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown status` against a database laid out through the store: two workers' leases,
 // a held partition with a backlog, a partition configured two ways, JSON and text.
 

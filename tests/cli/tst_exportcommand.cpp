@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown export` end to end: the file it writes opens in a strict CSV reader with
 // hostile cells intact and neutralised, bad input exits 2 without writing, and
 // --prunable writes exactly what a retention pass then deletes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every file in tests/config/corpus/ is a broken workspace config. Each must be refused
 // whole, with a message that names the file and where in it the problem is (the JSON
 // path, or the line and column when the file is not JSON at all), and `cooldown run`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jobs handed in from outside: ${job:NAME} placeholders in a workspace, filling them,
 // checking a job against its workspace, and what an idempotency key stands for.
 

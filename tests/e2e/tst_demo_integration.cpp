@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The decision table of docs/retry-contract.md end to end: Store + Transport (the real QNAM) +
 // Scheduler against the demo API, all in this process. The demo API and the engine
 // share one ManualClock, so server times, Date headers and the schedule agree to the

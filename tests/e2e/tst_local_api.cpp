@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local API of `cooldown run --listen` against real requests: a real worker, real
 // HTTP over loopback, the store read back to check what was written. Jobs are handed in
 // with not_before an hour ahead, so that they stay queued while the test looks at them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown run --listen`: a real worker serves /metrics while it works against the
 // demo API in this process, and what it reports is what the database holds; a real
 // Prometheus server (Debian's, on loopback; skipped with the reason without it)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown run` against a real nginx that limits with limit_req, answers 429 with
 // Retry-After: 1 (or, as nginx does by default, a 429 alone) and 200 otherwise
 // (tests/e2e/nginx.conf.in, started by scripts/nginx from scripts/test). The store and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown run` applies its workspace file again on SIGHUP, without a restart: a file
 // that does not validate is not applied (the error names where it is wrong) and the
 // run goes on with what it ran; a valid one is run by the same worker at once.

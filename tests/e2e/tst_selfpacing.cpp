@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `cooldown run` against a rate limiter nobody on this project wrote: an express server
 // with express-rate-limit (tests/e2e/ratelimit-server, installed by scripts/setup from
 // npm), 5 requests per 10 s on a fixed window, in each of its header modes. What

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one path from an attempt's facts and its decision to the records the store
 // keeps (core/engine/Bookkeeping): no event loop, no store.
 

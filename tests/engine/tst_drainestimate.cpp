@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The drain-time estimate of a bulk action (docs/bulk-actions.md): the model on its
 // own, and once against the real scheduler draining a bulk retry on a manual clock.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine session (core/engine/EngineSession): the engine on a thread of its own,
 // driven by queued calls, heard by signals on the caller's thread.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Prometheus exposition of `cooldown run --listen`: counters fed by attempts,
 // cumulative histogram buckets, escaped label values, gauges from the scrape's state,
 // the whole page accepted by Prometheus' own checker (promtool, from Debian's

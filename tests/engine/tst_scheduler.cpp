@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/engine/Transport.h"
 #include "core/time/Clock.h"
 #include "support/RawHttpServer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CSV cell quoting: the input is a row of cells separated by 0x1F (unit separator).
 // Written as the exporter writes a row, it must read back, with a strict RFC 4180
 // reader, as exactly the same cells, neutralised against formulas where they must be.

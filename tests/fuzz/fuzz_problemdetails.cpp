@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Problem Details (RFC 9457): the input is an application/problem+json body.
 
 #include "FuzzCheck.h"

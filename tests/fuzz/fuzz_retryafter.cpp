@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Retry-After and HTTP-date: the first line of the input is the Retry-After value,
 // anything after the first LF is the response's Date field.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structured Field Values (RFC 9651): the input is one field value, read as a List,
 // a Dictionary and an Item. Whatever parses must serialize, and the serialization
 // must parse back to the same value (§4: parsing then serializing is canonical).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workspace config loader: the input is a whole config file, read with a fixed
 // environment so that a crash reproduces from its input alone.
 

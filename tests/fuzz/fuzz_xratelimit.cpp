@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X-RateLimit-* (and the draft RateLimit fields beside them): the input is a header
 // block, one "Name: value" field per line, read with every configured meaning of
 // X-RateLimit-Reset; then as the quota statement the engine learns limits from, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replays one fuzz target's corpus through its LLVMFuzzerTestOneInput, once per file.
 // A broken invariant aborts, which QtTest reports as a crash of that row.
 

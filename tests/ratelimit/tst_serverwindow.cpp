@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
 #include "core/ratelimit/ServerWindow.h"

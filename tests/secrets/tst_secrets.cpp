@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Secrets never reach the database, its WAL, an export or the log: real traffic with
 // credentials in every place a client puts them (Authorization, Cookie, X-API-Key, an
 // api_key query parameter, a redirect target) and in what a server sends back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The workload of the soak tests: many one-shot operations against the demo API, of

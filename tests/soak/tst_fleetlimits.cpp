@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fleet of `cooldown run` processes on one database, counted at the demo API in this
 // process (arrival times per client key), independently of the store: together they
 // keep a partition's policy as one worker would (limit + burst in any window, with

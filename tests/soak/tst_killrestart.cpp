@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The crash soak: `cooldown run --until-idle` against the demo API (in this process),
 // killed with SIGKILL at random moments (and now and then stopped with SIGTERM),
 // restarted on the same database each time, until it ends by itself. Then nothing may

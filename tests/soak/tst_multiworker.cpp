@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several `cooldown run` processes on one SQLite database at once, against the demo
 // API in this process: each attempt is made by exactly one of them (the demo API
 // sees one request per recorded attempt, keyed payloads run once), together they keep

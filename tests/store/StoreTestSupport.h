@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Throw-away databases for the store tests: a SQLite file in a temporary folder, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A worker process for tst_storeprocesses: it claims and finishes operations in a loop
 // and reports each durable step on stdout, so that the test can count claims across
 // processes or kill it mid-run. Time is a fixed argument: nothing here reads a clock.

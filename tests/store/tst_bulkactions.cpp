@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bulk actions by filter in the store (docs/bulk-actions.md), on SQLite and on
 // PostgreSQL: a retry or cancel over thousands of operations changes exactly the
 // operations the filter selects, chunk by chunk, and writes one audit row; the single

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store's fleet contract, on SQLite and PostgreSQL alike: several Store connections
 // on one database stand for several workers. Their claims share each partition's
 // bucket and hold, take partitions in turn, and win each periodic tick once. Time is

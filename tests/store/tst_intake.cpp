@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jobs handed in from outside, in the store (docs/intake.md), on SQLite and on
 // PostgreSQL: durable with their key before anything is sent, found again by the same
 // key and request, refused by the same key with another request, and a batch with a

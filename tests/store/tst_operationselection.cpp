@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text form of a bulk action's filter (docs/bulk-actions.md): what it selects, and
 // errors that name the bad term and its column.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Retention on SQLite and PostgreSQL: the pruner removes exactly the history older
 // than the periods, never an attempt of an operation that has not ended, in batches,
 // and on SQLite the file shrinks. Time is a ManualClock; nothing here sleeps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store's per-minute rollups, on SQLite and PostgreSQL alike: written with the
 // attempts by every worker, they equal a recount of the raw attempts over random
 // histories; the migration builds them for a database of the previous version; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store's contract, run against SQLite and PostgreSQL alike: every test function
 // runs once per backend (initTestCase_data).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Several processes on one SQLite file: leases must hold across processes, and a
 // writer killed with SIGKILL must lose nothing it committed and leave nothing stuck.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Attempts recorded by hand, the way the engine records them: an operation is claimed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The most events any half-open window [t, t + window) holds, for tests of limits

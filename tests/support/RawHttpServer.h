@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A loopback TCP server that misbehaves on purpose, one scripted behaviour at a

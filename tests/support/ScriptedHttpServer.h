@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A loopback HTTP/1.1 server that answers each request with the next scripted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // For tests that run a Scheduler on a manual clock against real loopback servers: the

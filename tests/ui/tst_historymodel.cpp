@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "UiTestSupport.h"
 #include "ui/HistoryModel.h"
 #include "ui/HistoryPage.h"

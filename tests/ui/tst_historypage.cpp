@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "../store/CsvReader.h"
 #include "UiTestSupport.h"
 #include "core/store/CsvExporter.h"

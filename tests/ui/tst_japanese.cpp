@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window in Japanese: the tabs, chart titles and dialog labels read Japanese, and
 // no text of the main window or its dialogs is left as the English build shows it.
 #include "app/Language.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "UiTestSupport.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"

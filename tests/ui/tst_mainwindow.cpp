@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/demo/DemoServer.h"
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/EngineSession.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/Format.h"
 #include "ui/Palette.h"
 #include "ui/PartitionsModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A rate-limited API for the end-to-end tests, built on express-rate-limit (npm): a
 // limiter nobody on this project wrote, sending its own headers. Counts what arrives.
 //   node server.js [--limit N] [--window-seconds S]
