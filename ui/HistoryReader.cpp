@@ -9,26 +9,15 @@
 
 namespace cooldown {
 
-HistoryReader::HistoryReader(QString databaseUrl) : m_databaseUrl(std::move(databaseUrl)) {}
+HistoryReader::HistoryReader(QString databaseUrl)
+    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Refuse)
+{}
 
 HistoryReader::~HistoryReader() = default;
 
 bool HistoryReader::ensureOpen()
 {
-    if (m_store)
-        return true;
-    if (m_openFailed)
-        return false;
-    QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
-    m_store = Store::open(m_databaseUrl, &error, options);
-    if (!m_store) {
-        m_openFailed = true;
-        emit failed(error);
-        return false;
-    }
-    return true;
+    return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
 }
 
 void HistoryReader::load(quint64 generation, const HistoryQuery &query)

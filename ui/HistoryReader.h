@@ -3,6 +3,7 @@
 
 #include "core/store/Records.h"
 #include "ui/HistoryQuery.h"
+#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
@@ -11,8 +12,6 @@
 #include <memory>
 
 namespace cooldown {
-
-class Store;
 
 // Answers the History view's questions from a Store of its own, on the thread it was
 // moved to (see WorkerThread). Every answer carries the generation of the query it
@@ -57,9 +56,7 @@ private:
     bool ensureOpen();
     void indexChunk(quint64 generation);
 
-    QString m_databaseUrl;
-    std::unique_ptr<Store> m_store;
-    bool m_openFailed = false;
+    ReaderStore m_store;
     quint64 m_generation = 0;
     HistoryQuery m_query;
     // Every attempt up to this id has been looked at: poll() looks above it. It starts

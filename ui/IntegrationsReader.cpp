@@ -31,7 +31,8 @@ bool isThrottle(const QString &statusClass)
 
 IntegrationsReader::IntegrationsReader(QString databaseUrl, const Clock &clock,
                                        QList<IntegrationEndpoint> endpoints)
-    : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_endpoints(std::move(endpoints))
+    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Create), m_clock(clock),
+      m_endpoints(std::move(endpoints))
 {
     qRegisterMetaType<cooldown::IntegrationsSnapshot>();
     qRegisterMetaType<QList<cooldown::IntegrationEndpoint>>();
@@ -51,18 +52,7 @@ qint64 IntegrationsReader::percentile(QList<qint64> &values, int p)
 
 bool IntegrationsReader::ensureOpen()
 {
-    if (m_store)
-        return true;
-    if (m_openFailed)
-        return false;
-    QString error;
-    m_store = Store::open(m_databaseUrl, &error);
-    if (!m_store) {
-        m_openFailed = true;
-        emit failed(error);
-        return false;
-    }
-    return true;
+    return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
 }
 
 void IntegrationsReader::fail()

@@ -3,6 +3,7 @@
 
 #include "core/store/Records.h"
 #include "core/store/Store.h"
+#include "ui/ReaderStore.h"
 
 #include <QHash>
 #include <QList>
@@ -119,12 +120,10 @@ private:
     bool readHolds(qint64 nowMs);
     void fail();
 
-    QString m_databaseUrl;
+    ReaderStore m_store;
     const Clock &m_clock;
     QList<IntegrationEndpoint> m_endpoints;
-    std::unique_ptr<Store> m_store;
     QTimer *m_timer = nullptr;
-    bool m_openFailed = false;
     qint64 m_rangeMs = 24 * 3600 * 1000;
     std::optional<QByteArray> m_token;
     qint64 m_lastMinute = -1;

@@ -26,26 +26,15 @@ QList<qint64> mergeAscending(const QList<QList<qint64>> &lists, int limit)
 
 } // namespace
 
-JobsReader::JobsReader(QString databaseUrl) : m_databaseUrl(std::move(databaseUrl)) {}
+JobsReader::JobsReader(QString databaseUrl)
+    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Refuse)
+{}
 
 JobsReader::~JobsReader() = default;
 
 bool JobsReader::ensureOpen()
 {
-    if (m_store)
-        return true;
-    if (m_openFailed)
-        return false;
-    QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
-    m_store = Store::open(m_databaseUrl, &error, options);
-    if (!m_store) {
-        m_openFailed = true;
-        emit failed(error);
-        return false;
-    }
-    return true;
+    return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
 }
 
 QList<OperationState> JobsReader::states() const

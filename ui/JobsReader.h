@@ -3,6 +3,7 @@
 
 #include "core/store/Records.h"
 #include "ui/JobsQuery.h"
+#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
@@ -12,8 +13,6 @@
 #include <optional>
 
 namespace cooldown {
-
-class Store;
 
 // Answers the Jobs view's questions from a Store of its own, on the thread it was moved
 // to (see WorkerThread). Every answer carries the generation of the query it belongs
@@ -76,9 +75,7 @@ private:
     // The states a page of the query is read by, one query each; empty: any state.
     QList<OperationState> states() const;
 
-    QString m_databaseUrl;
-    std::unique_ptr<Store> m_store;
-    bool m_openFailed = false;
+    ReaderStore m_store;
     quint64 m_generation = 0;
     JobsQuery m_query;
     qint64 m_lastId = 0; // the highest id indexed so far: the next chunk looks above it

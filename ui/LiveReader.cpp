@@ -27,9 +27,9 @@ qint64 floorTo(qint64 ms, qint64 step)
 
 LiveReader::LiveReader(QString databaseUrl, const Clock &clock, QHash<QString, QString> partitionOf,
                        QStringList endpointIds)
-    : m_databaseUrl(std::move(databaseUrl)), m_clock(clock), m_partitionOf(std::move(partitionOf)),
-      m_endpointIds(std::move(endpointIds)), m_figures(clock, kKeepEverything),
-      m_inFlight(clock, kInFlightKeptMs)
+    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Create), m_clock(clock),
+      m_partitionOf(std::move(partitionOf)), m_endpointIds(std::move(endpointIds)),
+      m_figures(clock, kKeepEverything), m_inFlight(clock, kInFlightKeptMs)
 {
     for (auto it = m_partitionOf.cbegin(); it != m_partitionOf.cend(); ++it)
         m_figures.setPartitionOf(it.key(), it.value());
@@ -48,18 +48,7 @@ void LiveReader::setEndpoints(const QHash<QString, QString> &partitionOf,
 
 bool LiveReader::ensureOpen()
 {
-    if (m_store)
-        return true;
-    if (m_openFailed)
-        return false;
-    QString error;
-    m_store = Store::open(m_databaseUrl, &error);
-    if (!m_store) {
-        m_openFailed = true;
-        emit failed(error);
-        return false;
-    }
-    return true;
+    return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
 }
 
 void LiveReader::start(int intervalMs)

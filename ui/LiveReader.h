@@ -3,6 +3,7 @@
 
 #include "core/engine/Metrics.h"
 #include "core/store/Records.h"
+#include "ui/ReaderStore.h"
 
 #include <QHash>
 #include <QList>
@@ -21,7 +22,6 @@ class QTimer;
 namespace cooldown {
 
 class Clock;
-class Store;
 
 // What the Overview and Jobs views show, read in one go. A plain value, handed from
 // the reader's thread to the window by a queued signal.
@@ -109,17 +109,15 @@ private:
     qint64 rangeFromMs(qint64 nowMs) const;
     qint64 localMidnightMs() const;
 
-    QString m_databaseUrl;
+    ReaderStore m_store;
     const Clock &m_clock;
     QHash<QString, QString> m_partitionOf;
     QStringList m_endpointIds;
-    std::unique_ptr<Store> m_store;
     Metrics m_figures;                     // the range's rollups, one entry per bucket
     Metrics m_inFlight;                    // exchanges in flight, sampled live
     std::map<qint64, int> m_peakPerSecond; // the same per second, for the fine buckets
     int m_maxInFlight = 0;
     QTimer *m_timer = nullptr;
-    bool m_openFailed = false;
     qint64 m_rangeMs = 15 * 60000;
     qint64 m_bucketMs = 60000;
     bool m_fixed = false; // a fixed window rather than the last so much

@@ -804,7 +804,7 @@ void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
         // Counted in the store, not here: the failures of other workers and of earlier
         // runs count too, and only one worker pauses it.
         const int failures = endpoint->pauseAfterFailures;
-        const auto paused = m_store.pauseAfterFailures(endpointId, failures, nowMs());
+        const auto paused = m_store.pauseAfterFailures(endpointId, failures, nowMs(), workerId());
         if (!paused) {
             qCWarning(lcEngine) << "could not check endpoint" << endpointId
                                 << "for its automatic pause:" << m_store.lastError();

@@ -143,7 +143,8 @@ std::optional<bool> Store::isEndpointPaused(const QString &endpointId)
     return query.next() && query.value(0).toInt() != 0;
 }
 
-std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs)
+std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs,
+                                              const QString &workerId)
 {
     if (failures < 1)
         return false;
@@ -193,6 +194,19 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
     if (!exec(pause))
         return std::nullopt;
     const bool paused = pause.numRowsAffected() == 1;
+    if (paused) {
+        // In the audit beside the operators' pauses, so that History and
+        // `export --audit` say why an endpoint stopped, and who resumed it after.
+        AuditRecord audit;
+        audit.atMs = nowMs;
+        audit.actor = QLatin1String(kAutomaticActor);
+        audit.workerId = workerId;
+        audit.action = OperatorAction::Pause;
+        audit.target = endpointListTarget({endpointId});
+        audit.asked = 1;
+        if (!writeAudit(&audit, 1))
+            return std::nullopt;
+    }
     if (!transaction.commit()) {
         fail(QStringLiteral("automatic pause"), transaction.error());
         return std::nullopt;

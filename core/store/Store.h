@@ -382,8 +382,12 @@ public:
     // ended failed, none succeeded between. An operation ends with its final attempt
     // (decision success or fail, lease not lost), in the order those attempts started,
     // so the count is the same for every worker and across restarts. True when this
-    // call paused it: of several workers ending failures at once, one reports it.
-    std::optional<bool> pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs);
+    // call paused it: of several workers ending failures at once, one reports it. The
+    // pause is written to the audit table in the same transaction, with the actor
+    // kAutomaticActor and workerId as the engine that applied it.
+    std::optional<bool> pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs,
+                                           const QString &workerId);
+    static constexpr char kAutomaticActor[] = "automatic";
     bool upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson);
 
     enum class PaceResult

@@ -139,6 +139,16 @@ void tst_AutoPause::pausesAfterFailuresInARow()
     QCOMPARE(autoPaused.size(), 1);
     QCOMPARE(autoPaused.at(0).at(0).toString(), QStringLiteral("upload"));
     QCOMPARE(autoPaused.at(0).at(1).toInt(), 3);
+    // The audit says who paused it: the engine, not an operator.
+    const auto audit = m_store->operatorActions();
+    QVERIFY(audit);
+    QCOMPARE(audit->size(), 1);
+    QCOMPARE(audit->at(0).actor, QStringLiteral("automatic"));
+    QCOMPARE(audit->at(0).workerId, QStringLiteral("test-worker"));
+    QCOMPARE(audit->at(0).action, OperatorAction::Pause);
+    QCOMPARE(audit->at(0).target, QStringLiteral("endpoints=upload"));
+    QCOMPARE(audit->at(0).changed, 1);
+    QVERIFY(audit->at(0).atMs > kStart + 20000 && audit->at(0).atMs <= m_clock->nowMs());
 
     // Paused: it runs nothing more, and the pause is reported once.
     QVERIFY(runOperations(5));
