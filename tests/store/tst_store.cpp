@@ -937,34 +937,34 @@ void tst_Store::pauseAfterFailures()
                                    QStringLiteral("w")) == Store::FinishResult::Committed;
     };
 
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow).value_or(true), false); // none ended
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow, QStringLiteral("w")).value_or(true), false); // none ended
     QVERIFY(end(OperationState::Failed, kNow + 1000));
     QVERIFY(end(OperationState::Failed, kNow + 2000));
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 2100).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 2100, QStringLiteral("w")).value_or(true), false);
     QVERIFY(end(OperationState::Succeeded, kNow + 3000));
     QVERIFY(end(OperationState::Failed, kNow + 4000));
     QVERIFY(end(OperationState::Failed, kNow + 5000));
     // Four failures, but a success between: two in a row.
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 5100).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 5100, QStringLiteral("w")).value_or(true), false);
     QCOMPARE(store->isEndpointPaused(upload).value_or(true), false);
     QVERIFY(end(OperationState::Failed, kNow + 6000));
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6100).value_or(false), true);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6100, QStringLiteral("w")).value_or(false), true);
     QCOMPARE(store->isEndpointPaused(upload).value_or(false), true);
     // Paused already: only the first caller pauses it.
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6200).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6200, QStringLiteral("w")).value_or(true), false);
 
     // After a resume only what ends later counts.
     QVERIFY(store->setEndpointPaused(upload, false, kNow + 7000));
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 7100).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 7100, QStringLiteral("w")).value_or(true), false);
     QVERIFY(end(OperationState::Failed, kNow + 8000));
-    QCOMPARE(store->pauseAfterFailures(upload, 2, kNow + 8100).value_or(true), false);
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 8200).value_or(false), true);
+    QCOMPARE(store->pauseAfterFailures(upload, 2, kNow + 8100, QStringLiteral("w")).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 8200, QStringLiteral("w")).value_or(false), true);
 
     // A worker starting again registers its endpoints: that is no resume.
     QVERIFY(store->setEndpointPaused(upload, false, kNow + 9000));
     QVERIFY(end(OperationState::Failed, kNow + 10000));
     QVERIFY(store->upsertEndpoint(upload, QStringLiteral("Upload"), kNow + 11000));
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 11100).value_or(false), true);
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 11100, QStringLiteral("w")).value_or(false), true);
 }
 
 void tst_Store::nextDue()
