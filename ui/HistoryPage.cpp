@@ -162,8 +162,8 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
     m_decision->addItem(tr("Any"), QString());
     // Shown in the operator's language; filtered by the word the store keeps.
-    for (const char *d : {"success", "retry", "park", "fail"})
-        m_decision->addItem(format::decisionName(QLatin1String(d)), QLatin1String(d));
+    for (const Decision d : {Decision::Success, Decision::Retry, Decision::Park, Decision::Fail})
+        m_decision->addItem(format::decisionName(d), QLatin1String(toString(d)));
     m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
     for (const TimeChoice &t : kTimes)
         m_time->addItem(tr(t.label));

@@ -55,7 +55,7 @@ void tst_HistoryPage::init()
         QVERIFY(test::recordAttempt(
                     *m_store, search ? QStringLiteral("search") : QStringLiteral("measurements"),
                     kStart + i * 1000, search ? 429 : 200,
-                    search ? QStringLiteral("retry") : QStringLiteral("success"),
+                    search ? Decision::Retry : Decision::Success,
                     search ? OperationState::Waiting : OperationState::Succeeded) > 0);
     }
     const auto config = WorkspaceConfig::parse(R"({"version": 1, "endpoints": [
