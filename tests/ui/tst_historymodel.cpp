@@ -19,7 +19,7 @@ constexpr qint64 kStart = 1795953600000; // 2026-11-29T12:00:00Z
 // History filters, written out here to check what the store answered.
 bool statusAndDecisionMatch(const HistoryQuery &query, const AttemptRecord &a)
 {
-    if (!query.decision.isEmpty() && QLatin1String(toString(a.decision)) != query.decision)
+    if (query.decision && a.decision != *query.decision)
         return false;
     switch (query.status) {
     case HistoryQuery::StatusClass::Any:
@@ -168,7 +168,8 @@ void tst_HistoryModel::storeAndRowFilters()
     HistoryQuery query;
     query.endpointId = endpoint;
     query.status = HistoryQuery::StatusClass(status);
-    query.decision = decision;
+    if (!decision.isEmpty())
+        query.decision = decisionFromString(decision);
     query.fromMs = fromMs;
     model.setQuery(query);
     QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);

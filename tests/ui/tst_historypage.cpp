@@ -82,7 +82,7 @@ void tst_HistoryPage::exportWritesTheFilteredRows()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
     page.setFilter(QStringLiteral("search"), kEverything, HistoryQuery::StatusClass::Any,
-                   QString());
+                   std::nullopt);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 10);
 
@@ -114,8 +114,7 @@ void tst_HistoryPage::exportAppliesStatusAndDecision()
     // Every endpoint, but only 2xx answers that ended in success: the file holds
     // exactly the rows the view shows.
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Success,
-                   QStringLiteral("success"));
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Success, Decision::Success);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 20);
 
@@ -137,7 +136,7 @@ void tst_HistoryPage::exportAppliesStatusAndDecision()
 void tst_HistoryPage::exportCanBeCancelled()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Any, QString());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Any, std::nullopt);
     const QString path = m_dir->filePath(QStringLiteral("cancelled.csv"));
     QSignalSpy finished(&page, &HistoryPage::exportFinished);
     CsvExportJob *job = page.exportTo(path);
@@ -158,7 +157,8 @@ void tst_HistoryPage::exportCanBeCancelled()
 void tst_HistoryPage::inspectorExplainsTheSelectedAttempt()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::TooManyRequests, QString());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::TooManyRequests,
+                   std::nullopt);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 10);
     page.model()->ensureLoaded(0, 0);
