@@ -383,8 +383,8 @@ QJsonObject JobsApi::describe(const OperationRecord &op) const
         o.insert(QStringLiteral("last_error"), op.lastError);
     if (!op.finalReason.isEmpty())
         o.insert(QStringLiteral("reason"), op.finalReason);
-    if (!op.waitSource.isEmpty() && op.state == OperationState::Waiting)
-        o.insert(QStringLiteral("wait_source"), op.waitSource);
+    if (op.waitSource && op.state == OperationState::Waiting)
+        o.insert(QStringLiteral("wait_source"), QLatin1String(toString(*op.waitSource)));
     if (!op.partitionKey.isEmpty())
         o.insert(QStringLiteral("partition_key"), op.partitionKey);
     if (op.cancelRequested)

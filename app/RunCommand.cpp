@@ -42,7 +42,7 @@ QString describe(const AttemptRecord &a, const OperationRecord &op)
         line += QStringLiteral(" (%1, retry in %2 s from %3)")
                     .arg(a.reason)
                     .arg(double(a.waitMs) / 1000.0, 0, 'f', 1)
-                    .arg(a.waitSource);
+                    .arg(QLatin1String(toString(a.waitSource)));
     else if (!a.reason.isEmpty() && a.reason != QLatin1String("ok"))
         line += QStringLiteral(" (%1)").arg(a.reason);
     if (a.leaseConflict)
@@ -265,8 +265,8 @@ int runRun(const QStringList &arguments)
                          ++summary.attempts;
                          if (a.status == 429 || a.status == 503)
                              ++summary.throttles;
-                         if (a.waitMs > 0 && a.waitSource != QLatin1String("backoff") &&
-                             a.waitSource != QLatin1String("none"))
+                         if (a.waitMs > 0 && a.waitSource != WaitSource::Backoff &&
+                             a.waitSource != WaitSource::None)
                              summary.serverWaitMs += a.waitMs;
                          if (op.state == OperationState::Failed && !a.leaseConflict)
                              ++summary.failedFinally;

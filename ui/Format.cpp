@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/Format.h"
 
+#include "core/retry/Decision.h"
 #include "core/store/Records.h"
 
 #include <QCoreApplication>
@@ -80,17 +81,24 @@ QString stateName(OperationState state)
     return toString(state);
 }
 
-QString decisionName(const QString &decision)
+QString decisionName(Decision decision)
 {
-    if (decision == QLatin1String("success"))
+    switch (decision) {
+    case Decision::Success:
         return Text::tr("success");
-    if (decision == QLatin1String("retry"))
+    case Decision::Retry:
         return Text::tr("retry");
-    if (decision == QLatin1String("park"))
+    case Decision::Park:
         return Text::tr("park");
-    if (decision == QLatin1String("fail"))
+    case Decision::Fail:
         return Text::tr("fail");
-    return decision;
+    }
+    return QLatin1String(toString(decision));
+}
+
+QString waitSourceName(WaitSource source)
+{
+    return source == WaitSource::None ? QString() : QLatin1String(toString(source));
 }
 
 QString outcome(int status, const QString &error)

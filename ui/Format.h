@@ -4,8 +4,10 @@
 #include <QString>
 
 namespace cooldown {
+enum class Decision;
 enum class OperationState;
-}
+enum class WaitSource;
+} // namespace cooldown
 
 namespace cooldown::format {
 
@@ -18,9 +20,11 @@ QString countdown(qint64 targetMs, qint64 nowMs);
 QString duration(qint64 ms);
 // An operation's state in the operator's language ("waiting", "待機中").
 QString stateName(OperationState state);
-// A decision ("success", "retry", "park", "fail") in the operator's language; a word
-// it does not know as it is.
-QString decisionName(const QString &decision);
+// A decision ("success", "retry", "park", "fail") in the operator's language.
+QString decisionName(Decision decision);
+// A wait source as recorded ("retry-after", "backoff", ...); empty for None, which
+// says nothing to an operator.
+QString waitSourceName(WaitSource source);
 // The HTTP status, or the transport error when there was no response.
 QString outcome(int status, const QString &error);
 

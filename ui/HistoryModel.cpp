@@ -143,7 +143,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case WaitColumn:
             return a.waitMs >= 0 ? format::duration(a.waitMs) : QString();
         case WaitSourceColumn:
-            return a.waitSource == QLatin1String("none") ? QString() : a.waitSource;
+            return format::waitSourceName(a.waitSource);
         case RetryAfterColumn:
             return a.retryAfterRaw;
         case DurationColumn:
@@ -157,7 +157,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (index.column() == StatusColumn && (a.status == 429 || a.status == 503))
             return QBrush(QColor(0xb3, 0x6b, 0x00));
-        if (index.column() == DecisionColumn && a.decision == QLatin1String("fail"))
+        if (index.column() == DecisionColumn && a.decision == Decision::Fail)
             return QBrush(palette::problem());
         return {};
     case Qt::TextAlignmentRole:

@@ -161,10 +161,10 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     m_status->addItem(tr("Other 5xx"), int(HistoryQuery::StatusClass::ServerError));
     m_status->addItem(tr("No response"), int(HistoryQuery::StatusClass::NoResponse));
     m_decision = addCombo(tr("&Decision:"), QStringLiteral("historyDecision"));
-    m_decision->addItem(tr("Any"), QString());
-    // Shown in the operator's language; filtered by the word the store keeps.
-    for (const char *d : {"success", "retry", "park", "fail"})
-        m_decision->addItem(format::decisionName(QLatin1String(d)), QLatin1String(d));
+    m_decision->addItem(tr("Any"), QVariant());
+    // Shown in the operator's language; the store filters by the decision's word.
+    for (const Decision d : {Decision::Success, Decision::Retry, Decision::Park, Decision::Fail})
+        m_decision->addItem(format::decisionName(d), int(d));
     m_time = addCombo(tr("T&ime:"), QStringLiteral("historyTime"));
     for (const TimeChoice &t : kTimes)
         m_time->addItem(tr(t.label));
@@ -283,7 +283,9 @@ HistoryQuery HistoryPage::currentQuery() const
     HistoryQuery q;
     q.endpointId = m_endpoint->currentData().toString();
     q.status = HistoryQuery::StatusClass(m_status->currentData().toInt());
-    q.decision = m_decision->currentData().toString();
+    const QVariant decision = m_decision->currentData();
+    if (decision.isValid())
+        q.decision = Decision(decision.toInt());
     const int t = std::clamp(m_time->currentIndex(), 0, int(std::size(kTimes)) - 1);
     if (kTimes[t].rangeMs > 0)
         q.fromMs = m_clock.nowMs() - kTimes[t].rangeMs;
@@ -291,12 +293,13 @@ HistoryQuery HistoryPage::currentQuery() const
 }
 
 void HistoryPage::setFilter(const QString &endpointId, int timeIndex,
-                            HistoryQuery::StatusClass status, const QString &decision)
+                            HistoryQuery::StatusClass status, std::optional<Decision> decision)
 {
     const QSignalBlocker b1(m_endpoint), b2(m_status), b3(m_decision), b4(m_time);
     m_endpoint->setCurrentIndex(std::max(0, m_endpoint->findData(endpointId)));
     m_status->setCurrentIndex(std::max(0, m_status->findData(int(status))));
-    m_decision->setCurrentIndex(std::max(0, m_decision->findData(decision)));
+    m_decision->setCurrentIndex(
+        std::max(0, m_decision->findData(decision ? QVariant(int(*decision)) : QVariant())));
     m_time->setCurrentIndex(std::clamp(timeIndex, 0, m_time->count() - 1));
     applyFilter();
 }

@@ -50,7 +50,7 @@ public:
     HistoryQuery currentQuery() const;
     // Sets the filter widgets; the query runs at once.
     void setFilter(const QString &endpointId, int timeIndex, HistoryQuery::StatusClass status,
-                   const QString &decision);
+                   std::optional<Decision> decision);
     void applyFilter();
     // Shows only this endpoint's attempts (empty: every endpoint's), the other filters
     // as they are: what the Integrations view selected.

@@ -27,7 +27,7 @@ struct HistoryQuery
     qint64 fromMs = -1; // started at or after; -1: no lower bound
     qint64 toMs = -1;   // started before; -1: no upper bound (new attempts appear)
     StatusClass status = StatusClass::Any;
-    QString decision; // success | retry | park | fail; empty: any
+    std::optional<Decision> decision; // empty: any
 
     // The part of the query the store answers.
     AttemptFilter storeFilter() const;

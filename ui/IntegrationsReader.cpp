@@ -139,10 +139,10 @@ bool IntegrationsReader::readRange(qint64 nowMs)
             s.attempts += r.attempts;
             if (isThrottle(r.statusClass))
                 s.throttled += r.attempts;
-            if (r.decision == QLatin1String("success"))
+            if (r.decision == Decision::Success)
                 s.successes += r.attempts;
-            if (r.decision == QLatin1String("success") || r.decision == QLatin1String("fail") ||
-                r.decision == QLatin1String("park"))
+            if (r.decision == Decision::Success || r.decision == Decision::Fail ||
+                r.decision == Decision::Park)
                 s.outcomes += r.attempts;
             return true;
         };

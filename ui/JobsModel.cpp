@@ -475,7 +475,7 @@ QVariant JobsModel::data(const QModelIndex &index, int role) const
             return op.attempt == 0 ? QStringLiteral("—")
                                    : format::outcome(op.lastStatus, op.lastError);
         case WaitSourceColumn:
-            return op.waitSource == QLatin1String("none") ? QString() : op.waitSource;
+            return format::waitSourceName(op.waitSource.value_or(WaitSource::None));
         case PartitionColumn:
             return partitionText(op);
         case LeaseOwnerColumn:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/OverviewPage.h"
 
+#include "core/retry/Decision.h"
 #include "core/time/Clock.h"
 #include "ui/ChartPoints.h"
 #include "ui/CustomRangeDialog.h"
@@ -49,15 +50,21 @@ struct WaitGroup
     QColor color;
 };
 
+// The keys of Metrics' waits by source: the names the store keeps.
+QString sourceName(WaitSource source)
+{
+    return QLatin1String(toString(source));
+}
+
 const QList<WaitGroup> &waitGroups()
 {
     static const QList<WaitGroup> groups{
         {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Server-given"),
-         {QStringLiteral("retry-after"), QStringLiteral("ratelimit"), QStringLiteral("x-ratelimit"),
-          QStringLiteral("problem")},
+         {sourceName(WaitSource::RetryAfter), sourceName(WaitSource::RateLimit),
+          sourceName(WaitSource::XRateLimit), sourceName(WaitSource::Problem)},
          QColor(0xe0, 0x7a, 0x10)},
         {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Backoff"),
-         {QStringLiteral("backoff")},
+         {sourceName(WaitSource::Backoff)},
          QColor(0x3a, 0x7b, 0xd5)},
         {QT_TRANSLATE_NOOP("cooldown::OverviewPage", "Local queue (bucket, hold, permits)"),
          {QStringLiteral("queue")},

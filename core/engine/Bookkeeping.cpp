@@ -51,10 +51,10 @@ AttemptRecord attemptRecord(const OperationRecord &op, const AttemptFacts &facts
     a.url = facts.url;
     a.status = facts.status;
     a.error = facts.error;
-    a.decision = QLatin1String(toString(d.action));
+    a.decision = d.action;
     a.reason = d.reason;
     a.waitMs = d.delayMs;
-    a.waitSource = QLatin1String(toString(d.source));
+    a.waitSource = d.source;
     a.retryAfterRaw = QString::fromLatin1(d.serverWait.retryAfter.raw);
     if (d.serverWait.problem.present) {
         a.problemType = d.serverWait.problem.type;

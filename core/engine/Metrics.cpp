@@ -101,19 +101,16 @@ void Metrics::record(const AttemptRecord &attempt)
         Minute &started = minuteAt(attempt.startedAtMs);
         started.waitMsBySource[QStringLiteral("queue")] += attempt.startedAtMs - due.value();
     }
-    if (attempt.decision == QLatin1String("retry") && attempt.waitMs >= 0) {
-        if (attempt.waitMs > 0) {
-            const QString source =
-                attempt.waitSource.isEmpty() ? QStringLiteral("backoff") : attempt.waitSource;
-            minute.waitMsBySource[source] += attempt.waitMs;
-        }
+    if (attempt.decision == Decision::Retry && attempt.waitMs >= 0) {
+        if (attempt.waitMs > 0)
+            minute.waitMsBySource[QLatin1String(toString(attempt.waitSource))] += attempt.waitMs;
         m_dueAtMs.insert(attempt.operationId, at + attempt.waitMs);
     } else {
         m_dueAtMs.remove(attempt.operationId);
     }
-    if (attempt.decision == QLatin1String("success"))
+    if (attempt.decision == Decision::Success)
         ++minute.successes;
-    else if (attempt.decision == QLatin1String("fail"))
+    else if (attempt.decision == Decision::Fail)
         ++minute.finalFailuresByReason[attempt.reason.isEmpty() ? QStringLiteral("unknown")
                                                                 : attempt.reason];
     forgetOld();
@@ -138,13 +135,13 @@ void Metrics::add(const RollupRecord &rollup)
         }
     }
     if (rollup.waitMs > 0)
-        minute.waitMsBySource[rollup.waitSource.isEmpty() ? QStringLiteral("backoff")
-                                                          : rollup.waitSource] += rollup.waitMs;
+        minute.waitMsBySource[QLatin1String(
+            toString(rollup.waitSource.value_or(WaitSource::Backoff)))] += rollup.waitMs;
     if (rollup.queueMs > 0)
         minute.waitMsBySource[QStringLiteral("queue")] += rollup.queueMs;
-    if (rollup.decision == QLatin1String("success"))
+    if (rollup.decision == Decision::Success)
         minute.successes += n;
-    else if (rollup.decision == QLatin1String("fail"))
+    else if (rollup.decision == Decision::Fail)
         minute.finalFailuresByReason[rollup.reason.isEmpty() ? QStringLiteral("unknown")
                                                              : rollup.reason] += n;
 }

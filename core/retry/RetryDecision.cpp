@@ -243,21 +243,6 @@ QJsonObject RetryDecision::toJson() const
     };
 }
 
-const char *toString(RetryDecision::Action action)
-{
-    switch (action) {
-    case RetryDecision::Action::Success:
-        return "success";
-    case RetryDecision::Action::Retry:
-        return "retry";
-    case RetryDecision::Action::Park:
-        return "park";
-    case RetryDecision::Action::Fail:
-        return "fail";
-    }
-    return "fail";
-}
-
 const char *toString(TransportError error)
 {
     switch (error) {

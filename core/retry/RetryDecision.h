@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/http/HttpHeaders.h"
+#include "core/retry/Decision.h"
 #include "core/retry/RetryProfile.h"
 #include "core/retry/ServerWait.h"
 
@@ -58,13 +59,7 @@ struct AttemptHistory
 // The retry contract (docs/retry-contract.md) turned into one answer.
 struct RetryDecision
 {
-    enum class Action
-    {
-        Success,
-        Retry,
-        Park,
-        Fail
-    };
+    using Action = Decision;
 
     Action action = Action::Fail;
     QString reason;          // a short machine word
@@ -85,7 +80,6 @@ struct RetryDecision
     QJsonObject toJson() const;
 };
 
-const char *toString(RetryDecision::Action action);
 bool isIdempotentMethod(QByteArrayView method);
 
 } // namespace cooldown

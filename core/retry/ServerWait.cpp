@@ -46,25 +46,6 @@ std::optional<qint64> quotaExceededWaitMs(const ProblemDetails &problem,
 
 } // namespace
 
-const char *toString(WaitSource source)
-{
-    switch (source) {
-    case WaitSource::None:
-        return "none";
-    case WaitSource::RetryAfter:
-        return "retry-after";
-    case WaitSource::RateLimit:
-        return "ratelimit";
-    case WaitSource::XRateLimit:
-        return "x-ratelimit";
-    case WaitSource::Problem:
-        return "problem";
-    case WaitSource::Backoff:
-        return "backoff";
-    }
-    return "none";
-}
-
 const char *toString(ProblemAction action)
 {
     switch (action) {

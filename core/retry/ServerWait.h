@@ -6,6 +6,7 @@
 #include "core/http/RateLimitHeaders.h"
 #include "core/http/RetryAfter.h"
 #include "core/http/XRateLimit.h"
+#include "core/retry/Decision.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -14,18 +15,6 @@
 #include <QStringList>
 
 namespace cooldown {
-
-// Where a retry's wait came from. Every attempt records it.
-enum class WaitSource
-{
-    None,
-    RetryAfter,
-    RateLimit,
-    XRateLimit,
-    Problem,
-    Backoff
-};
-const char *toString(WaitSource source);
 
 // What a problem type makes Cooldown do (the IETF RateLimit draft's problem types).
 enum class ProblemAction

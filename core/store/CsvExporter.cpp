@@ -3,6 +3,7 @@
 
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
+#include "core/store/StoreSql.h"
 
 #include <QMetaObject>
 #include <QSaveFile>
@@ -266,11 +267,11 @@ qint64 CsvExporter::writeRollups(Store *store, qint64 fromMs, qint64 toMs,
             if (!endpointId.isEmpty() && row.endpointId != endpointId)
                 return true;
             appendTime(&chunk, row.minuteAtMs);
-            for (const QString *text :
-                 {&row.endpointId, &row.policyId, &row.partitionKey, &row.statusClass,
-                  &row.decision, &row.waitSource, &row.reason}) {
+            for (const QString &text : {row.endpointId, row.policyId, row.partitionKey,
+                                        row.statusClass, storesql::rollupDecisionText(row.decision),
+                                        storesql::waitSourceText(row.waitSource), row.reason}) {
                 chunk += ',';
-                appendTextCell(&chunk, text->toUtf8());
+                appendTextCell(&chunk, text.toUtf8());
             }
             for (const qint64 value : {row.attempts, row.waitMs, row.queueMs, row.durationMs}) {
                 chunk += ',';

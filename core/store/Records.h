@@ -3,6 +3,7 @@
 
 #include "core/ratelimit/Gcra.h"
 #include "core/ratelimit/ServerWindow.h"
+#include "core/retry/Decision.h"
 
 #include <QHash>
 #include <QList>
@@ -61,7 +62,7 @@ struct OperationRecord
     qint64 leaseExpiresAtMs = -1;
     qint64 version = 0; // bumped by every claim and every state change
     QString finalReason;
-    QString waitSource;
+    std::optional<WaitSource> waitSource; // the last attempt's; empty before the first
     qint64 previousBackoffMs = 0;
     QString policyId;
     QString partitionKey;
@@ -90,12 +91,12 @@ struct AttemptRecord
     qint64 finishedAtMs = -1;
     QString method;
     QString url;
-    int status = 0;   // 0 when there was no response
-    QString error;    // the transport error, empty with a response
-    QString decision; // success | retry | park | fail
+    int status = 0; // 0 when there was no response
+    QString error;  // the transport error, empty with a response
+    Decision decision = Decision::Fail;
     QString reason;
     qint64 waitMs = -1; // -1 unless the decision was retry
-    QString waitSource;
+    WaitSource waitSource = WaitSource::None;
     QString retryAfterRaw;
     QString problemType;
     QString problemInstance;
@@ -122,13 +123,17 @@ struct RollupRecord
     QString policyId;
     QString partitionKey;
     QString statusClass; // "429", "503", "none" (no response), or "2xx", "4xx", ...
-    QString decision;    // success | retry | park | fail, or "conflict" (lease lost)
-    QString waitSource;  // a retry's; "backoff" when none was recorded; else empty
-    QString reason;      // a final failure's ("unknown" when none); else empty
+    // Empty for attempts that lost their lease (stored as "conflict"): they decided
+    // nothing.
+    std::optional<Decision> decision;
+    std::optional<WaitSource> waitSource; // a retry's; empty for other decisions
+    QString reason;                       // a final failure's ("unknown" when none); else empty
     qint64 attempts = 0;
     qint64 waitMs = 0;     // retries' waits
     qint64 queueMs = 0;    // retries started after they were due, by so much
     qint64 durationMs = 0; // exchanges' durations
+
+    bool isLeaseConflict() const { return !decision.has_value(); }
 
     // Every field equal: for tests that compare rollups with a recount.
     friend bool operator==(const RollupRecord &a, const RollupRecord &b)

@@ -176,7 +176,7 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
     if (!exec(ends))
         return std::nullopt;
     int inARow = 0;
-    while (ends.next() && ends.value(0).toString() == QLatin1String("fail"))
+    while (ends.next() && decisionFromText(ends.value(0).toString()) == Decision::Fail)
         ++inARow;
     ends.finish();
     if (inARow < failures)

@@ -107,7 +107,7 @@ struct AttemptFilter
     int statusMin = -1; // HTTP status within [statusMin, statusMax]; 0 is "no response"
     int statusMax = -1;
     int statusExcluded = -1; // and not this one (e.g. 4xx other than 429)
-    QString decision;        // success | retry | park | fail
+    std::optional<Decision> decision;
     // Only the attempts retention deletes at this cut (schema::prunableAttempt): started
     // before it, of an operation that has ended.
     qint64 prunableBeforeMs = -1;

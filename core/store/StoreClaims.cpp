@@ -655,10 +655,10 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
         text(redaction::redactUrl(a.url)),
         a.status,
         text(redaction::redactText(a.error)),
-        text(a.decision),
+        decisionText(a.decision),
         text(redaction::redactText(a.reason)),
         a.waitMs,
-        text(a.waitSource),
+        waitSourceText(a.waitSource),
         text(a.retryAfterRaw),
         text(redaction::redactText(a.problemType)),
         text(redaction::redactText(a.problemInstance)),
@@ -819,7 +819,7 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
             if (stated && statedUntil > a.finishedAtMs)
                 continue; // paced by what the server states
             const bool refused = a.status == 429;
-            const qint64 holdMs = a.waitSource == u"retry-after" ? a.waitMs : 0;
+            const qint64 holdMs = a.waitSource == WaitSource::RetryAfter ? a.waitMs : 0;
             const MeasuredPace before = pace;
             pace.answered(refused, holdMs, a.startedAtMs, a.finishedAtMs);
             if (refused && pace.intervalUs != before.intervalUs) {
@@ -911,7 +911,7 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         text(stored.responseInstance),
         text(cancelled.finalReason),
         text(stored.finalReason),
-        text(next.waitSource),
+        waitSourceText(next.waitSource),
         next.previousBackoffMs,
         next.forceNext ? 1 : 0,
         text(cancelled.leaseOwner),

@@ -255,7 +255,7 @@ QString attemptWhere(const AttemptFilter &filter)
         where.append(QStringLiteral("a.status <= :status_max"));
     if (filter.statusExcluded >= 0)
         where.append(QStringLiteral("a.status <> :status_excluded"));
-    if (!filter.decision.isEmpty())
+    if (filter.decision)
         where.append(QStringLiteral("a.decision = :decision"));
     if (filter.prunableBeforeMs >= 0)
         where.append(schema::prunableAttempt(QStringLiteral(":prunable_before")));
@@ -290,8 +290,8 @@ template <typename Bind> void forEachFilterValue(const AttemptFilter &filter, Bi
         bind(":status_max", QVariant(filter.statusMax));
     if (filter.statusExcluded >= 0)
         bind(":status_excluded", QVariant(filter.statusExcluded));
-    if (!filter.decision.isEmpty())
-        bind(":decision", QVariant(filter.decision));
+    if (filter.decision)
+        bind(":decision", QVariant(decisionText(*filter.decision)));
     if (filter.prunableBeforeMs >= 0)
         bind(":prunable_before", QVariant(filter.prunableBeforeMs));
 }

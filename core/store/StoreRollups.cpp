@@ -58,8 +58,8 @@ RollupRecord readRollup(const QSqlQuery &query)
     row.policyId = query.value(2).toString();
     row.partitionKey = query.value(3).toString();
     row.statusClass = query.value(4).toString();
-    row.decision = query.value(5).toString();
-    row.waitSource = query.value(6).toString();
+    row.decision = rollupDecisionFromText(query.value(5).toString());
+    row.waitSource = optionalWaitSourceFromText(query.value(6).toString());
     row.reason = query.value(7).toString();
     row.attempts = query.value(8).toLongLong();
     row.waitMs = query.value(9).toLongLong();
@@ -90,22 +90,25 @@ public:
              qint64 dueAtMs)
     {
         const qint64 end = endOf(a.finishedAtMs, a.startedAtMs);
-        const bool retry = !leaseConflict && a.decision == QLatin1String("retry");
-        const bool fail = !leaseConflict && a.decision == QLatin1String("fail");
+        const bool retry = !leaseConflict && a.decision == Decision::Retry;
+        const bool fail = !leaseConflict && a.decision == Decision::Fail;
         QString reason;
         if (fail) {
             reason = redaction::redactText(a.reason);
             if (reason.isEmpty())
                 reason = QStringLiteral("unknown");
         }
-        QString waitSource;
+        std::optional<WaitSource> waitSource;
         if (retry)
-            waitSource = a.waitSource.isEmpty() ? QStringLiteral("backoff") : a.waitSource;
-        const Key key{
-            end - end % kMinuteMs, text(a.endpointId),
-            text(a.policyId),      text(partitionKey),
-            statusClass(a.status), leaseConflict ? QStringLiteral("conflict") : text(a.decision),
-            text(waitSource),      text(reason)};
+            waitSource = a.waitSource;
+        const Key key{end - end % kMinuteMs,
+                      text(a.endpointId),
+                      text(a.policyId),
+                      text(partitionKey),
+                      statusClass(a.status),
+                      rollupDecisionText(leaseConflict ? std::nullopt : std::optional(a.decision)),
+                      waitSourceText(waitSource),
+                      text(reason)};
         Sums &sums = m_rows[key];
         ++sums.attempts;
         if (retry && a.waitMs > 0)
@@ -134,7 +137,7 @@ std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
     if (!exec(*query))
         return std::nullopt;
     qint64 due = -1;
-    if (query->next() && query->value(0).toString() == QLatin1String("retry")) {
+    if (query->next() && decisionFromText(query->value(0).toString()) == Decision::Retry) {
         const qint64 waitMs = query->value(1).toLongLong();
         const qint64 finished = query->value(2).toLongLong();
         if (waitMs >= 0)

@@ -1,11 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/store/StoreSql.h"
 
+#include "core/Logging.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
 
+#include <atomic>
+
 namespace cooldown::storesql {
+
+namespace {
+
+// One warning per column and process: a table full of such rows would flood the log.
+void warnUnknown(std::atomic_bool *warned, const char *column, QStringView text,
+                 const char *fallback)
+{
+    if (!warned->exchange(true))
+        qCWarning(lcStore).noquote()
+            << QStringLiteral("unknown %1 '%2' in the database, read as '%3'")
+                   .arg(QLatin1String(column), text, QLatin1String(fallback));
+}
+
+} // namespace
 
 const char kOperationColumns[] =
     "id, endpoint_id, state, attempt, throttled_attempts, created_at, first_attempt_at,"
@@ -119,7 +137,7 @@ OperationRecord readOperation(const QSqlQuery &query)
     r.leaseExpiresAtMs = query.value(13).toLongLong();
     r.version = query.value(14).toLongLong();
     r.finalReason = query.value(15).toString();
-    r.waitSource = query.value(16).toString();
+    r.waitSource = optionalWaitSourceFromText(query.value(16).toString());
     r.previousBackoffMs = query.value(17).toLongLong();
     r.policyId = query.value(18).toString();
     r.partitionKey = query.value(19).toString();
@@ -161,6 +179,58 @@ QString errorText(const QSqlError &error)
 {
     const QString database = error.databaseText().trimmed();
     return database.isEmpty() ? error.text().trimmed() : database;
+}
+
+QString decisionText(Decision decision)
+{
+    return QLatin1String(toString(decision));
+}
+
+Decision decisionFromText(QStringView text)
+{
+    if (const std::optional<Decision> decision = decisionFromString(text))
+        return *decision;
+    static std::atomic_bool warned{false};
+    warnUnknown(&warned, "decision", text, toString(Decision::Park));
+    return Decision::Park;
+}
+
+QString waitSourceText(WaitSource source)
+{
+    return QLatin1String(toString(source));
+}
+
+QString waitSourceText(const std::optional<WaitSource> &source)
+{
+    return source ? waitSourceText(*source) : QStringLiteral("");
+}
+
+WaitSource waitSourceFromText(QStringView text)
+{
+    return optionalWaitSourceFromText(text).value_or(WaitSource::None);
+}
+
+std::optional<WaitSource> optionalWaitSourceFromText(QStringView text)
+{
+    if (text.isEmpty())
+        return std::nullopt;
+    if (const std::optional<WaitSource> source = waitSourceFromString(text))
+        return source;
+    static std::atomic_bool warned{false};
+    warnUnknown(&warned, "wait_source", text, toString(WaitSource::None));
+    return WaitSource::None;
+}
+
+QString rollupDecisionText(const std::optional<Decision> &decision)
+{
+    return decision ? decisionText(*decision) : QStringLiteral("conflict");
+}
+
+std::optional<Decision> rollupDecisionFromText(QStringView text)
+{
+    if (text == u"conflict")
+        return std::nullopt;
+    return decisionFromText(text);
 }
 
 } // namespace cooldown::storesql

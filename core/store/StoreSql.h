@@ -67,6 +67,24 @@ const Placeholders &finishUpdate();
 
 OperationRecord readOperation(const QSqlQuery &query);
 
+// Decisions and wait sources as their columns hold them. A text this version does not
+// know (a newer writer, a hand-edited row) is read as the fallback named below and
+// logged once per column: the row still loads, and nothing counts it as a success, a
+// retry or a failure.
+QString decisionText(Decision decision);
+// An unknown text reads as Park: an operator should look at the attempt.
+Decision decisionFromText(QStringView text);
+QString waitSourceText(WaitSource source);
+// '' for none: an operation before its first attempt, a rollup row of no retry.
+QString waitSourceText(const std::optional<WaitSource> &source);
+// The empty text (an attempt of an older test fixture) and an unknown one read as None.
+WaitSource waitSourceFromText(QStringView text);
+// The empty text reads as empty; an unknown one as None.
+std::optional<WaitSource> optionalWaitSourceFromText(QStringView text);
+// A rollup row's decision: "conflict" for attempts that lost their lease.
+QString rollupDecisionText(const std::optional<Decision> &decision);
+std::optional<Decision> rollupDecisionFromText(QStringView text);
+
 // A row's cells by column, whatever reads them: integer(i) and string(i).
 template <typename Cells> void readAttempt(const Cells &cells, AttemptRecord *r)
 {
@@ -81,10 +99,10 @@ template <typename Cells> void readAttempt(const Cells &cells, AttemptRecord *r)
     r->url = cells.string(C::Url);
     r->status = int(cells.integer(C::Status));
     r->error = cells.string(C::Error);
-    r->decision = cells.string(C::Decision);
+    r->decision = decisionFromText(cells.string(C::Decision));
     r->reason = cells.string(C::Reason);
     r->waitMs = cells.integer(C::WaitMs);
-    r->waitSource = cells.string(C::WaitSource);
+    r->waitSource = waitSourceFromText(cells.string(C::WaitSource));
     r->retryAfterRaw = cells.string(C::RetryAfterRaw);
     r->problemType = cells.string(C::ProblemType);
     r->problemInstance = cells.string(C::ProblemInstance);

@@ -98,7 +98,7 @@ inline void seedAttempts(const QString &path, qint64 rows)
         insert.bind(11, odd ? hostile : std::string(status == 200 ? "ok" : "throttled"));
         insert.bind(12, status == 200 ? qint64(-1) : qint64(1000 + i % 60000));
         insert.bind(13, std::string(status == 200 ? "none"
-                                    : throttled   ? "retry_after"
+                                    : throttled   ? "retry-after"
                                                   : "backoff"));
         insert.bind(14, throttled ? (i % 2 ? std::string("Wed, 21 Oct 2026 07:28:00 GMT")
                                            : std::to_string(i % 120))

@@ -185,9 +185,9 @@ void benchClaim(const QString &backend, const QString &location, qint64 partitio
                 a.method = QStringLiteral("GET");
                 a.url = QStringLiteral("http://127.0.0.1/bench");
                 a.status = 200;
-                a.decision = QStringLiteral("success");
+                a.decision = Decision::Success;
                 a.reason = QStringLiteral("ok");
-                a.waitSource = QStringLiteral("none");
+                a.waitSource = WaitSource::None;
                 a.workerId = kWorker;
                 a.policyId = op.policyId;
                 finished.append({a, succeeded(op, a), op.version});

@@ -48,10 +48,10 @@ AttemptRecord makeAttempt(qint64 i, qint64 at)
     a.url = QStringLiteral("https://api.example.com/v1/measurements?page=%1").arg(i % 97);
     const bool throttled = i % 7 == 3;
     a.status = i % 11 == 5 ? 0 : throttled ? 429 : i % 13 == 0 ? 503 : 200;
-    a.decision = a.status == 200 ? QStringLiteral("success") : QStringLiteral("retry");
+    a.decision = a.status == 200 ? Decision::Success : Decision::Retry;
     a.reason = a.status == 200 ? QStringLiteral("ok") : QStringLiteral("throttled");
     a.waitMs = a.status == 200 ? -1 : 1000 + i % 60000;
-    a.waitSource = throttled ? QStringLiteral("retry-after") : QStringLiteral("backoff");
+    a.waitSource = throttled ? WaitSource::RetryAfter : WaitSource::Backoff;
     a.idempotencyKey =
         QStringLiteral("2f6c1c1e-5d7a-4b11-9c1e-%1").arg(i, 12, 10, QLatin1Char('0'));
     a.durationMs = 40 + i % 200;
@@ -190,10 +190,10 @@ QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, 
         insert.bind(5, a.finishedAtMs);
         insert.bind(6, a.url.toStdString());
         insert.bind(7, qint64(a.status));
-        insert.bind(8, a.decision.toStdString());
+        insert.bind(8, std::string(toString(a.decision)));
         insert.bind(9, a.reason.toStdString());
         insert.bind(10, a.waitMs);
-        insert.bind(11, a.waitSource.toStdString());
+        insert.bind(11, std::string(toString(a.waitSource)));
         insert.bind(12, a.idempotencyKey.toStdString());
         insert.bind(13, a.durationMs);
         insert.bind(14, a.policyId.toStdString());

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <initializer_list>
 
 using namespace cooldown;
 using namespace cooldown::bench;
@@ -44,9 +45,9 @@ Row makeRow(qint64 index, qint64 nowMs)
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("http://127.0.0.1:8080/measurements?page=%1").arg(index % 97);
     a.status = 200;
-    a.decision = QStringLiteral("success");
+    a.decision = Decision::Success;
     a.reason = QStringLiteral("ok");
-    a.waitSource = QStringLiteral("none");
+    a.waitSource = WaitSource::None;
     a.rateLimitRemaining = int(index % 120);
     a.idempotencyKey =
         QStringLiteral("2f6c1c1e-5d7a-4b11-9c1e-%1").arg(index, 12, 10, QLatin1Char('0'));
@@ -57,10 +58,13 @@ Row makeRow(qint64 index, qint64 nowMs)
                                        "Content-Type: text/plain\nContent-Length: 3\n");
     Row row;
     row.record = a;
-    for (const QString *s :
-         {&a.endpointId, &a.method, &a.url, &a.error, &a.decision, &a.reason, &a.waitSource,
-          &a.retryAfterRaw, &a.problemType, &a.problemInstance, &a.idempotencyKey, &a.workerId,
-          &a.policyId, &a.requestHeaders, &a.responseHeaders})
+    // The decision and wait source as the store writes them.
+    const QString decision = QLatin1String(toString(a.decision));
+    const QString waitSource = QLatin1String(toString(a.waitSource));
+    for (const QString *s : std::initializer_list<const QString *>{
+             &a.endpointId, &a.method, &a.url, &a.error, &decision, &a.reason, &waitSource,
+             &a.retryAfterRaw, &a.problemType, &a.problemInstance, &a.idempotencyKey, &a.workerId,
+             &a.policyId, &a.requestHeaders, &a.responseHeaders})
         row.text.push_back(s->toStdString());
     return row;
 }

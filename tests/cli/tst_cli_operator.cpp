@@ -54,7 +54,7 @@ void tst_CliOperator::retryAndForce()
         QCOMPARE(claimed.first().id, id);
         AttemptRecord a = test::nextAttempt(claimed.first(), 1000);
         a.status = 503;
-        a.decision = "park";
+        a.decision = Decision::Park;
         QCOMPARE(test::finishAttempt(*store, a, parked, "w"), Store::FinishResult::Committed);
     }
     Result r = cooldown({"retry", QString::number(id), "--db", db, "--force"});

@@ -140,7 +140,7 @@ void tst_CliStatus::whatTheServerStated()
         QCOMPARE(claimed.size(), 1);
         AttemptRecord a = test::nextAttempt(claimed.first(), now - 50, now);
         a.status = 200;
-        a.decision = QStringLiteral("success");
+        a.decision = Decision::Success;
         OperationRecord done = claimed.first();
         done.state = OperationState::Succeeded;
         done.attempt = 1;
@@ -201,9 +201,9 @@ void tst_CliStatus::whatTheServersRefusalsMeasured()
             const bool refused = i == 1;
             AttemptRecord a = test::nextAttempt(claimed.at(i), now - 50, now + i);
             a.status = refused ? 429 : 200;
-            a.decision = refused ? QStringLiteral("retry") : QStringLiteral("success");
+            a.decision = refused ? Decision::Retry : Decision::Success;
             a.waitMs = refused ? 2000 : 0;
-            a.waitSource = refused ? QStringLiteral("retry-after") : QString();
+            a.waitSource = refused ? WaitSource::RetryAfter : WaitSource::None;
             a.retryAfterRaw = refused ? QStringLiteral("2") : QString();
             const OperationRecord next = test::leftIn(
                 claimed.at(i), a, refused ? OperationState::Waiting : OperationState::Succeeded,

@@ -166,7 +166,7 @@ void tst_ExportCommand::initTestCase()
         a.method = QStringLiteral("GET");
         a.url = QStringLiteral("https://h/x?access_token=T0P&i=%1").arg(i);
         a.error = m_hostile.at(i);
-        a.decision = QStringLiteral("fail");
+        a.decision = Decision::Fail;
         a.reason = QStringLiteral("not_retryable");
         a.idempotencyKey = op.idempotencyKey;
         a.requestHeaders = QStringLiteral("Authorization: Bearer T0P\n");

@@ -339,9 +339,9 @@ void tst_DemoIntegration::retriedThenSucceeds()
     const AttemptRecord first = attempts.first();
     QCOMPARE(first.status, firstStatus);
     QCOMPARE(first.error, QString());
-    QCOMPARE(first.decision, QStringLiteral("retry"));
+    QCOMPARE(first.decision, Decision::Retry);
     QCOMPARE(first.reason, reason);
-    QCOMPARE(first.waitSource, waitSource);
+    QCOMPARE(QLatin1String(toString(first.waitSource)), waitSource);
     QCOMPARE(first.retryAfterRaw, retryAfterRaw);
     QCOMPARE(op.nextAttemptAtMs, first.finishedAtMs + first.waitMs);
     if (serverWaitMs >= 0) {
@@ -367,7 +367,7 @@ void tst_DemoIntegration::retriedThenSucceeds()
     attempts = attemptsOf(op.id);
     QCOMPARE(attempts.size(), 2);
     QCOMPARE(attempts[1].status, keyed ? 201 : 200);
-    QCOMPARE(attempts[1].decision, QStringLiteral("success"));
+    QCOMPARE(attempts[1].decision, Decision::Success);
     QVERIFY(attempts[1].startedAtMs >= first.finishedAtMs + std::max<qint64>(serverWaitMs, 0));
     if (keyed) {
         QCOMPARE(attempts[0].idempotencyKey, op.idempotencyKey);
@@ -485,7 +485,7 @@ void tst_DemoIntegration::firstAttemptDecides()
     QCOMPARE(attempts.size(), 1);
     QCOMPARE(attempts[0].status, status);
     QCOMPARE(attempts[0].error, error);
-    QCOMPARE(attempts[0].decision, decision);
+    QCOMPARE(QLatin1String(toString(attempts[0].decision)), decision);
     QCOMPARE(attempts[0].reason, reason);
     if (state == OperationState::Failed || state == OperationState::Parked)
         QCOMPARE(op.finalReason, reason);
@@ -495,7 +495,7 @@ void tst_DemoIntegration::firstAttemptDecides()
         QVERIFY(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey) <= 1);
 
     if (state == OperationState::Waiting) {
-        QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+        QCOMPARE(attempts[0].waitSource, WaitSource::Backoff);
         QVERIFY(runUntil(op.nextAttemptAtMs - 1));
         QCOMPARE(attemptsOf(op.id).size(), 1);
         QVERIFY(runFor(2));
@@ -522,7 +522,7 @@ void tst_DemoIntegration::requestTimeout408Retries()
     const QList<AttemptRecord> attempts = attemptsOf(op.id);
     QCOMPARE(attempts[0].status, 408);
     QCOMPARE(attempts[0].reason, QStringLiteral("request_timeout"));
-    QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+    QCOMPARE(attempts[0].waitSource, WaitSource::Backoff);
     QVERIFY(runUntil(op.nextAttemptAtMs - 1));
     QCOMPARE(server.received.size(), 1);
     QVERIFY(runFor(2));
@@ -546,9 +546,9 @@ void tst_DemoIntegration::keyInUse409RetriesAndExecutesOnce()
     QList<AttemptRecord> attempts = attemptsOf(op.id);
     QCOMPARE(attempts.size(), 2);
     QCOMPARE(attempts[1].status, 409);
-    QCOMPARE(attempts[1].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[1].decision, Decision::Retry);
     QCOMPARE(attempts[1].reason, QStringLiteral("key_in_use"));
-    QCOMPARE(attempts[1].waitSource, QStringLiteral("backoff"));
+    QCOMPARE(attempts[1].waitSource, WaitSource::Backoff);
     QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(op.idempotencyKey), 0);
 
     // The first request finishes executing at the demo API (real time).
@@ -589,7 +589,7 @@ void tst_DemoIntegration::keyReused422Fails()
     const QList<AttemptRecord> attempts = attemptsOf(op.id);
     QCOMPARE(attempts.size(), 1);
     QCOMPARE(attempts[0].status, 422);
-    QCOMPARE(attempts[0].decision, QStringLiteral("fail"));
+    QCOMPARE(attempts[0].decision, Decision::Fail);
     QCOMPARE(m_demo->stats().executedByIdempotencyKey.value(sharedKey), 1);
     QVERIFY(runFor(600000));
     QCOMPARE(attemptsOf(op.id).size(), 1);
@@ -627,8 +627,8 @@ void tst_DemoIntegration::connectionRefusedRetries()
     QCOMPARE(attempts.size(), 1);
     QCOMPARE(attempts[0].error, QStringLiteral("refused"));
     QCOMPARE(attempts[0].reason, QStringLiteral("connection_refused"));
-    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
-    QCOMPARE(attempts[0].waitSource, QStringLiteral("backoff"));
+    QCOMPARE(attempts[0].decision, Decision::Retry);
+    QCOMPARE(attempts[0].waitSource, WaitSource::Backoff);
 
     DemoServer late(*m_clock);
     if (!late.listen(port))
@@ -652,7 +652,7 @@ void tst_DemoIntegration::keyedPostResentWithSameKeyExecutesOnce()
     QCOMPARE(attempts.size(), 1);
     QCOMPARE(attempts[0].error, QStringLiteral("closed"));
     QCOMPARE(attempts[0].reason, QStringLiteral("connection_closed"));
-    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[0].decision, Decision::Retry);
     QCOMPARE(m_demo->stats().requestsByIdempotencyKey.value(op.idempotencyKey), 1);
     QCOMPARE(m_demo->stats().dropped, 1);
 
@@ -801,7 +801,7 @@ void tst_DemoIntegration::alertArrivesOnceAfterItsTargets429()
     const QList<AttemptRecord> attempts = attemptsOf(alert.id);
     QCOMPARE(attempts.size(), 2);
     QCOMPARE(attempts.at(0).status, 429);
-    QCOMPARE(attempts.at(0).waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(attempts.at(0).waitSource, WaitSource::RetryAfter);
     QCOMPARE(attempts.at(0).method, QStringLiteral("POST"));
     QCOMPARE(attempts.at(1).status, 201); // the demo API's answer to a POST it executed
     QVERIFY(attempts.at(1).startedAtMs >= attempts.at(0).finishedAtMs + attempts.at(0).waitMs);

@@ -55,7 +55,7 @@ void tst_DnsFailure::nothingSentIsRetriedForEveryMethod()
         QCOMPARE(a.error, QStringLiteral("dns"));
         QCOMPARE(a.status, 0);
         // Nothing was sent, so even a POST without a key is sent again.
-        QCOMPARE(a.decision, a.attempt == 1 ? QStringLiteral("retry") : QStringLiteral("fail"));
+        QCOMPARE(a.decision, a.attempt == 1 ? Decision::Retry : Decision::Fail);
         QCOMPARE(a.reason,
                  a.attempt == 1 ? QStringLiteral("dns_failure") : QStringLiteral("max_attempts"));
     }

@@ -202,10 +202,10 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
             const AttemptRecord &previous = list.at(i);
             const AttemptRecord &next = list.at(i + 1);
             QCOMPARE(previous.status, 429);
-            QCOMPARE(previous.decision, QStringLiteral("retry"));
+            QCOMPARE(previous.decision, Decision::Retry);
             QCOMPARE(previous.retryAfterRaw, retryAfter ? QStringLiteral("1") : QString());
             QCOMPARE(previous.waitSource,
-                     retryAfter ? QStringLiteral("retry-after") : QStringLiteral("backoff"));
+                     retryAfter ? WaitSource::RetryAfter : WaitSource::Backoff);
             const qint64 serverTime = previous.finishedAtMs + (retryAfter ? 1000 : 0);
             const qint64 promised = previous.finishedAtMs + previous.waitMs;
             QVERIFY2(

@@ -81,7 +81,7 @@ void tst_Bookkeeping::successEndsTheOperation()
     QCOMPARE(a.durationMs, 120);
     QCOMPARE(a.method, QStringLiteral("POST"));
     QCOMPARE(a.status, 201);
-    QCOMPARE(a.decision, QStringLiteral("success"));
+    QCOMPARE(a.decision, Decision::Success);
     QCOMPARE(a.workerId, QStringLiteral("worker-1"));
     QCOMPARE(a.policyId, QStringLiteral("api"));
     QCOMPARE(a.policyVersion, 3);
@@ -113,9 +113,9 @@ void tst_Bookkeeping::serverWaitIsRecordedAndCounted()
     d.serverWait.problem.type = QStringLiteral("https://example.com/probs/quota");
     d.serverWait.problem.instance = QStringLiteral("/requests/42");
     const AttemptRecord a = bookkeeping::attemptRecord(op, facts(429), d, true);
-    QCOMPARE(a.decision, QStringLiteral("retry"));
+    QCOMPARE(a.decision, Decision::Retry);
     QCOMPARE(a.waitMs, 30'000);
-    QCOMPARE(a.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(a.waitSource, WaitSource::RetryAfter);
     QCOMPARE(a.retryAfterRaw, QStringLiteral("30"));
     QCOMPARE(a.problemInstance, QStringLiteral("/requests/42"));
 
@@ -123,7 +123,7 @@ void tst_Bookkeeping::serverWaitIsRecordedAndCounted()
     QCOMPARE(next.state, OperationState::Waiting);
     QCOMPARE(next.nextAttemptAtMs, kNow + 30'120);
     QCOMPARE(next.throttledAttempts, 2);
-    QCOMPARE(next.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(next.waitSource, WaitSource::RetryAfter);
     QCOMPARE(next.responseInstance, QStringLiteral("/requests/42"));
     QCOMPARE(next.previousBackoffMs, 800); // a server's wait is not a backoff
     QVERIFY(next.finalReason.isEmpty());
@@ -140,7 +140,7 @@ void tst_Bookkeeping::backoffIsRemembered()
     const OperationRecord next = bookkeeping::nextState(op, a, d, op.firstAttemptAtMs);
     QCOMPARE(next.previousBackoffMs, 1600);
     QCOMPARE(next.throttledAttempts, 1);
-    QCOMPARE(next.waitSource, QStringLiteral("backoff"));
+    QCOMPARE(next.waitSource, WaitSource::Backoff);
 }
 
 void tst_Bookkeeping::parkAndFailKeepTheReason_data()

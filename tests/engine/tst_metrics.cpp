@@ -12,7 +12,7 @@ namespace {
 constexpr qint64 kNoon = 1795953600000;
 constexpr qint64 kMinute = 60000;
 
-AttemptRecord attempt(qint64 operationId, qint64 finishedAtMs, int status, const char *decision,
+AttemptRecord attempt(qint64 operationId, qint64 finishedAtMs, int status, Decision decision,
                       const char *endpoint = "measurements")
 {
     AttemptRecord a;
@@ -21,7 +21,7 @@ AttemptRecord attempt(qint64 operationId, qint64 finishedAtMs, int status, const
     a.startedAtMs = finishedAtMs - 100;
     a.finishedAtMs = finishedAtMs;
     a.status = status;
-    a.decision = QString::fromLatin1(decision);
+    a.decision = decision;
     return a;
 }
 
@@ -50,10 +50,10 @@ void tst_Metrics::countsThrottlesPerMinute()
 {
     ManualClock clock(kNoon + 10 * kMinute);
     Metrics metrics(clock);
-    metrics.record(attempt(1, kNoon + 1000, 429, "retry"));
-    metrics.record(attempt(2, kNoon + 59000, 429, "retry"));
-    metrics.record(attempt(3, kNoon + kMinute, 503, "retry"));
-    metrics.record(attempt(4, kNoon + 2 * kMinute + 5, 200, "success"));
+    metrics.record(attempt(1, kNoon + 1000, 429, Decision::Retry));
+    metrics.record(attempt(2, kNoon + 59000, 429, Decision::Retry));
+    metrics.record(attempt(3, kNoon + kMinute, 503, Decision::Retry));
+    metrics.record(attempt(4, kNoon + 2 * kMinute + 5, 200, Decision::Success));
 
     const MetricsSnapshot s = metrics.snapshot(kNoon, kNoon + 3 * kMinute);
     QCOMPARE(s.bucketCount, 3);
@@ -83,7 +83,7 @@ void tst_Metrics::bucketsAggregateMinutes()
     ManualClock clock(kNoon + 10 * kMinute);
     Metrics metrics(clock);
     for (const int m : {0, 1, 4, 9})
-        metrics.record(attempt(m + 1, kNoon + m * kMinute + 30000, 429, "retry"));
+        metrics.record(attempt(m + 1, kNoon + m * kMinute + 30000, 429, Decision::Retry));
     const MetricsSnapshot s = metrics.snapshot(kNoon, kNoon + 10 * kMinute, bucketMs);
     QCOMPARE(s.tooManyRequests, expected);
 }
@@ -95,9 +95,9 @@ void tst_Metrics::throttlesByPartitionAndEndpoint()
     metrics.setPartitionOf(
         QStringLiteral("measurements"),
         Metrics::partitionLabel(QStringLiteral("read-v1"), QStringLiteral("p-1")));
-    metrics.record(attempt(1, kNoon + 10, 429, "retry", "measurements"));
-    metrics.record(attempt(2, kNoon + 20, 429, "retry", "measurements"));
-    AttemptRecord search = attempt(3, kNoon + 30, 429, "retry", "search");
+    metrics.record(attempt(1, kNoon + 10, 429, Decision::Retry, "measurements"));
+    metrics.record(attempt(2, kNoon + 20, 429, Decision::Retry, "measurements"));
+    AttemptRecord search = attempt(3, kNoon + 30, 429, Decision::Retry, "search");
     metrics.record(search);
     search.policyId = QStringLiteral("search-v1");
     search.endpointId = QStringLiteral("search2");
@@ -119,15 +119,15 @@ void tst_Metrics::waitBySource()
 {
     ManualClock clock(kNoon + kMinute);
     Metrics metrics(clock);
-    AttemptRecord a = attempt(1, kNoon + 10, 429, "retry");
+    AttemptRecord a = attempt(1, kNoon + 10, 429, Decision::Retry);
     a.waitMs = 30000;
-    a.waitSource = QStringLiteral("retry-after");
+    a.waitSource = WaitSource::RetryAfter;
     metrics.record(a);
-    AttemptRecord b = attempt(2, kNoon + 20, 502, "retry");
+    AttemptRecord b = attempt(2, kNoon + 20, 502, Decision::Retry);
     b.waitMs = 1500;
-    b.waitSource = QStringLiteral("backoff");
+    b.waitSource = WaitSource::Backoff;
     metrics.record(b);
-    AttemptRecord c = attempt(3, kNoon + 30, 200, "success");
+    AttemptRecord c = attempt(3, kNoon + 30, 200, Decision::Success);
     c.waitMs = -1;
     metrics.record(c);
 
@@ -142,15 +142,15 @@ void tst_Metrics::localQueueWaitIsMeasuredFromDueTime()
 {
     ManualClock clock(kNoon + 5 * kMinute);
     Metrics metrics(clock);
-    AttemptRecord first = attempt(7, kNoon + 1000, 429, "retry");
+    AttemptRecord first = attempt(7, kNoon + 1000, 429, Decision::Retry);
     first.waitMs = 10000; // due at noon + 11 s
-    first.waitSource = QStringLiteral("retry-after");
+    first.waitSource = WaitSource::RetryAfter;
     metrics.record(first);
-    AttemptRecord second = attempt(7, kNoon + 2 * kMinute, 200, "success");
+    AttemptRecord second = attempt(7, kNoon + 2 * kMinute, 200, Decision::Success);
     second.startedAtMs = kNoon + 11000 + 4000; // 4 s late: a bucket or the permits
     metrics.record(second);
     // The operation is done: a later attempt of the same id is not measured against it.
-    AttemptRecord third = attempt(7, kNoon + 3 * kMinute, 200, "success");
+    AttemptRecord third = attempt(7, kNoon + 3 * kMinute, 200, Decision::Success);
     metrics.record(third);
 
     const MetricsSnapshot s = metrics.snapshot(kNoon, kNoon + 4 * kMinute);
@@ -161,14 +161,14 @@ void tst_Metrics::finalFailuresByReason()
 {
     ManualClock clock(kNoon + kMinute);
     Metrics metrics(clock);
-    AttemptRecord a = attempt(1, kNoon + 10, 404, "fail");
+    AttemptRecord a = attempt(1, kNoon + 10, 404, Decision::Fail);
     a.reason = QStringLiteral("not_retryable");
     metrics.record(a);
     metrics.record(a);
-    AttemptRecord b = attempt(2, kNoon + 20, 429, "fail");
+    AttemptRecord b = attempt(2, kNoon + 20, 429, Decision::Fail);
     b.reason = QStringLiteral("retry_after_too_long");
     metrics.record(b);
-    AttemptRecord parked = attempt(3, kNoon + 30, 0, "park");
+    AttemptRecord parked = attempt(3, kNoon + 30, 0, Decision::Park);
     parked.reason = QStringLiteral("ambiguous_send");
     metrics.record(parked);
 
@@ -184,10 +184,10 @@ void tst_Metrics::attemptsPerSuccess()
     ManualClock clock(kNoon + kMinute);
     Metrics metrics(clock);
     QCOMPARE(metrics.snapshot(kNoon, kNoon + kMinute).attemptsPerSuccess(), -1.0);
-    metrics.record(attempt(1, kNoon + 1, 429, "retry"));
-    metrics.record(attempt(1, kNoon + 2, 429, "retry"));
-    metrics.record(attempt(1, kNoon + 3, 200, "success"));
-    metrics.record(attempt(2, kNoon + 4, 200, "success"));
+    metrics.record(attempt(1, kNoon + 1, 429, Decision::Retry));
+    metrics.record(attempt(1, kNoon + 2, 429, Decision::Retry));
+    metrics.record(attempt(1, kNoon + 3, 200, Decision::Success));
+    metrics.record(attempt(2, kNoon + 4, 200, Decision::Success));
     QCOMPARE(metrics.snapshot(kNoon, kNoon + kMinute).attemptsPerSuccess(), 2.0);
 }
 
@@ -195,7 +195,7 @@ void tst_Metrics::leaseConflictCountsResponseNotDecision()
 {
     ManualClock clock(kNoon + kMinute);
     Metrics metrics(clock);
-    AttemptRecord a = attempt(1, kNoon + 1, 429, "fail");
+    AttemptRecord a = attempt(1, kNoon + 1, 429, Decision::Fail);
     a.reason = QStringLiteral("max_attempts");
     a.leaseConflict = true;
     metrics.record(a);
@@ -208,14 +208,14 @@ void tst_Metrics::forgetsMinutesPastRetention()
 {
     ManualClock clock(kNoon);
     Metrics metrics(clock, 10 * kMinute);
-    metrics.record(attempt(1, kNoon - 5 * kMinute, 429, "retry"));
+    metrics.record(attempt(1, kNoon - 5 * kMinute, 429, Decision::Retry));
     QCOMPARE(metrics.earliestMs(), kNoon - 5 * kMinute);
     // Older than the retention when it arrives: not kept at all.
-    metrics.record(attempt(2, kNoon - 11 * kMinute, 429, "retry"));
+    metrics.record(attempt(2, kNoon - 11 * kMinute, 429, Decision::Retry));
     QCOMPARE(metrics.earliestMs(), kNoon - 5 * kMinute);
 
     clock.advance(6 * kMinute);
-    metrics.record(attempt(3, kNoon + 6 * kMinute, 429, "retry"));
+    metrics.record(attempt(3, kNoon + 6 * kMinute, 429, Decision::Retry));
     QCOMPARE(metrics.earliestMs(), kNoon + 6 * kMinute);
     const MetricsSnapshot s = metrics.snapshot(kNoon - 20 * kMinute, kNoon + 7 * kMinute);
     qint64 total = 0;
@@ -246,7 +246,7 @@ void tst_Metrics::finalFailuresSince()
     ManualClock clock(kNoon + 10 * kMinute);
     Metrics metrics(clock);
     for (int m = 0; m < 10; ++m)
-        metrics.record(attempt(m + 1, kNoon + m * kMinute, 404, "fail"));
+        metrics.record(attempt(m + 1, kNoon + m * kMinute, 404, Decision::Fail));
     QCOMPARE(metrics.finalFailuresSince(kNoon), qint64(10));
     QCOMPARE(metrics.finalFailuresSince(kNoon + 7 * kMinute), qint64(3));
     QCOMPARE(metrics.finalFailuresSince(kNoon + 10 * kMinute), qint64(0));

@@ -20,8 +20,8 @@ using namespace cooldown;
 
 namespace {
 
-AttemptRecord attempt(const QString &endpoint, int status, const QString &decision,
-                      const QString &waitSource = {}, qint64 waitMs = -1,
+AttemptRecord attempt(const QString &endpoint, int status, Decision decision,
+                      WaitSource waitSource = WaitSource::None, qint64 waitMs = -1,
                       const QString &reason = {})
 {
     AttemptRecord a;
@@ -38,16 +38,15 @@ AttemptRecord attempt(const QString &endpoint, int status, const QString &decisi
 QByteArray samplePage()
 {
     PrometheusMetrics m;
-    m.record(attempt(QStringLiteral("bom-sync"), 429, QStringLiteral("retry"),
-                     QStringLiteral("retry-after"), 30'000));
-    m.record(attempt(QStringLiteral("bom-sync"), 429, QStringLiteral("retry"),
-                     QStringLiteral("retry-after"), 400));
-    m.record(attempt(QStringLiteral("bom-sync"), 200, QStringLiteral("success")));
-    m.record(attempt(QStringLiteral("cad"), 0, QStringLiteral("retry"), QStringLiteral("backoff"),
-                     1500));
-    m.record(attempt(QStringLiteral("cad"), 503, QStringLiteral("fail"), {}, -1,
+    m.record(
+        attempt(QStringLiteral("bom-sync"), 429, Decision::Retry, WaitSource::RetryAfter, 30'000));
+    m.record(
+        attempt(QStringLiteral("bom-sync"), 429, Decision::Retry, WaitSource::RetryAfter, 400));
+    m.record(attempt(QStringLiteral("bom-sync"), 200, Decision::Success));
+    m.record(attempt(QStringLiteral("cad"), 0, Decision::Retry, WaitSource::Backoff, 1500));
+    m.record(attempt(QStringLiteral("cad"), 503, Decision::Fail, WaitSource::None, -1,
                      QStringLiteral("deadline \"exceeded\"\nagain")));
-    AttemptRecord stale = attempt(QStringLiteral("cad"), 200, QStringLiteral("success"));
+    AttemptRecord stale = attempt(QStringLiteral("cad"), 200, Decision::Success);
     stale.leaseConflict = true;
     m.record(stale);
     m.recordStoreWrite(0.002);

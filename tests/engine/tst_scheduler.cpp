@@ -139,7 +139,7 @@ void tst_Scheduler::waitsForRetryAfterThenSucceeds()
     OperationRecord op = latest("x");
     QCOMPARE(op.state, OperationState::Waiting);
     QVERIFY(op.nextAttemptAtMs >= kStart + 120000 && op.nextAttemptAtMs <= kStart + 121000);
-    QCOMPARE(op.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(op.waitSource, WaitSource::RetryAfter);
     QCOMPARE(op.attempt, 1);
 
     QVERIFY(advance(119900));
@@ -153,10 +153,10 @@ void tst_Scheduler::waitsForRetryAfterThenSucceeds()
     const QList<AttemptRecord> attempts = m_store->attempts({});
     QCOMPARE(attempts.size(), 2);
     QCOMPARE(attempts[0].status, 429);
-    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[0].decision, Decision::Retry);
     QCOMPARE(attempts[0].retryAfterRaw, QStringLiteral("120"));
     QCOMPARE(attempts[1].status, 200);
-    QCOMPARE(attempts[1].decision, QStringLiteral("success"));
+    QCOMPARE(attempts[1].decision, Decision::Success);
 }
 
 void tst_Scheduler::wallClockJumpDoesNotFireEarly()
@@ -448,7 +448,7 @@ void tst_Scheduler::rescuesAnExpiredLease()
     const QList<AttemptRecord> attempts = m_store->attempts({});
     QCOMPARE(attempts.size(), 2);
     QCOMPARE(attempts[0].error, QStringLiteral("worker_died"));
-    QCOMPARE(attempts[0].decision, QStringLiteral("retry"));
+    QCOMPARE(attempts[0].decision, Decision::Retry);
     QCOMPARE(attempts[1].status, 200);
     QCOMPARE(m_server->received.size(), 1);
 }

@@ -26,7 +26,7 @@ AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, qint6
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("https://h/x");
     a.status = 503;
-    a.decision = QStringLiteral("retry");
+    a.decision = Decision::Retry;
     a.workerId = worker;
     return a;
 }

@@ -10,6 +10,7 @@
 #include "core/store/OperationSelection.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/Store.h"
+#include "support/AttemptFixture.h"
 
 #include <QHash>
 #include <QSet>
@@ -203,10 +204,7 @@ void tst_BulkActions::seed(Store &store, int n)
             a.status = o.status;
             a.error = o.status == 0 ? QStringLiteral("connection refused") : QString();
             a.reason = QLatin1String(o.reason);
-            a.decision = o.state == OperationState::Succeeded ? QStringLiteral("success")
-                         : o.state == OperationState::Failed  ? QStringLiteral("fail")
-                         : o.state == OperationState::Parked  ? QStringLiteral("park")
-                                                              : QStringLiteral("retry");
+            a.decision = test::decisionLeaving(o.state);
             a.workerId = kWorker;
             OperationRecord next = op;
             next.state = o.state;

@@ -206,10 +206,10 @@ void tst_CsvExporter::roundTrip()
         a.url = QStringLiteral("https://h/x?q=%1&api_key=SECRET").arg(i);
         a.status = 429;
         a.error = hostile.at(i);
-        a.decision = QStringLiteral("retry");
+        a.decision = Decision::Retry;
         a.reason = hostile.at((i + 1) % hostile.size());
         a.waitMs = 1500;
-        a.waitSource = QStringLiteral("retry-after");
+        a.waitSource = WaitSource::RetryAfter;
         a.retryAfterRaw = hostile.at((i + 2) % hostile.size());
         a.problemType = QStringLiteral("about:blank");
         a.idempotencyKey = QStringLiteral("key-%1").arg(i);
@@ -278,7 +278,7 @@ void tst_CsvExporter::filters()
     AttemptRecord a;
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("https://h/");
-    a.decision = QStringLiteral("success");
+    a.decision = Decision::Success;
     for (int i = 0; i < 6; ++i) {
         a.idempotencyKey = QString::number(i);
         record(store.get(), i % 2 ? QStringLiteral("b") : QStringLiteral("a"), kNow + i * 60'000, a,
@@ -311,7 +311,7 @@ void tst_CsvExporter::cancelLeavesNoFile()
     AttemptRecord a;
     a.method = QStringLiteral("GET");
     a.url = QStringLiteral("https://h/");
-    a.decision = QStringLiteral("success");
+    a.decision = Decision::Success;
     for (int i = 0; i < 10; ++i) {
         a.idempotencyKey = QString::number(i);
         record(store.get(), QStringLiteral("e"), kNow + i, a);

@@ -581,7 +581,7 @@ void tst_FleetStore::measuredPaceIsShared()
         AttemptRecord attempt = test::nextAttempt(burst.at(i), kNow, kNow + 10 + i);
         attempt.status = refused ? 429 : 200;
         attempt.waitMs = refused ? 1000 : 0;
-        attempt.waitSource = refused ? QStringLiteral("retry-after") : QString();
+        attempt.waitSource = refused ? WaitSource::RetryAfter : WaitSource::None;
         attempt.retryAfterRaw = refused ? QStringLiteral("1") : QString();
         OperationRecord next = burst.at(i);
         next.state = refused ? OperationState::Waiting : OperationState::Succeeded;

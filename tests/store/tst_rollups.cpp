@@ -44,8 +44,9 @@ QString describe(const RollupRecord &r)
 {
     return QStringLiteral("%1 %2 %3/%4 %5 %6 %7 %8: n=%9 wait=%10 queue=%11 duration=%12")
         .arg(r.minuteAtMs)
-        .arg(r.endpointId, r.policyId, r.partitionKey, r.statusClass, r.decision, r.waitSource,
-             r.reason)
+        .arg(r.endpointId, r.policyId, r.partitionKey, r.statusClass,
+             r.decision ? QLatin1String(toString(*r.decision)) : QStringLiteral("conflict"),
+             r.waitSource ? QLatin1String(toString(*r.waitSource)) : QString(), r.reason)
         .arg(r.attempts)
         .arg(r.waitMs)
         .arg(r.queueMs)
@@ -72,9 +73,7 @@ QString difference(const QList<RollupRecord> &expected, const QList<RollupRecord
 // Minute rows summed per bucket, as the store's bucketed reads must return them.
 QList<RollupRecord> sumPerBucket(const QList<RollupRecord> &minutes, qint64 bucket)
 {
-    QMap<std::tuple<qint64, QString, QString, QString, QString, QString, QString, QString>,
-         RollupRecord>
-        summed;
+    QMap<decltype(keyOf(RollupRecord())), RollupRecord> summed;
     for (RollupRecord r : minutes) {
         r.minuteAtMs -= r.minuteAtMs % bucket;
         auto it = summed.find(keyOf(r));
@@ -127,7 +126,8 @@ QString runHistory(Store &store, const QString &worker, quint64 seed, int rounds
             a.method = QStringLiteral("GET");
             a.url = QStringLiteral("https://h.example/x");
             a.status = pick(random, {200, 201, 302, 404, 429, 429, 500, 503, 0});
-            a.decision = pick<const char *>(random, {"success", "retry", "retry", "park", "fail"});
+            a.decision = pick(random, {Decision::Success, Decision::Retry, Decision::Retry,
+                                       Decision::Park, Decision::Fail});
             a.durationMs = random.uniformInt(-1, 3000);
             a.workerId = worker;
             a.policyId = op.policyId;
@@ -135,18 +135,18 @@ QString runHistory(Store &store, const QString &worker, quint64 seed, int rounds
             next.attempt = a.attempt;
             next.leaseOwner.clear();
             next.leaseExpiresAtMs = -1;
-            if (a.decision == QLatin1String("retry")) {
+            if (a.decision == Decision::Retry) {
                 a.waitMs = random.uniformInt(0, 90'000);
-                a.waitSource =
-                    pick<const char *>(random, {"", "retry-after", "ratelimit", "backoff"});
+                a.waitSource = pick(random, {WaitSource::None, WaitSource::RetryAfter,
+                                             WaitSource::RateLimit, WaitSource::Backoff});
                 next.state = OperationState::Waiting;
                 next.nextAttemptAtMs = now + random.uniformInt(0, 60'000);
-            } else if (a.decision == QLatin1String("fail")) {
+            } else if (a.decision == Decision::Fail) {
                 a.reason = pick<const char *>(
                     random, {"", "not_retryable", "deadline_unreachable", "retry_after_too_long"});
                 next.state = OperationState::Failed;
                 next.finalReason = a.reason;
-            } else if (a.decision == QLatin1String("park")) {
+            } else if (a.decision == Decision::Park) {
                 a.reason = QStringLiteral("ambiguous");
                 next.state = OperationState::Parked;
             } else {
@@ -264,9 +264,9 @@ void tst_Rollups::oneAttemptMakesOneRow()
     // It starts in kStart's second minute and ends in its third: the end counts.
     AttemptRecord a = test::nextAttempt(claimed.first(), kStart + 61'000, kStart + 125'500);
     a.status = 429;
-    a.decision = QStringLiteral("retry");
+    a.decision = Decision::Retry;
     a.waitMs = 30'000;
-    a.waitSource = QStringLiteral("retry-after");
+    a.waitSource = WaitSource::RetryAfter;
     a.durationMs = 250;
     a.policyId = QStringLiteral("p");
     const OperationRecord next =
@@ -282,8 +282,8 @@ void tst_Rollups::oneAttemptMakesOneRow()
     QCOMPARE(r.policyId, QStringLiteral("p"));
     QCOMPARE(r.partitionKey, QStringLiteral("a"));
     QCOMPARE(r.statusClass, QStringLiteral("429"));
-    QCOMPARE(r.decision, QStringLiteral("retry"));
-    QCOMPARE(r.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(r.decision, Decision::Retry);
+    QCOMPARE(r.waitSource, WaitSource::RetryAfter);
     QCOMPARE(r.reason, QString());
     QCOMPARE(r.attempts, qint64(1));
     QCOMPARE(r.waitMs, qint64(30'000));
@@ -299,10 +299,10 @@ void tst_Rollups::oneAttemptMakesOneRow()
     b.startedAtMs = next.nextAttemptAtMs + 10'000;
     b.finishedAtMs = b.startedAtMs + 100;
     b.status = 500;
-    b.decision = QStringLiteral("fail");
+    b.decision = Decision::Fail;
     b.reason = QStringLiteral("token=hunter2 not_retryable");
     b.waitMs = -1;
-    b.waitSource.clear();
+    b.waitSource = WaitSource::None;
     OperationRecord done = again.first();
     done.state = OperationState::Failed;
     done.attempt = 2;
@@ -311,7 +311,7 @@ void tst_Rollups::oneAttemptMakesOneRow()
     const QList<RollupRecord> later = store->rollups(b.finishedAtMs - 60'000, kStart * 2);
     QCOMPARE(later.size(), 1);
     QCOMPARE(later.first().statusClass, QStringLiteral("5xx"));
-    QCOMPARE(later.first().decision, QStringLiteral("fail"));
+    QCOMPARE(later.first().decision, Decision::Fail);
     QCOMPARE(later.first().queueMs, qint64(10'000));
     // The reason is counted as the attempt's is stored: redacted.
     QCOMPARE(later.first().reason, store->attempts({}).constLast().reason);
@@ -408,9 +408,7 @@ void tst_Rollups::bucketsSumMinutes()
     const QList<RollupRecord> hours = store->rollups(from, to, hour);
     QVERIFY(!minutes.isEmpty());
     // The hourly rows are the minutes' sums, key by key.
-    QMap<std::tuple<qint64, QString, QString, QString, QString, QString, QString, QString>,
-         RollupRecord>
-        summed;
+    QMap<decltype(keyOf(RollupRecord())), RollupRecord> summed;
     for (RollupRecord r : minutes) {
         r.minuteAtMs -= r.minuteAtMs % hour;
         RollupRecord &s = summed[keyOf(r)];
@@ -487,8 +485,7 @@ void tst_Rollups::finalFailuresSince()
     qint64 expected = 0;
     for (const AttemptRecord &a : store->attempts({})) {
         const qint64 end = a.finishedAtMs >= 0 ? a.finishedAtMs : a.startedAtMs;
-        if (!a.leaseConflict && a.decision == QLatin1String("fail") &&
-            end >= since / 60'000 * 60'000)
+        if (!a.leaseConflict && a.decision == Decision::Fail && end >= since / 60'000 * 60'000)
             ++expected;
     }
     QVERIFY(expected > 0);

@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -45,18 +46,17 @@ namespace {
 const qint64 kNow = 1'795'000'000'000; // 2026-11-18, a fixed instant: no test reads the clock
 const qint64 kLeaseMs = 30'000;
 
-AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, const QString &decision)
+AttemptRecord attemptFor(const OperationRecord &op, const QString &worker, Decision decision)
 {
     AttemptRecord a = test::nextAttempt(op, kNow + 10, kNow + 250);
     a.method = QStringLiteral("POST");
     a.url = QStringLiteral("https://api.example.com/jobs?page=1");
-    a.status = decision == QLatin1String("success") ? 201 : 429;
+    a.status = decision == Decision::Success ? 201 : 429;
     a.decision = decision;
-    a.reason =
-        decision == QLatin1String("success") ? QStringLiteral("ok") : QStringLiteral("throttled");
-    a.waitMs = decision == QLatin1String("retry") ? 5000 : -1;
-    a.waitSource = decision == QLatin1String("retry") ? QStringLiteral("retry-after") : QString();
-    a.retryAfterRaw = decision == QLatin1String("retry") ? QStringLiteral("5") : QString();
+    a.reason = decision == Decision::Success ? QStringLiteral("ok") : QStringLiteral("throttled");
+    a.waitMs = decision == Decision::Retry ? 5000 : -1;
+    a.waitSource = decision == Decision::Retry ? WaitSource::RetryAfter : WaitSource::None;
+    a.retryAfterRaw = decision == Decision::Retry ? QStringLiteral("5") : QString();
     a.problemType = QStringLiteral("https://example.com/probs/rate");
     a.problemInstance = QStringLiteral("/jobs/7");
     a.rateLimitRemaining = 0;
@@ -80,7 +80,7 @@ OperationRecord afterRetry(OperationRecord op, qint64 nextAtMs)
         op.firstAttemptAtMs = kNow + 10;
     op.nextAttemptAtMs = nextAtMs;
     op.lastStatus = 429;
-    op.waitSource = QStringLiteral("retry-after");
+    op.waitSource = WaitSource::RetryAfter;
     op.forceNext = false;
     return op;
 }
@@ -128,6 +128,7 @@ private slots:
     void secretsNeverStored();
     void checkpointsOffTheWritingThread();
     void migrationFromVersion1();
+    void unknownWordsReadAsFallbacks();
     void newerVersionRefused();
     void unreachableOrUnusable();
 
@@ -254,8 +255,7 @@ void tst_Store::createClaimFinish()
     QVERIFY(!running.rescued);
     QVERIFY(store->claimDue(QStringLiteral("w2"), kNow, kLeaseMs, 10).isEmpty());
 
-    const AttemptRecord attempt =
-        attemptFor(running, QStringLiteral("w1"), QStringLiteral("retry"));
+    const AttemptRecord attempt = attemptFor(running, QStringLiteral("w1"), Decision::Retry);
     QCOMPARE(store->finishAttempt(attempt, afterRetry(running, kNow + 5000), running.version,
                                   QStringLiteral("w1")),
              Store::FinishResult::Committed);
@@ -281,10 +281,10 @@ void tst_Store::createClaimFinish()
     QCOMPARE(stored.method, QStringLiteral("POST"));
     QCOMPARE(stored.url, attempt.url);
     QCOMPARE(stored.status, 429);
-    QCOMPARE(stored.decision, QStringLiteral("retry"));
+    QCOMPARE(stored.decision, Decision::Retry);
     QCOMPARE(stored.reason, QStringLiteral("throttled"));
     QCOMPARE(stored.waitMs, qint64(5000));
-    QCOMPARE(stored.waitSource, QStringLiteral("retry-after"));
+    QCOMPARE(stored.waitSource, WaitSource::RetryAfter);
     QCOMPARE(stored.retryAfterRaw, QStringLiteral("5"));
     QCOMPARE(stored.problemType, attempt.problemType);
     QCOMPARE(stored.problemInstance, attempt.problemInstance);
@@ -303,11 +303,11 @@ void tst_Store::createClaimFinish()
     const QList<OperationRecord> again =
         store->claimDue(QStringLiteral("w2"), kNow + 5000, kLeaseMs, 10);
     QCOMPARE(again.size(), 1);
-    QCOMPARE(store->finishAttempt(
-                 attemptFor(again.first(), QStringLiteral("w2"), QStringLiteral("success")),
-                 afterOutcome(again.first(), OperationState::Succeeded, QString()),
-                 again.first().version, QStringLiteral("w2")),
-             Store::FinishResult::Committed);
+    QCOMPARE(
+        store->finishAttempt(attemptFor(again.first(), QStringLiteral("w2"), Decision::Success),
+                             afterOutcome(again.first(), OperationState::Succeeded, QString()),
+                             again.first().version, QStringLiteral("w2")),
+        Store::FinishResult::Committed);
     QCOMPARE(store->operation(*id)->state, OperationState::Succeeded);
     QCOMPARE(store->operation(*id)->attempt, 2);
     QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 1'000'000, kLeaseMs, 10).isEmpty());
@@ -547,7 +547,7 @@ void tst_Store::versionFenceAndLeaseConflict()
     QVERIFY(theirs.version > mine.version);
 
     // w1's late result is kept as an attempt but changes nothing.
-    QCOMPARE(store->finishAttempt(attemptFor(mine, QStringLiteral("w1"), QStringLiteral("success")),
+    QCOMPARE(store->finishAttempt(attemptFor(mine, QStringLiteral("w1"), Decision::Success),
                                   afterOutcome(mine, OperationState::Succeeded, QString()),
                                   mine.version, QStringLiteral("w1")),
              Store::FinishResult::LeaseConflict);
@@ -562,28 +562,25 @@ void tst_Store::versionFenceAndLeaseConflict()
     QVERIFY(attempts.first().leaseConflict);
 
     // The right version with the wrong worker is a conflict too.
-    QCOMPARE(
-        store->finishAttempt(attemptFor(theirs, QStringLiteral("w1"), QStringLiteral("success")),
-                             afterOutcome(theirs, OperationState::Succeeded, QString()),
-                             theirs.version, QStringLiteral("w1")),
-        Store::FinishResult::LeaseConflict);
+    QCOMPARE(store->finishAttempt(attemptFor(theirs, QStringLiteral("w1"), Decision::Success),
+                                  afterOutcome(theirs, OperationState::Succeeded, QString()),
+                                  theirs.version, QStringLiteral("w1")),
+             Store::FinishResult::LeaseConflict);
     QCOMPARE(store->leaseConflictCount(), qint64(2));
 
-    QCOMPARE(
-        store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success")),
-                             afterOutcome(theirs, OperationState::Succeeded, QString()),
-                             theirs.version, QStringLiteral("w2")),
-        Store::FinishResult::Committed);
+    QCOMPARE(store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), Decision::Success),
+                                  afterOutcome(theirs, OperationState::Succeeded, QString()),
+                                  theirs.version, QStringLiteral("w2")),
+             Store::FinishResult::Committed);
     QCOMPARE(store->operation(id)->state, OperationState::Succeeded);
     // Finishing twice with the same claim is stale as well.
-    QCOMPARE(
-        store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success")),
-                             afterOutcome(theirs, OperationState::Succeeded, QString()),
-                             theirs.version, QStringLiteral("w2")),
-        Store::FinishResult::LeaseConflict);
+    QCOMPARE(store->finishAttempt(attemptFor(theirs, QStringLiteral("w2"), Decision::Success),
+                                  afterOutcome(theirs, OperationState::Succeeded, QString()),
+                                  theirs.version, QStringLiteral("w2")),
+             Store::FinishResult::LeaseConflict);
     QCOMPARE(store->attempts({}).size(), 4);
 
-    AttemptRecord orphan = attemptFor(theirs, QStringLiteral("w2"), QStringLiteral("success"));
+    AttemptRecord orphan = attemptFor(theirs, QStringLiteral("w2"), Decision::Success);
     orphan.operationId = id + 1000;
     QCOMPARE(store->finishAttempt(orphan, theirs, theirs.version, QStringLiteral("w2")),
              Store::FinishResult::Failed);
@@ -640,16 +637,15 @@ void tst_Store::groupCommit()
 
     OperationRecord succeeded = afterOutcome(succeeds, OperationState::Succeeded, QString());
     succeeded.lastError = QStringLiteral("GET https://api.example.com/x?token=abc failed once");
-    AttemptRecord orphan = attemptFor(succeeds, QStringLiteral("w"), QStringLiteral("success"));
+    AttemptRecord orphan = attemptFor(succeeds, QStringLiteral("w"), Decision::Success);
     orphan.operationId = 10'000;
     const QList<Store::FinishRequest> requests{
-        {attemptFor(succeeds, QStringLiteral("w"), QStringLiteral("success")), succeeded,
-         succeeds.version},
-        {attemptFor(retries, QStringLiteral("w"), QStringLiteral("retry")),
+        {attemptFor(succeeds, QStringLiteral("w"), Decision::Success), succeeded, succeeds.version},
+        {attemptFor(retries, QStringLiteral("w"), Decision::Retry),
          afterRetry(retries, kNow + 5000), retries.version},
-        {attemptFor(cancelled, QStringLiteral("w"), QStringLiteral("retry")),
+        {attemptFor(cancelled, QStringLiteral("w"), Decision::Retry),
          afterRetry(cancelled, kNow + 5000), cancelled.version},
-        {attemptFor(stale, QStringLiteral("w"), QStringLiteral("success")),
+        {attemptFor(stale, QStringLiteral("w"), Decision::Success),
          afterOutcome(stale, OperationState::Succeeded, QString()), stale.version},
         {orphan, succeeded, succeeds.version},
     };
@@ -722,7 +718,7 @@ void tst_Store::expiredLeaseRescue()
     }
     // Finishing clears the rescue mark.
     const OperationRecord first = rescued.first();
-    QCOMPARE(store->finishAttempt(attemptFor(first, QStringLiteral("w"), QStringLiteral("retry")),
+    QCOMPARE(store->finishAttempt(attemptFor(first, QStringLiteral("w"), Decision::Retry),
                                   afterRetry(first, kNow + 3 * kLeaseMs), first.version,
                                   QStringLiteral("w")),
              Store::FinishResult::Committed);
@@ -747,7 +743,7 @@ void tst_Store::oneShot()
     QCOMPARE(a->operation(*first)->idempotencyKey, QStringLiteral("k1"));
     // Still one after it ran to the end.
     const OperationRecord op = a->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
-    QCOMPARE(a->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+    QCOMPARE(a->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                               afterOutcome(op, OperationState::Succeeded, QString()), op.version,
                               QStringLiteral("w")),
              Store::FinishResult::Committed);
@@ -803,7 +799,7 @@ void tst_Store::operatorRetry()
     QCOMPARE(store->retryNow(id, kNow, false), Store::OperatorResult::Refused);
     QVERIFY(store->lastError().contains(QLatin1String("running")));
     QCOMPARE(store->finishAttempt(
-                 attemptFor(op, QStringLiteral("w"), QStringLiteral("park")),
+                 attemptFor(op, QStringLiteral("w"), Decision::Park),
                  afterOutcome(op, OperationState::Parked, QStringLiteral("not_idempotent")),
                  op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
@@ -819,7 +815,7 @@ void tst_Store::operatorRetry()
     op = store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 1).value(0);
     QCOMPARE(op.id, id);
     QVERIFY(op.forceNext);
-    AttemptRecord forcedAttempt = attemptFor(op, QStringLiteral("w"), QStringLiteral("fail"));
+    AttemptRecord forcedAttempt = attemptFor(op, QStringLiteral("w"), Decision::Fail);
     QVERIFY(forcedAttempt.forced);
     QCOMPARE(store->finishAttempt(
                  forcedAttempt,
@@ -833,7 +829,7 @@ void tst_Store::operatorRetry()
     QCOMPARE(store->retryNow(id, kNow + 200, false), Store::OperatorResult::Done);
     QVERIFY(!store->operation(id)->forceNext);
     op = store->claimDue(QStringLiteral("w"), kNow + 200, kLeaseMs, 1).value(0);
-    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                                   afterOutcome(op, OperationState::Succeeded, QString()),
                                   op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
@@ -860,7 +856,7 @@ void tst_Store::cancel()
     QCOMPARE(store->cancel(running, kNow + 1), Store::OperatorResult::Pending);
     QCOMPARE(store->operation(running)->state, OperationState::Running);
     QVERIFY(store->operation(running)->cancelRequested);
-    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("retry")),
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Retry),
                                   afterRetry(op, kNow + 5000), op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
     QCOMPARE(store->operation(running)->state, OperationState::Cancelled);
@@ -886,11 +882,10 @@ void tst_Store::cancel()
         store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(luckyOp.id, lucky);
     QCOMPARE(store->cancel(lucky, kNow + 1), Store::OperatorResult::Pending);
-    QCOMPARE(
-        store->finishAttempt(attemptFor(luckyOp, QStringLiteral("w"), QStringLiteral("success")),
-                             afterOutcome(luckyOp, OperationState::Succeeded, QString()),
-                             luckyOp.version, QStringLiteral("w")),
-        Store::FinishResult::Committed);
+    QCOMPARE(store->finishAttempt(attemptFor(luckyOp, QStringLiteral("w"), Decision::Success),
+                                  afterOutcome(luckyOp, OperationState::Succeeded, QString()),
+                                  luckyOp.version, QStringLiteral("w")),
+             Store::FinishResult::Committed);
     QCOMPARE(store->operation(lucky)->state, OperationState::Succeeded);
     QCOMPARE(store->cancel(lucky + 100, kNow), Store::OperatorResult::NotFound);
 }
@@ -937,34 +932,44 @@ void tst_Store::pauseAfterFailures()
                                    QStringLiteral("w")) == Store::FinishResult::Committed;
     };
 
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow, QStringLiteral("w")).value_or(true), false); // none ended
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow, QStringLiteral("w")).value_or(true),
+             false); // none ended
     QVERIFY(end(OperationState::Failed, kNow + 1000));
     QVERIFY(end(OperationState::Failed, kNow + 2000));
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 2100, QStringLiteral("w")).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 2100, QStringLiteral("w")).value_or(true),
+             false);
     QVERIFY(end(OperationState::Succeeded, kNow + 3000));
     QVERIFY(end(OperationState::Failed, kNow + 4000));
     QVERIFY(end(OperationState::Failed, kNow + 5000));
     // Four failures, but a success between: two in a row.
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 5100, QStringLiteral("w")).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 5100, QStringLiteral("w")).value_or(true),
+             false);
     QCOMPARE(store->isEndpointPaused(upload).value_or(true), false);
     QVERIFY(end(OperationState::Failed, kNow + 6000));
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6100, QStringLiteral("w")).value_or(false), true);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6100, QStringLiteral("w")).value_or(false),
+             true);
     QCOMPARE(store->isEndpointPaused(upload).value_or(false), true);
     // Paused already: only the first caller pauses it.
-    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6200, QStringLiteral("w")).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 3, kNow + 6200, QStringLiteral("w")).value_or(true),
+             false);
 
     // After a resume only what ends later counts.
     QVERIFY(store->setEndpointPaused(upload, false, kNow + 7000));
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 7100, QStringLiteral("w")).value_or(true), false);
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 7100, QStringLiteral("w")).value_or(true),
+             false);
     QVERIFY(end(OperationState::Failed, kNow + 8000));
-    QCOMPARE(store->pauseAfterFailures(upload, 2, kNow + 8100, QStringLiteral("w")).value_or(true), false);
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 8200, QStringLiteral("w")).value_or(false), true);
+    QCOMPARE(store->pauseAfterFailures(upload, 2, kNow + 8100, QStringLiteral("w")).value_or(true),
+             false);
+    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 8200, QStringLiteral("w")).value_or(false),
+             true);
 
     // A worker starting again registers its endpoints: that is no resume.
     QVERIFY(store->setEndpointPaused(upload, false, kNow + 9000));
     QVERIFY(end(OperationState::Failed, kNow + 10000));
     QVERIFY(store->upsertEndpoint(upload, QStringLiteral("Upload"), kNow + 11000));
-    QCOMPARE(store->pauseAfterFailures(upload, 1, kNow + 11100, QStringLiteral("w")).value_or(false), true);
+    QCOMPARE(
+        store->pauseAfterFailures(upload, 1, kNow + 11100, QStringLiteral("w")).value_or(false),
+        true);
 }
 
 void tst_Store::nextDue()
@@ -978,7 +983,7 @@ void tst_Store::nextDue()
     QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 300);
     const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow + 300, 100, 1).value(0);
     QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 400); // the lease runs out first
-    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), QStringLiteral("success")),
+    QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                                   afterOutcome(op, OperationState::Succeeded, QString()),
                                   op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
@@ -996,8 +1001,8 @@ void tst_Store::queries()
         OperationRecord op =
             store->claimDue(QStringLiteral("w"), kNow + i * 1000, kLeaseMs, 1).value(0);
         QCOMPARE(op.id, id);
-        AttemptRecord a = attemptFor(op, QStringLiteral("w"),
-                                     i < 4 ? QStringLiteral("success") : QStringLiteral("park"));
+        AttemptRecord a =
+            attemptFor(op, QStringLiteral("w"), i < 4 ? Decision::Success : Decision::Park);
         a.startedAtMs = kNow + i * 1000;
         QCOMPARE(store->finishAttempt(
                      a,
@@ -1118,7 +1123,7 @@ void tst_Store::secretsNeverStored()
     QVERIFY(store);
     const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
     const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
-    AttemptRecord a = attemptFor(op, QStringLiteral("w"), QStringLiteral("retry"));
+    AttemptRecord a = attemptFor(op, QStringLiteral("w"), Decision::Retry);
     a.url = QStringLiteral("https://api.example.com/x?api_key=S3CRET-QUERY&page=2");
     a.requestHeaders =
         QStringLiteral("Authorization: Bearer S3CRET-BEARER\nCookie: s=S3CRET-COOKIE\n"
@@ -1248,6 +1253,54 @@ void tst_Store::migrationFromVersion1()
     auto again = openStore();
     QVERIFY(again);
     QCOMPARE(again->operations({}).size(), 2);
+}
+
+void tst_Store::unknownWordsReadAsFallbacks()
+{
+    // Words no version of Cooldown writes (a newer writer, a hand-edited row): the rows
+    // still load, as Park and None, and nothing counts them as a success or a failure.
+    QVERIFY(openStore());
+    QString error;
+    QVERIFY2(
+        rawExec({QStringLiteral("INSERT INTO operations (endpoint_id, state, attempt, created_at,"
+                                " wait_source) VALUES ('odd', 'parked', 1, 1, 'carrier-pigeon')"),
+                 QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at)"
+                                " VALUES ('odd', 'scheduled', 1)"),
+                 QStringLiteral(
+                     "INSERT INTO attempts (operation_id, endpoint_id, attempt, started_at,"
+                     " finished_at, method, url, status, error, decision, reason, wait_ms,"
+                     " wait_source, retry_after_raw, problem_type, problem_instance,"
+                     " rate_limit_remaining, idempotency_key, duration_ms, worker_id, policy_id,"
+                     " policy_version) VALUES (1, 'odd', 1, 3, 4, 'GET', 'https://h/', 503, '',"
+                     " 'maybe', 'throttled', 1000, 'carrier-pigeon', '', '', '', -1, '', 1, 'w',"
+                     " '', 0)"),
+                 QStringLiteral("INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id,"
+                                " partition_key, status_class, decision, wait_source, reason,"
+                                " attempts, wait_ms) VALUES (%1, 'odd', '', '', '503', 'maybe',"
+                                " 'carrier-pigeon', '', 1, 1000), (%1, 'odd', '', '', '2xx',"
+                                " 'conflict', '', '', 2, 0)")
+                     .arg(kNow - kNow % 60'000)},
+                &error),
+        qPrintable(error));
+
+    auto store = openStore();
+    QVERIFY(store);
+    const QList<AttemptRecord> attempts = store->attempts({});
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts.first().decision, Decision::Park);
+    QCOMPARE(attempts.first().waitSource, WaitSource::None);
+    QCOMPARE(store->operation(1)->waitSource, std::optional(WaitSource::None));
+    QCOMPARE(store->operation(2)->waitSource, std::optional<WaitSource>());
+
+    QList<RollupRecord> rows = store->rollups(kNow - 60'000, kNow + 60'000);
+    QCOMPARE(rows.size(), 2);
+    std::sort(rows.begin(), rows.end(), [](const RollupRecord &a, const RollupRecord &b) {
+        return a.statusClass < b.statusClass;
+    });
+    QVERIFY(rows.at(0).isLeaseConflict());
+    QCOMPARE(rows.at(0).waitSource, std::optional<WaitSource>());
+    QCOMPARE(rows.at(1).decision, std::optional(Decision::Park));
+    QCOMPARE(rows.at(1).waitSource, std::optional(WaitSource::None));
 }
 
 void tst_Store::newerVersionRefused()

@@ -44,17 +44,17 @@ inline AttemptRecord nextAttempt(const OperationRecord &claimed, qint64 startedA
 }
 
 // The decision of an attempt that left its operation in `state`.
-inline QString decisionLeaving(OperationState state)
+inline Decision decisionLeaving(OperationState state)
 {
     switch (state) {
     case OperationState::Succeeded:
-        return QStringLiteral("success");
+        return Decision::Success;
     case OperationState::Failed:
-        return QStringLiteral("fail");
+        return Decision::Fail;
     case OperationState::Parked:
-        return QStringLiteral("park");
+        return Decision::Park;
     default:
-        return QStringLiteral("retry");
+        return Decision::Retry;
     }
 }
 

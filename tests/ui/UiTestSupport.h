@@ -12,7 +12,7 @@ namespace cooldown::test {
 
 // Records one operation with one finished attempt started at startedAt.
 inline qint64 recordAttempt(Store &store, const QString &endpoint, qint64 startedAt, int status,
-                            const QString &decision,
+                            Decision decision,
                             OperationState finalState = OperationState::Succeeded)
 {
     const auto claimed = claimNew(store, endpoint, QString(), startedAt, QStringLiteral("w1"));
@@ -24,8 +24,7 @@ inline qint64 recordAttempt(Store &store, const QString &endpoint, qint64 starte
     a.url = QStringLiteral("http://127.0.0.1/%1").arg(endpoint);
     a.status = status;
     a.decision = decision;
-    a.reason =
-        decision == QLatin1String("retry") ? QStringLiteral("throttled") : QStringLiteral("ok");
+    a.reason = decision == Decision::Retry ? QStringLiteral("throttled") : QStringLiteral("ok");
     a.workerId = QStringLiteral("w1");
     a.responseHeaders =
         status == 429 ? QStringLiteral("Retry-After: 30\nSet-Cookie: s=secret\n") : QString();

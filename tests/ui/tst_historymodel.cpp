@@ -20,7 +20,7 @@ constexpr qint64 kStart = 1795953600000; // 2026-11-29T12:00:00Z
 // History filters, written out here to check what the store answered.
 bool statusAndDecisionMatch(const HistoryQuery &query, const AttemptRecord &a)
 {
-    if (!query.decision.isEmpty() && a.decision != query.decision)
+    if (query.decision && a.decision != *query.decision)
         return false;
     switch (query.status) {
     case HistoryQuery::StatusClass::Any:
@@ -91,7 +91,7 @@ void tst_HistoryModel::fill(int count)
         const qint64 id = test::recordAttempt(
             *m_store, throttled ? QStringLiteral("search") : QStringLiteral("measurements"),
             kStart + i * 1000, throttled ? 429 : 200,
-            throttled ? QStringLiteral("retry") : QStringLiteral("success"),
+            throttled ? Decision::Retry : Decision::Success,
             throttled ? OperationState::Waiting : OperationState::Succeeded);
         QVERIFY(id > 0);
     }
@@ -170,7 +170,8 @@ void tst_HistoryModel::storeAndRowFilters()
     HistoryQuery query;
     query.endpointId = endpoint;
     query.status = HistoryQuery::StatusClass(status);
-    query.decision = decision;
+    if (!decision.isEmpty())
+        query.decision = decisionFromString(decision);
     query.fromMs = fromMs;
     model.setQuery(query);
     QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);
@@ -201,9 +202,9 @@ void tst_HistoryModel::newAttemptsAppearOnTop()
     const qint64 newest = model.attemptIdAt(0);
 
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 60000, 429,
-                                QStringLiteral("retry"), OperationState::Waiting) > 0);
+                                Decision::Retry, OperationState::Waiting) > 0);
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 61000, 200,
-                                QStringLiteral("success")) > 0);
+                                Decision::Success) > 0);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     model.refresh();
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 10000);

@@ -56,7 +56,7 @@ void tst_HistoryPage::init()
         QVERIFY(test::recordAttempt(
                     *m_store, search ? QStringLiteral("search") : QStringLiteral("measurements"),
                     kStart + i * 1000, search ? 429 : 200,
-                    search ? QStringLiteral("retry") : QStringLiteral("success"),
+                    search ? Decision::Retry : Decision::Success,
                     search ? OperationState::Waiting : OperationState::Succeeded) > 0);
     }
     const auto config = WorkspaceConfig::parse(R"({"version": 1, "endpoints": [
@@ -83,7 +83,7 @@ void tst_HistoryPage::exportWritesTheFilteredRows()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
     page.setFilter(QStringLiteral("search"), kEverything, HistoryQuery::StatusClass::Any,
-                   QString());
+                   std::nullopt);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 10);
 
@@ -115,8 +115,7 @@ void tst_HistoryPage::exportAppliesStatusAndDecision()
     // Every endpoint, but only 2xx answers that ended in success: the file holds
     // exactly the rows the view shows.
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Success,
-                   QStringLiteral("success"));
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Success, Decision::Success);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 20);
 
@@ -138,7 +137,7 @@ void tst_HistoryPage::exportAppliesStatusAndDecision()
 void tst_HistoryPage::exportCanBeCancelled()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Any, QString());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::Any, std::nullopt);
     const QString path = m_dir->filePath(QStringLiteral("cancelled.csv"));
     QSignalSpy finished(&page, &HistoryPage::exportFinished);
     CsvExportJob *job = page.exportTo(path);
@@ -159,7 +158,8 @@ void tst_HistoryPage::exportCanBeCancelled()
 void tst_HistoryPage::inspectorExplainsTheSelectedAttempt()
 {
     HistoryPage page(url(), m_config, SystemClock::instance());
-    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::TooManyRequests, QString());
+    page.setFilter(QString(), kEverything, HistoryQuery::StatusClass::TooManyRequests,
+                   std::nullopt);
     QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
     QCOMPARE(page.model()->rowCount(), 10);
     page.model()->ensureLoaded(0, 0);

@@ -154,31 +154,29 @@ void tst_Integrations::statesFromSeededHistories()
 
     // ok: four successes in the last hour.
     for (int i = 0; i < 4; ++i)
-        QVERIFY(recordAttempt(*store, ok, kNow - (50 - 10 * i) * kMinute, 200,
-                              QStringLiteral("success")));
+        QVERIFY(recordAttempt(*store, ok, kNow - (50 - 10 * i) * kMinute, 200, Decision::Success));
     // throttled: one success, then three 429s that ended their operations for good
     // (parked), so that none is waiting: 3 of 4 attempts throttled.
-    QVERIFY(recordAttempt(*store, throttled, kNow - 40 * kMinute, 200, QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, throttled, kNow - 40 * kMinute, 200, Decision::Success));
     for (int i = 0; i < 3; ++i)
-        QVERIFY(recordAttempt(*store, throttled, kNow - (30 - i) * kMinute, 429,
-                              QStringLiteral("park"), OperationState::Parked));
+        QVERIFY(recordAttempt(*store, throttled, kNow - (30 - i) * kMinute, 429, Decision::Park,
+                              OperationState::Parked));
     // waiting: a success, then a 500 to retry in an hour (1 attempt in 4 refused by
     // the server, none throttled).
     for (int i = 0; i < 3; ++i)
-        QVERIFY(recordAttempt(*store, waiting, kNow - (40 - i) * kMinute, 200,
-                              QStringLiteral("success")));
-    QVERIFY(recordAttempt(*store, waiting, kNow - 20 * kMinute, 500, QStringLiteral("retry"),
+        QVERIFY(recordAttempt(*store, waiting, kNow - (40 - i) * kMinute, 200, Decision::Success));
+    QVERIFY(recordAttempt(*store, waiting, kNow - 20 * kMinute, 500, Decision::Retry,
                           OperationState::Waiting));
     // failing: succeeded yesterday, failed for good an hour ago.
-    QVERIFY(recordAttempt(*store, failing, kNow - 25 * 3600000LL, 200, QStringLiteral("success")));
-    QVERIFY(recordAttempt(*store, failing, kNow - 59 * kMinute, 404, QStringLiteral("fail"),
+    QVERIFY(recordAttempt(*store, failing, kNow - 25 * 3600000LL, 200, Decision::Success));
+    QVERIFY(recordAttempt(*store, failing, kNow - 59 * kMinute, 404, Decision::Fail,
                           OperationState::Failed));
     // paused: failing too, but an operator paused it, which says more.
-    QVERIFY(recordAttempt(*store, paused, kNow - 10 * kMinute, 404, QStringLiteral("fail"),
+    QVERIFY(recordAttempt(*store, paused, kNow - 10 * kMinute, 404, Decision::Fail,
                           OperationState::Failed));
     QVERIFY(store->setEndpointPaused(paused, true, kNow - 5 * kMinute));
     // held: its partition is held by the server for ten more minutes.
-    QVERIFY(recordAttempt(*store, held, kNow - 3 * kMinute, 200, QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, held, kNow - 3 * kMinute, 200, Decision::Success));
     const QString heldPolicy = learnedPolicyId(QStringLiteral("held.example"));
     QVERIFY(store->ensureLearnedPartition(heldPolicy));
     QVERIFY(store->snoozePartition(heldPolicy, QString(), kNow + 10 * kMinute,
@@ -244,7 +242,7 @@ void tst_Integrations::statesFromSeededHistories()
 
     // A success after the failure, and time goes on: the hold ends and the hour's
     // 429s leave the range.
-    QVERIFY(recordAttempt(*store, failing, kNow + 30 * kMinute, 200, QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, failing, kNow + 30 * kMinute, 200, Decision::Success));
     clock.setWallMs(kNow + 45 * kMinute);
     spy.clear();
     reader.tick();
@@ -264,7 +262,7 @@ void tst_Integrations::statesFromSeededHistories()
     const qint64 okBefore = row(ok).attempts;
     // (The due retry would be claimed first: its endpoint is paused meanwhile.)
     QVERIFY(store->setEndpointPaused(waiting, true, kNow + 45 * kMinute));
-    QVERIFY(recordAttempt(*store, ok, kNow + 45 * kMinute + 1000, 200, QStringLiteral("success")));
+    QVERIFY(recordAttempt(*store, ok, kNow + 45 * kMinute + 1000, 200, Decision::Success));
     clock.setWallMs(kNow + 45 * kMinute + 2000);
     spy.clear();
     reader.tick();

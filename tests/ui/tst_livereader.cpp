@@ -59,16 +59,15 @@ void tst_LiveReader::init()
     QString error;
     m_store = Store::open(m_url, &error);
     QVERIFY2(m_store, qPrintable(error));
-    const auto record = [this](qint64 at, int status, const char *decision) {
-        return test::recordAttempt(*m_store, QStringLiteral("search"), at, status,
-                                   QString::fromLatin1(decision)) > 0;
+    const auto record = [this](qint64 at, int status, Decision decision) {
+        return test::recordAttempt(*m_store, QStringLiteral("search"), at, status, decision) > 0;
     };
-    QVERIFY(record(kWindowFrom - 5 * kMinute, 429, "retry"));    // before
-    QVERIFY(record(kWindowFrom + 1 * kMinute, 429, "retry"));    // inside
-    QVERIFY(record(kWindowFrom + 30 * kMinute, 429, "retry"));   // inside
-    QVERIFY(record(kWindowFrom + 90 * kMinute, 200, "success")); // inside
-    QVERIFY(record(kWindowTo + 1 * kMinute, 429, "retry"));      // after
-    QVERIFY(record(kNow - 5 * kMinute, 200, "success"));         // now
+    QVERIFY(record(kWindowFrom - 5 * kMinute, 429, Decision::Retry));    // before
+    QVERIFY(record(kWindowFrom + 1 * kMinute, 429, Decision::Retry));    // inside
+    QVERIFY(record(kWindowFrom + 30 * kMinute, 429, Decision::Retry));   // inside
+    QVERIFY(record(kWindowFrom + 90 * kMinute, 200, Decision::Success)); // inside
+    QVERIFY(record(kWindowTo + 1 * kMinute, 429, Decision::Retry));      // after
+    QVERIFY(record(kNow - 5 * kMinute, 200, Decision::Success));         // now
 }
 
 LiveSnapshot tst_LiveReader::lastSnapshot(const QSignalSpy &spy) const
@@ -96,7 +95,7 @@ void tst_LiveReader::fixedWindowReadsThatWindow()
 
     // The window is read once: it does not follow the clock or new rows.
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kWindowFrom + 60 * kMinute, 429,
-                                QStringLiteral("retry")) > 0);
+                                Decision::Retry) > 0);
     clock.advance(10 * kMinute);
     reader.poll();
     m = lastSnapshot(snapshots).metrics;
@@ -202,8 +201,8 @@ void tst_LiveReader::figuresEqualTheAttempts()
     SeededRandom random(18);
     const QStringList reasons{QString(), QStringLiteral("not_retryable"),
                               QStringLiteral("deadline_unreachable")};
-    const QStringList sources{QString(), QStringLiteral("retry-after"), QStringLiteral("ratelimit"),
-                              QStringLiteral("backoff")};
+    const QList<WaitSource> sources{WaitSource::None, WaitSource::RetryAfter, WaitSource::RateLimit,
+                                    WaitSource::Backoff};
     for (int k = 0; k < 3; ++k)
         QCOMPARE(m_store->ensurePartition(QStringLiteral("p"), QStringLiteral("k%1").arg(k), 1,
                                           QStringLiteral("{}"),
@@ -230,19 +229,19 @@ void tst_LiveReader::figuresEqualTheAttempts()
         AttemptRecord a = test::nextAttempt(claimed.first(), at, at + random.uniformInt(0, 90'000));
         a.durationMs = a.finishedAtMs - at;
         a.status = int(QList<int>{200, 429, 503, 500, 404, 0}.at(random.uniformInt(0, 5)));
-        a.decision = QStringList{QStringLiteral("success"), QStringLiteral("retry"),
-                                 QStringLiteral("fail"), QStringLiteral("park")}
-                         .at(random.uniformInt(0, 3));
+        a.decision =
+            QList<Decision>{Decision::Success, Decision::Retry, Decision::Fail, Decision::Park}.at(
+                random.uniformInt(0, 3));
         a.policyId = partitioned ? QStringLiteral("p") : QString();
         OperationRecord op = claimed.first();
         op.attempt = 1;
         op.state = OperationState::Succeeded;
-        if (a.decision == QLatin1String("retry")) {
+        if (a.decision == Decision::Retry) {
             a.waitMs = random.uniformInt(0, 60'000);
             a.waitSource = sources.at(random.uniformInt(0, 3));
             op.state = OperationState::Waiting;
             op.nextAttemptAtMs = kNow + kDay; // not claimed again here
-        } else if (a.decision == QLatin1String("fail")) {
+        } else if (a.decision == Decision::Fail) {
             a.reason = reasons.at(random.uniformInt(0, 2));
             op.state = OperationState::Failed;
         }
@@ -305,7 +304,7 @@ void tst_LiveReader::idleTickReadsNothingNew()
 
     // Another connection records an attempt: the next tick sends it.
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kNow + 6000, 429,
-                                QStringLiteral("retry")) > 0);
+                                Decision::Retry) > 0);
     const quint64 changesBefore = lastSnapshot(snapshots).storeChanges;
     reader.tick();
     QCOMPARE(snapshots.size(), 2);
@@ -336,8 +335,8 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     const qint64 bucket = 15000;
     const qint64 now = kNow + 40000;
     SeededRandom random(29);
-    const QStringList sources{QString(), QStringLiteral("retry-after"), QStringLiteral("ratelimit"),
-                              QStringLiteral("backoff")};
+    const QList<WaitSource> sources{WaitSource::None, WaitSource::RetryAfter, WaitSource::RateLimit,
+                                    WaitSource::Backoff};
     for (int k = 0; k < 3; ++k)
         QCOMPARE(m_store->ensurePartition(QStringLiteral("p"), QStringLiteral("k%1").arg(k), 1,
                                           QStringLiteral("{}"),
@@ -368,9 +367,9 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
         a.finishedAtMs = std::min(now, at + random.uniformInt(0, 20'000));
         a.durationMs = a.finishedAtMs - at;
         a.status = int(QList<int>{200, 429, 429, 503, 500, 0}.at(random.uniformInt(0, 5)));
-        a.decision = QStringList{QStringLiteral("success"), QStringLiteral("retry"),
-                                 QStringLiteral("fail"), QStringLiteral("park")}
-                         .at(random.uniformInt(0, 3));
+        a.decision =
+            QList<Decision>{Decision::Success, Decision::Retry, Decision::Fail, Decision::Park}.at(
+                random.uniformInt(0, 3));
         OperationRecord op = claimed.first();
         op.attempt = 1;
         op.state = OperationState::Succeeded;
@@ -378,14 +377,14 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
         // the bucket its second attempt ends in.
         bool sendAgain = false;
         qint64 again = -1;
-        if (a.decision == QLatin1String("retry")) {
+        if (a.decision == Decision::Retry) {
             a.waitMs = random.uniformInt(0, 30'000);
             a.waitSource = sources.at(random.uniformInt(0, 3));
             again = a.finishedAtMs + a.waitMs + random.uniformInt(0, 10'000);
             sendAgain = !partitioned && again + 500 <= now;
             op.state = OperationState::Waiting;
             op.nextAttemptAtMs = sendAgain ? a.finishedAtMs + a.waitMs : kNow + kDay;
-        } else if (a.decision == QLatin1String("fail")) {
+        } else if (a.decision == Decision::Fail) {
             a.reason = QStringLiteral("not_retryable");
             op.state = OperationState::Failed;
         }
@@ -402,9 +401,9 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
         second.finishedAtMs = again + 500;
         second.durationMs = 500;
         second.status = 200;
-        second.decision = QStringLiteral("success");
+        second.decision = Decision::Success;
         second.waitMs = -1;
-        second.waitSource.clear();
+        second.waitSource = WaitSource::None;
         op = claimed.first();
         op.attempt = 2;
         op.state = OperationState::Succeeded;
@@ -442,7 +441,7 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     QHash<qint64, qint64> dueOf;
     for (const AttemptRecord &a : m_store->attempts({})) {
         const qint64 due = dueOf.value(a.operationId, -1);
-        dueOf.insert(a.operationId, a.decision == QLatin1String("retry") && a.waitMs >= 0
+        dueOf.insert(a.operationId, a.decision == Decision::Retry && a.waitMs >= 0
                                         ? a.finishedAtMs + a.waitMs
                                         : -1);
         if (a.finishedAtMs < shown.fromMs || a.finishedAtMs > now)
@@ -460,14 +459,13 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
             addAt(expected.unavailableByPartition, partition, b, 1);
             addAt(expected.unavailableByEndpoint, a.endpointId, b, 1);
         }
-        if (a.decision == QLatin1String("retry") && a.waitMs > 0)
-            addAt(expected.waitMsBySource,
-                  a.waitSource.isEmpty() ? QStringLiteral("backoff") : a.waitSource, b, a.waitMs);
+        if (a.decision == Decision::Retry && a.waitMs > 0)
+            addAt(expected.waitMsBySource, QLatin1String(toString(a.waitSource)), b, a.waitMs);
         if (due >= 0 && a.startedAtMs > due)
             addAt(expected.waitMsBySource, QStringLiteral("queue"), b, a.startedAtMs - due);
-        if (a.decision == QLatin1String("success"))
+        if (a.decision == Decision::Success)
             ++expected.successes;
-        else if (a.decision == QLatin1String("fail"))
+        else if (a.decision == Decision::Fail)
             ++expected.finalFailuresByReason[a.reason];
     }
     QVERIFY(expected.attempts > 100);
@@ -507,7 +505,7 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     // Another attempt, 3 s later: the next tick has it in the newest bucket.
     clock.advance(3000);
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), now + 2000, 429,
-                                QStringLiteral("retry")) > 0);
+                                Decision::Retry) > 0);
     reader.tick();
     MetricsSnapshot later = lastSnapshot(snapshots).metrics;
     QCOMPARE(later.fromMs, shown.fromMs);

@@ -179,10 +179,10 @@ qint64 tst_MainWindow::waitingOperation(const QString &key)
     AttemptRecord a = test::nextAttempt(*claimed, now, now + 10);
     a.method = QStringLiteral("GET");
     a.status = 429;
-    a.decision = QStringLiteral("retry");
+    a.decision = Decision::Retry;
     a.reason = QStringLiteral("throttled");
     a.waitMs = 3600000;
-    a.waitSource = QStringLiteral("retry-after");
+    a.waitSource = WaitSource::RetryAfter;
     a.workerId = QStringLiteral("earlier");
     OperationRecord next = test::leftIn(*claimed, a, OperationState::Waiting, now + 3600000);
     next.lastStatus = 429;
