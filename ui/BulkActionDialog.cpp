@@ -138,6 +138,11 @@ BulkActionDialog::BulkActionDialog(EngineSession &engine, const Clock &clock, QW
     m_result->setWordWrap(true);
     m_result->hide();
     layout->addWidget(m_result);
+    auto *actor = new QLabel(
+        tr("The audit table records the action as done by %1.").arg(engine.operatorName()), this);
+    actor->setTextFormat(Qt::PlainText);
+    actor->setObjectName(QStringLiteral("bulkActor"));
+    layout->addWidget(actor);
     layout->addStretch(1);
 
     auto *buttons = new QDialogButtonBox(this);

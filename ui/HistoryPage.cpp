@@ -152,9 +152,18 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
         bar->addSpacing(8);
         return combo;
     };
-    m_view = addCombo(tr("&View:"), QStringLiteral("historyView"));
+    // On a row of its own: the filters' row is as wide as the window may be narrow.
+    auto *viewBar = new QHBoxLayout;
+    auto *viewCaption = new QLabel(tr("&View:"), this);
+    m_view = new QComboBox(this);
+    m_view->setObjectName(QStringLiteral("historyView"));
     m_view->addItem(tr("Attempts"), int(View::Attempts));
     m_view->addItem(tr("Operator actions"), int(View::OperatorActions));
+    viewCaption->setBuddy(m_view);
+    viewBar->addWidget(viewCaption);
+    viewBar->addWidget(m_view);
+    viewBar->addStretch(1);
+    layout->addLayout(viewBar);
     m_endpoint = addCombo(tr("&Endpoint:"), QStringLiteral("historyEndpoint"));
     setEndpoints(config);
     m_status = addCombo(tr("S&tatus:"), QStringLiteral("historyStatus"));

@@ -125,7 +125,6 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     bar->addSpacing(16);
     bar->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
     bar->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
-    bar->addSpacing(16);
     bar->addWidget(buttonFor(m_bulk, QStringLiteral("bulkActionButton"), this));
     bar->addStretch(1);
     m_summary = new QLabel(this);

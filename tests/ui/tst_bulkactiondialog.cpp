@@ -144,6 +144,10 @@ void tst_BulkActionDialog::countsFirstThenRetriesExactlyTheFilter()
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     QCOMPARE(dialog->filterText(), QStringLiteral("state=parked"));
+    // The operator the audit row will name, as for the single actions.
+    QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("bulkActor"))
+                ->text()
+                .contains(QStringLiteral("dana")));
     // Every parked operation, before the filter is narrowed.
     QTRY_COMPARE(dialog->matchedCount(), 12 + 5 + 4);
 
