@@ -37,6 +37,7 @@ private slots:
     void countsFirstThenRetriesExactlyTheFilter();
     void badFilterNamesTheTerm();
     void fieldsWriteTheirTermAndKeepTheOthers();
+    void stopEndsAfterTheChunkBeingApplied();
 
 private:
     // A parked (or, with dueAtMs, waiting) operation whose one attempt was answered
@@ -279,6 +280,60 @@ void tst_BulkActionDialog::fieldsWriteTheirTermAndKeepTheOthers()
     dialog.setFilterText(QStringLiteral("state=parked,waiting"));
     QCOMPARE(state->currentIndex(), -1);
     QCOMPARE(time->currentIndex(), 0);
+}
+
+void tst_BulkActionDialog::stopEndsAfterTheChunkBeingApplied()
+{
+    {
+        QString error;
+        auto store = Store::open(m_db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QList<Store::NewOperation> jobs;
+        for (int i = 0; i < 600; ++i) {
+            Store::NewOperation op;
+            op.endpointId = QStringLiteral("upload");
+            op.idempotencyKey = QStringLiteral("k-%1").arg(i);
+            op.requestHash = QStringLiteral("hash-%1").arg(i);
+            op.dueAtMs = kNow + 3600000;
+            jobs.append(op);
+        }
+        QVERIFY(store->enqueue(jobs, kNow, Store::IntakeMode::AllOrNothing));
+    }
+    auto session = openSession();
+    QVERIFY(session);
+    BulkActionDialog dialog(*session, m_clock);
+    dialog.show();
+    dialog.setFilterText(QStringLiteral("endpoint=upload state=scheduled"));
+    dialog.setAction(OperatorAction::Cancel);
+    QTRY_COMPARE(dialog.matchedCount(), 600);
+    QSignalSpy finished(&dialog, &BulkActionDialog::finished);
+    dialog.applyButton()->click();
+    QVERIFY(dialog.stopButton()->isVisibleTo(&dialog));
+    // Asked before the engine has taken the action up: it stops after the first chunk
+    // of 500, which stays applied.
+    dialog.stopButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const auto outcome = finished.at(0).at(0).value<BulkOutcome>();
+    QVERIFY(outcome.result == BulkOutcome::Result::Stopped);
+    QCOMPARE(outcome.progress.changed, 500);
+    QVERIFY2(dialog.resultLabel()->text().startsWith(QStringLiteral("Stopped after 500 of 600")),
+             qPrintable(dialog.resultLabel()->text()));
+    QVERIFY(!dialog.stopButton()->isVisibleTo(&dialog));
+    QTRY_COMPARE(dialog.matchedCount(), 100);
+
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    OperationSelection cancelled;
+    cancelled.states = {OperationState::Cancelled};
+    QCOMPARE(store->countMatching(cancelled), 500);
+    const auto rows = store->operatorActions();
+    QVERIFY2(rows, qPrintable(store->lastError()));
+    QCOMPARE(rows->size(), 1);
+    QVERIFY(rows->constFirst().action == OperatorAction::Cancel);
+    QCOMPARE(rows->constFirst().asked, 600);
+    QCOMPARE(rows->constFirst().changed, 500);
+    QCOMPARE(m_server->received.size(), 0);
 }
 
 QTEST_MAIN(tst_BulkActionDialog)
