@@ -14,7 +14,11 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -307,14 +311,32 @@ void tst_BulkActionDialog::stopEndsAfterTheChunkBeingApplied()
     dialog.setAction(OperatorAction::Cancel);
     QTRY_COMPARE(dialog.matchedCount(), 600);
     QSignalSpy finished(&dialog, &BulkActionDialog::finished);
+    // Another process holds the write lock, so that the engine cannot commit its first
+    // chunk before Stop is pressed: it then stops after that chunk of 500, which stays
+    // applied.
+    const QString connection = QStringLiteral("lock holder");
+    {
+        QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        holder.setDatabaseName(m_db);
+        QVERIFY(holder.open());
+        QSqlQuery begin(holder);
+        QVERIFY2(begin.exec(QStringLiteral("BEGIN IMMEDIATE")),
+                 qPrintable(begin.lastError().text()));
+    }
+    auto closeHolder = qScopeGuard([&connection] {
+        QSqlDatabase::database(connection).rollback();
+        QSqlDatabase::removeDatabase(connection);
+    });
     dialog.applyButton()->click();
     QVERIFY(dialog.stopButton()->isVisibleTo(&dialog));
-    // Asked before the engine has taken the action up: it stops after the first chunk
-    // of 500, which stays applied.
     dialog.stopButton()->click();
+    closeHolder.dismiss();
+    QSqlDatabase::database(connection).rollback();
+    QSqlDatabase::removeDatabase(connection);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const auto outcome = finished.at(0).at(0).value<BulkOutcome>();
-    QVERIFY(outcome.result == BulkOutcome::Result::Stopped);
+    QVERIFY2(outcome.result == BulkOutcome::Result::Stopped,
+             qPrintable(dialog.resultLabel()->text()));
     QCOMPARE(outcome.progress.changed, 500);
     QVERIFY2(dialog.resultLabel()->text().startsWith(QStringLiteral("Stopped after 500 of 600")),
              qPrintable(dialog.resultLabel()->text()));
