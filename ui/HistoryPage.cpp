@@ -4,6 +4,8 @@
 #include "core/store/CsvExporter.h"
 #include "core/time/Clock.h"
 #include "ui/AttemptInspector.h"
+#include "ui/AuditModel.h"
+#include "ui/AuditReader.h"
 #include "ui/CsvExportJob.h"
 #include "ui/Format.h"
 #include "ui/HistoryModel.h"
@@ -22,6 +24,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTimer>
@@ -150,6 +153,18 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
         bar->addSpacing(8);
         return combo;
     };
+    // On a row of its own: the filters' row is as wide as the window may be narrow.
+    auto *viewBar = new QHBoxLayout;
+    auto *viewCaption = new QLabel(tr("&View:"), this);
+    m_view = new QComboBox(this);
+    m_view->setObjectName(QStringLiteral("historyView"));
+    m_view->addItem(tr("Attempts"), int(View::Attempts));
+    m_view->addItem(tr("Operator actions"), int(View::OperatorActions));
+    viewCaption->setBuddy(m_view);
+    viewBar->addWidget(viewCaption);
+    viewBar->addWidget(m_view);
+    viewBar->addStretch(1);
+    layout->addLayout(viewBar);
     m_endpoint = addCombo(tr("&Endpoint:"), QStringLiteral("historyEndpoint"));
     setEndpoints(config);
     m_status = addCombo(tr("S&tatus:"), QStringLiteral("historyStatus"));
@@ -189,7 +204,8 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     bar->addWidget(exportButton);
     layout->addLayout(bar);
 
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    m_stack = new QStackedWidget(this);
+    auto *splitter = new QSplitter(Qt::Horizontal, m_stack);
     m_table = new QTableView(splitter);
     m_table->setObjectName(QStringLiteral("historyTable"));
     m_table->setModel(m_model);
@@ -201,10 +217,26 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({2000, 1000});
-    layout->addWidget(splitter, 1);
+    m_stack->addWidget(splitter);
+    m_auditModel = new AuditModel(this);
+    m_auditTable = new QTableView(m_stack);
+    m_auditTable->setObjectName(QStringLiteral("auditTable"));
+    m_auditTable->setModel(m_auditModel);
+    m_auditTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_auditTable->setAlternatingRowColors(true);
+    m_auditTable->setWordWrap(false);
+    m_auditTable->verticalHeader()->hide();
+    m_auditTable->horizontalHeader()->setStretchLastSection(true);
+    const QList<int> auditWidths{130, 100, 80, 360, 70, 70, 120};
+    for (int c = 0; c < auditWidths.size(); ++c)
+        m_auditTable->setColumnWidth(
+            c, std::max(auditWidths.at(c), m_auditTable->horizontalHeader()->sectionSizeHint(c)));
+    m_stack->addWidget(m_auditTable);
+    layout->addWidget(m_stack, 1);
 
     for (QComboBox *combo : {m_endpoint, m_status, m_decision, m_time})
         connect(combo, &QComboBox::currentIndexChanged, this, &HistoryPage::applyFilter);
+    connect(m_view, &QComboBox::currentIndexChanged, this, &HistoryPage::onViewChanged);
     connect(m_export, &QAction::triggered, this, &HistoryPage::exportCsv);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &HistoryPage::showCurrentAttempt);
@@ -225,7 +257,8 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &HistoryPage::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::updateCount);
     connect(m_model, &HistoryModel::progress, this, [this](qint64 indexed, qint64 total) {
-        m_count->setText(tr("Reading… %L1 of %L2").arg(indexed).arg(total));
+        if (view() == View::Attempts)
+            m_count->setText(tr("Reading… %L1 of %L2").arg(indexed).arg(total));
     });
     connect(m_model, &HistoryModel::failed, this,
             [this](const QString &text) { emit message(tr("History: %1").arg(text)); });
@@ -235,6 +268,8 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     connect(m_poll, &QTimer::timeout, this, [this] {
         m_model->setNowMs(m_clock.nowMs());
         m_model->refresh();
+        if (view() == View::OperatorActions)
+            readAudit();
     });
     m_poll->start();
     applyFilter();
@@ -318,6 +353,59 @@ void HistoryPage::applyFilter()
     m_model->setNowMs(m_clock.nowMs());
     m_model->setQuery(currentQuery());
     m_inspector->showAttempt(std::nullopt);
+    if (view() == View::OperatorActions)
+        readAudit();
+}
+
+HistoryPage::View HistoryPage::view() const
+{
+    return View(m_view->currentData().toInt());
+}
+
+void HistoryPage::setView(View view)
+{
+    m_view->setCurrentIndex(std::max(0, m_view->findData(int(view))));
+}
+
+void HistoryPage::onViewChanged()
+{
+    const bool audit = view() == View::OperatorActions;
+    m_stack->setCurrentIndex(audit ? 1 : 0);
+    // The audit table has no endpoint, status or decision of its own: only the time
+    // range applies to it.
+    for (QComboBox *combo : {m_endpoint, m_status, m_decision})
+        combo->setEnabled(!audit);
+    m_export->setEnabled(!audit && !(m_job && m_job->isRunning()));
+    if (audit)
+        readAudit();
+    else
+        updateCount();
+}
+
+void HistoryPage::readAudit()
+{
+    if (!m_auditReader) {
+        m_auditReader = std::make_unique<WorkerThread<AuditReader>>(QStringLiteral("audit-reader"),
+                                                                    m_databaseUrl);
+        AuditReader *reader = m_auditReader->worker();
+        connect(reader, &AuditReader::rowsRead, this,
+                [this](quint64 generation, const QList<AuditRecord> &rows) {
+                    if (generation != m_auditGeneration || view() != View::OperatorActions)
+                        return;
+                    m_auditModel->setRows(rows, m_clock.nowMs());
+                    m_count->setText(rows.size() >= kAuditRows
+                                         ? tr("The newest %L1 operator actions").arg(rows.size())
+                                         : tr("%Ln operator action(s)", nullptr, int(rows.size())));
+                });
+        connect(reader, &AuditReader::failed, this,
+                [this](const QString &text) { emit message(tr("History: %1").arg(text)); });
+    }
+    const HistoryQuery query = currentQuery();
+    const quint64 generation = ++m_auditGeneration;
+    AuditReader *reader = m_auditReader->worker();
+    QMetaObject::invokeMethod(reader, [reader, generation, from = query.fromMs] {
+        reader->read(generation, from, kAuditRows);
+    });
 }
 
 void HistoryPage::setRawHistoryStart(qint64 ms)
@@ -334,6 +422,8 @@ void HistoryPage::setRawHistoryStart(qint64 ms)
 
 void HistoryPage::updateCount()
 {
+    if (view() == View::OperatorActions)
+        return; // the label counts the audit rows
     if (m_model->isLoading()) {
         m_count->setText(tr("Reading…"));
         return;
@@ -378,7 +468,7 @@ CsvExportJob *HistoryPage::exportTo(const QString &fileName)
                 [this](int error, const QString &text, qint64 rows) {
                     if (m_progress)
                         m_progress->deleteLater();
-                    m_export->setEnabled(true);
+                    m_export->setEnabled(view() == View::Attempts);
                     if (error == CsvExporter::NoError)
                         emit message(tr("Export: %1").arg(text));
                     else if (error == CsvExporter::Cancelled)

@@ -3,32 +3,48 @@
 
 #include "core/config/WorkspaceConfig.h"
 #include "ui/HistoryQuery.h"
+#include "ui/WorkerThread.h"
 
 #include <QPointer>
 #include <QWidget>
+
+#include <memory>
 
 class QAction;
 class QComboBox;
 class QLabel;
 class QProgressDialog;
+class QStackedWidget;
 class QTableView;
 class QTimer;
 
 namespace cooldown {
 
 class AttemptInspector;
+class AuditModel;
+class AuditReader;
 class Clock;
 class CsvExportJob;
 class HistoryModel;
 
 // Every attempt, filtered by endpoint, status, decision and time; the inspector shows
 // the selected one. "Export CSV…" writes what the store's part of the filter selects.
+// The view can switch to the operator actions (the audit table: who, when, what, to
+// which filter, how many), newest first, over the same time range.
 class HistoryPage final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HistoryPage)
 
 public:
+    enum class View
+    {
+        Attempts,
+        OperatorActions,
+    };
+    // The newest operator actions the page lists at most.
+    static constexpr int kAuditRows = 1000;
+
     HistoryPage(const QString &databaseUrl, const WorkspaceConfig &config, const Clock &clock,
                 QWidget *parent = nullptr);
     ~HistoryPage() override;
@@ -45,6 +61,11 @@ public:
     QTableView *table() const { return m_table; }
     AttemptInspector *inspector() const { return m_inspector; }
     QAction *exportAction() const { return m_export; }
+    AuditModel *auditModel() const { return m_auditModel; }
+    QTableView *auditTable() const { return m_auditTable; }
+
+    View view() const;
+    void setView(View view);
 
     // The query the filter widgets describe, with the time range measured from now.
     HistoryQuery currentQuery() const;
@@ -72,6 +93,8 @@ signals:
 private:
     void showCurrentAttempt();
     void updateCount();
+    void onViewChanged();
+    void readAudit();
 
     QString m_databaseUrl;
     const Clock &m_clock;
@@ -89,6 +112,13 @@ private:
     QTimer *m_poll = nullptr;
     CsvExportJob *m_job = nullptr;
     QPointer<QProgressDialog> m_progress;
+    QComboBox *m_view = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    AuditModel *m_auditModel = nullptr;
+    QTableView *m_auditTable = nullptr;
+    // Started when the operator actions are first shown.
+    std::unique_ptr<WorkerThread<AuditReader>> m_auditReader;
+    quint64 m_auditGeneration = 0;
 };
 
 } // namespace cooldown

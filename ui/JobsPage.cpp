@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/JobsPage.h"
 
+#include "core/store/OperationSelection.h"
 #include "core/time/Clock.h"
+#include "ui/BulkActionDialog.h"
 #include "ui/JobsModel.h"
 #include "ui/PartitionsModel.h"
 
@@ -91,6 +93,9 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     m_adopt = makeAction(tr("&Adopt as policy"), QKeySequence(),
                          tr("Write the limit this server states into the workspace as a policy "
                             "of its endpoints that have none"));
+    m_bulk = makeAction(tr("&Bulk action…"), QKeySequence(Qt::CTRL | Qt::Key_B),
+                        tr("Retry, force or cancel every operation a filter selects, after "
+                           "seeing how many match and how long they take to go out"));
 
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
@@ -121,6 +126,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     bar->addSpacing(16);
     bar->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
     bar->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
+    bar->addWidget(buttonFor(m_bulk, QStringLiteral("bulkActionButton"), this));
     bar->addStretch(1);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("jobsSummary"));
@@ -176,6 +182,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     connect(m_pause, &QAction::triggered, this, [this] { pauseSelected(true); });
     connect(m_resume, &QAction::triggered, this, [this] { pauseSelected(false); });
     connect(m_liftHold, &QAction::triggered, this, &JobsPage::liftHold);
+    connect(m_bulk, &QAction::triggered, this, &JobsPage::openBulkDialog);
     connect(m_adopt, &QAction::triggered, this, [this] {
         for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows()) {
             const QString host = index.data(PartitionsModel::LearnedHostRole).toString();
@@ -498,6 +505,35 @@ void JobsPage::updateActions()
     for (const QModelIndex &index : m_partitions->selectionModel()->selectedRows())
         learned = learned || !index.data(PartitionsModel::LearnedHostRole).toString().isEmpty();
     m_adopt->setEnabled(learned);
+    m_bulk->setEnabled(live);
+}
+
+BulkActionDialog *JobsPage::bulkDialog() const
+{
+    return m_bulkDialog;
+}
+
+BulkActionDialog *JobsPage::openBulkDialog()
+{
+    if (!m_engine)
+        return nullptr;
+    if (!m_bulkDialog) {
+        m_bulkDialog = new BulkActionDialog(*m_engine, m_clock, this);
+        m_bulkDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_bulkDialog, &BulkActionDialog::message, this, &JobsPage::message);
+        // What the operator most often acts on after a partner's outage: the parked
+        // operations, or the failed ones when that is what the page lists.
+        OperationSelection prefill;
+        if (!m_endpointFilter.isEmpty())
+            prefill.endpointIds = {m_endpointFilter};
+        prefill.states = {scope() == JobsScope::Failed ? OperationState::Failed
+                                                       : OperationState::Parked};
+        m_bulkDialog->setFilterText(prefill.toText());
+    }
+    m_bulkDialog->show();
+    m_bulkDialog->raise();
+    m_bulkDialog->activateWindow();
+    return m_bulkDialog;
 }
 
 } // namespace cooldown

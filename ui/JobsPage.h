@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QPair>
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -19,6 +20,7 @@ class QToolButton;
 
 namespace cooldown {
 
+class BulkActionDialog;
 class Clock;
 class JobsModel;
 class PartitionsModel;
@@ -26,7 +28,8 @@ class PartitionsModel;
 // The operations table and what an operator can do to them: retry now (through the
 // partition's bucket), force now (bypassing it, after a confirmation), cancel, pause or
 // resume an endpoint, lift a partition hold. Actions work on the whole selection and
-// are on buttons, in the context menu and on keyboard shortcuts. The table pages its
+// are on buttons, in the context menu and on keyboard shortcuts; "Bulk action…" acts
+// on every operation a filter selects (BulkActionDialog). The table pages its
 // rows from the store (see JobsModel); the scope and the endpoint filter are part of
 // the query the store answers, and the countdowns move on the visible rows only. Below, every
 // partition with why its operations wait (a server's hold, the next token) or that
@@ -59,6 +62,13 @@ public:
     QAction *resumeAction() const { return m_resume; }
     QAction *liftHoldAction() const { return m_liftHold; }
     QAction *adoptAction() const { return m_adopt; }
+    QAction *bulkAction() const { return m_bulk; }
+
+    // Opens the bulk-action dialog (or brings the open one forward), its filter
+    // prefilled from what the page shows: the endpoint filter, and the parked or failed
+    // operations. Null without an engine.
+    BulkActionDialog *openBulkDialog();
+    BulkActionDialog *bulkDialog() const;
 
     void showSnapshot(const LiveSnapshot &snapshot);
     // The holds of the engine in this process, shown before the store's rows say so.
@@ -120,6 +130,8 @@ private:
     QAction *m_resume = nullptr;
     QAction *m_liftHold = nullptr;
     QAction *m_adopt = nullptr;
+    QAction *m_bulk = nullptr;
+    QPointer<BulkActionDialog> m_bulkDialog;
     std::function<bool(const QString &)> m_confirm;
     quint64 m_storeChanges = 0; // LiveSnapshot::storeChanges of the last snapshot
 };

@@ -121,6 +121,8 @@ void MainWindow::setupMenus()
     jobs->addSeparator();
     for (QAction *a : {m_jobs->pauseAction(), m_jobs->resumeAction(), m_jobs->liftHoldAction()})
         jobs->addAction(a);
+    jobs->addSeparator();
+    jobs->addAction(m_jobs->bulkAction());
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QStringList names{tr("Overview"), tr("Integrations"), tr("Jobs"), tr("History")};

@@ -4,12 +4,15 @@
 #include "core/store/CsvExporter.h"
 #include "core/time/Clock.h"
 #include "ui/AttemptInspector.h"
+#include "ui/AuditModel.h"
 #include "ui/CsvExportJob.h"
 #include "ui/HistoryModel.h"
 #include "ui/HistoryPage.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -34,6 +37,7 @@ private slots:
     void exportAppliesStatusAndDecision();
     void exportCanBeCancelled();
     void inspectorExplainsTheSelectedAttempt();
+    void operatorActionsShowNewestFirstInTheTimeRange();
 
 private:
     QString url() const { return m_dir->filePath(QStringLiteral("history.db")); }
@@ -179,6 +183,60 @@ void tst_HistoryPage::inspectorExplainsTheSelectedAttempt()
     QCOMPARE(
         why.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("raw")).toString(),
         QStringLiteral("30"));
+}
+
+void tst_HistoryPage::operatorActionsShowNewestFirstInTheTimeRange()
+{
+    const auto record = [this](qint64 atMs, const QString &actor, OperatorAction action,
+                               const QString &target, qint64 changed) {
+        AuditRecord r;
+        r.atMs = atMs;
+        r.actor = actor;
+        r.action = action;
+        r.target = target;
+        r.asked = changed;
+        r.changed = changed;
+        return m_store->recordOperatorAction(&r);
+    };
+    // Two days before "now", then within the last hour.
+    QVERIFY(record(kStart - 2 * 86400000, QStringLiteral("erin"), OperatorAction::Cancel,
+                   QStringLiteral("ids=4"), 1));
+    QVERIFY(record(kStart + 60000, QStringLiteral("dana"), OperatorAction::Force,
+                   QStringLiteral("endpoint=search state=parked"), 7));
+    QVERIFY(record(kStart + 120000, QStringLiteral("dana"), OperatorAction::Pause,
+                   QStringLiteral("endpoints=search"), 1));
+    ManualClock clock(kStart + 30 * 60000);
+    HistoryPage page(url(), m_config, clock);
+    QAbstractItemModelTester tester(page.auditModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(!page.auditTable()->isVisibleTo(&page));
+    page.setView(HistoryPage::View::OperatorActions);
+    QVERIFY(page.auditTable()->isVisibleTo(&page));
+    QVERIFY(!page.table()->isVisibleTo(&page));
+    QVERIFY(!page.findChild<QComboBox *>(QStringLiteral("historyEndpoint"))->isEnabled());
+    QVERIFY(!page.exportAction()->isEnabled());
+    // The last hour, the default range: the older action is left out.
+    QTRY_COMPARE(page.auditModel()->rowCount(), 2);
+    const auto cell = [&](int row, int column) {
+        return page.auditModel()->index(row, column).data().toString();
+    };
+    QCOMPARE(cell(0, AuditModel::ActionColumn), QStringLiteral("Pause"));
+    QCOMPARE(cell(1, AuditModel::ActorColumn), QStringLiteral("dana"));
+    QCOMPARE(cell(1, AuditModel::ActionColumn), QStringLiteral("Force"));
+    QCOMPARE(cell(1, AuditModel::TargetColumn), QStringLiteral("endpoint=search state=parked"));
+    QCOMPARE(cell(1, AuditModel::ChangedColumn), QStringLiteral("7"));
+    QCOMPARE(cell(1, AuditModel::WorkerColumn), QStringLiteral("command line"));
+    QTRY_COMPARE(page.findChild<QLabel *>(QStringLiteral("historyCount"))->text(),
+                 QStringLiteral("2 operator action(s)"));
+
+    page.findChild<QComboBox *>(QStringLiteral("historyTime"))->setCurrentIndex(kEverything);
+    QTRY_COMPARE(page.auditModel()->rowCount(), 3);
+    QCOMPARE(cell(2, AuditModel::ActorColumn), QStringLiteral("erin"));
+
+    page.setView(HistoryPage::View::Attempts);
+    QVERIFY(page.table()->isVisibleTo(&page));
+    QVERIFY(page.findChild<QComboBox *>(QStringLiteral("historyEndpoint"))->isEnabled());
+    QVERIFY(page.exportAction()->isEnabled());
 }
 
 QTEST_MAIN(tst_HistoryPage)
