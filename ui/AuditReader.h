@@ -1,16 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include "core/store/OperatorAudit.h"
+#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
 #include <QString>
 
-#include <memory>
-
 namespace cooldown {
-
-class Store;
 
 // Reads the operator audit table for History from a Store of its own, on the thread it
 // was moved to (see WorkerThread). Answers carry the generation of their question.
@@ -32,9 +30,7 @@ signals:
     void failed(const QString &message);
 
 private:
-    QString m_databaseUrl;
-    std::unique_ptr<Store> m_store;
-    bool m_openFailed = false;
+    ReaderStore m_store;
 };
 
 } // namespace cooldown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/EngineSession.h"
 #include "core/store/Store.h"
