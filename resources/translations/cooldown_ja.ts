@@ -139,6 +139,282 @@
     </message>
 </context>
 <context>
+    <name>cooldown::AuditModel</name>
+    <message>
+        <source>Retry</source>
+        <translation>再試行</translation>
+    </message>
+    <message>
+        <source>Force</source>
+        <translation>強制</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>再開</translation>
+    </message>
+    <message>
+        <source>Lift hold</source>
+        <translation>ホールド解除</translation>
+    </message>
+    <message>
+        <source>command line</source>
+        <translation>コマンドライン</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>実行者</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Filter or operations</source>
+        <translation>フィルターまたは対象</translation>
+    </message>
+    <message>
+        <source>Asked</source>
+        <translation>対象数</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>変更数</translation>
+    </message>
+    <message>
+        <source>Applied by</source>
+        <translation>適用したエンジン</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::BulkActionDialog</name>
+    <message>
+        <source>Any time</source>
+        <translation>すべての期間</translation>
+    </message>
+    <message>
+        <source>In the last 15 minutes</source>
+        <translation>直近 15 分以内</translation>
+    </message>
+    <message>
+        <source>In the last hour</source>
+        <translation>直近 1 時間以内</translation>
+    </message>
+    <message>
+        <source>In the last 24 hours</source>
+        <translation>直近 24 時間以内</translation>
+    </message>
+    <message>
+        <source>In the last 7 days</source>
+        <translation>直近 7 日以内</translation>
+    </message>
+    <message>
+        <source>Bulk action</source>
+        <translation>一括操作</translation>
+    </message>
+    <message>
+        <source>Act on every operation a filter selects. The fields fill in the filter; edit it for partitions, reasons or several values of a key (see docs/bulk-actions.md).</source>
+        <translation>フィルターが選ぶすべてのオペレーションに操作を適用します。各欄はフィルターを書き込みます。パーティション、理由、1 つのキーに複数の値を指定するときはフィルターを直接編集してください (docs/bulk-actions.md を参照)。</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>エンドポイント(&amp;E):</translation>
+    </message>
+    <message>
+        <source>Any</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>&amp;State:</source>
+        <translation>状態(&amp;S):</translation>
+    </message>
+    <message>
+        <source>&amp;Last answer:</source>
+        <translation>最後の応答(&amp;L):</translation>
+    </message>
+    <message>
+        <source>429 Too Many Requests</source>
+        <translation>429 リクエスト過多</translation>
+    </message>
+    <message>
+        <source>503 Unavailable</source>
+        <translation>503 サービス利用不可</translation>
+    </message>
+    <message>
+        <source>Any 4xx</source>
+        <translation>4xx すべて</translation>
+    </message>
+    <message>
+        <source>Any 5xx</source>
+        <translation>5xx すべて</translation>
+    </message>
+    <message>
+        <source>No response</source>
+        <translation>応答なし</translation>
+    </message>
+    <message>
+        <source>&amp;Created:</source>
+        <translation>作成(&amp;C):</translation>
+    </message>
+    <message>
+        <source>endpoint=upload state=parked status=429 since=2h</source>
+        <translation>endpoint=upload state=parked status=429 since=2h</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>フィルター(&amp;F):</translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation>操作(&amp;A):</translation>
+    </message>
+    <message>
+        <source>Retry now (through the partition&apos;s bucket)</source>
+        <translation>今すぐ再試行 (パーティションのバケットを通す)</translation>
+    </message>
+    <message>
+        <source>Force now (bypass the bucket; recorded as forced)</source>
+        <translation>今すぐ強制送信 (バケットを迂回し、強制として記録)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>The audit table records the action as done by %1.</source>
+        <translation>監査テーブルにはこの操作を %1 が行ったものとして記録します。</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>適用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop after the chunk being applied; what was applied stays</source>
+        <translation>適用中のチャンクの後で停止します。適用済みの分はそのまま残ります</translation>
+    </message>
+    <message>
+        <source>Filter: %1</source>
+        <translation>フィルター: %1</translation>
+    </message>
+    <message>
+        <source>Filter: name at least one term (an empty filter would select every operation)</source>
+        <translation>フィルター: 条件を 1 つ以上指定してください (空のフィルターはすべてのオペレーションを選びます)</translation>
+    </message>
+    <message>
+        <source>Counting…</source>
+        <translation>集計中…</translation>
+    </message>
+    <message>
+        <source>Cannot count the operations: %1</source>
+        <translation>オペレーションを数えられません: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln operation(s) match</source>
+        <translation>
+            <numerusform>%Ln 件のオペレーションが該当</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 of which can be cancelled</source>
+        <translation>(うちキャンセルできるもの %1 件)</translation>
+    </message>
+    <message>
+        <source>, %1 of which can be retried</source>
+        <translation>(うち再試行できるもの %1 件)</translation>
+    </message>
+    <message>
+        <source>at once</source>
+        <translation>すぐに</translation>
+    </message>
+    <message>
+        <source>in about %1</source>
+        <translation>約 %1 で</translation>
+    </message>
+    <message>
+        <source> (paced by partition %1)</source>
+        <translation>(パーティション %1 の速度による)</translation>
+    </message>
+    <message>
+        <source> (partition %1 is held by its server first)</source>
+        <translation>(先にパーティション %1 がサーバーにホールドされています)</translation>
+    </message>
+    <message>
+        <source> (limited by the in-flight limit)</source>
+        <translation>(同時送信数の上限による)</translation>
+    </message>
+    <message>
+        <source>. Left alone, at the current limits they would go out %1%2.</source>
+        <translation>。そのままにすると、現在の制限では%1%2送信されます。</translation>
+    </message>
+    <message>
+        <source>. At the current limits they go out %1%2.</source>
+        <translation>。現在の制限では%1%2送信されます。</translation>
+    </message>
+    <message>
+        <source>%1 of them belong to paused endpoints (%2) and are not sent until those are resumed.</source>
+        <translation>うち %1 件は一時停止中のエンドポイント (%2) のもので、再開されるまで送信されません。</translation>
+    </message>
+    <message>
+        <source>%1 of them are parked because their idempotency key has expired: they are sent with the same key, which the server may have forgotten, and may run again.</source>
+        <translation>うち %1 件は冪等性キーの有効期限切れで保留されています。同じキーで送信されますが、サーバーがキーを忘れている場合は再実行されることがあります。</translation>
+    </message>
+    <message>
+        <source>Warning: that is longer than the retry deadline of endpoint %1 (%2, deadline_seconds of its retry profile): those sent after it that the server asks to retry are not retried again.</source>
+        <translation>警告: エンドポイント %1 の再試行期限 (%2、再試行プロファイルの deadline_seconds) より長くかかります。期限後に送信され、サーバーから再試行を求められたものは再試行されません。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 — %3 changed</source>
+        <translation>%1 / %2 — %3 件変更</translation>
+    </message>
+    <message>
+        <source>The database failed: %1 (%2 operations were changed before)</source>
+        <translation>データベースのエラー: %1 (それまでに %2 件のオペレーションを変更しました)</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 operations; %3 were changed.</source>
+        <translation>%2 件中 %1 件で停止しました。%3 件を変更しました。</translation>
+    </message>
+    <message>
+        <source>%1 operations cancelled</source>
+        <translation>%1 件のオペレーションをキャンセルしました</translation>
+    </message>
+    <message>
+        <source>; %1 have an attempt running and become cancelled when it ends</source>
+        <translation>。%1 件は試行が実行中で、終わった時点でキャンセルされます</translation>
+    </message>
+    <message>
+        <source>; %1 were left as they are (ended, or no longer matching)</source>
+        <translation>。%1 件はそのままです (終了済み、または条件に合わなくなったもの)</translation>
+    </message>
+    <message>
+        <source>%1 operations are due now, forced</source>
+        <translation>%1 件のオペレーションを今すぐ強制送信します</translation>
+    </message>
+    <message>
+        <source>%1 operations are due now</source>
+        <translation>%1 件のオペレーションを今すぐ送信します</translation>
+    </message>
+    <message>
+        <source>; %1 were left as they are (running, ended, or no longer matching)</source>
+        <translation>。%1 件はそのままです (実行中、終了済み、または条件に合わなくなったもの)</translation>
+    </message>
+</context>
+<context>
     <name>cooldown::CustomRangeDialog</name>
     <message>
         <source>Custom time range</source>
@@ -664,6 +940,28 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Raw history since %1</source>
         <translation>個々の試行の履歴: %1 以降</translation>
     </message>
+    <message>
+        <source>&amp;View:</source>
+        <translation>表示(&amp;V):</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>試行</translation>
+    </message>
+    <message>
+        <source>Operator actions</source>
+        <translation>オペレーターの操作</translation>
+    </message>
+    <message>
+        <source>The newest %L1 operator actions</source>
+        <translation>最新 %L1 件のオペレーターの操作</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln operator action(s)</source>
+        <translation>
+            <numerusform>%Ln 件のオペレーターの操作</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>cooldown::IntegrationsModel</name>
@@ -1015,6 +1313,14 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Database: %1</source>
         <translation>データベース: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Bulk action…</source>
+        <translation>一括操作(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Retry, force or cancel every operation a filter selects, after seeing how many match and how long they take to go out</source>
+        <translation>フィルターが選ぶすべてのオペレーションを、該当件数と送信にかかる時間を確認してから再試行・強制送信・キャンセルします</translation>
     </message>
 </context>
 <context>
