@@ -148,7 +148,7 @@ void tst_AutoPause::pausesAfterFailuresInARow()
     QCOMPARE(audit->at(0).action, OperatorAction::Pause);
     QCOMPARE(audit->at(0).target, QStringLiteral("endpoints=upload"));
     QCOMPARE(audit->at(0).changed, 1);
-    QVERIFY(audit->at(0).atMs > kStart + 20000 && audit->at(0).atMs <= m_clock->nowMs());
+    QCOMPARE(audit->at(0).atMs, kStart + 20000); // when the third failure was recorded
 
     // Paused: it runs nothing more, and the pause is reported once.
     QVERIFY(runOperations(5));

@@ -232,10 +232,10 @@ void tst_HistoryModel::newAttemptsAppearAfterAnEmptyStart()
 
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 60000, 429,
-                                QStringLiteral("retry"), OperationState::Waiting) > 0);
+                                Decision::Retry, OperationState::Waiting) > 0);
     model.refresh();
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kStart + 61000, 503,
-                                QStringLiteral("retry"), OperationState::Waiting) > 0);
+                                Decision::Retry, OperationState::Waiting) > 0);
     QCOMPARE(m_store->newestAttemptId(), loadedNewest + 2);
     model.refresh();
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 10000);
