@@ -96,6 +96,9 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     m_bulk = makeAction(tr("&Bulk action…"), QKeySequence(Qt::CTRL | Qt::Key_B),
                         tr("Retry, force or cancel every operation a filter selects, after "
                            "seeing how many match and how long they take to go out"));
+    // Unlike the actions above it does not act on the selected rows: Ctrl+B opens it
+    // wherever the focus is in the window, as the Jobs menu does.
+    m_bulk->setShortcutContext(Qt::WindowShortcut);
 
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
