@@ -193,29 +193,7 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
     m_pages->addTab(m_endpointsView, tr("Endp&oints"));
     m_pages->addTab(m_policiesView, tr("Poli&cies"));
 
-    auto *drift = new QWidget(m_pages);
-    auto *driftLayout = new QVBoxLayout(drift);
-    auto *driftAbout = new QLabel(tr("What servers advertised in <code>RateLimit-Policy</code> "
-                                     "since the engine started, beside the configured policy. "
-                                     "Select a row to edit its policy."),
-                                  drift);
-    driftAbout->setWordWrap(true);
-    driftLayout->addWidget(driftAbout);
-    m_noDrift =
-        new QLabel(tr("No server has advertised other limits than the configured ones."), drift);
-    m_noDrift->setObjectName(QStringLiteral("noDriftLabel"));
-    m_noDrift->setForegroundRole(QPalette::PlaceholderText);
-    driftLayout->addWidget(m_noDrift);
-    m_driftView = new QTableView(drift);
-    m_driftView->setObjectName(QStringLiteral("driftTable"));
-    m_driftView->setModel(m_driftModel);
-    m_driftView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_driftView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_driftView->setWordWrap(false);
-    m_driftView->verticalHeader()->hide();
-    m_driftView->horizontalHeader()->setStretchLastSection(true);
-    driftLayout->addWidget(m_driftView, 1);
-    m_pages->addTab(drift, tr("Dri&ft"));
+    m_pages->addTab(makeDriftPage(), tr("Dri&ft"));
     leftLayout->addWidget(m_pages, 1);
 
     auto *itemButtons = new QHBoxLayout;
@@ -289,16 +267,6 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
                 if (m_pages->currentIndex() == int(Page::Policies))
                     editItem(false, current.row());
             });
-    connect(m_driftView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        if (currentPage() == Page::Drift)
-            showCurrentItem();
-    });
-    connect(m_driftModel, &QAbstractItemModel::modelReset, this, [this] {
-        const int rows = m_driftModel->rowCount();
-        m_noDrift->setVisible(rows == 0);
-        m_driftView->resizeColumnsToContents();
-        m_pages->setTabText(int(Page::Drift), rows ? tr("Dri&ft (%1)").arg(rows) : tr("Dri&ft"));
-    });
 
     m_endpointsModel->setItems(m_document.endpoints());
     m_policiesModel->setItems(m_document.policies());
@@ -316,6 +284,45 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
 }
 
 EndpointsDialog::~EndpointsDialog() = default;
+
+// The Drift page: what servers advertised beside the configured policies (DriftModel).
+// Selecting a row shows its policy's form; the tab says how many rows there are.
+QWidget *EndpointsDialog::makeDriftPage()
+{
+    auto *drift = new QWidget;
+    auto *driftLayout = new QVBoxLayout(drift);
+    auto *driftAbout = new QLabel(tr("What servers advertised in <code>RateLimit-Policy</code> "
+                                     "since the engine started, beside the configured policy. "
+                                     "Select a row to edit its policy."),
+                                  drift);
+    driftAbout->setWordWrap(true);
+    driftLayout->addWidget(driftAbout);
+    m_noDrift =
+        new QLabel(tr("No server has advertised other limits than the configured ones."), drift);
+    m_noDrift->setObjectName(QStringLiteral("noDriftLabel"));
+    m_noDrift->setForegroundRole(QPalette::PlaceholderText);
+    driftLayout->addWidget(m_noDrift);
+    m_driftView = new QTableView(drift);
+    m_driftView->setObjectName(QStringLiteral("driftTable"));
+    m_driftView->setModel(m_driftModel);
+    m_driftView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_driftView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_driftView->setWordWrap(false);
+    m_driftView->verticalHeader()->hide();
+    m_driftView->horizontalHeader()->setStretchLastSection(true);
+    driftLayout->addWidget(m_driftView, 1);
+    connect(m_driftView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        if (currentPage() == Page::Drift)
+            showCurrentItem();
+    });
+    connect(m_driftModel, &QAbstractItemModel::modelReset, this, [this] {
+        const int rows = m_driftModel->rowCount();
+        m_noDrift->setVisible(rows == 0);
+        m_driftView->resizeColumnsToContents();
+        m_pages->setTabText(int(Page::Drift), rows ? tr("Dri&ft (%1)").arg(rows) : tr("Dri&ft"));
+    });
+    return drift;
+}
 
 QTableView *EndpointsDialog::makeList(WorkspaceItemsModel *model, const QString &objectName)
 {

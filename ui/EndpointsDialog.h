@@ -106,6 +106,7 @@ private:
         QWidget *widget = nullptr;
     };
 
+    QWidget *makeDriftPage();
     QWidget *makeEndpointForm();
     QWidget *makePolicyForm();
     QWidget *addField(QList<Field> &fields, const QString &prefix, const QString &key,
