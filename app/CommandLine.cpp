@@ -4,6 +4,7 @@
 #include "core/http/HttpDate.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "core/time/IsoTime.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -67,15 +68,7 @@ std::optional<qint64> parseTimeMs(const QString &text)
     const HttpDate httpDate = HttpDate::parse(text.toLatin1(), SystemClock::instance().nowMs());
     if (httpDate.isValid() && text.isSimpleText())
         return httpDate.msSinceEpoch;
-    QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!dt.isValid())
-        dt = QDateTime::fromString(text, Qt::ISODate);
-    if (!dt.isValid())
-        return std::nullopt;
-    // ISO 8601 without an offset is taken as UTC: operators paste server times.
-    if (dt.timeSpec() == Qt::LocalTime)
-        dt.setTimeSpec(Qt::UTC);
-    return dt.toMSecsSinceEpoch();
+    return parseIsoTimeMs(text);
 }
 
 QString isoTime(qint64 msSinceEpoch)

@@ -3,10 +3,10 @@
 
 #include "core/config/JsonReader.h"
 #include "core/config/WorkspaceConfig.h"
+#include "core/time/IsoTime.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QDateTime>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -155,15 +155,12 @@ std::optional<JobRequest> JobRequest::fromJson(const QJsonObject &object, const 
     job.idempotencyKey = r.string(object, QStringLiteral("idempotency_key"), path, false);
     const QString notBefore = r.string(object, QStringLiteral("not_before"), path, false);
     if (r.ok() && !notBefore.isEmpty()) {
-        QDateTime at = QDateTime::fromString(notBefore, Qt::ISODateWithMs);
-        // Without an offset, UTC: as the command line reads times.
-        if (at.isValid() && at.timeSpec() == Qt::LocalTime)
-            at.setTimeSpec(Qt::UTC);
-        if (!at.isValid())
+        const std::optional<qint64> at = parseIsoTimeMs(notBefore);
+        if (!at)
             r.fail(JsonReader::join(path, QStringLiteral("not_before")),
                    Text::tr("expected an ISO 8601 time, got '%1'").arg(notBefore));
         else
-            job.notBeforeMs = at.toMSecsSinceEpoch();
+            job.notBeforeMs = *at;
     }
     if (!r.ok()) {
         *error = problem;

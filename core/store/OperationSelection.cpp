@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/store/OperationSelection.h"
 
+#include "core/time/IsoTime.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QRegularExpression>
@@ -103,15 +105,7 @@ std::optional<qint64> parseTime(const QString &text, qint64 nowMs)
                                              : 86'400'000;
         return nowMs - count * unitMs;
     }
-    QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!dt.isValid())
-        dt = QDateTime::fromString(text, Qt::ISODate);
-    if (!dt.isValid())
-        return std::nullopt;
-    // Without an offset the time is UTC: operators paste server and log times.
-    if (dt.timeSpec() == Qt::LocalTime)
-        dt.setTimeSpec(Qt::UTC);
-    return dt.toMSecsSinceEpoch();
+    return parseIsoTimeMs(text);
 }
 
 std::optional<StatusMatch> parseStatus(const QString &text)
