@@ -79,9 +79,12 @@ QStringList placeholders(QStringView text)
     return names;
 }
 
-std::optional<QString> fill(QStringView text, const QHash<QString, QString> &values, Escape escape,
+std::optional<QString> fill(QStringView text, const JobValues &values, Escape escape,
                             QString *problem)
 {
+    // Most fields of a template hold no placeholder; they need no pattern run.
+    if (!text.contains(QLatin1String("${job:")))
+        return text.toString();
     QString out;
     qsizetype last = 0;
     auto it = placeholderPattern().globalMatch(text);
@@ -169,8 +172,7 @@ std::optional<JobRequest> JobRequest::fromJson(const QJsonObject &object, const 
     return job;
 }
 
-std::optional<FilledRequest> fillRequest(const EndpointConfig &endpoint,
-                                         const QHash<QString, QString> &values,
+std::optional<FilledRequest> fillRequest(const EndpointConfig &endpoint, const JobValues &values,
                                          const QByteArray &bodyOverride, QString *problem)
 {
     using jobtemplate::Escape;
@@ -215,7 +217,7 @@ std::optional<FilledRequest> fillRequest(const EndpointConfig &endpoint,
 }
 
 std::optional<QString> checkJob(const WorkspaceConfig &config, const JobRequest &job,
-                                const QString &path)
+                                const QString &path, FilledRequest *filledOut)
 {
     const EndpointConfig *endpoint = config.endpoint(job.endpointId);
     if (!endpoint)
@@ -236,9 +238,7 @@ std::optional<QString> checkJob(const WorkspaceConfig &config, const JobRequest 
                 varsPath, Text::tr("missing '%1', which endpoint %2 needs for ${job:%1}")
                               .arg(name, endpoint->id));
     }
-    QStringList given = job.values.keys();
-    std::sort(given.begin(), given.end());
-    for (const QString &name : std::as_const(given)) {
+    for (const QString &name : job.values.keys()) {
         if (!endpoint->jobFields.contains(name))
             return QStringLiteral("%1: %2").arg(
                 JsonReader::join(varsPath, name),
@@ -249,6 +249,8 @@ std::optional<QString> checkJob(const WorkspaceConfig &config, const JobRequest 
         fillRequest(*endpoint, job.values, job.body.value_or(QByteArray()), &problem);
     if (!filled)
         return QStringLiteral("%1: %2").arg(varsPath, problem);
+    if (filledOut)
+        *filledOut = *filled;
     const QString key = job.partitionKey.isEmpty() ? filled->partitionKey : job.partitionKey;
     const QString keyProblem = partitionKeyProblem(config, key);
     if (!keyProblem.isEmpty())

@@ -3,8 +3,8 @@
 
 #include "core/http/HttpHeaders.h"
 
+#include "core/config/JobValues.h"
 #include <QByteArray>
-#include <QHash>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -35,7 +35,7 @@ enum class Escape
 QStringList placeholders(QStringView text);
 // text with every ${job:NAME} replaced by its value. nullopt when a value is missing
 // or cannot stand there, with *problem saying which.
-std::optional<QString> fill(QStringView text, const QHash<QString, QString> &values, Escape escape,
+std::optional<QString> fill(QStringView text, const JobValues &values, Escape escape,
                             QString *problem);
 
 } // namespace jobtemplate
@@ -44,7 +44,7 @@ std::optional<QString> fill(QStringView text, const QHash<QString, QString> &val
 struct JobRequest
 {
     QString endpointId;
-    QHash<QString, QString> values; // for the endpoint's ${job:NAME} placeholders
+    JobValues values;               // for the endpoint's ${job:NAME} placeholders
     std::optional<QByteArray> body; // sent instead of the endpoint's body
     QString partitionKey;           // empty: the endpoint's (filled)
     QString idempotencyKey;         // empty: one is generated
@@ -64,16 +64,16 @@ struct FilledRequest
     QByteArray body;
     QString partitionKey;
 };
-std::optional<FilledRequest> fillRequest(const EndpointConfig &endpoint,
-                                         const QHash<QString, QString> &values,
+std::optional<FilledRequest> fillRequest(const EndpointConfig &endpoint, const JobValues &values,
                                          const QByteArray &bodyOverride, QString *problem);
 
 // Checks a job against its workspace: the endpoint exists, every placeholder has a
 // value and every value a placeholder, the values can stand where they go, and the
 // partition key is neither an e-mail address nor a secret. The error names the JSON
-// path under `path` ("$" for a job given by options).
+// path under `path` ("$" for a job given by options). A job that passes has its
+// request filled, and *filled (when given) receives it.
 std::optional<QString> checkJob(const WorkspaceConfig &config, const JobRequest &job,
-                                const QString &path);
+                                const QString &path, FilledRequest *filled = nullptr);
 
 // What an idempotency key stands for: SHA-256 (hex) of the method, the filled URL, the
 // header fields as written in the workspace (${env:...} references unresolved, so no

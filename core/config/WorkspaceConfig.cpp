@@ -170,7 +170,7 @@ void readTarget(const QJsonObject &o, const QString &path, const Substitution &s
                  .isEmpty())
             r.fail(urlPath, Text::tr("a ${job:NAME} placeholder may stand in the path or the "
                                      "query, not in the scheme, host or port"));
-        QHash<QString, QString> samples;
+        JobValues samples;
         for (const QString &name : jobtemplate::placeholders(*resolved))
             samples.insert(name, QStringLiteral("x"));
         QString unused;

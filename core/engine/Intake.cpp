@@ -68,18 +68,18 @@ IntakeReport enqueueJobs(Store &store, const WorkspaceConfig &config, const QLis
     report.existed.fill(false, jobs.size());
     QList<Store::NewOperation> rows;
     QList<int> rowJob; // the job index of each row
+    rows.reserve(jobs.size());
+    rowJob.reserve(jobs.size());
     QSet<std::pair<QString, QString>> partitions;
     for (qsizetype i = 0; i < jobs.size(); ++i) {
         const JobRequest &job = jobs.at(i);
         const QString path = paths.value(i, QStringLiteral("$"));
-        if (const auto problem = checkJob(config, job, path)) {
+        FilledRequest filled;
+        if (const auto problem = checkJob(config, job, path, &filled)) {
             report.refusals.append({int(i), *problem});
             continue;
         }
         const EndpointConfig &e = *config.endpoint(job.endpointId);
-        QString unused;
-        const FilledRequest filled =
-            *fillRequest(e, job.values, job.body.value_or(QByteArray()), &unused);
         Store::NewOperation row;
         row.endpointId = e.id;
         row.idempotencyKey =

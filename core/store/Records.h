@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/config/JobValues.h"
 #include "core/ratelimit/Gcra.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/retry/Decision.h"
 
-#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -77,7 +77,7 @@ struct OperationRecord
     // body).
     QByteArray requestBody;
     // A job's values for its endpoint's ${job:NAME} placeholders (docs/intake.md).
-    QHash<QString, QString> jobValues;
+    JobValues jobValues;
 };
 
 // One HTTP exchange. Everything here is redacted by the store before it is written.

@@ -451,7 +451,7 @@ public:
         qint64 cost = 1;
         qint64 dueAtMs = -1;
         QByteArray body;
-        QHash<QString, QString> jobValues;
+        JobValues jobValues;
         QString requestHash;
     };
     // What became of one job handed in: a new operation, the one that already holds

@@ -13,6 +13,34 @@ namespace cooldown {
 
 using namespace storesql;
 
+namespace {
+
+// A batch is one transaction, and each insert in it keeps a statement journal (the
+// pages it changed, to undo that insert alone). Beyond 64 KiB SQLite writes those
+// journals to a temporary file: 1.3 million small writes for 100,000 jobs. While a
+// batch is written they are kept in memory; each holds one insert's pages.
+class StatementJournalsInMemory
+{
+public:
+    StatementJournalsInMemory(const QSqlDatabase &database, bool sqlite) : m_database(database)
+    {
+        m_set = sqlite && QSqlQuery(m_database).exec(QStringLiteral("PRAGMA temp_store=MEMORY"));
+    }
+    ~StatementJournalsInMemory()
+    {
+        if (m_set)
+            QSqlQuery(m_database).exec(QStringLiteral("PRAGMA temp_store=DEFAULT"));
+    }
+    StatementJournalsInMemory(const StatementJournalsInMemory &) = delete;
+    StatementJournalsInMemory &operator=(const StatementJournalsInMemory &) = delete;
+
+private:
+    QSqlDatabase m_database;
+    bool m_set = false;
+};
+
+} // namespace
+
 std::optional<std::pair<qint64, QString>> Store::handedInWithKey(const QString &idempotencyKey,
                                                                  bool *failed)
 {
@@ -34,6 +62,8 @@ std::optional<std::pair<qint64, QString>> Store::handedInWithKey(const QString &
 std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jobs, qint64 nowMs,
                                                    IntakeMode mode)
 {
+    // Declared first, so the setting goes back after the transaction has ended.
+    const StatementJournalsInMemory journals(m_database, m_backend == Backend::Sqlite);
     SqlTransaction transaction(m_database);
     if (!transaction.isActive()) {
         fail(QStringLiteral("enqueue"), transaction.error());

@@ -149,7 +149,7 @@ OperationRecord readOperation(const QSqlQuery &query)
     return r;
 }
 
-QString jobValuesText(const QHash<QString, QString> &values)
+QString jobValuesText(const JobValues &values)
 {
     if (values.isEmpty())
         return QStringLiteral("");
@@ -159,9 +159,9 @@ QString jobValuesText(const QHash<QString, QString> &values)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-QHash<QString, QString> jobValuesFromText(const QString &text)
+JobValues jobValuesFromText(const QString &text)
 {
-    QHash<QString, QString> values;
+    JobValues values;
     if (text.isEmpty())
         return values;
     const QJsonObject object = QJsonDocument::fromJson(text.toUtf8()).object();

@@ -151,8 +151,8 @@ QString stateText(OperationState state);
 
 // A job's values for its endpoint's ${job:NAME} placeholders, as the operations table
 // keeps them: a JSON object, or '' for none.
-QString jobValuesText(const QHash<QString, QString> &values);
-QHash<QString, QString> jobValuesFromText(const QString &text);
+QString jobValuesText(const JobValues &values);
+JobValues jobValuesFromText(const QString &text);
 
 // The driver's own words; Qt's text() appends a generic "Unable to execute statement".
 QString errorText(const QSqlError &error);

@@ -33,7 +33,7 @@ const QByteArray kUpload = R"({"id": "bom-upload", "method": "POST",
     "policy": "bom", "partition_key": "${job:tenant}",
     "idempotency": {"header": "Idempotency-Key"}})";
 
-JobRequest job(QHash<QString, QString> values)
+JobRequest job(JobValues values)
 {
     JobRequest j;
     j.endpointId = QStringLiteral("bom-upload");
@@ -41,7 +41,7 @@ JobRequest job(QHash<QString, QString> values)
     return j;
 }
 
-QHash<QString, QString> goodValues()
+JobValues goodValues()
 {
     return {{QStringLiteral("part"), QStringLiteral("A-100/7")},
             {QStringLiteral("rev"), QStringLiteral("C")},
@@ -92,7 +92,7 @@ void tst_JobRequest::fillsEachPlaceholderAsItsPlaceNeeds()
     QCOMPARE(filled->partitionKey, QStringLiteral("tenant-42"));
 
     // A value that would split a header field is refused, naming the placeholder.
-    QHash<QString, QString> values = goodValues();
+    JobValues values = goodValues();
     values.insert(QStringLiteral("rev"), QStringLiteral("C\r\nX-Evil: 1"));
     QVERIFY(!fillRequest(e, values, {}, &problem));
     QVERIFY2(problem.contains(QLatin1String("${job:rev}")), qPrintable(problem));
@@ -270,7 +270,7 @@ void tst_JobRequest::aKeyStandsForOneRequestAndNoSecret()
     QCOMPARE(hash.size(), 64);
     QCOMPARE(requestHash(e, job(goodValues())), hash);
 
-    QHash<QString, QString> other = goodValues();
+    JobValues other = goodValues();
     other.insert(QStringLiteral("rev"), QStringLiteral("D"));
     QVERIFY(requestHash(e, job(other)) != hash);
     JobRequest ownBody = job(goodValues());
