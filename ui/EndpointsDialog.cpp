@@ -2,6 +2,7 @@
 #include "ui/EndpointsDialog.h"
 
 #include "ui/DriftModel.h"
+#include "ui/JsonForm.h"
 #include "ui/Palette.h"
 #include "ui/WorkspaceItemsModel.h"
 
@@ -41,65 +42,6 @@ namespace {
 
 const QString kId = QStringLiteral("id");
 const QString kPolicyId = QStringLiteral("policy_id");
-const QString kHeader = QStringLiteral("header");
-
-// A value that is no string, as JSON text, so that the form can show and keep it.
-QString jsonText(const QJsonValue &value)
-{
-    if (value.isUndefined())
-        return QString();
-    if (value.isString())
-        return value.toString();
-    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
-}
-
-QString numberText(const QJsonValue &value)
-{
-    if (!value.isDouble())
-        return jsonText(value);
-    const double d = value.toDouble();
-    if (d == std::floor(d) && std::fabs(d) < 1e15)
-        return QString::number(qint64(d));
-    return QString::number(d, 'g', QLocale::FloatingPointShortest);
-}
-
-QString textOf(const QWidget *widget)
-{
-    if (const auto *edit = qobject_cast<const QLineEdit *>(widget))
-        return edit->text();
-    if (const auto *combo = qobject_cast<const QComboBox *>(widget))
-        return combo->currentText();
-    if (const auto *text = qobject_cast<const QPlainTextEdit *>(widget))
-        return text->toPlainText();
-    return QString();
-}
-
-void setTextOf(QWidget *widget, const QString &text)
-{
-    if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
-        edit->setText(text);
-        edit->setCursorPosition(0); // a long URL shows its start
-    } else if (auto *combo = qobject_cast<QComboBox *>(widget))
-        combo->setEditText(text);
-    else if (auto *plain = qobject_cast<QPlainTextEdit *>(widget))
-        plain->setPlainText(text);
-}
-
-void setMarked(QWidget *widget, bool marked, const QString &why)
-{
-    if (widget->property("invalid").toBool() == marked && widget->toolTip() == why)
-        return;
-    widget->setProperty("invalid", marked);
-    widget->setToolTip(why);
-    if (!marked) {
-        widget->setPalette(QPalette()); // back to what the parent gives
-        return;
-    }
-    QPalette colours = widget->palette();
-    colours.setColor(QPalette::Base, palette::problemBackground());
-    widget->setPalette(colours);
-}
 
 QComboBox *choice(const QStringList &items, const QString &placeholder, QWidget *parent)
 {
@@ -222,6 +164,10 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
         area->setWidget(form);
         return area;
     };
+    m_endpointFields = new JsonForm(QStringLiteral("endpoint"), this);
+    m_policyFields = new JsonForm(QStringLiteral("policy"), this);
+    for (JsonForm *form : {m_endpointFields, m_policyFields})
+        connect(form, &JsonForm::edited, this, &EndpointsDialog::onEdited);
     m_endpointForm = scrolled(makeEndpointForm());
     m_policyForm = scrolled(makePolicyForm());
     for (QWidget *w : {m_emptyForm, m_endpointForm, m_policyForm})
@@ -340,66 +286,50 @@ QTableView *EndpointsDialog::makeList(WorkspaceItemsModel *model, const QString 
     return view;
 }
 
-QWidget *EndpointsDialog::addField(QList<Field> &fields, const QString &prefix, const QString &key,
-                                   FieldType type, QWidget *widget)
-{
-    widget->setObjectName(QStringLiteral("%1:%2").arg(prefix, key));
-    fields.append({key, type, widget});
-    if (auto *edit = qobject_cast<QLineEdit *>(widget))
-        connect(edit, &QLineEdit::textChanged, this, &EndpointsDialog::onEdited);
-    else if (auto *combo = qobject_cast<QComboBox *>(widget))
-        connect(combo, &QComboBox::editTextChanged, this, &EndpointsDialog::onEdited);
-    else if (auto *text = qobject_cast<QPlainTextEdit *>(widget))
-        connect(text, &QPlainTextEdit::textChanged, this, &EndpointsDialog::onEdited);
-    return widget;
-}
-
 QWidget *EndpointsDialog::makeEndpointForm()
 {
     auto *form = new QWidget;
     QFormLayout *layout = formOn(form);
-    const QString p = QStringLiteral("endpoint");
-    auto &f = m_endpointFields;
-    layout->addRow(tr("&Id:"), addField(f, p, kId, FieldType::Text,
-                                        line(tr("letters, digits, '.', '_' or '-'"), form)));
-    layout->addRow(tr("&Name:"), addField(f, p, QStringLiteral("name"), FieldType::Text,
-                                          line(tr("the id"), form)));
-    layout->addRow(
-        tr("&Method:"),
-        addField(f, p, QStringLiteral("method"), FieldType::Text,
-                 choice({QStringLiteral("GET"), QStringLiteral("HEAD"), QStringLiteral("POST"),
-                         QStringLiteral("PUT"), QStringLiteral("PATCH"), QStringLiteral("DELETE"),
-                         QStringLiteral("OPTIONS")},
-                        QStringLiteral("GET"), form)));
+    JsonForm &f = *m_endpointFields;
+    layout->addRow(tr("&Id:"), f.add(kId, JsonForm::Kind::Text,
+                                     line(tr("letters, digits, '.', '_' or '-'"), form)));
+    layout->addRow(tr("&Name:"),
+                   f.add(QStringLiteral("name"), JsonForm::Kind::Text, line(tr("the id"), form)));
+    layout->addRow(tr("&Method:"), f.add(QStringLiteral("method"), JsonForm::Kind::Text,
+                                         choice({QStringLiteral("GET"), QStringLiteral("HEAD"),
+                                                 QStringLiteral("POST"), QStringLiteral("PUT"),
+                                                 QStringLiteral("PATCH"), QStringLiteral("DELETE"),
+                                                 QStringLiteral("OPTIONS")},
+                                                QStringLiteral("GET"), form)));
     layout->addRow(tr("&URL:"),
-                   addField(f, p, QStringLiteral("url"), FieldType::Text,
-                            line(tr("https://api.example.com/items (${env:NAME} allowed)"), form)));
+                   f.add(QStringLiteral("url"), JsonForm::Kind::Text,
+                         line(tr("https://api.example.com/items (${env:NAME} allowed)"), form)));
     layout->addRow(tr("&Every (seconds):"),
-                   addField(f, p, QStringLiteral("every_seconds"), FieldType::Number,
-                            line(tr("empty or 0: once per database"), form)));
+                   f.add(QStringLiteral("every_seconds"), JsonForm::Kind::Number,
+                         line(tr("empty or 0: once per database"), form)));
     layout->addRow(tr("&Timeout (seconds):"),
-                   addField(f, p, QStringLiteral("timeout_seconds"), FieldType::Number,
-                            line(QStringLiteral("30"), form)));
-    layout->addRow(tr("&Policy:"), addField(f, p, QStringLiteral("policy"), FieldType::Text,
-                                            choice({}, tr("none"), form)));
+                   f.add(QStringLiteral("timeout_seconds"), JsonForm::Kind::Number,
+                         line(QStringLiteral("30"), form)));
+    layout->addRow(tr("&Policy:"), f.add(QStringLiteral("policy"), JsonForm::Kind::Text,
+                                         choice({}, tr("none"), form)));
     layout->addRow(tr("Partition &key:"),
-                   addField(f, p, QStringLiteral("partition_key"), FieldType::Text,
-                            line(tr("e.g. project-184"), form)));
-    layout->addRow(tr("&Retry profile:"), addField(f, p, QStringLiteral("retry"), FieldType::Text,
-                                                   choice({}, QStringLiteral("default"), form)));
+                   f.add(QStringLiteral("partition_key"), JsonForm::Kind::Text,
+                         line(tr("e.g. project-184"), form)));
+    layout->addRow(tr("&Retry profile:"), f.add(QStringLiteral("retry"), JsonForm::Kind::Text,
+                                                choice({}, QStringLiteral("default"), form)));
     layout->addRow(tr("Idempotency &header:"),
-                   addField(f, p, QStringLiteral("idempotency"), FieldType::Header,
-                            line(tr("none (e.g. Idempotency-Key)"), form)));
+                   f.add(QStringLiteral("idempotency"), JsonForm::Kind::Header,
+                         line(tr("none (e.g. Idempotency-Key)"), form)));
     layout->addRow(
         tr("Hea&ders:"),
-        addField(f, p, QStringLiteral("headers"), FieldType::Headers,
-                 lines(tr("One per line, e.g.\nAuthorization: Bearer ${env:API_TOKEN}"), 5, form)));
+        f.add(QStringLiteral("headers"), JsonForm::Kind::Headers,
+              lines(tr("One per line, e.g.\nAuthorization: Bearer ${env:API_TOKEN}"), 5, form)));
     auto *secrets = new QLabel(
         tr("Write secrets as <code>${env:NAME}</code>: the file keeps the reference."), form);
     secrets->setForegroundRole(QPalette::PlaceholderText);
     layout->addRow(QString(), secrets);
-    layout->addRow(tr("&Body:"), addField(f, p, QStringLiteral("body"), FieldType::Text,
-                                          lines(tr("sent as is"), 4, form)));
+    layout->addRow(tr("&Body:"), f.add(QStringLiteral("body"), JsonForm::Kind::Text,
+                                       lines(tr("sent as is"), 4, form)));
     return form;
 }
 
@@ -407,40 +337,39 @@ QWidget *EndpointsDialog::makePolicyForm()
 {
     auto *form = new QWidget;
     QFormLayout *layout = formOn(form);
-    const QString p = QStringLiteral("policy");
-    auto &f = m_policyFields;
-    layout->addRow(tr("Policy &id:"), addField(f, p, kPolicyId, FieldType::Text,
-                                               line(tr("e.g. project-read-v1"), form)));
-    layout->addRow(tr("Pa&rtition:"), addField(f, p, QStringLiteral("partition"), FieldType::Text,
-                                               line(tr("e.g. project_id"), form)));
-    layout->addRow(tr("Reso&urce:"), addField(f, p, QStringLiteral("resource"), FieldType::Text,
-                                              line(tr("any"), form)));
-    layout->addRow(tr("&Method:"), addField(f, p, QStringLiteral("method"), FieldType::Text,
-                                            choice({QStringLiteral("GET"), QStringLiteral("POST"),
-                                                    QStringLiteral("PUT"), QStringLiteral("PATCH"),
-                                                    QStringLiteral("DELETE")},
-                                                   tr("any"), form)));
+    JsonForm &f = *m_policyFields;
+    layout->addRow(tr("Policy &id:"),
+                   f.add(kPolicyId, JsonForm::Kind::Text, line(tr("e.g. project-read-v1"), form)));
+    layout->addRow(tr("Pa&rtition:"), f.add(QStringLiteral("partition"), JsonForm::Kind::Text,
+                                            line(tr("e.g. project_id"), form)));
+    layout->addRow(tr("Reso&urce:"),
+                   f.add(QStringLiteral("resource"), JsonForm::Kind::Text, line(tr("any"), form)));
+    layout->addRow(tr("&Method:"), f.add(QStringLiteral("method"), JsonForm::Kind::Text,
+                                         choice({QStringLiteral("GET"), QStringLiteral("POST"),
+                                                 QStringLiteral("PUT"), QStringLiteral("PATCH"),
+                                                 QStringLiteral("DELETE")},
+                                                tr("any"), form)));
     layout->addRow(tr("&Quota unit:"),
-                   addField(f, p, QStringLiteral("quota_unit"), FieldType::Text,
-                            choice({QStringLiteral("request"), QStringLiteral("byte"),
-                                    QStringLiteral("concurrency")},
-                                   QStringLiteral("request"), form)));
-    layout->addRow(tr("&Limit:"), addField(f, p, QStringLiteral("limit"), FieldType::Number,
-                                           line(tr("required: units per window"), form)));
+                   f.add(QStringLiteral("quota_unit"), JsonForm::Kind::Text,
+                         choice({QStringLiteral("request"), QStringLiteral("byte"),
+                                 QStringLiteral("concurrency")},
+                                QStringLiteral("request"), form)));
+    layout->addRow(tr("&Limit:"), f.add(QStringLiteral("limit"), JsonForm::Kind::Number,
+                                        line(tr("required: units per window"), form)));
     layout->addRow(tr("&Window (seconds):"),
-                   addField(f, p, QStringLiteral("window_seconds"), FieldType::Number,
-                            line(tr("required, except for concurrency"), form)));
-    layout->addRow(tr("&Burst:"), addField(f, p, QStringLiteral("burst"), FieldType::Number,
-                                           line(QStringLiteral("0"), form)));
+                   f.add(QStringLiteral("window_seconds"), JsonForm::Kind::Number,
+                         line(tr("required, except for concurrency"), form)));
+    layout->addRow(tr("&Burst:"), f.add(QStringLiteral("burst"), JsonForm::Kind::Number,
+                                        line(QStringLiteral("0"), form)));
     layout->addRow(tr("Policy &version:"),
-                   addField(f, p, QStringLiteral("policy_version"), FieldType::Number,
-                            line(QStringLiteral("1"), form)));
+                   f.add(QStringLiteral("policy_version"), JsonForm::Kind::Number,
+                         line(QStringLiteral("1"), form)));
     layout->addRow(
         tr("&X-RateLimit-Reset:"),
-        addField(f, p, QStringLiteral("x_ratelimit_reset"), FieldType::Text,
-                 choice({QStringLiteral("auto"), QStringLiteral("delta"), QStringLiteral("epoch"),
-                         QStringLiteral("epoch-ms"), QStringLiteral("http-date")},
-                        QStringLiteral("auto"), form)));
+        f.add(QStringLiteral("x_ratelimit_reset"), JsonForm::Kind::Text,
+              choice({QStringLiteral("auto"), QStringLiteral("delta"), QStringLiteral("epoch"),
+                      QStringLiteral("epoch-ms"), QStringLiteral("http-date")},
+                     QStringLiteral("auto"), form)));
     return form;
 }
 
@@ -544,7 +473,7 @@ void EndpointsDialog::editItem(bool endpoint, int row)
         m_forms->setCurrentWidget(m_emptyForm);
     } else {
         m_forms->setCurrentWidget(endpoint ? m_endpointForm : m_policyForm);
-        loadForm(endpoint ? m_endpointFields : m_policyFields, items.at(m_row));
+        (endpoint ? m_endpointFields : m_policyFields)->load(items.at(m_row));
     }
     updateButtons();
     validate();
@@ -558,117 +487,20 @@ void EndpointsDialog::updateButtons()
     m_removeButton->setEnabled(list && m_row >= 0);
 }
 
-void EndpointsDialog::loadForm(const QList<Field> &fields, const QJsonObject &item)
-{
-    m_loading = true;
-    for (const Field &field : fields) {
-        const QJsonValue value = item.value(field.key);
-        QString text;
-        switch (field.type) {
-        case FieldType::Text:
-            text = jsonText(value);
-            break;
-        case FieldType::Number:
-            text = numberText(value);
-            break;
-        case FieldType::Header:
-            text = value.isObject() ? jsonText(value.toObject().value(kHeader)) : jsonText(value);
-            break;
-        case FieldType::Headers: {
-            QStringList rows;
-            const QJsonObject headers = value.toObject();
-            for (auto it = headers.begin(); it != headers.end(); ++it) {
-                // A line that had no ':' is kept as a member without a value.
-                rows.append(it.value().isNull()
-                                ? it.key()
-                                : QStringLiteral("%1: %2").arg(it.key(), jsonText(it.value())));
-            }
-            text = rows.join(QLatin1Char('\n'));
-            break;
-        }
-        }
-        setTextOf(field.widget, text);
-    }
-    m_loading = false;
-}
-
-QJsonObject EndpointsDialog::readForm(const QList<Field> &fields, QJsonObject item,
-                                      QString *problem, QString *problemKey) const
-{
-    for (const Field &field : fields) {
-        const QString text = textOf(field.widget);
-        switch (field.type) {
-        case FieldType::Text:
-            if (text.isEmpty())
-                item.remove(field.key);
-            else
-                item.insert(field.key, text);
-            break;
-        case FieldType::Number: {
-            const QString trimmed = text.trimmed();
-            bool ok = false;
-            const double d = QLocale::c().toDouble(trimmed, &ok);
-            if (trimmed.isEmpty())
-                item.remove(field.key);
-            else if (ok && std::isfinite(d))
-                item.insert(field.key, d);
-            else
-                item.insert(field.key, trimmed); // the parser says what was expected
-            break;
-        }
-        case FieldType::Header: {
-            if (text.isEmpty()) {
-                item.remove(field.key);
-                break;
-            }
-            QJsonObject idempotency = item.value(field.key).toObject();
-            idempotency.insert(kHeader, text);
-            item.insert(field.key, idempotency);
-            break;
-        }
-        case FieldType::Headers: {
-            QJsonObject headers;
-            const QStringList rows = text.split(QLatin1Char('\n'));
-            for (qsizetype i = 0; i < rows.size(); ++i) {
-                const QString row = rows.at(i).trimmed();
-                if (row.isEmpty())
-                    continue;
-                const qsizetype colon = row.indexOf(QLatin1Char(':'));
-                const QString name = colon < 0 ? row : row.left(colon).trimmed();
-                if (problem->isEmpty() && colon < 0)
-                    *problem = tr("line %1: expected 'Name: value'").arg(i + 1);
-                else if (problem->isEmpty() && headers.contains(name))
-                    *problem = tr("line %1: %2 is already given").arg(i + 1).arg(name);
-                if (!problem->isEmpty() && problemKey->isEmpty())
-                    *problemKey = field.key;
-                headers.insert(name, colon < 0 ? QJsonValue(QJsonValue::Null)
-                                               : QJsonValue(row.mid(colon + 1).trimmed()));
-            }
-            if (headers.isEmpty())
-                item.remove(field.key);
-            else
-                item.insert(field.key, headers);
-            break;
-        }
-        }
-    }
-    return item;
-}
-
 void EndpointsDialog::onEdited()
 {
-    if (m_loading || m_row < 0)
+    if (m_row < 0)
         return;
     QString problem;
     QString problemKey;
     if (m_editingEndpoint) {
         const QJsonObject item =
-            readForm(m_endpointFields, m_document.endpoints().value(m_row), &problem, &problemKey);
+            m_endpointFields->read(m_document.endpoints().value(m_row), &problem, &problemKey);
         m_document.setEndpointAt(m_row, item);
         m_endpointsModel->setItem(m_row, item);
     } else {
         const QJsonObject item =
-            readForm(m_policyFields, m_document.policies().value(m_row), &problem, &problemKey);
+            m_policyFields->read(m_document.policies().value(m_row), &problem, &problemKey);
         m_document.setPolicyAt(m_row, item);
         m_policiesModel->setItem(m_row, item);
         refreshChoices();
@@ -686,27 +518,8 @@ void EndpointsDialog::refreshChoices()
         if (!id.isEmpty() && !policies.contains(id))
             policies.append(id);
     }
-    const QStringList profiles = m_document.retryProfileNames();
-    const bool loading = m_loading;
-    m_loading = true;
-    for (const Field &field : std::as_const(m_endpointFields)) {
-        const QStringList *items = field.key == QLatin1String("policy")  ? &policies
-                                   : field.key == QLatin1String("retry") ? &profiles
-                                                                         : nullptr;
-        auto *combo = qobject_cast<QComboBox *>(field.widget);
-        if (!items || !combo)
-            continue;
-        QStringList current;
-        for (int i = 0; i < combo->count(); ++i)
-            current.append(combo->itemText(i));
-        if (current == *items)
-            continue;
-        const QString text = combo->currentText();
-        combo->clear();
-        combo->addItems(*items);
-        combo->setEditText(text);
-    }
-    m_loading = loading;
+    m_endpointFields->setChoices(QStringLiteral("policy"), policies);
+    m_endpointFields->setChoices(QStringLiteral("retry"), m_document.retryProfileNames());
 }
 
 void EndpointsDialog::validate()
@@ -744,12 +557,9 @@ void EndpointsDialog::markProblem()
     m_policiesModel->setProblem(m.hasMatch() && !inEndpoint ? row : -1, m_problem);
 
     const bool here = m.hasMatch() && row == m_row && inEndpoint == m_editingEndpoint;
-    for (const QList<Field> *fields : {&m_endpointFields, &m_policyFields}) {
-        const bool current = fields == (m_editingEndpoint ? &m_endpointFields : &m_policyFields);
-        for (const Field &field : *fields) {
-            const bool marked = current && here && field.key == key;
-            setMarked(field.widget, marked, marked ? m_problem : QString());
-        }
+    for (JsonForm *form : {m_endpointFields, m_policyFields}) {
+        const bool current = form == (m_editingEndpoint ? m_endpointFields : m_policyFields);
+        form->mark(current && here ? key : QString(), m_problem);
     }
 
     if (m_problem.isEmpty()) {
@@ -773,10 +583,8 @@ void EndpointsDialog::goToProblem()
         return;
     const bool endpoint = m.captured(1) == QLatin1String("endpoints");
     selectItem(endpoint ? Page::Endpoints : Page::Policies, m.captured(2).toInt());
-    for (const Field &field : endpoint ? m_endpointFields : m_policyFields) {
-        if (field.key == m.captured(3))
-            field.widget->setFocus();
-    }
+    if (QWidget *field = (endpoint ? m_endpointFields : m_policyFields)->widget(m.captured(3)))
+        field->setFocus();
 }
 
 void EndpointsDialog::updateNote()
@@ -786,12 +594,11 @@ void EndpointsDialog::updateNote()
         text = m_savedNote + QLatin1Char(' ');
     if (m_filePath.isEmpty()) {
         text += tr("The demo workspace is built into the application: <b>Save as…</b> writes "
-                   "your version to a file, which <code>cooldown --config FILE</code> opens. The "
-                   "engine running now keeps the demo configuration.");
+                   "your version to a file, which the running engine then takes up and "
+                   "<code>cooldown --config FILE</code> opens.");
     } else {
-        text += tr("Editing <b>%1</b>. Each change is checked as you type; Save writes the file. "
-                   "The engine running now keeps the configuration it started with and picks "
-                   "the changes up on its next start.")
+        text += tr("Editing <b>%1</b>. Each change is checked as you type; Save writes the file "
+                   "and the running engine takes it up without a restart.")
                     .arg(QDir::toNativeSeparators(m_filePath).toHtmlEscaped());
     }
     m_note->setText(text);
@@ -833,7 +640,7 @@ void EndpointsDialog::addItem()
     }
     WorkspaceItemsModel *model = endpoint ? m_endpointsModel : m_policiesModel;
     selectItem(page, model->rowCount() - 1);
-    QWidget *id = (endpoint ? m_endpointFields : m_policyFields).first().widget;
+    QWidget *id = endpoint ? m_endpointFields->widget(kId) : m_policyFields->widget(kPolicyId);
     id->setFocus();
     static_cast<QLineEdit *>(id)->selectAll();
 }

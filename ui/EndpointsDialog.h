@@ -21,6 +21,7 @@ class QTableView;
 namespace cooldown {
 
 class DriftModel;
+class JsonForm;
 class WorkspaceItemsModel;
 
 // Adds and edits the endpoints and rate-limit policies of a workspace file. Every
@@ -28,7 +29,7 @@ class WorkspaceItemsModel;
 // problem is shown with its JSON path, its field is marked, and Save stays off until
 // the document is valid. Save writes the whole file at once (WorkspaceDocument::save);
 // a workspace that is no file (the demo) is saved as a file the user picks. The
-// running engine keeps its configuration: the file is read on the next start.
+// window applies what was saved to the running engine (saved()).
 // The Drift page shows what servers advertise against the configured policies.
 class EndpointsDialog final : public QDialog
 {
@@ -92,33 +93,14 @@ public slots:
     void reject() override;
 
 private:
-    enum class FieldType
-    {
-        Text,    // a string member; empty: left out
-        Number,  // a number member; text that is no number is kept as a string
-        Headers, // "Name: value" lines, the "headers" object
-        Header,  // the "idempotency" object's "header"
-    };
-    struct Field
-    {
-        QString key;
-        FieldType type = FieldType::Text;
-        QWidget *widget = nullptr;
-    };
-
     QWidget *makeDriftPage();
     QWidget *makeEndpointForm();
     QWidget *makePolicyForm();
-    QWidget *addField(QList<Field> &fields, const QString &prefix, const QString &key,
-                      FieldType type, QWidget *widget);
     QTableView *makeList(WorkspaceItemsModel *model, const QString &objectName);
 
     void showCurrentItem();
     void editItem(bool endpoint, int row);
     void updateButtons();
-    void loadForm(const QList<Field> &fields, const QJsonObject &item);
-    QJsonObject readForm(const QList<Field> &fields, QJsonObject item, QString *problem,
-                         QString *problemKey) const;
     void onEdited();
     void refreshChoices();
     void validate();
@@ -154,15 +136,14 @@ private:
     QWidget *m_emptyForm = nullptr;
     QWidget *m_endpointForm = nullptr;
     QWidget *m_policyForm = nullptr;
-    QList<Field> m_endpointFields;
-    QList<Field> m_policyFields;
+    JsonForm *m_endpointFields = nullptr;
+    JsonForm *m_policyFields = nullptr;
     QLabel *m_problemLabel = nullptr;
     QPushButton *m_saveButton = nullptr;
 
     // The item the form edits: an endpoint or a policy, by position.
     bool m_editingEndpoint = true;
     int m_row = -1;
-    bool m_loading = false;
     QString m_formProblem; // a problem of the form's text itself (a header line)
     QString m_formProblemKey;
     QString m_problem;
