@@ -34,14 +34,12 @@ int runCheckConfig(const QStringList &arguments)
                                               WorkspaceConfig::demoVariables());
     if (!config)
         return usageError(command, error);
-    const QString summary =
-        config->policies.size() == 1
-            ? Text::tr("%1: ok, %2 endpoint(s), %3 policy, %4 retry profile(s)\n")
-            : Text::tr("%1: ok, %2 endpoint(s), %3 policies, %4 retry profile(s)\n");
-    printOut(summary.arg(config->sourceName)
-                 .arg(config->endpoints.size())
-                 .arg(config->policies.size())
-                 .arg(config->retryProfiles.size()));
+    // One count per message, so that each has its own singular and plural.
+    printOut(Text::tr("%1: ok, %2, %3, %4\n")
+                 .arg(config->sourceName,
+                      Text::tr("%n endpoint(s)", nullptr, int(config->endpoints.size())),
+                      Text::tr("%n policy(-ies)", nullptr, int(config->policies.size())),
+                      Text::tr("%n retry profile(s)", nullptr, int(config->retryProfiles.size()))));
     if (!parser.isSet(jobs))
         return ExitOk;
     QString problem;

@@ -79,23 +79,31 @@ LanguageOption takeLanguageOption(std::vector<char *> &arguments)
 
 bool installLanguage(QCoreApplication &app, Language language, QString *error)
 {
-    if (language == Language::English) {
+    const bool english = language == Language::English;
+    if (english) {
         // A Japanese system asked for English: English dates and numbers too.
         if (systemLanguage() != Language::English)
             QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        return true;
+    } else {
+        QLocale::setDefault(QLocale(QLocale::Japanese, QLocale::Japan));
     }
-    const QLocale locale(QLocale::Japanese, QLocale::Japan);
-    QLocale::setDefault(locale);
+    const QLocale locale = english ? QLocale(QLocale::English, QLocale::UnitedStates)
+                                   : QLocale(QLocale::Japanese, QLocale::Japan);
+    // English has a translation too: the singular and plural of the messages that
+    // count something ("1 job", "2 jobs"), which the sources write as "job(s)".
     auto *own = new QTranslator(&app);
     if (!own->load(locale, QStringLiteral("cooldown"), QStringLiteral("_"),
                    QStringLiteral(":/cooldown/translations"))) {
         delete own;
         if (error)
-            *error = QStringLiteral("the Japanese translation is missing from this build");
+            *error = english
+                         ? QStringLiteral("the English plurals are missing from this build")
+                         : QStringLiteral("the Japanese translation is missing from this build");
         return false;
     }
     QCoreApplication::installTranslator(own);
+    if (english)
+        return true;
     // Qt's own strings: without Debian's qt6-translations-l10n they stay English.
     auto *qt = new QTranslator(&app);
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),

@@ -697,28 +697,12 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <translation>&amp;X-RateLimit-Reset:</translation>
     </message>
     <message>
-        <source>line %1: expected &apos;Name: value&apos;</source>
-        <translation>%1 行目: &apos;Name: value&apos; の形式で書いてください</translation>
-    </message>
-    <message>
-        <source>line %1: %2 is already given</source>
-        <translation>%1 行目: %2 はすでに指定されています</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Not saved until this is fixed:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;これを直すまで保存できません:&lt;/b&gt; %1</translation>
     </message>
     <message>
         <source>Show</source>
         <translation>表示</translation>
-    </message>
-    <message>
-        <source>The demo workspace is built into the application: &lt;b&gt;Save as…&lt;/b&gt; writes your version to a file, which &lt;code&gt;cooldown --config FILE&lt;/code&gt; opens. The engine running now keeps the demo configuration.</source>
-        <translation>デモのワークスペースはアプリケーションに組み込まれています。&lt;b&gt;名前を付けて保存…&lt;/b&gt; で編集した内容をファイルに書き出すと、&lt;code&gt;cooldown --config FILE&lt;/code&gt; で開けます。いま動いているエンジンはデモの設定のままです。</translation>
-    </message>
-    <message>
-        <source>Editing &lt;b&gt;%1&lt;/b&gt;. Each change is checked as you type; Save writes the file. The engine running now keeps the configuration it started with and picks the changes up on its next start.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; を編集中です。変更は入力するたびに検査され、保存でファイルに書き込まれます。いま動いているエンジンは起動時の設定のままで、変更は次回の起動時に反映されます。</translation>
     </message>
     <message>
         <source>%1 was changed by another program after it was opened here. Saving replaces those changes with what this dialog shows.</source>
@@ -743,6 +727,14 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     <message>
         <source>Discard</source>
         <translation>破棄</translation>
+    </message>
+    <message>
+        <source>The demo workspace is built into the application: &lt;b&gt;Save as…&lt;/b&gt; writes your version to a file, which the running engine then takes up and &lt;code&gt;cooldown --config FILE&lt;/code&gt; opens.</source>
+        <translation>デモのワークスペースはアプリケーションに組み込まれています。&lt;b&gt;名前を付けて保存…&lt;/b&gt; で編集した内容をファイルに書き出すと、いま動いているエンジンがそれを使い始め、&lt;code&gt;cooldown --config FILE&lt;/code&gt; でも開けます。</translation>
+    </message>
+    <message>
+        <source>Editing &lt;b&gt;%1&lt;/b&gt;. Each change is checked as you type; Save writes the file and the running engine takes it up without a restart.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; を編集中です。変更は入力するたびに検査され、保存するとファイルに書き込まれ、いま動いているエンジンに再起動なしで反映されます。</translation>
     </message>
 </context>
 <context>
@@ -1321,6 +1313,17 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Retry, force or cancel every operation a filter selects, after seeing how many match and how long they take to go out</source>
         <translation>フィルターが選ぶすべてのオペレーションを、該当件数と送信にかかる時間を確認してから再試行・強制送信・キャンセルします</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::JsonForm</name>
+    <message>
+        <source>line %1: expected &apos;Name: value&apos;</source>
+        <translation>%1 行目: &apos;Name: value&apos; の形式で書いてください</translation>
+    </message>
+    <message>
+        <source>line %1: %2 is already given</source>
+        <translation>%1 行目: %2 はすでに指定されています</translation>
     </message>
 </context>
 <context>
@@ -1978,18 +1981,6 @@ Options of every command:
     <message>
         <source>expected a config file</source>
         <translation>設定ファイルを指定してください</translation>
-    </message>
-    <message>
-        <source>%1: ok, %2 endpoint(s), %3 policy, %4 retry profile(s)
-</source>
-        <translation>%1: ok、エンドポイント %2 件、ポリシー %3 件、再試行プロファイル %4 件
-</translation>
-    </message>
-    <message>
-        <source>%1: ok, %2 endpoint(s), %3 policies, %4 retry profile(s)
-</source>
-        <translation>%1: ok、エンドポイント %2 件、ポリシー %3 件、再試行プロファイル %4 件
-</translation>
     </message>
     <message>
         <source>Workspace config file.</source>
@@ -2812,6 +2803,30 @@ Options of every command:
     <message>
         <source>--filter: name at least one term (an empty filter would select every operation)</source>
         <translation>--filter: 条件を 1 つ以上指定してください (空のフィルターはすべてのオペレーションを選んでしまいます)</translation>
+    </message>
+    <message>
+        <source>%1: ok, %2, %3, %4
+</source>
+        <translation>%1: ok、%2、%3、%4
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n endpoint(s)</source>
+        <translation>
+            <numerusform>エンドポイント %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy(-ies)</source>
+        <translation>
+            <numerusform>ポリシー %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n retry profile(s)</source>
+        <translation>
+            <numerusform>再試行プロファイル %n 件</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,9 +23,30 @@ private:
 
 private slots:
     void goodFile();
+    void countsAreSingularOrPlural();
     void badFile();
     void usage();
 };
+
+// English says "1 policy" and "2 endpoints", not "endpoint(s)": the counts come from
+// the English plurals (resources/translations/cooldown_en.ts).
+void tst_CliCheckConfig::countsAreSingularOrPlural()
+{
+    QTemporaryDir dir;
+    QFile f(dir.filePath("two.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"version\": 1,"
+            " \"policies\": [{\"policy_id\": \"p\", \"limit\": 10, \"window_seconds\": 5}],"
+            " \"retry_profiles\": {\"default\": {\"max_attempts\": 3}, \"slow\": {}},"
+            " \"endpoints\": [{\"id\": \"a\", \"url\": \"http://127.0.0.1:1/\"},"
+            " {\"id\": \"b\", \"url\": \"http://127.0.0.1:1/b\", \"policy\": \"p\"}]}");
+    f.close();
+    QByteArray out;
+    const auto [code, err] = check({f.fileName()}, &out);
+    QCOMPARE(code, 0);
+    QVERIFY2(err.isEmpty(), err.constData());
+    QCOMPARE(out, f.fileName().toUtf8() + ": ok, 2 endpoints, 1 policy, 2 retry profiles\n");
+}
 
 void tst_CliCheckConfig::goodFile()
 {
@@ -37,7 +59,7 @@ void tst_CliCheckConfig::goodFile()
     const auto [code, err] = check({f.fileName()}, &out);
     QCOMPARE(code, 0);
     QVERIFY2(err.isEmpty(), err.constData());
-    QVERIFY(out.contains("ok, 1 endpoint(s)"));
+    QVERIFY2(out.contains("ok, 1 endpoint, 0 policies, 1 retry profile\n"), out.constData());
 }
 
 void tst_CliCheckConfig::badFile()

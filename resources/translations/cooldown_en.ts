@@ -1,0 +1,159 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>cooldown::BulkActionDialog</name>
+    <message numerus="yes">
+        <source>%Ln operation(s) match</source>
+        <translation>
+            <numerusform>%Ln operation matches</numerusform>
+            <numerusform>%Ln operations match</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::HistoryPage</name>
+    <message numerus="yes">
+        <source>%Ln operator action(s)</source>
+        <translation>
+            <numerusform>%Ln operator action</numerusform>
+            <numerusform>%Ln operator actions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln attempt(s)</source>
+        <translation>
+            <numerusform>%Ln attempt</numerusform>
+            <numerusform>%Ln attempts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::IntegrationsPage</name>
+    <message numerus="yes">
+        <source>%1 of %n integration(s) need attention</source>
+        <translation>
+            <numerusform>%1 of %n integration needs attention</numerusform>
+            <numerusform>%1 of %n integrations need attention</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::JobsPage</name>
+    <message numerus="yes">
+        <source>Send %n operation(s) now, bypassing the partition&apos;s token bucket?
+
+The server may answer 429 again, and the attempt is recorded as forced.</source>
+        <translation>
+            <numerusform>Send %n operation now, bypassing the partition&apos;s token bucket?
+
+The server may answer 429 again, and the attempt is recorded as forced.</numerusform>
+            <numerusform>Send %n operations now, bypassing the partition&apos;s token bucket?
+
+The server may answer 429 again, and the attempt is recorded as forced.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::MainWindow</name>
+    <message numerus="yes">
+        <source>After %n failed operation(s) in a row. Resume endpoint on the Jobs page runs it again.</source>
+        <translation>
+            <numerusform>After %n failed operation in a row. Resume endpoint on the Jobs page runs it again.</numerusform>
+            <numerusform>After %n failed operations in a row. Resume endpoint on the Jobs page runs it again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Operation %1 after %n attempt(s): %2</source>
+        <translation>
+            <numerusform>Operation %1 after %n attempt: %2</numerusform>
+            <numerusform>Operation %1 after %n attempts: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n request(s) per %2.</source>
+        <translation>
+            <numerusform>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n request per %2.</numerusform>
+            <numerusform>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n requests per %2.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::PartitionsModel</name>
+    <message numerus="yes">
+        <source>%n available</source>
+        <translation>
+            <numerusform>%n available</numerusform>
+            <numerusform>%n available</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operation(s) due, waiting for the partition&apos;s next token. They hold no lease and no permit meanwhile.</source>
+        <translation>
+            <numerusform>%n operation due, waiting for the partition&apos;s next token. It holds no lease and no permit meanwhile.</numerusform>
+            <numerusform>%n operations due, waiting for the partition&apos;s next token. They hold no lease and no permit meanwhile.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operation(s) wait for their own next attempt.</source>
+        <translation>
+            <numerusform>%n operation waits for its own next attempt.</numerusform>
+            <numerusform>%n operations wait for their own next attempt.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::WorkspaceItemsModel</name>
+    <message numerus="yes">
+        <source>differs for %n partition(s)</source>
+        <translation>
+            <numerusform>differs for %n partition</numerusform>
+            <numerusform>differs for %n partitions</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::cli::Text</name>
+    <message numerus="yes">
+        <source>%1: ok, %n job(s)
+</source>
+        <translation>
+            <numerusform>%1: ok, %n job
+</numerusform>
+            <numerusform>%1: ok, %n jobs
+</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>cooldown enqueue: nothing written (%n job(s) refused)
+</source>
+        <translation>
+            <numerusform>cooldown enqueue: nothing written (%n job refused)
+</numerusform>
+            <numerusform>cooldown enqueue: nothing written (%n jobs refused)
+</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n endpoint(s)</source>
+        <translation>
+            <numerusform>%n endpoint</numerusform>
+            <numerusform>%n endpoints</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy(-ies)</source>
+        <translation>
+            <numerusform>%n policy</numerusform>
+            <numerusform>%n policies</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n retry profile(s)</source>
+        <translation>
+            <numerusform>%n retry profile</numerusform>
+            <numerusform>%n retry profiles</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
