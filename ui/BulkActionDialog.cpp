@@ -4,6 +4,7 @@
 #include "core/engine/EngineSession.h"
 #include "core/time/Clock.h"
 #include "ui/Format.h"
+#include "ui/JobsPage.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -66,6 +68,11 @@ BulkActionDialog::BulkActionDialog(EngineSession &engine, const Clock &clock, QW
 {
     setWindowTitle(tr("Bulk action"));
     setObjectName(QStringLiteral("bulkActionDialog"));
+    m_confirm = [this](const QString &question) {
+        return QMessageBox::question(this, tr("Force now"), question,
+                                     QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) == QMessageBox::Yes;
+    };
 
     auto *layout = new QVBoxLayout(this);
     auto *intro = new QLabel(tr("Act on every operation a filter selects. The fields fill in "
@@ -419,9 +426,17 @@ void BulkActionDialog::updateButtons()
         w->setEnabled(!m_applying);
 }
 
+void BulkActionDialog::setConfirmation(std::function<bool(const QString &)> confirm)
+{
+    m_confirm = std::move(confirm);
+}
+
 void BulkActionDialog::apply()
 {
     if (m_applying || !m_selection || !m_preview || m_preview->actionable == 0)
+        return;
+    if (m_countedAction == OperatorAction::Force &&
+        !m_confirm(JobsPage::forceQuestion(m_preview->actionable)))
         return;
     m_applying = true;
     m_debounce->stop();

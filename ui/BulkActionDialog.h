@@ -9,6 +9,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -62,8 +63,12 @@ public:
     QPushButton *applyButton() const { return m_apply; }
     QPushButton *stopButton() const { return m_stop; }
 
-    // Applies the action to the filter that was counted; what Apply does.
+    // Applies the action to the filter that was counted; what Apply does. Forcing
+    // asks first (JobsPage::forceQuestion).
     void apply();
+    // Asked before "Force now" is applied; the default shows a question box. Tests
+    // replace it.
+    void setConfirmation(std::function<bool(const QString &question)> confirm);
 
 signals:
     // What the action came to, for the status bar.
@@ -104,6 +109,7 @@ private:
     // The filter and action the count shown is of; Apply applies exactly these.
     std::optional<OperationSelection> m_selection;
     OperatorAction m_countedAction = OperatorAction::Retry;
+    std::function<bool(const QString &)> m_confirm;
     std::optional<BulkPreview> m_preview;
     bool m_applying = false;
     bool m_showingText = false; // the fields are writing the filter's text

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <climits>
 
 namespace cooldown {
 
@@ -390,12 +391,16 @@ void JobsPage::retrySelected(bool force)
     const QList<qint64> ids = selectedOperationIds();
     if (ids.isEmpty())
         return;
-    if (force &&
-        !m_confirm(tr("Send %n operation(s) now, bypassing the partition's token bucket?\n\n"
-                      "The server may answer 429 again, and the attempt is recorded as forced.",
-                      nullptr, int(ids.size()))))
+    if (force && !m_confirm(forceQuestion(ids.size())))
         return;
     m_engine->retryNow(ids, force);
+}
+
+QString JobsPage::forceQuestion(qint64 count)
+{
+    return tr("Send %n operation(s) now, bypassing the partition's token bucket?\n\n"
+              "The server may answer 429 again, and the attempt is recorded as forced.",
+              nullptr, int(std::min<qint64>(count, INT_MAX)));
 }
 
 void JobsPage::cancelSelected()

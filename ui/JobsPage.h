@@ -89,6 +89,9 @@ public:
 
     // Asked before "Force now"; the default shows a question box. Tests replace it.
     void setConfirmation(std::function<bool(const QString &question)> confirm);
+    // The question asked before `count` operations are forced, here and in the
+    // bulk-action dialog.
+    static QString forceQuestion(qint64 count);
 
 signals:
     void scopeChanged(cooldown::JobsScope scope);

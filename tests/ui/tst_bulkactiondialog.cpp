@@ -3,6 +3,7 @@
 #include "core/engine/EngineSession.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "store/StoreTestSupport.h"
 #include "support/AttemptFixture.h"
 #include "support/ScriptedHttpServer.h"
 #include "ui/AuditModel.h"
@@ -39,12 +40,21 @@ class tst_BulkActionDialog : public QObject
 private slots:
     void init();
     void cleanup();
+    void countsFirstThenRetriesExactlyTheFilter_data() { backends(); }
     void countsFirstThenRetriesExactlyTheFilter();
     void badFilterNamesTheTerm();
     void fieldsWriteTheirTermAndKeepTheOthers();
     void stopEndsAfterTheChunkBeingApplied();
+    void forcingAsksFirst_data() { backends(); }
+    void forcingAsksFirst();
 
 private:
+    // The rows of a test that runs on SQLite and on PostgreSQL.
+    static void backends();
+    // Points m_db at the row's backend: a fresh PostgreSQL database, or the SQLite
+    // file of init(). False (and the test skipped, with the reason) without a server.
+    bool useBackend();
+
     // A parked (or, with dueAtMs, waiting) operation whose one attempt was answered
     // `status`.
     qint64 seed(Store &store, const QString &endpoint, int status,
@@ -66,6 +76,27 @@ void tst_BulkActionDialog::init()
     m_server = std::make_unique<ScriptedHttpServer>();
     QVERIFY(m_server->isListening());
     m_clock.setWallMs(kNow);
+}
+
+void tst_BulkActionDialog::backends()
+{
+    QTest::addColumn<bool>("postgres");
+    QTest::newRow("sqlite") << false;
+    QTest::newRow("postgresql") << true;
+}
+
+bool tst_BulkActionDialog::useBackend()
+{
+    QFETCH(bool, postgres);
+    if (!postgres)
+        return true;
+    QString why;
+    m_db = test::freshPostgresDatabase(QStringLiteral("cooldown_bulk_dialog"), &why);
+    if (m_db.isEmpty()) {
+        QTest::qSkip(qPrintable(why), __FILE__, __LINE__);
+        return false;
+    }
+    return true;
 }
 
 void tst_BulkActionDialog::cleanup()
@@ -123,6 +154,8 @@ std::unique_ptr<EngineSession> tst_BulkActionDialog::openSession()
 
 void tst_BulkActionDialog::countsFirstThenRetriesExactlyTheFilter()
 {
+    if (!useBackend())
+        return;
     QList<qint64> matching;
     QList<qint64> others;
     {
@@ -357,6 +390,60 @@ void tst_BulkActionDialog::stopEndsAfterTheChunkBeingApplied()
     QCOMPARE(rows->constFirst().asked, 600);
     QCOMPARE(rows->constFirst().changed, 500);
     QCOMPARE(m_server->received.size(), 0);
+}
+
+// Force bypasses the partitions' buckets, so the dialog asks first, naming how many;
+// no is nothing sent and nothing audited.
+void tst_BulkActionDialog::forcingAsksFirst()
+{
+    if (!useBackend())
+        return;
+    {
+        QString error;
+        auto store = Store::open(m_db, &error);
+        QVERIFY2(store, qPrintable(error));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(seed(*store, QStringLiteral("upload"), 429) > 0);
+    }
+    auto session = openSession();
+    QVERIFY(session);
+    BulkActionDialog dialog(*session, m_clock);
+    QStringList questions;
+    bool answer = false;
+    dialog.setConfirmation([&](const QString &question) {
+        questions.append(question);
+        return answer;
+    });
+    dialog.show();
+    dialog.setFilterText(QStringLiteral("endpoint=upload state=parked"));
+    dialog.setAction(OperatorAction::Force);
+    QTRY_COMPARE(dialog.matchedCount(), 3);
+    QTRY_VERIFY(dialog.applyButton()->isEnabled());
+    QSignalSpy finished(&dialog, &BulkActionDialog::finished);
+
+    dialog.applyButton()->click();
+    QCOMPARE(questions.size(), 1);
+    QVERIFY2(questions.constFirst().startsWith(QStringLiteral("Send 3 operation")),
+             qPrintable(questions.constFirst()));
+    QVERIFY(questions.constFirst().contains(QStringLiteral("bypassing")));
+    QVERIFY(!dialog.isApplying());
+    QVERIFY(dialog.applyButton()->isEnabled());
+
+    answer = true;
+    dialog.applyButton()->click();
+    QCOMPARE(questions.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(finished.at(0).at(0).value<BulkOutcome>().progress.changed, 3);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 3, 10000);
+
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const auto rows = store->operatorActions();
+    QVERIFY2(rows, qPrintable(store->lastError()));
+    QCOMPARE(rows->size(), 1); // the refused one left no row
+    QVERIFY(rows->constFirst().action == OperatorAction::Force);
+    QCOMPARE(rows->constFirst().changed, 3);
 }
 
 QTEST_MAIN(tst_BulkActionDialog)
