@@ -153,7 +153,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
         bar->addSpacing(8);
         return combo;
     };
-    // On a row of its own: the filters' row is as wide as the window may be narrow.
+    // Not on the filters' row, which is as wide as the window may be narrow.
     auto *viewBar = new QHBoxLayout;
     auto *viewCaption = new QLabel(tr("&View:"), this);
     m_view = new QComboBox(this);
@@ -192,17 +192,19 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     exportButton->setDefaultAction(m_export);
     exportButton->setObjectName(QStringLiteral("exportButton"));
     bar->addStretch(1);
+    layout->addLayout(bar);
+    // What the filters found, and the export, on the View's row: beside the filters
+    // they made the page wider than a laptop's screen in Japanese.
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("historyCount"));
-    bar->addWidget(m_count);
+    viewBar->addWidget(m_count);
     m_rawStart = new QLabel(this);
     m_rawStart->setObjectName(QStringLiteral("historyRawStart"));
     m_rawStart->setToolTip(tr("Older attempts were removed by the workspace's retention; the "
                               "Overview still shows them, summed per minute."));
-    bar->addWidget(m_rawStart);
-    bar->addSpacing(8);
-    bar->addWidget(exportButton);
-    layout->addLayout(bar);
+    viewBar->addWidget(m_rawStart);
+    viewBar->addSpacing(8);
+    viewBar->addWidget(exportButton);
 
     m_stack = new QStackedWidget(this);
     auto *splitter = new QSplitter(Qt::Horizontal, m_stack);

@@ -123,19 +123,24 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     bar->addSpacing(8);
     bar->addWidget(m_filterLabel);
     bar->addWidget(m_showAll);
-    bar->addSpacing(16);
-    bar->addWidget(buttonFor(m_retryNow, QStringLiteral("retryNowButton"), this));
-    bar->addWidget(buttonFor(m_forceNow, QStringLiteral("forceNowButton"), this));
-    bar->addWidget(buttonFor(m_cancel, QStringLiteral("cancelButton"), this));
-    bar->addSpacing(16);
-    bar->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
-    bar->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
-    bar->addWidget(buttonFor(m_bulk, QStringLiteral("bulkActionButton"), this));
     bar->addStretch(1);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("jobsSummary"));
     bar->addWidget(m_summary);
     layout->addLayout(bar);
+    // The actions on a row of their own: with the scope and the counts beside them
+    // they made the window wider than a laptop's screen in Japanese.
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(buttonFor(m_retryNow, QStringLiteral("retryNowButton"), this));
+    actions->addWidget(buttonFor(m_forceNow, QStringLiteral("forceNowButton"), this));
+    actions->addWidget(buttonFor(m_cancel, QStringLiteral("cancelButton"), this));
+    actions->addSpacing(16);
+    actions->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
+    actions->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
+    actions->addSpacing(16);
+    actions->addWidget(buttonFor(m_bulk, QStringLiteral("bulkActionButton"), this));
+    actions->addStretch(1);
+    layout->addLayout(actions);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     // No proxy model: the store filters by endpoint, and a proxy would read every row.
@@ -153,11 +158,13 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     auto *partitionsLayout = new QVBoxLayout(partitionsBox);
     partitionsLayout->setContentsMargins(0, 4, 0, 0);
     auto *partitionsBar = new QHBoxLayout;
-    partitionsBar->addWidget(
+    auto *partitionsTitle =
         new QLabel(tr("<b>Partitions</b> — why their operations wait, for every worker: a "
                       "server's hold (nothing is sent before it), the next token"),
-                   partitionsBox));
-    partitionsBar->addStretch(1);
+                   partitionsBox);
+    // It wraps rather than widening the window.
+    partitionsTitle->setWordWrap(true);
+    partitionsBar->addWidget(partitionsTitle, 1);
     partitionsBar->addWidget(buttonFor(m_adopt, QStringLiteral("adoptButton"), partitionsBox));
     partitionsBar->addWidget(
         buttonFor(m_liftHold, QStringLiteral("liftHoldButton"), partitionsBox));

@@ -91,11 +91,7 @@ QString headerLines(const QJsonObject &headers)
 
 } // namespace
 
-JsonForm::JsonForm(QString name, QObject *parent)
-    : QObject(parent)
-    , m_name(std::move(name))
-{
-}
+JsonForm::JsonForm(QString name, QObject *parent) : QObject(parent), m_name(std::move(name)) {}
 
 QWidget *JsonForm::add(const QString &key, Kind kind, QWidget *widget)
 {

@@ -366,6 +366,14 @@ void tst_Japanese::windowAndDialogsAreJapanese()
                                     .arg(header->sectionSizeHint(c))));
     }
 
+    // Longer words do not make a page wider than a laptop's screen: each page's
+    // narrowest layout fits in 1,024 pixels (the Jobs tab's actions once needed 1,280).
+    for (int t = 0; t < tabs->count(); ++t) {
+        const int width = tabs->widget(t)->minimumSizeHint().width();
+        QVERIFY2(width <= 1024,
+                 qPrintable(QStringLiteral("%1 needs %2 pixels").arg(tabs->tabText(t)).arg(width)));
+    }
+
     window.openEndpoints(EndpointsDialog::Page::Endpoints);
     EndpointsDialog *dialog = window.endpointsDialog();
     QVERIFY(dialog);
