@@ -3,6 +3,13 @@
 
 #include <QtGlobal>
 
+#ifdef Q_OS_UNIX
+#include <pwd.h>
+#include <unistd.h>
+
+#include <array>
+#endif
+
 namespace cooldown {
 
 namespace {
@@ -47,6 +54,15 @@ QString currentUserName()
         if (!value.isEmpty())
             return value;
     }
+#ifdef Q_OS_UNIX
+    // A service, a cron job or a clean environment sets none of those: the account's.
+    std::array<char, 4096> buffer{};
+    passwd entry{};
+    passwd *found = nullptr;
+    if (getpwuid_r(geteuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found &&
+        found->pw_name && *found->pw_name)
+        return QString::fromLocal8Bit(found->pw_name);
+#endif
     return QStringLiteral("unknown");
 }
 

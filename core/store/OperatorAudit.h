@@ -52,7 +52,8 @@ struct AuditRecord
     qint64 changed = 0; // of which it changed
 };
 
-// The name of the user running this process (USER, USERNAME, LOGNAME), or "unknown".
+// The name of the user running this process (USER, USERNAME, LOGNAME, else the
+// account's name on Unix), or "unknown".
 QString currentUserName();
 
 // "ids=1,2,3": the target of an action on a list of operations.

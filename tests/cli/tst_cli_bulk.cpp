@@ -7,8 +7,12 @@
 #include <QDateTime>
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <pwd.h>
+#include <unistd.h>
 
 using namespace cooldown;
 
@@ -21,9 +25,11 @@ struct Result
     QByteArray err;
 };
 
-Result run(const QStringList &args)
+Result run(const QStringList &args,
+           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(COOLDOWN_BINARY), args);
     if (!p.waitForFinished(30000))
         qFatal("cooldown did not finish");
@@ -41,6 +47,7 @@ private slots:
     void dryRunCountsAndEstimatesAndChangesNothing();
     void retryAndCancelByFilterAreAuditedAndExported();
     void refusals();
+    void actorWithoutUserVariablesIsTheAccount();
 
 private:
     QList<OperationRecord> operations(const QString &endpoint);
@@ -149,6 +156,25 @@ void tst_CliBulk::retryAndCancelByFilterAreAuditedAndExported()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(r.out.startsWith("id,at,actor,worker_id,action,target,asked,changed\r\n"));
     QCOMPARE(r.out.count('\n'), 4);
+}
+
+// A service or a cron job has no USER: the audit row names the account all the same.
+void tst_CliBulk::actorWithoutUserVariablesIsTheAccount()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"USER", "USERNAME", "LOGNAME"})
+        env.remove(QString::fromLatin1(name));
+    const qint64 first = operations(QStringLiteral("upload")).constFirst().id;
+    const Result r = run({"cancel", QString::number(first), "--db", m_db}, env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const passwd *account = getpwuid(geteuid());
+    QVERIFY(account && account->pw_name);
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const auto rows = store->operatorActions();
+    QVERIFY2(rows && rows->size() == 1, qPrintable(store->lastError()));
+    QCOMPARE(rows->constFirst().actor, QString::fromLocal8Bit(account->pw_name));
 }
 
 void tst_CliBulk::refusals()
