@@ -6,6 +6,7 @@
 #include "store/StoreTestSupport.h"
 #include "support/AttemptFixture.h"
 #include "support/ScriptedHttpServer.h"
+#include "support/SqliteWriteLock.h"
 #include "ui/AuditModel.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/HistoryPage.h"
@@ -16,11 +17,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
-#include <QScopeGuard>
 #include <QSignalSpy>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -348,25 +345,13 @@ void tst_BulkActionDialog::stopEndsAfterTheChunkBeingApplied()
     // Another process holds the write lock, so that the engine cannot commit its first
     // chunk before Stop is pressed: it then stops after that chunk of 500, which stays
     // applied.
-    const QString connection = QStringLiteral("lock holder");
     {
-        QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
-        holder.setDatabaseName(m_db);
-        QVERIFY(holder.open());
-        QSqlQuery begin(holder);
-        QVERIFY2(begin.exec(QStringLiteral("BEGIN IMMEDIATE")),
-                 qPrintable(begin.lastError().text()));
+        test::SqliteWriteLock lock(m_db);
+        QVERIFY2(lock.isHeld(), qPrintable(lock.error()));
+        dialog.applyButton()->click();
+        QVERIFY(dialog.stopButton()->isVisibleTo(&dialog));
+        dialog.stopButton()->click();
     }
-    auto closeHolder = qScopeGuard([&connection] {
-        QSqlDatabase::database(connection).rollback();
-        QSqlDatabase::removeDatabase(connection);
-    });
-    dialog.applyButton()->click();
-    QVERIFY(dialog.stopButton()->isVisibleTo(&dialog));
-    dialog.stopButton()->click();
-    closeHolder.dismiss();
-    QSqlDatabase::database(connection).rollback();
-    QSqlDatabase::removeDatabase(connection);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const auto outcome = finished.at(0).at(0).value<BulkOutcome>();
     QVERIFY2(outcome.result == BulkOutcome::Result::Stopped,

@@ -6,6 +6,7 @@
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "support/AttemptFixture.h"
+#include "support/SqliteWriteLock.h"
 #include "ui/DriftModel.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/HistoryPage.h"
@@ -22,12 +23,8 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLocale>
-#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -567,19 +564,8 @@ void tst_MainWindow::windowKeepsTurningWhileTheDatabaseIsLocked()
     // The failing endpoint has failed for good and the engine has nothing to do.
     QTRY_COMPARE_WITH_TIMEOUT(window.failureNotifications(), 1, 10000);
 
-    const QString connection = QStringLiteral("lock holder");
-    {
-        QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
-        holder.setDatabaseName(m_db);
-        QVERIFY(holder.open());
-        QSqlQuery begin(holder);
-        QVERIFY2(begin.exec(QStringLiteral("BEGIN IMMEDIATE")),
-                 qPrintable(begin.lastError().text()));
-    }
-    const auto closeHolder = qScopeGuard([&connection] {
-        QSqlDatabase::database(connection).rollback();
-        QSqlDatabase::removeDatabase(connection);
-    });
+    test::SqliteWriteLock lock(m_db);
+    QVERIFY2(lock.isHeld(), qPrintable(lock.error()));
 
     QSignalSpy messages(jobs, &JobsPage::message);
     jobs->selectOperations({retried});
@@ -615,7 +601,7 @@ void tst_MainWindow::windowKeepsTurningWhileTheDatabaseIsLocked()
                  .toString(),
              QStringLiteral("waiting"));
 
-    QVERIFY(QSqlDatabase::database(connection).commit());
+    QVERIFY(lock.release());
     // Every reader that waited for the lock goes on too; under a sanitizer that takes a
     // while.
     QTRY_COMPARE_WITH_TIMEOUT(messages.count(), 2, 30000);
