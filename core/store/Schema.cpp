@@ -3,6 +3,8 @@
 
 namespace cooldown::schema {
 
+const char kBuildRollupsStep[] = "%BUILD_ROLLUPS%";
+
 namespace {
 
 // Version 1: operations and their attempts.
@@ -234,7 +236,7 @@ const char *const kVersion7[] = {
 // from the previous attempt of the same operation), duration_ms the exchanges.
 // attempt_rollups_hourly holds the same sums per hour (hour_at), for long ranges: a
 // 90-day chart reads a few rows per hour instead of per minute.
-// The INSERTs build the rollups of the attempts already there.
+// The store builds the rollups of the attempts already there (kBuildRollupsStep).
 const char *const kVersion8[] = {
     "CREATE TABLE attempt_rollups ("
     " minute_at BIGINT NOT NULL,"
@@ -266,9 +268,7 @@ const char *const kVersion8[] = {
     " duration_ms BIGINT NOT NULL DEFAULT 0,"
     " PRIMARY KEY (hour_at, endpoint_id, policy_id, partition_key, status_class, decision,"
     " wait_source, reason))%WITHOUT_ROWID%",
-    "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
-    " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
-    " %ROLLUP_RECOUNT%",
+    kBuildRollupsStep,
     "%HOURLY_FROM_MINUTES%",
 };
 
@@ -318,7 +318,6 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
                        .replace(QLatin1String("%PRIMARY_KEY%"), primaryKey)
                        .replace(QLatin1String("%WITHOUT_ROWID%"),
                                 postgres ? QString() : QStringLiteral(" WITHOUT ROWID"))
-                       .replace(QLatin1String("%ROLLUP_RECOUNT%"), rollupRecount(-1, -1))
                        .replace(QLatin1String("%HOURLY_FROM_MINUTES%"), hourlyRollupsFill()));
     }
     return out;
@@ -366,7 +365,7 @@ QString prunableAttempt(const QString &before)
     return QStringLiteral("a.started_at < %1 AND o.state IN %2").arg(before, endedStates());
 }
 
-QString rollupRecount(qint64 fromMs, qint64 toMs)
+QString rollupRecount(qint64 fromMs, qint64 toMs, qint64 firstOperation, qint64 endOperation)
 {
     // The minute an attempt counts in, its due time as the next attempt of its
     // operation sees it, and its key, per attempt; then grouped. The window takes
@@ -378,6 +377,12 @@ QString rollupRecount(qint64 fromMs, qint64 toMs)
         range += QStringLiteral(" AND %1 >= %2").arg(QLatin1String(kEnd)).arg(fromMs);
     if (toMs >= 0)
         range += QStringLiteral(" AND %1 < %2").arg(QLatin1String(kEnd)).arg(toMs);
+    // Whole operations only: the window needs each attempt's previous one.
+    QString operations;
+    if (firstOperation >= 0 && endOperation >= 0)
+        operations = QStringLiteral(" WHERE operation_id >= %1 AND operation_id < %2")
+                         .arg(firstOperation)
+                         .arg(endOperation);
     return QStringLiteral(
                "SELECT minute_at, endpoint_id, policy_id, partition_key, status_class, decision,"
                " wait_source, reason, COUNT(*), SUM(wait_ms), SUM(queue_ms), SUM(duration_ms)"
@@ -403,11 +408,11 @@ QString rollupRecount(qint64 fromMs, qint64 toMs)
                " FROM (SELECT *, LAG(CASE WHEN decision = 'retry' AND wait_ms >= 0 THEN"
                " (CASE WHEN finished_at >= 0 THEN finished_at ELSE started_at END) + wait_ms"
                " END) OVER (PARTITION BY operation_id, lease_conflict ORDER BY id) AS due_at"
-               " FROM attempts) a"
+               " FROM attempts%3) a"
                " LEFT JOIN operations o ON o.id = a.operation_id WHERE 1 = 1%2) r"
                " GROUP BY minute_at, endpoint_id, policy_id, partition_key, status_class,"
                " decision, wait_source, reason")
-        .arg(QLatin1String(kEnd), range);
+        .arg(QLatin1String(kEnd), range, operations);
 }
 
 QStringList migrationStep(int version, bool postgres)

@@ -24,8 +24,16 @@ int auditVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with
-// the attempts must equal. The migration that adds the rollups fills them with it.
-QString rollupRecount(qint64 fromMs = -1, qint64 toMs = -1);
+// the attempts must equal. The migration that adds the rollups fills them with it,
+// one step of operations at a time: given, only the attempts of operations with ids in
+// [firstOperation, endOperation) count.
+QString rollupRecount(qint64 fromMs = -1, qint64 toMs = -1, qint64 firstOperation = -1,
+                      qint64 endOperation = -1);
+
+// The statement of a migration that the store runs itself instead of executing it:
+// the rollups of the attempts already there, built in steps with progress
+// (Store::migrate).
+extern const char kBuildRollupsStep[];
 
 // An INSERT that fills the empty attempt_rollups_hourly from attempt_rollups.
 QString hourlyRollupsFill();

@@ -376,6 +376,61 @@ std::optional<int> Store::readSchemaVersion(QString *error)
     return version;
 }
 
+namespace {
+
+// The rollups of the attempts a database holds when it reaches the version that adds
+// them. One statement over ten million attempts runs for minutes without a word; this
+// takes the operations in about a hundred steps of consecutive ids (an operation's
+// attempts are never split: the recount needs each attempt's previous one), each
+// adding its sums to the rows of the steps before, and says how far it is at most
+// every two seconds. It runs inside the migration's transaction: all or nothing.
+bool buildRollupsInSteps(QSqlQuery &query, QString *error)
+{
+    if (!query.exec(QStringLiteral("SELECT MIN(operation_id), MAX(operation_id), COUNT(*)"
+                                   " FROM attempts")) ||
+        !query.next()) {
+        *error = errorText(query.lastError());
+        return false;
+    }
+    const qint64 first = query.value(0).toLongLong();
+    const qint64 last = query.value(1).toLongLong();
+    const qint64 attempts = query.value(2).toLongLong();
+    query.finish();
+    if (attempts == 0)
+        return true;
+    constexpr int kSteps = 100;
+    const qint64 step = std::max<qint64>(1, (last - first + kSteps) / kSteps);
+    const QString insert = QStringLiteral(
+        "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
+        " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms,"
+        " duration_ms) SELECT * FROM (%1) counted WHERE 1 = 1"
+        " ON CONFLICT (minute_at, endpoint_id, policy_id, partition_key, status_class,"
+        " decision, wait_source, reason) DO UPDATE SET"
+        " attempts = attempt_rollups.attempts + excluded.attempts,"
+        " wait_ms = attempt_rollups.wait_ms + excluded.wait_ms,"
+        " queue_ms = attempt_rollups.queue_ms + excluded.queue_ms,"
+        " duration_ms = attempt_rollups.duration_ms + excluded.duration_ms");
+    QElapsedTimer sinceSaid;
+    sinceSaid.start();
+    qCInfo(lcStore).noquote()
+        << QStringLiteral("building per-minute rollups of %1 attempts").arg(attempts);
+    for (qint64 from = first; from <= last; from += step) {
+        if (!query.exec(insert.arg(schema::rollupRecount(-1, -1, from, from + step)))) {
+            *error = errorText(query.lastError());
+            return false;
+        }
+        query.finish();
+        if (sinceSaid.elapsed() >= 2000 && from + step <= last) {
+            sinceSaid.restart();
+            qCInfo(lcStore).noquote() << QStringLiteral("building per-minute rollups: %1 %")
+                                             .arg((from + step - first) * 100 / (last - first + 1));
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 bool Store::migrate(int from, int to, QString *error)
 {
     const bool postgres = m_backend == Backend::Postgres;
@@ -399,6 +454,16 @@ bool Store::migrate(int from, int to, QString *error)
     for (int version = from + 1; version <= to; ++version) {
         const QStringList statements = schema::migrationStep(version, postgres);
         for (const QString &statement : statements) {
+            if (statement == QLatin1String(schema::kBuildRollupsStep)) {
+                QString why;
+                if (!buildRollupsInSteps(query, &why)) {
+                    *error = QStringLiteral("migration to schema version %1 failed: %2")
+                                 .arg(version)
+                                 .arg(why);
+                    return false;
+                }
+                continue;
+            }
             if (!query.exec(statement)) {
                 *error = QStringLiteral("migration to schema version %1 failed: %2")
                              .arg(version)
