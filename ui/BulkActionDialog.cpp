@@ -12,7 +12,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -69,9 +68,7 @@ BulkActionDialog::BulkActionDialog(EngineSession &engine, const Clock &clock, QW
     setWindowTitle(tr("Bulk action"));
     setObjectName(QStringLiteral("bulkActionDialog"));
     m_confirm = [this](const QString &question) {
-        return QMessageBox::question(this, tr("Force now"), question,
-                                     QMessageBox::Yes | QMessageBox::Cancel,
-                                     QMessageBox::Cancel) == QMessageBox::Yes;
+        return JobsPage::askToForce(this, question);
     };
 
     auto *layout = new QVBoxLayout(this);

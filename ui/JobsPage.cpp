@@ -59,9 +59,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
 {
     m_model->setNowMs(clock.nowMs());
     m_confirm = [this](const QString &question) {
-        return QMessageBox::question(this, tr("Force now"), question,
-                                     QMessageBox::Yes | QMessageBox::Cancel,
-                                     QMessageBox::Cancel) == QMessageBox::Yes;
+        return askToForce(this, question);
     };
     if (m_engine)
         connectEngine();
@@ -401,6 +399,13 @@ void JobsPage::retrySelected(bool force)
     if (force && !m_confirm(forceQuestion(ids.size())))
         return;
     m_engine->retryNow(ids, force);
+}
+
+bool JobsPage::askToForce(QWidget *parent, const QString &question)
+{
+    return QMessageBox::question(parent, tr("Force now"), question,
+                                 QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 QString JobsPage::forceQuestion(qint64 count)

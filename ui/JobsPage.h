@@ -92,6 +92,8 @@ public:
     // The question asked before `count` operations are forced, here and in the
     // bulk-action dialog.
     static QString forceQuestion(qint64 count);
+    // The default confirmation: a question box over parent. True for yes.
+    static bool askToForce(QWidget *parent, const QString &question);
 
 signals:
     void scopeChanged(cooldown::JobsScope scope);
