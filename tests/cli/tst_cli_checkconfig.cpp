@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -24,6 +25,7 @@ private:
 private slots:
     void goodFile();
     void countsAreSingularOrPlural();
+    void exampleWorkspacesAreValid();
     void badFile();
     void usage();
 };
@@ -46,6 +48,25 @@ void tst_CliCheckConfig::countsAreSingularOrPlural()
     QCOMPARE(code, 0);
     QVERIFY2(err.isEmpty(), err.constData());
     QCOMPARE(out, f.fileName().toUtf8() + ": ok, 2 endpoints, 1 policy, 2 retry profiles\n");
+}
+
+// The workspaces the README tells a newcomer to copy are valid as they are.
+void tst_CliCheckConfig::exampleWorkspacesAreValid()
+{
+    const QDir examples(QStringLiteral(COOLDOWN_SOURCE_DIR "/docs/examples"));
+    const QStringList files = examples.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY(!files.isEmpty());
+    for (const QString &name : files) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("COOLDOWN_API_TOKEN"),
+                   QStringLiteral("an-example-token-0123456789"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(COOLDOWN_BINARY),
+                {QStringLiteral("check-config"), examples.filePath(name)});
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    }
 }
 
 void tst_CliCheckConfig::goodFile()
