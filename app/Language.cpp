@@ -80,15 +80,12 @@ LanguageOption takeLanguageOption(std::vector<char *> &arguments)
 bool installLanguage(QCoreApplication &app, Language language, QString *error)
 {
     const bool english = language == Language::English;
-    if (english) {
-        // A Japanese system asked for English: English dates and numbers too.
-        if (systemLanguage() != Language::English)
-            QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    } else {
-        QLocale::setDefault(QLocale(QLocale::Japanese, QLocale::Japan));
-    }
     const QLocale locale = english ? QLocale(QLocale::English, QLocale::UnitedStates)
                                    : QLocale(QLocale::Japanese, QLocale::Japan);
+    // English keeps the system's locale, unless that one is Japanese: then English
+    // dates and numbers too.
+    if (!english || systemLanguage() != Language::English)
+        QLocale::setDefault(locale);
     // English has a translation too: the singular and plural of the messages that
     // count something ("1 job", "2 jobs"), which the sources write as "job(s)".
     auto *own = new QTranslator(&app);
