@@ -121,7 +121,7 @@ MetricsSnapshot LiveReader::fineSnapshot(qint64 fromMs, qint64 toMs) const
     s.toMs = std::max(toMs, from);
     s.bucketMs = bucket;
     s.maxInFlight = m_maxInFlight;
-    s.peakInFlight = QList<int>(count, 0);
+    s.peakInFlight.resize(count, 0);
     for (auto it = m_peakPerSecond.lower_bound(from); it != m_peakPerSecond.end(); ++it) {
         const qint64 b = (it->first - from) / bucket;
         if (b >= count)
@@ -172,6 +172,23 @@ bool LiveReader::readFigures(qint64 fromMs)
     if (!read) {
         emit failed(m_store->lastError());
         return false;
+    }
+    // The fleet's in-flight peaks, stored per minute: a short bucket shows the peak of
+    // the minute it is in.
+    const bool fine = fineBuckets();
+    const auto peaks = m_store->inFlightPeaks(floorTo(from, Metrics::kMinuteMs), to,
+                                              fine ? Metrics::kMinuteMs : bucket);
+    if (!peaks) {
+        emit failed(m_store->lastError());
+        return false;
+    }
+    for (const Store::InFlightPeak &p : *peaks) {
+        if (!fine) {
+            m_figures.addPeak(p.minuteAtMs, p.peak);
+            continue;
+        }
+        for (qint64 at = p.minuteAtMs; at < p.minuteAtMs + Metrics::kMinuteMs; at += bucket)
+            m_figures.addPeak(slotOf(at), p.peak);
     }
     m_settledBeforeMs = floorTo(now - kSettleMs, bucket);
     return true;
@@ -251,9 +268,12 @@ void LiveReader::refresh(bool force)
         m_last.metrics = fineSnapshot(from, to);
     } else {
         MetricsSnapshot figures = m_figures.snapshot(from, to, m_bucketMs);
-        // Exchanges in flight are sampled, not stored: the figures have those seen live.
+        // The stored peaks, and those this window saw live (a sample between two group
+        // commits), whichever is higher.
         const MetricsSnapshot live = m_inFlight.snapshot(from, to, m_bucketMs);
-        figures.peakInFlight = live.peakInFlight;
+        figures.peakInFlight.resize(live.peakInFlight.size(), 0);
+        for (qsizetype b = 0; b < live.peakInFlight.size(); ++b)
+            figures.peakInFlight[b] = std::max(figures.peakInFlight.at(b), live.peakInFlight.at(b));
         figures.maxInFlight = live.maxInFlight;
         m_last.metrics = figures;
     }

@@ -146,6 +146,12 @@ void Metrics::add(const RollupRecord &rollup)
                                                              : rollup.reason] += n;
 }
 
+void Metrics::addPeak(qint64 atMs, int peak)
+{
+    Minute &minute = minuteAt(atMs);
+    minute.peakInFlight = std::max(minute.peakInFlight, peak);
+}
+
 void Metrics::forgetFrom(qint64 fromMs)
 {
     for (auto it = m_minutes.lower_bound(floorDiv(fromMs, kMinuteMs)); it != m_minutes.end();) {

@@ -80,8 +80,11 @@ public:
     // the row starts, as record() counts each attempt; a rollup's queue time counts
     // in its own minute.
     void add(const RollupRecord &rollup);
-    // Forgets what minutes from fromMs on hold, in-flight peaks apart (they are
-    // sampled, not stored): their rollups are about to be read again.
+    // An in-flight peak read back from the store (Store::inFlightPeaks): the minute of
+    // atMs keeps the higher of it and what it held.
+    void addPeak(qint64 atMs, int peak);
+    // Forgets what minutes from fromMs on hold, in-flight peaks apart (peaks only
+    // grow, and the live ones are sampled): their rollups are about to be read again.
     void forgetFrom(qint64 fromMs);
     // Forgets every minute before beforeMs.
     void forgetBefore(qint64 beforeMs);

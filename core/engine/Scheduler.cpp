@@ -137,7 +137,8 @@ Scheduler::~Scheduler()
 {
     // Attempts that ended are written even now; nobody is left to hear about them.
     if (!m_finishing.isEmpty())
-        m_store.finishAttempts(std::exchange(m_finishing, {}), m_options.workerId);
+        m_store.finishAttempts(std::exchange(m_finishing, {}), m_options.workerId,
+                               m_inFlightPeaks.take(nowMs()));
     // Calls in flight belong to the transport; make sure none calls back into us.
     // No permit given back below may start another exchange: leave every queue first.
     for (auto &[id, held] : m_held) {
@@ -581,6 +582,7 @@ void Scheduler::send(Held &held)
     r.maxResponseBytes = m_options.maxResponseBytes;
     held.stage = Held::Stage::InFlight;
     ++m_inFlight;
+    m_inFlightPeaks.set(nowMs(), m_inFlight);
     const qint64 id = held.op.id;
     held.call = m_transport.send(r);
     connect(held.call, &TransportCall::finished, this,
@@ -598,6 +600,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const EndpointConfig &e = *held.endpoint;
     const OperationRecord &op = held.op;
     const qint64 now = nowMs();
+    m_inFlightPeaks.set(now, m_inFlight);
 
     AttemptOutcome outcome;
     outcome.method = e.method;
@@ -748,7 +751,8 @@ void Scheduler::flushFinished()
     const QList<Store::FinishRequest> batch = std::exchange(m_finishing, {});
     QElapsedTimer writing; // a measurement for the metrics, not a decision: real time
     writing.start();
-    const QList<Store::FinishOutcome> outcomes = m_store.finishAttempts(batch, m_options.workerId);
+    const QList<Store::FinishOutcome> outcomes =
+        m_store.finishAttempts(batch, m_options.workerId, m_inFlightPeaks.take(nowMs()));
     emit attemptsWritten(int(batch.size()), double(writing.nsecsElapsed()) / 1e9);
     QSet<QString> endedFailed;
     for (qsizetype i = 0; i < batch.size(); ++i) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/InFlightPeaks.h"
 #include "core/ratelimit/PartitionSnooze.h"
 #include "core/ratelimit/PolicyDrift.h"
 #include "core/ratelimit/RateLimitPolicy.h"
@@ -194,6 +195,7 @@ private:
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;
+    InFlightPeaks m_inFlightPeaks; // written with the attempts
     bool m_started = false;
     bool m_stopping = false;
     bool m_waking = false;

@@ -301,6 +301,22 @@ const char *const kVersion10[] = {
     "CREATE INDEX operator_audit_by_time ON operator_audit (at)",
 };
 
+// Version 11: how many exchanges each worker had in flight at most in each minute, and
+// in each hour (docs/rollups.md), written with its attempts. The fleet's figure for a
+// minute is the sum of its workers' peaks.
+const char *const kVersion11[] = {
+    "CREATE TABLE inflight_peaks ("
+    " minute_at BIGINT NOT NULL,"
+    " worker_id TEXT NOT NULL,"
+    " peak INTEGER NOT NULL,"
+    " PRIMARY KEY (minute_at, worker_id))%WITHOUT_ROWID%",
+    "CREATE TABLE inflight_peaks_hourly ("
+    " hour_at BIGINT NOT NULL,"
+    " worker_id TEXT NOT NULL,"
+    " peak INTEGER NOT NULL,"
+    " PRIMARY KEY (hour_at, worker_id))%WITHOUT_ROWID%",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -327,7 +343,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 10;
+    return 11;
+}
+
+int inFlightPeaksVersion()
+{
+    return 11;
 }
 
 int auditVersion()
@@ -438,6 +459,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion9, postgres);
     case 10:
         return statements(kVersion10, postgres);
+    case 11:
+        return statements(kVersion11, postgres);
     default:
         return {};
     }

@@ -317,6 +317,13 @@ public:
         OperationRecord operation;
         QString error; // LeaseConflict and Failed: why
     };
+    // The most exchanges one worker had in flight during a minute (see InFlightPeaks);
+    // read back, the fleet's: the sum of its workers' peaks.
+    struct InFlightPeak
+    {
+        qint64 minuteAtMs = 0; // read back: the bucket's start
+        int peak = 0;
+    };
 
     enum class OperatorResult
     {
@@ -538,8 +545,11 @@ public:
     // on its own (one stale claim does not hold back the others). One outcome per
     // request, in order. When the transaction fails nothing is written and every
     // outcome is Failed.
+    // peaks: the worker's in-flight peaks of the minutes since its last group commit,
+    // kept (the higher one) in the same transaction.
     QList<FinishOutcome> finishAttempts(const QList<FinishRequest> &requests,
-                                        const QString &workerId);
+                                        const QString &workerId,
+                                        const QList<InFlightPeak> &peaks = {});
     // Hands back a claimed operation whose attempt was never sent (the worker is
     // stopping): it is due again at once for any worker, as it was before the claim. A
     // rescued one stays a rescue, so the next claimer still learns that a worker died.
@@ -666,6 +676,12 @@ public:
     static constexpr qint64 kLongestExchangeMs = 3600 * 1000;
     bool forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
                            const std::function<bool(const RollupRecord &)> &visit);
+    // The fleet's in-flight peak in each bucket of bucketMs (whole minutes) of the
+    // minutes in [fromMs, toMs): per minute the sum of the workers' peaks, then the
+    // highest minute of the bucket. Buckets with no exchange are left out; ordered by
+    // bucket. Empty with lastError() on failure.
+    std::optional<QList<InFlightPeak>> inFlightPeaks(qint64 fromMs, qint64 toMs,
+                                                     qint64 bucketMs = 60000);
     // Final failures in the minutes from sinceMs on (-1 on error).
     qint64 finalFailuresSince(qint64 sinceMs);
     // A value that changes whenever another connection committed a change to
@@ -723,6 +739,7 @@ private:
     // waits (-1: none).
     std::optional<qint64> previousDueAtMs(qint64 operationId);
     bool writeRollups(const RollupBatch &batch);
+    bool writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &workerId);
     enum class ScanOutcome
     {
         Done,

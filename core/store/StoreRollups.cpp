@@ -198,8 +198,45 @@ bool Store::writeRollups(const RollupBatch &batch)
            upsertInto("attempt_rollups_hourly", "hour_at", hours);
 }
 
+bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &workerId)
+{
+    if (peaks.isEmpty() || m_schemaVersion < schema::inFlightPeaksVersion())
+        return true;
+    // The minute's row, then the hour's: the higher peak stays.
+    std::map<qint64, int> minutes;
+    std::map<qint64, int> hours;
+    for (const InFlightPeak &p : peaks) {
+        if (p.peak <= 0)
+            continue;
+        const qint64 minute = p.minuteAtMs - p.minuteAtMs % kMinuteMs;
+        minutes[minute] = std::max(minutes[minute], p.peak);
+        hours[minute - minute % kHourMs] = std::max(hours[minute - minute % kHourMs], p.peak);
+    }
+    const auto upsertInto = [&](const char *table, const char *timeColumn,
+                                const std::map<qint64, int> &rows) {
+        QSqlQuery *upsert = cached(
+            QStringLiteral("INSERT INTO %1 (%2, worker_id, peak) VALUES (:at, :worker, :peak)"
+                           " ON CONFLICT (%2, worker_id) DO UPDATE SET peak = %3(%1.peak,"
+                           " excluded.peak)")
+                .arg(QLatin1String(table), QLatin1String(timeColumn), greatest()));
+        if (!upsert)
+            return false;
+        for (const auto &[at, peak] : rows) {
+            upsert->bindValue(QStringLiteral(":at"), at);
+            upsert->bindValue(QStringLiteral(":worker"), workerId);
+            upsert->bindValue(QStringLiteral(":peak"), peak);
+            if (!exec(*upsert))
+                return false;
+        }
+        return true;
+    };
+    return upsertInto("inflight_peaks", "minute_at", minutes) &&
+           upsertInto("inflight_peaks_hourly", "hour_at", hours);
+}
+
 QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
-                                                  const QString &workerId)
+                                                  const QString &workerId,
+                                                  const QList<InFlightPeak> &peaks)
 {
     QList<FinishOutcome> outcomes(requests.size());
     const auto failAll = [&](const QString &detail) {
@@ -245,6 +282,8 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
     // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
     // too, so their locks are held for the shortest time.
     if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
+        return failAll(m_lastError);
+    if (!writeInFlightPeaks(peaks, workerId))
         return failAll(m_lastError);
     if (!transaction.commit())
         return failAll(transaction.error());
@@ -430,6 +469,57 @@ QList<RollupRecord> Store::rollups(qint64 fromMs, qint64 toMs, qint64 bucketMs)
     return out;
 }
 
+std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qint64 toMs,
+                                                               qint64 bucketMs)
+{
+    QList<InFlightPeak> out;
+    if (m_schemaVersion < schema::inFlightPeaksVersion())
+        return out;
+    const qint64 bucket = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    const qint64 from = std::max<qint64>(0, fromMs);
+    std::map<qint64, int> peaks; // bucket start -> the fleet's peak
+    // Per minute (or hour) the workers add up: each had its peak at some moment of it,
+    // so the sum bounds the fleet's from above. A bucket shows its highest one.
+    const auto scan = [&](const char *table, const char *timeColumn, qint64 scanFrom,
+                          qint64 scanTo) {
+        QSqlQuery *query = cached(QStringLiteral("SELECT %1 - %1 % %3 AS bucket_at, MAX(fleet) FROM"
+                                                 " (SELECT %1, SUM(peak) AS fleet FROM %2"
+                                                 " WHERE %1 >= :from AND %1 < :to GROUP BY %1) m"
+                                                 " GROUP BY %1 - %1 % %3")
+                                      .arg(QLatin1String(timeColumn), QLatin1String(table))
+                                      .arg(bucket));
+        if (!query)
+            return false;
+        query->bindValue(QStringLiteral(":from"), scanFrom);
+        query->bindValue(QStringLiteral(":to"), scanTo);
+        if (!exec(*query))
+            return false;
+        while (query->next()) {
+            int &peak = peaks[query->value(0).toLongLong()];
+            peak = std::max(peak, query->value(1).toInt());
+        }
+        if (query->lastError().isValid())
+            return fail(QStringLiteral("in-flight peaks"), errorText(query->lastError()));
+        query->finish();
+        return true;
+    };
+    // Buckets of whole hours come from the hourly rows (with several workers a looser
+    // bound: their peaks in an hour need not have come at once), but for a last hour
+    // the range ends inside: its minutes are read as they are.
+    qint64 minutesFrom = from;
+    if (bucket % kHourMs == 0 && from % kHourMs == 0) {
+        minutesFrom = std::max(from, toMs - toMs % kHourMs);
+        if (minutesFrom > from && !scan("inflight_peaks_hourly", "hour_at", from, minutesFrom))
+            return std::nullopt;
+    }
+    if (toMs > minutesFrom && !scan("inflight_peaks", "minute_at", minutesFrom, toMs))
+        return std::nullopt;
+    for (const auto &[at, peak] : peaks)
+        out.append({at, peak});
+    m_lastError.clear();
+    return out;
+}
+
 qint64 Store::finalFailuresSince(qint64 sinceMs)
 {
     QSqlQuery *query = cached(
@@ -588,6 +678,13 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
+    if (m_schemaVersion >= schema::inFlightPeaksVersion() &&
+        (!query.exec(QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < %1").arg(upTo)) ||
+         !query.exec(QStringLiteral("DELETE FROM inflight_peaks_hourly WHERE hour_at <= %1")
+                         .arg(upTo - kHourMs)))) {
+        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        return batch;
+    }
     // Whole hours only: an hour that still holds minutes kept stays.
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
                         .arg(upTo - kHourMs))) {

@@ -10,8 +10,11 @@
 //              over a history spread over 90 days, then over one busy day
 //   prune      RetentionPruner removing every attempt older than 30 days: the longest
 //              time one batch held the write lock, against the lock budget
+//   migration  a database of the version before rollups opened by this build (the
+//              migration builds them in steps), against one INSERT ... SELECT of the
+//              recount on a copy
 //
-//   bench_rollups [--smoke] [--only recording|overview|prune] [--rows N] [--keep]
+//   bench_rollups [--smoke] [--only recording|overview|prune|migration] [--rows N] [--keep]
 
 #include "bench/BenchSupport.h"
 #include "core/engine/Metrics.h"
@@ -106,7 +109,13 @@ double recordThroughStore(const QTemporaryDir &dir, const QString &name, qint64 
     QElapsedTimer timer;
     timer.start();
     for (const QList<Store::FinishRequest> &requests : std::as_const(groups)) {
-        for (const Store::FinishOutcome &outcome : store->finishAttempts(requests, kWorker)) {
+        // At the latest version, each group commit also keeps the worker's in-flight
+        // peak of its minute, as the scheduler's do.
+        QList<Store::InFlightPeak> peaks;
+        if (schemaVersion == 0)
+            peaks.append({requests.first().attempt.finishedAtMs, 6});
+        for (const Store::FinishOutcome &outcome :
+             store->finishAttempts(requests, kWorker, peaks)) {
             if (outcome.result != Store::FinishResult::Committed)
                 die(QStringLiteral("finishAttempts failed: %1").arg(outcome.error));
         }
@@ -130,8 +139,8 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
     }
     const double withRate = double(count) / with;
     const double withoutRate = double(count) / without;
-    report(QStringLiteral("record attempts with rollups: finishAttempts, 1000/txn (%1 rows), best "
-                          "of 3")
+    report(QStringLiteral("record attempts with rollups and in-flight peaks: finishAttempts, "
+                          "1000/txn (%1 rows), best of 3")
                .arg(count),
            QStringLiteral("the same store without rollups (schema %1): %2")
                .arg(before)
@@ -143,12 +152,14 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
 // `rows` attempts spread evenly over the last `spanMs`, written through the C API into a
 // database the store created, then their rollups counted the way the migration does.
 QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, qint64 spanMs,
-                    qint64 now, const char *operationState)
+                    qint64 now, const char *operationState, int schemaVersion = 0)
 {
     const QString path = dir.filePath(name);
     {
         QString error;
-        std::unique_ptr<Store> store = Store::open(path, &error);
+        StoreOptions options;
+        options.schemaVersion = schemaVersion;
+        std::unique_ptr<Store> store = Store::open(path, &error, options);
         if (!store)
             die(error);
     }
@@ -201,12 +212,37 @@ QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, 
         insert.reset();
     }
     db.exec("COMMIT");
+    if (schemaVersion != 0) {
+        db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        return path; // a database from before the rollups: its migration builds them
+    }
     const QByteArray fill =
         QStringLiteral("INSERT INTO attempt_rollups %1").arg(schema::rollupRecount()).toUtf8();
     db.exec(fill.constData());
     db.exec(schema::hourlyRollupsFill().toUtf8().constData());
+    // Two workers with exchanges in flight in every minute that has attempts: the
+    // in-flight chart reads a row per minute and worker.
+    db.exec("INSERT INTO inflight_peaks (minute_at, worker_id, peak)"
+            " SELECT DISTINCT minute_at, 'worker-a', 3 FROM attempt_rollups");
+    db.exec("INSERT INTO inflight_peaks (minute_at, worker_id, peak)"
+            " SELECT DISTINCT minute_at, 'worker-b', 2 FROM attempt_rollups");
+    db.exec("INSERT INTO inflight_peaks_hourly (hour_at, worker_id, peak)"
+            " SELECT DISTINCT hour_at, 'worker-a', 3 FROM attempt_rollups_hourly");
+    db.exec("INSERT INTO inflight_peaks_hourly (hour_at, worker_id, peak)"
+            " SELECT DISTINCT hour_at, 'worker-b', 2 FROM attempt_rollups_hourly");
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return path;
+}
+
+// The fleet's in-flight peaks of [fromMs, toMs) per bucket, into figures, as the
+// Overview reads them beside the rollups.
+void addPeaks(Store &store, Metrics &figures, qint64 fromMs, qint64 toMs, qint64 bucketMs)
+{
+    const auto peaks = store.inFlightPeaks(fromMs, toMs, bucketMs);
+    if (!peaks)
+        die(store.lastError());
+    for (const Store::InFlightPeak &p : *peaks)
+        figures.addPeak(p.minuteAtMs, p.peak);
 }
 
 // spanDays: the history's length, the attempts spread evenly over it (90: a quiet
@@ -254,10 +290,15 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
                                           return true;
                                       }))
                 die(store->lastError());
+            addPeaks(*store, figures, from, now + kDay, range.bucketMs);
             const MetricsSnapshot snapshot =
                 figures.snapshot(now - range.rangeMs, now + 1, range.bucketMs);
             best = std::min(best, seconds(timer));
             attempts = snapshot.attempts;
+            if (*std::max_element(snapshot.peakInFlight.cbegin(), snapshot.peakInFlight.cend()) !=
+                5)
+                die(QStringLiteral("%1: the in-flight peaks are not the two workers' sum")
+                        .arg(QLatin1String(range.label)));
         }
         // Reference: the raw attempts of the same range summed per bucket, status and
         // decision by SQLite itself, through the index on started_at.
@@ -283,7 +324,8 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
                     .arg(QLatin1String(range.label))
                     .arg(attempts)
                     .arg(referenceAttempts));
-        report(QStringLiteral("Overview figures from rollups, %1 (%2 of %3 attempts over %4 d "
+        report(QStringLiteral("Overview figures from rollups and in-flight peaks, %1 (%2 of %3 "
+                              "attempts over %4 d "
                               "in range, best of 3)")
                    .arg(QLatin1String(range.label))
                    .arg(attempts)
@@ -315,6 +357,7 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
                 figures.add(row);
                 return true;
             });
+            addPeaks(*store, figures, settled, now + kDay, bucket);
             figures.snapshot(now - kDay, now + 1, bucket);
             worst = std::max(worst, seconds(timer));
         }
@@ -325,6 +368,56 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
                QStringLiteral("%1 ms").arg(number(worst * 1000, 2)), QStringLiteral("-"),
                QStringLiteral("< 20 ms"), worst < 0.02);
     }
+}
+
+// A database of the version before the rollups, with `rows` attempts over 90 days,
+// opened by this build: the migration builds the rollups in steps with progress.
+// Reference: one INSERT … SELECT of the recount over the same attempts (what the
+// migration did before it built in steps), through the C API, on a copy.
+void benchMigration(const QTemporaryDir &dir, qint64 rows)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const int before = schema::rollupsVersion() - 1;
+    const QString path =
+        seedHistory(dir, QStringLiteral("migrate.db"), rows, 90 * kDay, now, "succeeded", before);
+    const QString copy = dir.filePath(QStringLiteral("migrate-reference.db"));
+    QFile::remove(copy);
+    if (!QFile::copy(path, copy))
+        die(QStringLiteral("cannot copy %1").arg(path));
+    double reference = 0;
+    {
+        Database db(copy);
+        db.useStoreSettings();
+        QElapsedTimer timer;
+        timer.start();
+        db.exec("BEGIN");
+        db.exec(QByteArray(schema::migrationStep(schema::rollupsVersion(), false).first().toUtf8())
+                    .constData());
+        const QByteArray fill =
+            QStringLiteral("INSERT INTO attempt_rollups %1").arg(schema::rollupRecount()).toUtf8();
+        db.exec(fill.constData());
+        db.exec("COMMIT");
+        reference = seconds(timer);
+    }
+    QElapsedTimer timer;
+    timer.start();
+    QString error;
+    std::unique_ptr<Store> store = Store::open(path, &error);
+    if (!store)
+        die(error);
+    const double migrated = seconds(timer);
+    qint64 counted = 0;
+    for (const RollupRecord &r : store->rollups(0, now + kDay, 24 * 60 * kMinute))
+        counted += r.attempts;
+    if (counted != rows)
+        die(QStringLiteral("the migrated rollups count %1 of %2 attempts").arg(counted).arg(rows));
+    report(QStringLiteral("migrate %1 attempts to rollups (schema %2 to %3, in steps)")
+               .arg(rows)
+               .arg(before)
+               .arg(Store::latestSchemaVersion()),
+           QStringLiteral("one INSERT ... SELECT of the recount: %1 s").arg(number(reference, 1)),
+           QStringLiteral("%1 s").arg(number(migrated, 1)), ratioText(reference / migrated),
+           QStringLiteral("-"), true);
 }
 
 void benchPrune(const QTemporaryDir &dir, qint64 rows)
@@ -387,5 +480,7 @@ int main(int argc, char **argv)
     }
     if (which.isEmpty() || which == QLatin1String("prune"))
         benchPrune(dir, rows);
+    if (which.isEmpty() || which == QLatin1String("migration"))
+        benchMigration(dir, rows);
     return g_failures > 0 ? 1 : 0;
 }

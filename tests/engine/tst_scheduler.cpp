@@ -118,6 +118,7 @@ private slots:
     void keyedPostKeepsItsKey();
     void handedInKeyIsAStructuredString();
     void globalLimitHolds();
+    void inFlightPeaksAreStored();
     void periodicTicksDoNotStack();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
@@ -265,6 +266,25 @@ void tst_Scheduler::globalLimitHolds()
     QVERIFY(m_server->received.size() >= 4);
     QCOMPARE(maxOpen, 2);
     QVERIFY(m_scheduler->inFlight() <= 2);
+}
+
+void tst_Scheduler::inFlightPeaksAreStored()
+{
+    // Three exchanges that time out, two at a time: the minute's stored peak is two,
+    // written with the attempts, so a window opened later still draws it.
+    m_server->script("/h", {{200, {}, {}, true}});
+    QByteArray endpoints;
+    for (int i = 0; i < 3; ++i)
+        endpoints += (i ? "," : "") +
+                     endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.3)");
+    QVERIFY(startWith(endpoints, R"("concurrency": {"max_in_flight": 2}, )"));
+    QCOMPARE(m_store->countAttempts({}), qint64(3));
+    const qint64 minute = kStart - kStart % 60000;
+    const auto peaks = m_store->inFlightPeaks(minute - 60000, minute + 120000);
+    QVERIFY2(peaks, qPrintable(m_store->lastError()));
+    QCOMPARE(peaks->size(), qsizetype(1));
+    QCOMPARE(peaks->first().minuteAtMs, minute);
+    QCOMPARE(peaks->first().peak, 2);
 }
 
 void tst_Scheduler::periodicTicksDoNotStack()

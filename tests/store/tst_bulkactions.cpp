@@ -8,6 +8,7 @@
 #include "StoreTestSupport.h"
 
 #include "core/store/OperationSelection.h"
+#include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/Store.h"
 #include "support/AttemptFixture.h"
@@ -523,7 +524,7 @@ void tst_BulkActions::singleActionsShareOneRow()
 
 void tst_BulkActions::migrationAddsTheAuditTable()
 {
-    const int previous = Store::latestSchemaVersion() - 1;
+    const int previous = schema::auditVersion() - 1;
     qint64 id = 0;
     {
         auto old = open(previous);

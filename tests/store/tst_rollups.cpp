@@ -188,8 +188,13 @@ private slots:
     void finalFailuresSince();
     void migrationBuildsRollups();
     void changeTokenFollowsOtherConnections();
+    void inFlightPeaksAddUpWorkers();
+    void inFlightPeaksFromTheirVersionOn();
 
 private:
+    // A one-attempt operation of worker's, committed with these in-flight peaks.
+    bool commitWithPeaks(Store &store, const QString &worker, qint64 atMs,
+                         const QList<Store::InFlightPeak> &peaks);
     std::unique_ptr<Store> open(int schemaVersion = 0);
     bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
 
@@ -242,6 +247,24 @@ std::unique_ptr<Store> tst_Rollups::open(int schemaVersion)
     if (!store)
         qWarning("open failed: %s", qPrintable(error));
     return store;
+}
+
+bool tst_Rollups::commitWithPeaks(Store &store, const QString &worker, qint64 atMs,
+                                  const QList<Store::InFlightPeak> &peaks)
+{
+    static int made = 0;
+    const auto claimed =
+        test::claimNew(store, QStringLiteral("e"), QStringLiteral("k%1").arg(++made), atMs, worker);
+    if (!claimed)
+        return false;
+    AttemptRecord a = test::nextAttempt(*claimed, atMs, atMs + 10);
+    a.status = 200;
+    a.decision = Decision::Success;
+    a.workerId = worker;
+    const OperationRecord next = test::leftIn(*claimed, a, OperationState::Succeeded);
+    const QList<Store::FinishOutcome> outcomes =
+        store.finishAttempts({Store::FinishRequest(a, next, claimed->version)}, worker, peaks);
+    return outcomes.size() == 1 && outcomes.first().result == Store::FinishResult::Committed;
 }
 
 void tst_Rollups::emptyDatabaseHasNone()
@@ -560,6 +583,75 @@ void tst_Rollups::changeTokenFollowsOtherConnections()
     QVERIFY(!ops.isEmpty());
     QVERIFY(writer->setEndpointPaused(ops.first().endpointId, true, kStart));
     QVERIFY(reader->changeToken() != second);
+}
+
+namespace {
+
+QString peaksText(const std::optional<QList<Store::InFlightPeak>> &peaks, qint64 origin)
+{
+    if (!peaks)
+        return QStringLiteral("(failed)");
+    QStringList parts;
+    for (const Store::InFlightPeak &p : *peaks)
+        parts.append(QStringLiteral("%1:%2").arg((p.minuteAtMs - origin) / 60'000).arg(p.peak));
+    return parts.join(u' ');
+}
+
+} // namespace
+
+void tst_Rollups::inFlightPeaksAddUpWorkers()
+{
+    auto store = open();
+    QVERIFY(store);
+    const qint64 bucket = 3 * 60'000;
+    const qint64 m0 = kStart - kStart % bucket; // a bucket of three minutes starts here
+    const auto at = [m0](int minute, int peak) {
+        return Store::InFlightPeak{m0 + minute * 60'000, peak};
+    };
+    const QString w1 = QStringLiteral("w1");
+    const QString w2 = QStringLiteral("w2");
+    QVERIFY(commitWithPeaks(*store, w1, m0, {at(0, 3), at(1, 2)}));
+    QVERIFY(commitWithPeaks(*store, w2, m0, {at(0, 4), at(2, 1)}));
+    // A later commit keeps the higher peak of a minute, whichever came first; a time
+    // inside a minute counts for that minute; nothing in flight writes nothing.
+    QVERIFY(commitWithPeaks(*store, w1, m0, {at(0, 2), {m0 + 60'000 + 59'999, 6}, at(4, 0)}));
+
+    // Per minute, the workers' peaks add up.
+    QCOMPARE(peaksText(store->inFlightPeaks(m0, m0 + 10 * 60'000), m0),
+             QStringLiteral("0:7 1:6 2:1"));
+    // A range takes the minutes that start in it.
+    QCOMPARE(peaksText(store->inFlightPeaks(m0 + 1, m0 + 2 * 60'000), m0), QStringLiteral("1:6"));
+    // A bucket of three minutes shows its highest minute, not a sum over time.
+    QCOMPARE(peaksText(store->inFlightPeaks(m0, m0 + 10 * 60'000, bucket), m0),
+             QStringLiteral("0:7"));
+    QCOMPARE(peaksText(store->inFlightPeaks(m0 + bucket, m0 + 10 * 60'000, bucket), m0), QString());
+
+    // Retention: the rollups' period takes the peaks of the same minutes.
+    const PruneBatch pruned = store->pruneRollups(m0 + 60'000, 3'600'000);
+    QVERIFY2(pruned.rows >= 0, qPrintable(store->lastError()));
+    QCOMPARE(peaksText(store->inFlightPeaks(m0, m0 + 10 * 60'000), m0), QStringLiteral("1:6 2:1"));
+}
+
+void tst_Rollups::inFlightPeaksFromTheirVersionOn()
+{
+    const int previous = schema::inFlightPeaksVersion() - 1;
+    const qint64 m0 = kStart - kStart % 60'000;
+    {
+        // A store of the version before keeps no peaks and says so by having none.
+        auto old = open(previous);
+        QVERIFY(old);
+        QCOMPARE(old->schemaVersion(), previous);
+        QVERIFY(commitWithPeaks(*old, QStringLiteral("w"), m0, {{m0, 5}}));
+        QCOMPARE(peaksText(old->inFlightPeaks(0, kStart * 2), m0), QString());
+        QVERIFY2(old->lastError().isEmpty(), qPrintable(old->lastError()));
+    }
+    // Migrated, it keeps them from then on.
+    auto store = open();
+    QVERIFY(store);
+    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    QCOMPARE(peaksText(store->inFlightPeaks(0, kStart * 2), m0), QString());
+    QVERIFY(commitWithPeaks(*store, QStringLiteral("w"), m0 + 60'000, {{m0 + 60'000, 4}}));
+    QCOMPARE(peaksText(store->inFlightPeaks(0, kStart * 2), m0), QStringLiteral("1:4"));
 }
 
 QTEST_GUILESS_MAIN(tst_Rollups)

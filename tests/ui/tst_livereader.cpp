@@ -42,6 +42,7 @@ private slots:
     void figuresEqualTheAttempts();
     void idleTickReadsNothingNew();
     void shortRangeCountsEvery15Seconds();
+    void inFlightPeaksComeFromTheStore();
 
 private:
     LiveSnapshot lastSnapshot(const QSignalSpy &spy) const;
@@ -522,6 +523,57 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     QCOMPARE(later.fromMs, shown.fromMs + bucket);
     QCOMPARE(later.bucketCount, 61);
     QCOMPARE(later.tooManyRequests.at(later.bucketCount - 2), shown.tooManyRequests.last() + 1);
+}
+
+void tst_LiveReader::inFlightPeaksComeFromTheStore()
+{
+    // Two workers stored their peaks of a minute ten minutes ago; this reader sampled
+    // nothing (a window opened after a restart).
+    const qint64 minute = kNow - 10 * kMinute;
+    int made = 0;
+    for (const auto &[worker, peak] : {std::pair{"w1", 5}, std::pair{"w2", 3}}) {
+        const QString id = QLatin1String(worker);
+        const auto claimed = test::claimNew(*m_store, QStringLiteral("search"),
+                                            QStringLiteral("peak-%1").arg(++made), minute, id);
+        QVERIFY(claimed);
+        AttemptRecord a = test::nextAttempt(*claimed, minute + 1000, minute + 1040);
+        a.status = 200;
+        a.decision = Decision::Success;
+        a.workerId = id;
+        const OperationRecord next = test::leftIn(*claimed, a, OperationState::Succeeded);
+        const auto outcomes = m_store->finishAttempts(
+            {Store::FinishRequest(a, next, claimed->version)}, id, {{minute + 1000, peak}});
+        QCOMPARE(outcomes.value(0).result, Store::FinishResult::Committed);
+    }
+    ManualClock clock(kNow + 30000);
+    LiveReader reader(m_url, clock, {}, {QStringLiteral("search")});
+    QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+
+    // The last hour in minutes: that minute shows the fleet's peak, the workers' sum.
+    reader.setRange(60 * kMinute, kMinute);
+    MetricsSnapshot m = lastSnapshot(snapshots).metrics;
+    const auto at = [&m](qint64 ms) {
+        return m.peakInFlight.value(int((ms - m.fromMs) / m.bucketMs), -1);
+    };
+    QCOMPARE(at(minute), 8);
+    QCOMPARE(*std::max_element(m.peakInFlight.cbegin(), m.peakInFlight.cend()), 8);
+
+    // The last 15 minutes in steps of 15 s: each step of that minute shows its peak.
+    reader.setRange(15 * kMinute, 15000);
+    m = lastSnapshot(snapshots).metrics;
+    QCOMPARE(m.bucketMs, qint64(15000));
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(at(minute + i * 15000), 8);
+    QCOMPARE(at(minute - 15000), 0);
+    QCOMPARE(at(minute + kMinute), 0);
+
+    // What the window samples live counts too, where it is higher.
+    reader.noteInFlight(11, 20);
+    reader.poll();
+    m = lastSnapshot(snapshots).metrics;
+    QCOMPARE(at(clock.nowMs()), 11);
+    QCOMPARE(at(minute), 8);
+    QCOMPARE(m.maxInFlight, 20);
 }
 
 QTEST_MAIN(tst_LiveReader)

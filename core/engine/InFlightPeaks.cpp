@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/engine/InFlightPeaks.h"
+
+#include <algorithm>
+
+namespace cooldown {
+
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+
+qint64 minuteOf(qint64 ms)
+{
+    return ms - ((ms % kMinuteMs) + kMinuteMs) % kMinuteMs;
+}
+
+} // namespace
+
+void InFlightPeaks::holdUntil(qint64 nowMs)
+{
+    const qint64 minute = minuteOf(nowMs);
+    if (m_count > 0) {
+        qint64 from = m_lastMinute < 0 ? minute : m_lastMinute + kMinuteMs;
+        from = std::max(from, minute - kLongestGapMs);
+        for (qint64 m = from; m <= minute; m += kMinuteMs) {
+            int &peak = m_peaks[m];
+            peak = std::max(peak, m_count);
+        }
+    }
+    m_lastMinute = std::max(m_lastMinute, minute);
+}
+
+void InFlightPeaks::set(qint64 nowMs, int count)
+{
+    holdUntil(nowMs);
+    m_count = std::max(0, count);
+    if (m_count > 0) {
+        int &peak = m_peaks[minuteOf(nowMs)];
+        peak = std::max(peak, m_count);
+    }
+}
+
+QList<Store::InFlightPeak> InFlightPeaks::take(qint64 nowMs)
+{
+    holdUntil(nowMs);
+    QList<Store::InFlightPeak> out;
+    out.reserve(qsizetype(m_peaks.size()));
+    for (const auto &[minute, peak] : m_peaks)
+        out.append({minute, peak});
+    m_peaks.clear();
+    return out;
+}
+
+} // namespace cooldown
