@@ -113,7 +113,9 @@ int runDashboard(QApplication &app)
 #endif
     }
 
-    auto session = EngineSession::open(std::move(*workspace), databaseUrl, &error);
+    EngineOptions engineOptions;
+    engineOptions.scheduler.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+    auto session = EngineSession::open(std::move(*workspace), databaseUrl, &error, engineOptions);
     if (!session)
         return refuse(error);
     if (!session->start(&error))

@@ -122,6 +122,7 @@ int runRun(const QStringList &arguments)
         runForMs = qint64(s * 1000);
     }
     SchedulerOptions options;
+    options.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
     if (parser.isSet(lease)) {
         bool ok = false;
         const double s = parser.value(lease).toDouble(&ok);

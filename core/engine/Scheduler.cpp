@@ -52,6 +52,8 @@ constexpr qint64 kEmptyClaimRecheckMs = 20;
 // endpoints, each look serves the ticks of this long together (one transaction, one
 // claim) instead of one wake for each. A tick is at most this much later for it.
 constexpr qint64 kTickBatchMs = 20;
+// The most records held back for one group commit while nothing else is due.
+constexpr qsizetype kLargestHeldBackBatch = 256;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -253,6 +255,11 @@ void Scheduler::stop()
         return;
     m_stopping = true;
     m_timer.disarm();
+    // Records held back for a batch go now.
+    if (!m_finishing.isEmpty() && !m_flushQueued) {
+        m_flushQueued = true;
+        QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
+    }
     // Operations not yet sent are handed back; exchanges in flight finish.
     std::vector<qint64> unsent;
     for (const auto &[id, held] : m_held) {
@@ -282,6 +289,11 @@ void Scheduler::wake()
 {
     if (!m_started || m_waking)
         return;
+    // Records held back for a batch are written first; writing them wakes us again.
+    if (!m_finishing.isEmpty() && !m_flushQueued) {
+        flushFinished();
+        return;
+    }
     if (m_stopping) {
         checkIdle();
         return;
@@ -739,15 +751,36 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     }
     m_finishing.append(std::move(request));
     release(held.op.id);
-    if (!m_flushQueued) {
-        m_flushQueued = true;
-        QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
+    if (m_flushQueued)
+        return;
+    // While the store has nothing due before then, the record waits for the next wake
+    // (a periodic check's next batch of ticks, say) so that several are written in one
+    // transaction. Busy, it goes at the end of this pass: held-back records would hold
+    // back the claims that follow them.
+    const qint64 mono = m_clock.monotonicMs();
+    const bool quiet = m_options.commitDelayMs > 0 && !m_stopping &&
+                       m_storeDueAtMs > nowMs() + m_options.commitDelayMs &&
+                       m_finishing.size() < kLargestHeldBackBatch;
+    if (quiet) {
+        if (m_flushByMonotonicMs < 0) {
+            m_flushByMonotonicMs = mono + m_options.commitDelayMs;
+            if (!m_timer.isArmed() || m_flushByMonotonicMs < m_wakeAtMonotonicMs) {
+                m_timer.arm(m_options.commitDelayMs);
+                m_wakeAtMonotonicMs = m_flushByMonotonicMs;
+            }
+        }
+        return;
     }
+    m_flushQueued = true;
+    QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
 }
 
 void Scheduler::flushFinished()
 {
     m_flushQueued = false;
+    m_flushByMonotonicMs = -1;
+    if (m_finishing.isEmpty())
+        return;
     const QList<Store::FinishRequest> batch = std::exchange(m_finishing, {});
     QElapsedTimer writing; // a measurement for the metrics, not a decision: real time
     writing.start();
@@ -907,7 +940,11 @@ void Scheduler::armTimer(StoreDue storeDue)
             }
         }
     }
-    m_timer.arm(std::max<qint64>(0, delay));
+    if (m_flushByMonotonicMs >= 0)
+        delay = std::min(delay, m_flushByMonotonicMs - mono);
+    delay = std::max<qint64>(0, delay);
+    m_timer.arm(delay);
+    m_wakeAtMonotonicMs = mono + delay;
 }
 
 bool Scheduler::isIdle()

@@ -38,6 +38,13 @@ struct SchedulerOptions
     int maxRedirects = 5;
     // Look at the store at least this often, for work other workers added.
     qint64 pollMs = 2000;
+    // While nothing else is due, the records of attempts that end wait for the next
+    // wake, at most this long after the first of them ended, and are written together
+    // (docs/retry-contract.md, "Group commit"). 0, or work due: at the end of the
+    // event-loop pass they ended in. The engine session and `cooldown run` use
+    // kBatchedCommitMs.
+    qint64 commitDelayMs = 0;
+    static constexpr qint64 kBatchedCommitMs = 20;
 };
 
 // A partition held back by a server's wait (a 429 or 503 that named a time).
@@ -48,7 +55,8 @@ using PartitionHold = SnoozeHold;
 // bucket, a permit per host and a global one, one exchange through the transport,
 // and the decision written back with the attempt, fenced by the claim. Attempts that
 // end in the same pass of the event loop are written in one transaction (group
-// commit); an operation is claimed again only after its attempt is durable.
+// commit), and while nothing else is due those of up to commitDelayMs; an operation
+// is claimed again only after its attempt is durable.
 class Scheduler final : public QObject
 {
     Q_OBJECT
@@ -190,6 +198,8 @@ private:
     // loop pass; their operations stay leased to this worker until it is written.
     QList<Store::FinishRequest> m_finishing;
     bool m_flushQueued = false;
+    qint64 m_flushByMonotonicMs = -1;             // a held-back batch is written by then
+    qint64 m_wakeAtMonotonicMs = -1;              // what the timer was last armed for
     QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints
     QHash<QString, qint64> m_lastAlertAtMs;       // by alert id and event kind
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled

@@ -19,7 +19,7 @@
 //               (stopped after --memory-seconds, 900 by default): growth per attempt after a
 //               warm-up
 //
-//   bench_engine [--smoke] [--url URL]
+//   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS]
 //                [--only throughput|lateness|fairness|periodic|startup|memory]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--analyze]
@@ -79,6 +79,10 @@ QByteArray singleEndpointConfig(const QUrl &url, const QString &policyJson = {})
         .toUtf8();
 }
 
+// How long records of attempts may wait for a group commit while nothing else is due
+// (SchedulerOptions::commitDelayMs): `cooldown run`'s unless --commit-delay-ms says.
+qint64 g_commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+
 // One engine on its own database (a SQLite path), running the given config.
 class Engine
 {
@@ -98,6 +102,7 @@ public:
         transport = std::make_unique<Transport>(SystemClock::instance());
         SchedulerOptions options;
         options.workerId = QStringLiteral("bench-worker");
+        options.commitDelayMs = g_commitDelayMs; // as `cooldown run` unless told
         scheduler = std::make_unique<Scheduler>(std::move(*config), *store, *transport,
                                                 SystemClock::instance(), SystemRandom::instance(),
                                                 timer, options);
@@ -760,6 +765,9 @@ int main(int argc, char **argv)
     g_smoke = args.contains(QStringLiteral("--smoke"));
     g_analyze = args.contains(QStringLiteral("--analyze"));
     const QString which = option(args, QStringLiteral("--only"), QString());
+    g_commitDelayMs = option(args, QStringLiteral("--commit-delay-ms"),
+                             QString::number(SchedulerOptions::kBatchedCommitMs))
+                          .toLongLong();
     const qint64 count = option(args, QStringLiteral("--count"),
                                 g_smoke ? QStringLiteral("300") : QStringLiteral("20000"))
                              .toLongLong();

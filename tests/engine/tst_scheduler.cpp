@@ -119,6 +119,7 @@ private slots:
     void handedInKeyIsAStructuredString();
     void globalLimitHolds();
     void inFlightPeaksAreStored();
+    void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
@@ -285,6 +286,58 @@ void tst_Scheduler::inFlightPeaksAreStored()
     QCOMPARE(peaks->size(), qsizetype(1));
     QCOMPARE(peaks->first().minuteAtMs, minute);
     QCOMPARE(peaks->first().peak, 2);
+}
+
+void tst_Scheduler::quietAttemptsAreWrittenTogether()
+{
+    // Three checks that end while nothing else is due: their records wait for the
+    // commit delay on the manual clock and are then written in one transaction.
+    m_server->script("/q", {{200, {}, {}}});
+    QByteArray endpoints;
+    for (int i = 0; i < 3; ++i)
+        endpoints += (i ? "," : "") + endpoint(QStringLiteral("q%1").arg(i), "/q");
+    const QByteArray json = R"({"version": 1, "endpoints": [)" + endpoints + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
+    QVERIFY2(config, qPrintable(error));
+    m_store = Store::open(m_dbPath, &error);
+    QVERIFY2(m_store, qPrintable(error));
+    m_transport = std::make_unique<Transport>(*m_clock);
+    SchedulerOptions options;
+    options.workerId = QStringLiteral("test-worker");
+    options.commitDelayMs = 50;
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer, options);
+    QSignalSpy written(m_scheduler.get(), &Scheduler::attemptsWritten);
+    QVERIFY(m_scheduler->start(&error));
+    QVERIFY(settle());
+    QCOMPARE(m_server->received.size(), 3);
+    // All three ended; none is written, and none is claimed again meanwhile.
+    QCOMPARE(written.size(), 0);
+    QCOMPARE(m_store->countAttempts({}), qint64(0));
+    QCOMPARE(m_store->countsByState().value(OperationState::Running), qint64(3));
+    QVERIFY(!m_scheduler->isIdle());
+    // One millisecond short of the delay: still held.
+    m_clock->advance(49);
+    m_timer->fireIfDue();
+    QCOMPARE(written.size(), 0);
+    m_clock->advance(1);
+    QVERIFY(m_timer->fireIfDue());
+    QCOMPARE(written.size(), 1);
+    QCOMPARE(written.first().first().toInt(), 3);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), qint64(3));
+
+    // A stop writes what is held at once.
+    QVERIFY(
+        m_store->createOperation(QStringLiteral("q0"), QStringLiteral("again"), m_clock->nowMs()));
+    m_scheduler->workAdded(m_clock->nowMs());
+    QVERIFY(settle());
+    QCOMPARE(written.size(), 1);
+    QSignalSpy stopped(m_scheduler.get(), &Scheduler::stopped);
+    m_scheduler->stop();
+    QVERIFY(stopped.wait(5000));
+    QCOMPARE(written.size(), 2);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), qint64(4));
 }
 
 void tst_Scheduler::periodicTicksDoNotStack()
