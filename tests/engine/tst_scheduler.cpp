@@ -45,7 +45,19 @@ private:
                extra + "}";
     }
 
-    bool startWith(const QByteArray &endpoints, const QByteArray &top = {})
+    // count endpoints prefix0, prefix1, ... on the same path.
+    QByteArray endpoints(int count, const char *prefix, const char *path,
+                         const QByteArray &extra = {})
+    {
+        QByteArray list;
+        for (int i = 0; i < count; ++i)
+            list += (i ? "," : "") +
+                    endpoint(QStringLiteral("%1%2").arg(QLatin1String(prefix)).arg(i), path, extra);
+        return list;
+    }
+
+    bool startWith(const QByteArray &endpoints, const QByteArray &top = {},
+                   qint64 commitDelayMs = 0)
     {
         const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
         QString error;
@@ -64,6 +76,7 @@ private:
         SchedulerOptions options;
         options.workerId = QStringLiteral("test-worker");
         options.leaseMs = 60000;
+        options.commitDelayMs = commitDelayMs;
         m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
                                                   *m_clock, *m_random, *m_timer, options);
         if (!m_scheduler->start(&error)) {
@@ -237,12 +250,9 @@ void tst_Scheduler::handedInKeyIsAStructuredString()
 void tst_Scheduler::globalLimitHolds()
 {
     m_server->script("/h", {{200, {}, {}, true}});
-    QByteArray endpoints;
-    for (int i = 0; i < 5; ++i)
-        endpoints += (i ? "," : "") +
-                     endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.5)");
     const QByteArray json =
-        R"({"version": 1, "concurrency": {"max_in_flight": 2}, "endpoints": [)" + endpoints + "]}";
+        R"({"version": 1, "concurrency": {"max_in_flight": 2}, "endpoints": [)" +
+        endpoints(5, "h", "/h", R"(, "timeout_seconds": 0.5)") + "]}";
     QString error;
     auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
     QVERIFY2(config, qPrintable(error));
@@ -274,11 +284,8 @@ void tst_Scheduler::inFlightPeaksAreStored()
     // Three exchanges that time out, two at a time: the minute's stored peak is two,
     // written with the attempts, so a window opened later still draws it.
     m_server->script("/h", {{200, {}, {}, true}});
-    QByteArray endpoints;
-    for (int i = 0; i < 3; ++i)
-        endpoints += (i ? "," : "") +
-                     endpoint(QStringLiteral("h%1").arg(i), "/h", R"(, "timeout_seconds": 0.3)");
-    QVERIFY(startWith(endpoints, R"("concurrency": {"max_in_flight": 2}, )"));
+    QVERIFY(startWith(endpoints(3, "h", "/h", R"(, "timeout_seconds": 0.3)"),
+                      R"("concurrency": {"max_in_flight": 2}, )"));
     QCOMPARE(m_store->countAttempts({}), qint64(3));
     const qint64 minute = kStart - kStart % 60000;
     const auto peaks = m_store->inFlightPeaks(minute - 60000, minute + 120000);
@@ -293,24 +300,8 @@ void tst_Scheduler::quietAttemptsAreWrittenTogether()
     // Three checks that end while nothing else is due: their records wait for the
     // commit delay on the manual clock and are then written in one transaction.
     m_server->script("/q", {{200, {}, {}}});
-    QByteArray endpoints;
-    for (int i = 0; i < 3; ++i)
-        endpoints += (i ? "," : "") + endpoint(QStringLiteral("q%1").arg(i), "/q");
-    const QByteArray json = R"({"version": 1, "endpoints": [)" + endpoints + "]}";
-    QString error;
-    auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
-    QVERIFY2(config, qPrintable(error));
-    m_store = Store::open(m_dbPath, &error);
-    QVERIFY2(m_store, qPrintable(error));
-    m_transport = std::make_unique<Transport>(*m_clock);
-    SchedulerOptions options;
-    options.workerId = QStringLiteral("test-worker");
-    options.commitDelayMs = 50;
-    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
-                                              *m_random, *m_timer, options);
+    QVERIFY(startWith(endpoints(3, "q", "/q"), {}, 50));
     QSignalSpy written(m_scheduler.get(), &Scheduler::attemptsWritten);
-    QVERIFY(m_scheduler->start(&error));
-    QVERIFY(settle());
     QCOMPARE(m_server->received.size(), 3);
     // All three ended; none is written, and none is claimed again meanwhile.
     QCOMPARE(written.size(), 0);
@@ -361,11 +352,8 @@ void tst_Scheduler::bucketPacesThePartition()
     const QByteArray policy =
         R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 2, "window_seconds": 60, "burst": 1, "policy_version": 1}], )";
-    QByteArray endpoints;
-    for (int i = 0; i < 4; ++i)
-        endpoints += (i ? "," : "") + endpoint(QStringLiteral("b%1").arg(i), "/b",
-                                               R"(, "policy": "p", "partition_key": "k1")");
-    QVERIFY(startWith(endpoints, policy));
+    QVERIFY(
+        startWith(endpoints(4, "b", "/b", R"(, "policy": "p", "partition_key": "k1")"), policy));
     QCOMPARE(m_server->received.size(), 1);
     QVERIFY(advance(29000, 1000));
     QCOMPARE(m_server->received.size(), 1);
@@ -383,14 +371,11 @@ void tst_Scheduler::slowPartitionDoesNotStarveOthers()
     const QByteArray policy =
         R"("policies": [{"policy_id": "p", "partition": "project", "quota_unit": "request",
         "limit": 1, "window_seconds": 60, "burst": 0, "policy_version": 1}], )";
-    QByteArray endpoints;
-    for (int i = 0; i < 12; ++i)
-        endpoints += endpoint(QStringLiteral("s%1").arg(i), "/slow",
-                              R"(, "policy": "p", "partition_key": "slow")") +
-                     ",";
-    endpoints += endpoint("fast", "/fast", R"(, "every_seconds": 1)");
+    const QByteArray list =
+        endpoints(12, "s", "/slow", R"(, "policy": "p", "partition_key": "slow")") + "," +
+        endpoint("fast", "/fast", R"(, "every_seconds": 1)");
     const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 4}, )" + policy +
-                            R"("endpoints": [)" + endpoints + "]}";
+                            R"("endpoints": [)" + list + "]}";
     QString error;
     auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
     QVERIFY2(config, qPrintable(error));
