@@ -2,6 +2,7 @@
 #include "ui/IntegrationsReader.h"
 
 #include "core/time/Clock.h"
+#include "core/time/TimeSteps.h"
 
 #include <QTimer>
 
@@ -16,11 +17,6 @@ constexpr qint64 kHourMs = 3600000;
 constexpr qint64 kDayMs = 24 * kHourMs;
 // No exchange lasts this long: a success found before it was searched already.
 constexpr qint64 kLongestExchangeMs = kDayMs;
-
-qint64 floorTo(qint64 ms, qint64 step)
-{
-    return ms >= 0 ? ms / step * step : -((-ms + step - 1) / step) * step;
-}
 
 bool isThrottle(const QString &statusClass)
 {

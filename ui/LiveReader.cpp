@@ -3,6 +3,7 @@
 
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "core/time/TimeSteps.h"
 
 #include <QDateTime>
 #include <QTimer>
@@ -17,11 +18,6 @@ namespace {
 constexpr qint64 kKeepEverything = 100LL * 365 * 24 * 3600 * 1000;
 // Samples of exchanges in flight are kept as long as the longest live range.
 constexpr qint64 kInFlightKeptMs = 8LL * 24 * 3600 * 1000;
-
-qint64 floorTo(qint64 ms, qint64 step)
-{
-    return ms >= 0 ? ms / step * step : -((-ms + step - 1) / step) * step;
-}
 
 } // namespace
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/engine/InFlightPeaks.h"
 
+#include "core/time/TimeSteps.h"
+
 #include <algorithm>
 
 namespace cooldown {
@@ -11,7 +13,7 @@ constexpr qint64 kMinuteMs = 60000;
 
 qint64 minuteOf(qint64 ms)
 {
-    return ms - ((ms % kMinuteMs) + kMinuteMs) % kMinuteMs;
+    return floorTo(ms, kMinuteMs);
 }
 
 } // namespace

@@ -2,17 +2,13 @@
 #include "core/engine/Metrics.h"
 
 #include "core/time/Clock.h"
+#include "core/time/TimeSteps.h"
 
 #include <algorithm>
 
 namespace cooldown {
 
 namespace {
-
-qint64 floorDiv(qint64 a, qint64 b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
 
 void addTo(QMap<QString, QList<qint64>> &series, const QHash<QString, qint64> &values, int bucket,
            int bucketCount)
