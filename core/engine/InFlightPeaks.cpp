@@ -11,16 +11,11 @@ namespace {
 
 constexpr qint64 kMinuteMs = 60000;
 
-qint64 minuteOf(qint64 ms)
-{
-    return floorTo(ms, kMinuteMs);
-}
-
 } // namespace
 
 void InFlightPeaks::holdUntil(qint64 nowMs)
 {
-    const qint64 minute = minuteOf(nowMs);
+    const qint64 minute = floorTo(nowMs, kMinuteMs);
     if (m_count > 0) {
         qint64 from = m_lastMinute < 0 ? minute : m_lastMinute + kMinuteMs;
         from = std::max(from, minute - kLongestGapMs);
@@ -37,7 +32,7 @@ void InFlightPeaks::set(qint64 nowMs, int count)
     holdUntil(nowMs);
     m_count = std::max(0, count);
     if (m_count > 0) {
-        int &peak = m_peaks[minuteOf(nowMs)];
+        int &peak = m_peaks[floorTo(nowMs, kMinuteMs)];
         peak = std::max(peak, m_count);
     }
 }

@@ -33,6 +33,23 @@ namespace {
 constexpr qint64 kMinuteMs = 60000;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
 
+// A bucket of whole minutes, one at least.
+qint64 wholeMinutes(qint64 bucketMs)
+{
+    return std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+}
+
+// Where a read of [fromMs, toMs) in buckets of bucketMs goes from the hourly rows to the
+// minutes: buckets of whole hours that start on an hour come from the hourly rows, but
+// for a last hour the range ends inside, the minutes are read as they are. fromMs when
+// it reads minutes only.
+qint64 hourlyUntil(qint64 fromMs, qint64 toMs, qint64 bucketMs)
+{
+    if (bucketMs % kHourMs != 0 || fromMs % kHourMs != 0)
+        return fromMs;
+    return std::max(fromMs, toMs - toMs % kHourMs);
+}
+
 QString statusClass(int status)
 {
     if (status == 0)
@@ -297,28 +314,19 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
 bool Store::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
                           const std::function<bool(const RollupRecord &)> &visit)
 {
-    const qint64 bucket = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    const qint64 bucket = wholeMinutes(bucketMs);
     const qint64 from = std::max<qint64>(0, fromMs);
-    // Buckets of whole hours come from the hourly rows, but for a last hour the range
-    // ends inside: its minutes are read as they are.
-    if (bucket % kHourMs == 0 && from % kHourMs == 0) {
-        const qint64 wholeHoursTo = toMs - toMs % kHourMs;
-        if (wholeHoursTo > from) {
-            const ScanOutcome hours =
-                scanRollups("attempt_rollups_hourly", "hour_at", from, wholeHoursTo, bucket, visit);
-            if (hours != ScanOutcome::Done)
-                return hours == ScanOutcome::Stopped ? (m_lastError.clear(), false) : false;
-        }
-        if (wholeHoursTo >= toMs)
+    const qint64 hoursTo = hourlyUntil(from, toMs, bucket);
+    if (hoursTo > from) {
+        const ScanOutcome hours =
+            scanRollups("attempt_rollups_hourly", "hour_at", from, hoursTo, bucket, visit);
+        if (hours != ScanOutcome::Done)
+            return hours == ScanOutcome::Stopped ? (m_lastError.clear(), false) : false;
+        if (hoursTo >= toMs)
             return true;
-        const ScanOutcome tail = scanRollups("attempt_rollups", "minute_at",
-                                             std::max(from, wholeHoursTo), toMs, bucket, visit);
-        if (tail == ScanOutcome::Stopped)
-            m_lastError.clear();
-        return tail == ScanOutcome::Done;
     }
     const ScanOutcome minutes =
-        scanRollups("attempt_rollups", "minute_at", from, toMs, bucket, visit);
+        scanRollups("attempt_rollups", "minute_at", hoursTo, toMs, bucket, visit);
     if (minutes == ScanOutcome::Stopped)
         m_lastError.clear();
     return minutes == ScanOutcome::Done;
@@ -475,7 +483,7 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
     QList<InFlightPeak> out;
     if (m_schemaVersion < schema::inFlightPeaksVersion())
         return out;
-    const qint64 bucket = std::max<qint64>(1, (bucketMs + kMinuteMs - 1) / kMinuteMs) * kMinuteMs;
+    const qint64 bucket = wholeMinutes(bucketMs);
     const qint64 from = std::max<qint64>(0, fromMs);
     std::map<qint64, int> peaks; // bucket start -> the fleet's peak
     // Per minute (or hour) the workers add up: each had its peak at some moment of it,
@@ -503,16 +511,12 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
         query->finish();
         return true;
     };
-    // Buckets of whole hours come from the hourly rows (with several workers a looser
-    // bound: their peaks in an hour need not have come at once), but for a last hour
-    // the range ends inside: its minutes are read as they are.
-    qint64 minutesFrom = from;
-    if (bucket % kHourMs == 0 && from % kHourMs == 0) {
-        minutesFrom = std::max(from, toMs - toMs % kHourMs);
-        if (minutesFrom > from && !scan("inflight_peaks_hourly", "hour_at", from, minutesFrom))
-            return std::nullopt;
-    }
-    if (toMs > minutesFrom && !scan("inflight_peaks", "minute_at", minutesFrom, toMs))
+    // Hourly rows where the rollups read them (with several workers a looser bound:
+    // their peaks in an hour need not have come at once).
+    const qint64 hoursTo = hourlyUntil(from, toMs, bucket);
+    if (hoursTo > from && !scan("inflight_peaks_hourly", "hour_at", from, hoursTo))
+        return std::nullopt;
+    if (toMs > hoursTo && !scan("inflight_peaks", "minute_at", hoursTo, toMs))
         return std::nullopt;
     for (const auto &[at, peak] : peaks)
         out.append({at, peak});
