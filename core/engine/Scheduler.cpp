@@ -139,7 +139,8 @@ Scheduler::~Scheduler()
 {
     // Attempts that ended are written even now; nobody is left to hear about them.
     if (!m_finishing.isEmpty())
-        m_store.finishAttempts(takeFinishing(), m_options.workerId, m_inFlightPeaks.take(nowMs()));
+        m_store.finishAttempts(std::exchange(m_finishing, {}), m_options.workerId,
+                               m_inFlightPeaks.take(nowMs()));
     // Calls in flight belong to the transport; make sure none calls back into us.
     // No permit given back below may start another exchange: leave every queue first.
     for (auto &[id, held] : m_held) {
@@ -288,21 +289,19 @@ void Scheduler::wake()
 {
     if (!m_started || m_waking)
         return;
+    // Records held back for a batch are written first; writing them wakes us again.
+    if (!m_finishing.isEmpty() && !m_flushQueued) {
+        flushFinished();
+        return;
+    }
     if (m_stopping) {
-        // Records held back for a batch go on their own: nothing more is claimed.
-        if (!m_finishing.isEmpty())
-            recordFinished(takeFinishing());
         checkIdle();
         return;
     }
-    // An attempt that ended failed may pause its endpoint: its record, and the pause,
-    // go before the claim, which must not take that endpoint's work.
-    if (mayPause(m_finishing))
-        recordFinished(takeFinishing());
     m_waking = true;
     const qint64 now = nowMs();
-    const qint64 mono = m_clock.monotonicMs();
     m_snooze.expire(now);
+    createPeriodicOperations(now);
     renewLeases(now);
 
     for (auto it = m_held.begin(); it != m_held.end();) {
@@ -323,73 +322,26 @@ void Scheduler::wake()
         return entry.second->stage == Held::Stage::Permits;
     });
     const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
-    // Periodic ticks are looked for at most every kTickBatchMs.
-    const bool ticking = !m_ticks.isEmpty() && now >= m_nextTickAtMs &&
-                         mono >= m_ticksLookedAtMonotonicMs + kTickBatchMs;
+    bool storeMayHaveDue = true;
     // The store said when its next due work is; until then (and for no longer than a
     // poll) a wake after an attempt ends claims nothing, which saves a transaction per
     // request where requests are few and far apart (periodic checks). What this worker
     // changes moves that time (noteStoreDue); another worker's work is found at the
-    // poll, or by claims that run anyway. Ticks run now may make work due now.
+    // poll, or by claims that run anyway.
     const bool mayHaveDueNow =
-        ticking || now >= m_storeDueAtMs || mono >= m_storeDueReadMonotonicMs + m_options.pollMs;
-    const bool claiming = room > 0 && mayHaveDueNow;
-
-    // On SQLite what this pass writes goes in one transaction: the records of the
-    // attempts that ended, the ticks due and the claim (three, with periodic checks,
-    // where each would otherwise commit on its own). The records go first, so that
-    // the claim counts the permits they give back. Nothing of it is sent, told or
-    // admitted before the commit. PostgreSQL keeps them apart: there each would be a
-    // subtransaction (slower than a transaction of its own), and the records' rollup
-    // rows, which other workers write too, would stay locked through the claim.
-    const QList<Store::FinishRequest> records = takeFinishing();
-    const int writes = int(!records.isEmpty()) + int(ticking) + int(claiming);
-    std::unique_ptr<SqlBatch> batch =
-        writes > 1 && m_store.backend() == Store::Backend::Sqlite ? m_store.beginBatch() : nullptr;
-    QElapsedTimer writing; // a measurement for the metrics, not a decision: real time
-    writing.start();
-    QList<Store::FinishOutcome> outcomes;
-    if (!records.isEmpty())
-        outcomes = m_store.finishAttempts(records, m_options.workerId, m_inFlightPeaks.take(now));
-    qint64 writingNs = writing.nsecsElapsed();
-    if (ticking)
-        runTicks(now);
-    QList<OperationRecord> claimed;
-    if (claiming) {
-        claimed =
+        now >= m_storeDueAtMs ||
+        m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+    bool claimSkipped = false;
+    if (room > 0 && !mayHaveDueNow) {
+        storeMayHaveDue = false;
+        claimSkipped = true;
+    } else if (room > 0) {
+        const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
                              {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
                               2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost)});
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
-    }
-    if (batch) {
-        writing.restart();
-        if (!batch->commit()) {
-            // Nothing of this pass was kept: the records are lost as in a failed write
-            // of their own (their operations are rescued when the leases expire), the
-            // ticks wait for the next look, and the claimed operations were never
-            // leased.
-            const QString error = batch->error();
-            qCWarning(lcEngine) << "could not write the records, ticks and claim of this pass:"
-                                << error;
-            for (Store::FinishOutcome &outcome : outcomes) {
-                outcome.result = Store::FinishResult::Failed;
-                outcome.error = error;
-            }
-            claimed.clear();
-            if (records.isEmpty())
-                emit storeFailed(error);
-        }
-        writingNs += writing.nsecsElapsed();
-    }
-    if (!records.isEmpty()) {
-        emit attemptsWritten(int(records.size()), double(writingNs) / 1e9);
-        tellFinished(records, outcomes);
-    }
-
-    bool storeMayHaveDue = false;
-    if (claiming) {
         for (const OperationRecord &op : claimed)
             admit(op);
         // A full claim: there may be more due, but nothing more fits until an
@@ -402,11 +354,13 @@ void Scheduler::wake()
         storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
         if (!storeMayHaveDue)
             noteStoreDue(std::numeric_limits<qint64>::min()); // more may be due: look again
+    } else {
+        storeMayHaveDue = false;
     }
     m_waking = false;
-    armTimer(storeMayHaveDue              ? StoreDue::Read
-             : room > 0 && !mayHaveDueNow ? StoreDue::Remembered
-                                          : StoreDue::Unknown);
+    armTimer(storeMayHaveDue ? StoreDue::Read
+             : claimSkipped  ? StoreDue::Remembered
+                             : StoreDue::Unknown);
     checkIdle();
 }
 
@@ -421,9 +375,12 @@ void Scheduler::noteStoreDue(qint64 atMs)
     m_storeDueAtMs = std::min(m_storeDueAtMs, atMs);
 }
 
-void Scheduler::runTicks(qint64 nowMs)
+void Scheduler::createPeriodicOperations(qint64 nowMs)
 {
-    m_ticksLookedAtMonotonicMs = m_clock.monotonicMs();
+    const qint64 mono = m_clock.monotonicMs();
+    if (m_ticks.isEmpty() || mono < m_ticksLookedAtMonotonicMs + kTickBatchMs)
+        return;
+    m_ticksLookedAtMonotonicMs = mono;
     // Each tick is won by one worker of the fleet, in the store.
     if (!m_store.runDueTicks(nowMs, m_ticks, [this] { return newIdempotencyKey(); }).isEmpty())
         noteStoreDue(nowMs);
@@ -818,45 +775,21 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
 }
 
-QList<Store::FinishRequest> Scheduler::takeFinishing()
-{
-    m_flushByMonotonicMs = -1;
-    return std::exchange(m_finishing, {});
-}
-
 void Scheduler::flushFinished()
 {
     m_flushQueued = false;
-    if (!m_finishing.isEmpty())
-        wake();
-}
-
-bool Scheduler::mayPause(const QList<Store::FinishRequest> &records) const
-{
-    return std::any_of(records.cbegin(), records.cend(), [this](const Store::FinishRequest &r) {
-        if (r.newState.state != OperationState::Failed)
-            return false;
-        const EndpointConfig *endpoint = m_endpointById.value(r.attempt.endpointId);
-        return endpoint && endpoint->pauseAfterFailures > 0;
-    });
-}
-
-void Scheduler::recordFinished(const QList<Store::FinishRequest> &records)
-{
+    m_flushByMonotonicMs = -1;
+    if (m_finishing.isEmpty())
+        return;
+    const QList<Store::FinishRequest> batch = std::exchange(m_finishing, {});
     QElapsedTimer writing; // a measurement for the metrics, not a decision: real time
     writing.start();
     const QList<Store::FinishOutcome> outcomes =
-        m_store.finishAttempts(records, m_options.workerId, m_inFlightPeaks.take(nowMs()));
-    emit attemptsWritten(int(records.size()), double(writing.nsecsElapsed()) / 1e9);
-    tellFinished(records, outcomes);
-}
-
-void Scheduler::tellFinished(const QList<Store::FinishRequest> &records,
-                             const QList<Store::FinishOutcome> &outcomes)
-{
+        m_store.finishAttempts(batch, m_options.workerId, m_inFlightPeaks.take(nowMs()));
+    emit attemptsWritten(int(batch.size()), double(writing.nsecsElapsed()) / 1e9);
     QSet<QString> endedFailed;
-    for (qsizetype i = 0; i < records.size(); ++i) {
-        const AttemptRecord &attempt = records.at(i).attempt;
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        const AttemptRecord &attempt = batch.at(i).attempt;
         const Store::FinishOutcome &outcome = outcomes.at(i);
         const qint64 id = attempt.operationId;
         switch (outcome.result) {
@@ -896,6 +829,7 @@ void Scheduler::tellFinished(const QList<Store::FinishRequest> &records,
         }
     }
     pauseAfterFailures(endedFailed);
+    wake();
 }
 
 void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
@@ -985,10 +919,7 @@ void Scheduler::armTimer(StoreDue storeDue)
             {delay, m_storeDueAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
     }
     if (!m_ticks.isEmpty()) {
-        const auto tick = m_store.nextTickAtMs();
-        // Unknown (the store did not answer): looked for at the next wake.
-        m_nextTickAtMs = tick.value_or(std::numeric_limits<qint64>::min());
-        if (tick)
+        if (const auto tick = m_store.nextTickAtMs())
             delay = std::min(
                 delay, std::max(*tick - now, m_ticksLookedAtMonotonicMs + kTickBatchMs - mono));
     }

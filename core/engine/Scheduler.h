@@ -135,6 +135,7 @@ private:
     struct Held;
     struct Partition;
 
+    void createPeriodicOperations(qint64 nowMs);
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
     void noteStoreDue(qint64 atMs);
     bool ensurePartition(const EndpointConfig &endpoint);
@@ -152,19 +153,7 @@ private:
     void recordRescue(Held &held);
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
                 const QuotaStatement *quota = nullptr);
-    // The records of ended attempts not yet written, for writing now.
-    QList<Store::FinishRequest> takeFinishing();
-    // Held-back records are due to be written: wakes, which writes them.
     void flushFinished();
-    // Whether one of these records may pause its endpoint (pause_after_failures).
-    bool mayPause(const QList<Store::FinishRequest> &records) const;
-    // Writes records in a transaction of their own and tells what they did.
-    void recordFinished(const QList<Store::FinishRequest> &records);
-    // What written records did: signals, alerts, retries noted, automatic pauses.
-    void tellFinished(const QList<Store::FinishRequest> &records,
-                      const QList<Store::FinishOutcome> &outcomes);
-    // Runs the periodic ticks that are due (each won by one worker of the fleet).
-    void runTicks(qint64 nowMs);
     // After operations of these endpoints ended failed: pauses those whose last
     // pause_after_failures operations all failed.
     void pauseAfterFailures(const QSet<QString> &endpointIds);
@@ -230,7 +219,6 @@ private:
     qint64 m_storeDueReadMonotonicMs = 0;
     // When runDueTicks last ran, on the monotonic clock.
     qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
-    qint64 m_nextTickAtMs = std::numeric_limits<qint64>::min(); // as the store last said
 };
 
 } // namespace cooldown

@@ -14,12 +14,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
-#include <QSqlDatabase>
-#include <QSqlDriver>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <sqlite3.h>
 
 using namespace cooldown;
 
@@ -137,7 +133,6 @@ private slots:
     void globalLimitHolds();
     void inFlightPeaksAreStored();
     void quietAttemptsAreWrittenTogether();
-    void aPassCommitsOnce();
     void periodicTicksDoNotStack();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
@@ -334,68 +329,6 @@ void tst_Scheduler::quietAttemptsAreWrittenTogether()
     QVERIFY(stopped.wait(5000));
     QCOMPARE(written.size(), 2);
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), qint64(4));
-}
-
-// Counts the commits of the store's connection to m_dbPath (SQLite's commit hook).
-class CommitCounter
-{
-public:
-    explicit CommitCounter(const QString &path)
-    {
-        for (const QString &name : QSqlDatabase::connectionNames()) {
-            QSqlDatabase db = QSqlDatabase::database(name, false);
-            if (db.databaseName() == path && db.isOpen())
-                m_handle = *static_cast<sqlite3 *const *>(db.driver()->handle().data());
-        }
-        if (m_handle)
-            sqlite3_commit_hook(m_handle, &CommitCounter::onCommit, this);
-    }
-    ~CommitCounter()
-    {
-        if (m_handle)
-            sqlite3_commit_hook(m_handle, nullptr, nullptr);
-    }
-    Q_DISABLE_COPY_MOVE(CommitCounter)
-
-    bool isValid() const { return m_handle != nullptr; }
-    int commits = 0;
-
-private:
-    static int onCommit(void *self)
-    {
-        ++static_cast<CommitCounter *>(self)->commits;
-        return 0; // 0: the commit goes ahead
-    }
-    sqlite3 *m_handle = nullptr;
-};
-
-void tst_Scheduler::aPassCommitsOnce()
-{
-    // Three checks every second, and a commit delay longer than that: the records of
-    // one round wait for the next round's ticks, and that wake writes the records,
-    // runs the ticks and claims the new operations in one transaction.
-    m_server->script("/p", {{200, {}, {}}});
-    QVERIFY(startWith(endpoints(3, "p", "/p", R"(, "every_seconds": 1)"), {}, 5000));
-    QCOMPARE(m_server->received.size(), 3);
-    QCOMPARE(m_store->countAttempts({}), qint64(0)); // held back
-    QSignalSpy written(m_scheduler.get(), &Scheduler::attemptsWritten);
-    CommitCounter counter(m_dbPath);
-    QVERIFY(counter.isValid());
-
-    m_clock->advance(999);
-    m_timer->fireIfDue();
-    QCOMPARE(counter.commits, 0); // the ticks are not due yet
-    m_clock->advance(1);
-    QVERIFY(m_timer->fireIfDue());
-    QCOMPARE(counter.commits, 1);
-    QCOMPARE(written.size(), 1);
-    QCOMPARE(written.first().first().toInt(), 3);
-    QCOMPARE(m_store->countAttempts({}), qint64(3));
-    // The new round was claimed in the same commit, and goes out.
-    QCOMPARE(m_store->countsByState().value(OperationState::Running), qint64(3));
-    QVERIFY(settle());
-    QCOMPARE(m_server->received.size(), 6);
-    QCOMPARE(counter.commits, 1); // its records are held back again
 }
 
 void tst_Scheduler::periodicTicksDoNotStack()
