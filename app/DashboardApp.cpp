@@ -115,6 +115,7 @@ int runDashboard(QApplication &app)
 
     EngineOptions engineOptions;
     engineOptions.scheduler.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+    engineOptions.scheduler.claimAheadMs = SchedulerOptions::kClaimAheadMs;
     auto session = EngineSession::open(std::move(*workspace), databaseUrl, &error, engineOptions);
     if (!session)
         return refuse(error);

@@ -123,6 +123,7 @@ int runRun(const QStringList &arguments)
     }
     SchedulerOptions options;
     options.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+    options.claimAheadMs = SchedulerOptions::kClaimAheadMs;
     if (parser.isSet(lease)) {
         bool ok = false;
         const double s = parser.value(lease).toDouble(&ok);

@@ -48,9 +48,10 @@ constexpr int kConnectionsPerHost = 6;
 constexpr qint64 kContendedClaimRecheckMs = 5;
 // The least wait after a claim that found nothing although the store said work was due.
 constexpr qint64 kEmptyClaimRecheckMs = 20;
-// Periodic ticks are looked for at most this often: with thousands of periodic
-// endpoints, each look serves the ticks of this long together (one transaction, one
-// claim) instead of one wake for each. A tick is at most this much later for it.
+// Periodic ticks are looked for at most this often (or every claimAheadMs, if longer):
+// with thousands of periodic endpoints, each look serves the ticks of this long
+// together (one transaction, one claim) instead of one wake for each. Without claims
+// ahead, a tick is at most this much later for it.
 constexpr qint64 kTickBatchMs = 20;
 // The most records held back for one group commit while nothing else is due.
 constexpr qsizetype kLargestHeldBackBatch = 256;
@@ -289,8 +290,13 @@ void Scheduler::wake()
 {
     if (!m_started || m_waking)
         return;
-    // Records held back for a batch are written first; writing them wakes us again.
-    if (!m_finishing.isEmpty() && !m_flushQueued) {
+    // Records held back for a batch are written first, when their time has come or
+    // before the store is asked for work (a claim counts the permits they give back);
+    // writing them wakes us again. A wake that only sends what was claimed ahead
+    // leaves them to wait.
+    if (!m_finishing.isEmpty() && !m_flushQueued &&
+        (m_flushByMonotonicMs < 0 || m_clock.monotonicMs() >= m_flushByMonotonicMs || m_stopping ||
+         storeWorkDue())) {
         flushFinished();
         return;
     }
@@ -328,9 +334,7 @@ void Scheduler::wake()
     // request where requests are few and far apart (periodic checks). What this worker
     // changes moves that time (noteStoreDue); another worker's work is found at the
     // poll, or by claims that run anyway.
-    const bool mayHaveDueNow =
-        now >= m_storeDueAtMs ||
-        m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+    const bool mayHaveDueNow = claimMayFindWork(now);
     bool claimSkipped = false;
     if (room > 0 && !mayHaveDueNow) {
         storeMayHaveDue = false;
@@ -339,7 +343,8 @@ void Scheduler::wake()
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
                              {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
-                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost)});
+                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost)},
+                             m_options.claimAheadMs);
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
         for (const OperationRecord &op : claimed)
@@ -372,17 +377,41 @@ void Scheduler::workAdded(qint64 dueAtMs)
 
 void Scheduler::noteStoreDue(qint64 atMs)
 {
-    m_storeDueAtMs = std::min(m_storeDueAtMs, atMs);
+    const qint64 claimAt =
+        atMs == std::numeric_limits<qint64>::min() ? atMs : atMs - m_options.claimAheadMs;
+    m_claimAtMs = std::min(m_claimAtMs, claimAt);
+}
+
+bool Scheduler::claimMayFindWork(qint64 nowMs) const
+{
+    return nowMs >= m_claimAtMs ||
+           m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+}
+
+qint64 Scheduler::tickBatchMs() const
+{
+    return std::max(kTickBatchMs, m_options.claimAheadMs);
+}
+
+bool Scheduler::storeWorkDue() const
+{
+    const bool ticks =
+        !m_ticks.isEmpty() && m_clock.monotonicMs() >= m_ticksLookedAtMonotonicMs + tickBatchMs();
+    return ticks || claimMayFindWork(nowMs());
 }
 
 void Scheduler::createPeriodicOperations(qint64 nowMs)
 {
     const qint64 mono = m_clock.monotonicMs();
-    if (m_ticks.isEmpty() || mono < m_ticksLookedAtMonotonicMs + kTickBatchMs)
+    if (m_ticks.isEmpty() || mono < m_ticksLookedAtMonotonicMs + tickBatchMs())
         return;
     m_ticksLookedAtMonotonicMs = mono;
-    // Each tick is won by one worker of the fleet, in the store.
-    if (!m_store.runDueTicks(nowMs, m_ticks, [this] { return newIdempotencyKey(); }).isEmpty())
+    // Each tick is won by one worker of the fleet, in the store; those of the time a
+    // claim looks ahead are made now, due at their tick.
+    if (!m_store
+             .runDueTicks(
+                 nowMs, m_ticks, [this] { return newIdempotencyKey(); }, m_options.claimAheadMs)
+             .isEmpty())
         noteStoreDue(nowMs);
     if (!m_store.lastError().isEmpty())
         emit storeFailed(m_store.lastError());
@@ -458,8 +487,13 @@ void Scheduler::admit(const OperationRecord &op)
         return;
     }
     // The wall clock may have jumped forward; a retry this worker scheduled never
-    // starts before its monotonic time.
+    // starts before its monotonic time. One claimed ahead waits for its time, and a
+    // millisecond more: the two clocks are read in whole milliseconds.
     h.readyAtMonotonicMs = m_notBeforeMonotonicMs.value(id, 0);
+    const qint64 now = nowMs();
+    if (op.nextAttemptAtMs > now)
+        h.readyAtMonotonicMs =
+            std::max(h.readyAtMonotonicMs, m_clock.monotonicMs() + (op.nextAttemptAtMs - now) + 1);
     advance(h);
 }
 
@@ -759,7 +793,7 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     // back the claims that follow them.
     const qint64 mono = m_clock.monotonicMs();
     const bool quiet = m_options.commitDelayMs > 0 && !m_stopping &&
-                       m_storeDueAtMs > nowMs() + m_options.commitDelayMs &&
+                       m_claimAtMs > nowMs() + m_options.commitDelayMs &&
                        m_finishing.size() < kLargestHeldBackBatch;
     if (quiet) {
         if (m_flushByMonotonicMs < 0) {
@@ -905,23 +939,27 @@ void Scheduler::armTimer(StoreDue storeDue)
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
         const auto due = m_store.nextDueAtMs(now);
-        m_storeDueAtMs = due.value_or(std::numeric_limits<qint64>::max());
+        // Work the claim could have taken ahead but left is paced: its time is its due.
+        qint64 claimAt = std::numeric_limits<qint64>::max();
+        if (due)
+            claimAt = *due - m_options.claimAheadMs > now ? *due - m_options.claimAheadMs : *due;
+        m_claimAtMs = claimAt;
         m_storeDueReadMonotonicMs = mono;
         if (due)
-            delay = std::min(delay,
-                             *due <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs : *due - now);
+            delay = std::min(delay, claimAt <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs
+                                                                       : claimAt - now);
     } else if (storeDue == StoreDue::Remembered) {
         // The claim was left out (the store's next due work is later): wake for it, or
         // to look again after a poll. Never when a claim was left out for want of
         // room: an ending exchange wakes us then, and a due time already past would
         // make the timer fire again at once.
         delay = std::min(
-            {delay, m_storeDueAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
+            {delay, m_claimAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
     }
     if (!m_ticks.isEmpty()) {
         if (const auto tick = m_store.nextTickAtMs())
-            delay = std::min(
-                delay, std::max(*tick - now, m_ticksLookedAtMonotonicMs + kTickBatchMs - mono));
+            delay = std::min(delay, std::max(*tick - m_options.claimAheadMs - now,
+                                             m_ticksLookedAtMonotonicMs + tickBatchMs() - mono));
     }
     for (const auto &[id, held] : m_held) {
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);

@@ -45,6 +45,14 @@ struct SchedulerOptions
     // kBatchedCommitMs.
     qint64 commitDelayMs = 0;
     static constexpr qint64 kBatchedCommitMs = 20;
+    // Operations due within this time are claimed ahead, where nothing paces their
+    // partition, and held until their time, and periodic ticks are made this long
+    // before they come: one wake, one claim and one transaction then serve the work of
+    // this long together, and each request still starts at its time
+    // (docs/retry-contract.md, "Claims ahead"). The engine session and `cooldown run`
+    // use kClaimAheadMs.
+    qint64 claimAheadMs = 0;
+    static constexpr qint64 kClaimAheadMs = 50;
 };
 
 // A partition held back by a server's wait (a 429 or 503 that named a time).
@@ -138,6 +146,11 @@ private:
     void createPeriodicOperations(qint64 nowMs);
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
     void noteStoreDue(qint64 atMs);
+    // Whether a claim now may find work, as far as this worker knows.
+    bool claimMayFindWork(qint64 nowMs) const;
+    // Whether this wake will ask the store for work: ticks to look for, or a claim.
+    bool storeWorkDue() const;
+    qint64 tickBatchMs() const;
     bool ensurePartition(const EndpointConfig &endpoint);
     // The partition an endpoint's operations are claimed in: its policy's, or the
     // host's learned one (core/ratelimit/ServerWindow.h) when it has none.
@@ -213,9 +226,10 @@ private:
     bool m_fleetCapped = false;    // the last claim found the fleet's permits taken
     bool m_lastClaimEmpty = false; // the last claim found nothing
     bool m_claimContended = false; // the last claim met another worker's claim
-    // When the store's next due work is, as this worker last read it or has moved it
-    // since (min: unknown, look now), and when that was read.
-    qint64 m_storeDueAtMs = std::numeric_limits<qint64>::min();
+    // When a claim may next find work: the store's next due time as this worker last
+    // read it or has moved it since, less claimAheadMs where a claim could take it
+    // ahead (min: unknown, look now); and when that was read.
+    qint64 m_claimAtMs = std::numeric_limits<qint64>::min();
     qint64 m_storeDueReadMonotonicMs = 0;
     // When runDueTicks last ran, on the monotonic clock.
     qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;

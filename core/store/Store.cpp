@@ -441,19 +441,20 @@ Store::NewOperation newOperation(const QString &endpointId, const QString &idemp
 } // namespace
 
 QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint> &endpoints,
-                                 const std::function<QString()> &newIdempotencyKey)
+                                 const std::function<QString()> &newIdempotencyKey, qint64 aheadMs)
 {
     QList<qint64> created;
-    QSqlQuery *due = cached(QStringLiteral(
-        "SELECT endpoint_id FROM periodic_ticks WHERE next_tick_at <= :now ORDER BY next_tick_at"));
+    const qint64 horizon = nowMs + std::max<qint64>(0, aheadMs);
+    QSqlQuery *due = cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"
+                                           " WHERE next_tick_at <= :now ORDER BY next_tick_at"));
     if (!due)
         return created;
-    due->bindValue(QStringLiteral(":now"), nowMs);
+    due->bindValue(QStringLiteral(":now"), horizon);
     if (!exec(*due))
         return created;
-    QStringList candidates;
+    QList<std::pair<QString, qint64>> candidates; // endpoint, its tick
     while (due->next())
-        candidates.append(due->value(0).toString());
+        candidates.append({due->value(0).toString(), due->value(1).toLongLong()});
     due->finish();
     m_lastError.clear();
     if (candidates.isEmpty())
@@ -476,13 +477,13 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         " (SELECT MAX(id) FROM operations WHERE endpoint_id = e.id) WHERE e.id = :endpoint"));
     if (!advance || !latest)
         return created;
-    for (const QString &endpointId : std::as_const(candidates)) {
+    for (const auto &[endpointId, tickAtMs] : std::as_const(candidates)) {
         const auto endpoint = endpoints.constFind(endpointId);
         if (endpoint == endpoints.constEnd())
             continue;
-        advance->bindValue(QStringLiteral(":now"), nowMs);
+        advance->bindValue(QStringLiteral(":now"), horizon);
         advance->bindValue(QStringLiteral(":endpoint"), text(endpointId));
-        advance->bindValue(QStringLiteral(":now2"), nowMs);
+        advance->bindValue(QStringLiteral(":now2"), horizon);
         if (!exec(*advance))
             return {};
         if (advance->numRowsAffected() != 1)
@@ -502,10 +503,12 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
             qCDebug(lcStore) << endpointId << "tick skipped: its last operation is unfinished";
             continue;
         }
-        const std::optional<qint64> id =
-            insertOperation(newOperation(endpointId, newIdempotencyKey(), endpoint->policyId,
-                                         endpoint->partitionKey, endpoint->cost, endpoint->host),
-                            nowMs);
+        NewOperation operation =
+            newOperation(endpointId, newIdempotencyKey(), endpoint->policyId,
+                         endpoint->partitionKey, endpoint->cost, endpoint->host);
+        // A tick taken ahead is due at its time; ticks missed collapse into one now.
+        operation.dueAtMs = tickAtMs;
+        const std::optional<qint64> id = insertOperation(operation, nowMs);
         if (!id)
             return {};
         created.append(*id);

@@ -426,13 +426,15 @@ public:
     // ensureTick creates it due at firstTickAtMs, or changes the period of an
     // existing one (its next tick stays).
     bool ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTickAtMs);
-    // Advances every tick due at nowMs atomically and creates one operation per tick
-    // that this caller won (not for a paused endpoint, nor while the endpoint's latest
-    // operation is unfinished); ticks missed meanwhile collapse into one. Endpoints
-    // not in `endpoints` are left for a worker that knows them. Returns the new
-    // operations' ids; empty with lastError() on failure.
+    // Advances every tick due by nowMs + aheadMs atomically and creates one operation
+    // per tick that this caller won (not for a paused endpoint, nor while the
+    // endpoint's latest operation is unfinished), due at its tick (at nowMs for a
+    // tick already past); ticks missed meanwhile collapse into one. Endpoints not in
+    // `endpoints` are left for a worker that knows them. Returns the new operations'
+    // ids; empty with lastError() on failure.
     QList<qint64> runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint> &endpoints,
-                              const std::function<QString()> &newIdempotencyKey);
+                              const std::function<QString()> &newIdempotencyKey,
+                              qint64 aheadMs = 0);
     std::optional<qint64> nextTickAtMs();
 
     // A new operation in state scheduled, due now. It is durable, idempotency key
@@ -525,8 +527,12 @@ public:
     // renewLease. No claim takes the fleet past `concurrency`: claimCapped() then
     // tells that permits, not work, ran out. Running operations with a pending cancel
     // whose lease expired become cancelled instead. Empty on error too: see lastError().
+    // aheadMs also takes operations due within that time from lanes that nothing paces
+    // (no bucket, no stated window, no hold): the caller holds each until its time. A
+    // paced lane gives only what is due, so its units are taken when they are sent.
     QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
-                                    int limit, const FleetConcurrency &concurrency = {});
+                                    int limit, const FleetConcurrency &concurrency = {},
+                                    qint64 aheadMs = 0);
     // The last claimDue left due work behind for want of a fleet-wide permit.
     bool claimCapped() const { return m_claimCapped; }
     // The last claimDue took nothing because another worker's claim was counting the

@@ -171,8 +171,10 @@ struct Permits
 } // namespace
 
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
-                                       int limit, const FleetConcurrency &concurrency)
+                                       int limit, const FleetConcurrency &concurrency,
+                                       qint64 aheadMs)
 {
+    const qint64 aheadNowMs = nowMs + std::max<qint64>(0, aheadMs);
     QList<OperationRecord> claimed;
     m_claimCapped = false;
     m_claimContended = false;
@@ -369,7 +371,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 .arg(hint("operations_due_by_partition"), notPaused, lock));
         if (!partitions || !dueInPartition)
             return claimed;
-        partitions->bindValue(QStringLiteral(":now"), std::max(nowMs, paceNowMs));
+        partitions->bindValue(QStringLiteral(":now"), std::max(aheadNowMs, paceNowMs));
         // Partitions found empty are put right as they are read, so a few more than
         // the room are read; the rest wait for the next claim.
         partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
@@ -404,9 +406,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             lane.wanted = lane.held ? 0 : lane.units(nowMs, *paceNow, room);
             if (lane.wanted <= 0)
                 continue;
+            const bool paced = lane.gcraPaced(nowMs) || lane.windowPaced(nowMs);
             dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
             dueInPartition->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-            dueInPartition->bindValue(QStringLiteral(":now"), nowMs);
+            dueInPartition->bindValue(QStringLiteral(":now"), paced ? nowMs : aheadNowMs);
             dueInPartition->bindValue(QStringLiteral(":limit"), lane.wanted);
             if (!collect(dueInPartition, &lane.candidates))
                 return claimed;
@@ -423,7 +426,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 .arg(hint("operations_due_unpartitioned"), notPaused, lock));
         if (!unpartitioned)
             return claimed;
-        unpartitioned->bindValue(QStringLiteral(":now"), nowMs);
+        unpartitioned->bindValue(QStringLiteral(":now"), aheadNowMs);
         unpartitioned->bindValue(QStringLiteral(":limit"), room);
         if (!collect(unpartitioned, &free.candidates))
             return claimed;

@@ -19,7 +19,7 @@
 //               (stopped after --memory-seconds, 900 by default): growth per attempt after a
 //               warm-up
 //
-//   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS]
+//   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS] [--claim-ahead-ms MS]
 //                [--only throughput|lateness|fairness|periodic|startup|memory]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--analyze]
@@ -82,6 +82,9 @@ QByteArray singleEndpointConfig(const QUrl &url, const QString &policyJson = {})
 // How long records of attempts may wait for a group commit while nothing else is due
 // (SchedulerOptions::commitDelayMs): `cooldown run`'s unless --commit-delay-ms says.
 qint64 g_commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+// How far ahead claims and ticks look (SchedulerOptions::claimAheadMs): `cooldown
+// run`'s unless --claim-ahead-ms says.
+qint64 g_claimAheadMs = SchedulerOptions::kClaimAheadMs;
 
 // One engine on its own database (a SQLite path), running the given config.
 class Engine
@@ -103,6 +106,7 @@ public:
         SchedulerOptions options;
         options.workerId = QStringLiteral("bench-worker");
         options.commitDelayMs = g_commitDelayMs; // as `cooldown run` unless told
+        options.claimAheadMs = g_claimAheadMs;
         scheduler = std::make_unique<Scheduler>(std::move(*config), *store, *transport,
                                                 SystemClock::instance(), SystemRandom::instance(),
                                                 timer, options);
@@ -768,6 +772,9 @@ int main(int argc, char **argv)
     g_commitDelayMs = option(args, QStringLiteral("--commit-delay-ms"),
                              QString::number(SchedulerOptions::kBatchedCommitMs))
                           .toLongLong();
+    g_claimAheadMs = option(args, QStringLiteral("--claim-ahead-ms"),
+                            QString::number(SchedulerOptions::kClaimAheadMs))
+                         .toLongLong();
     const qint64 count = option(args, QStringLiteral("--count"),
                                 g_smoke ? QStringLiteral("300") : QStringLiteral("20000"))
                              .toLongLong();

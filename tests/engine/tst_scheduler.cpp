@@ -57,7 +57,7 @@ private:
     }
 
     bool startWith(const QByteArray &endpoints, const QByteArray &top = {},
-                   qint64 commitDelayMs = 0)
+                   qint64 commitDelayMs = 0, qint64 claimAheadMs = 0)
     {
         const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
         QString error;
@@ -77,6 +77,7 @@ private:
         options.workerId = QStringLiteral("test-worker");
         options.leaseMs = 60000;
         options.commitDelayMs = commitDelayMs;
+        options.claimAheadMs = claimAheadMs;
         m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
                                                   *m_clock, *m_random, *m_timer, options);
         if (!m_scheduler->start(&error)) {
@@ -134,6 +135,7 @@ private slots:
     void inFlightPeaksAreStored();
     void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
+    void claimedAheadStartsOnTime();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
     void throttleHoldsThePartition();
@@ -344,6 +346,43 @@ void tst_Scheduler::periodicTicksDoNotStack()
     QVERIFY(advance(10000, 1000));
     QVERIFY(latest("t").id != first);
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2);
+}
+
+void tst_Scheduler::claimedAheadStartsOnTime()
+{
+    // `cooldown run`'s settings: a tick is made and claimed up to 50 ms before it
+    // comes, held, and sent at its time, neither before nor a batch later.
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 10)"), {},
+                      SchedulerOptions::kBatchedCommitMs, 50));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(9940, 10));
+    QCOMPARE(latest("t").state, OperationState::Succeeded); // nothing made yet
+    QVERIFY(advance(10, 10));
+    const OperationRecord held = latest("t");
+    QCOMPARE(held.state, OperationState::Running);
+    QCOMPARE(held.nextAttemptAtMs, kStart + 10000);
+    QVERIFY(advance(50, 1));
+    QCOMPARE(m_server->received.size(), 1);
+    // The clocks are read in whole milliseconds: it goes one after its time.
+    QVERIFY(advance(1, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(advance(100, 10)); // the record waits for a group commit, then is written
+    const QList<AttemptRecord> attempts = m_store->attempts({});
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts.at(1).startedAtMs - kStart, 10001);
+    QCOMPARE(m_store->operation(held.id)->state, OperationState::Succeeded);
+
+    // A one-shot operation due within the horizon is claimed and held the same way.
+    const auto id = m_store->createOperation(QStringLiteral("t"), QStringLiteral("one-shot"),
+                                             m_clock->nowMs() + 30);
+    QVERIFY(id);
+    m_scheduler->workAdded(m_clock->nowMs() + 30);
+    QVERIFY(settle());
+    QCOMPARE(m_store->operation(*id)->state, OperationState::Running);
+    QVERIFY(advance(30, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(advance(1, 1));
+    QCOMPARE(m_server->received.size(), 3);
 }
 
 void tst_Scheduler::bucketPacesThePartition()

@@ -66,6 +66,7 @@ private slots:
     void forcedBypassesTheBucketAndIsCounted();
     void byteCosts();
     void periodicTickOncePerFleet();
+    void ticksAndClaimsAhead();
     void concurrencyHoldsForTheFleet();
     void perHostPermitsHoldForTheFleet();
     void perHostIsSharedAndCappedPerWorker();
@@ -381,6 +382,57 @@ void tst_FleetStore::periodicTickOncePerFleet()
     QVERIFY(a->setEndpointPaused(QStringLiteral("check"), true, kNow + 11'100));
     QVERIFY(a->runDueTicks(kNow + 12'000, endpoints, newKey).isEmpty());
     QCOMPARE(a->operations({}).size(), 3);
+}
+
+void tst_FleetStore::ticksAndClaimsAhead()
+{
+    auto store = open();
+    QVERIFY(store);
+    QHash<QString, TickEndpoint> endpoints;
+    endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1, {}});
+    int keys = 0;
+    const auto newKey = [&keys] {
+        return QStringLiteral("tick-%1").arg(++keys);
+    };
+    QVERIFY(store->ensureTick(QStringLiteral("check"), 1000, kNow + 30));
+
+    // A tick beyond the horizon waits; one within it is made now, due at its tick.
+    QVERIFY(store->runDueTicks(kNow, endpoints, newKey, 29).isEmpty());
+    QVERIFY(store->lastError().isEmpty());
+    const QList<qint64> made = store->runDueTicks(kNow, endpoints, newKey, 30);
+    QCOMPARE(made.size(), 1);
+    const auto tick = store->operation(made.first());
+    QVERIFY(tick);
+    QCOMPARE(tick->nextAttemptAtMs, kNow + 30);
+    QCOMPARE(tick->state, OperationState::Scheduled);
+    QCOMPARE(store->nextTickAtMs(), std::optional<qint64>(kNow + 1030));
+
+    // The same horizon for claims: an operation with nothing to pace it is taken up to
+    // aheadMs before it is due, and not earlier.
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 29).isEmpty());
+    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 30);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().id, made.first());
+    QCOMPARE(claimed.first().nextAttemptAtMs, kNow + 30); // the caller waits for it
+    finishAll(*store, claimed, QStringLiteral("w"));
+
+    // So is one in a partition nothing paces yet (a host's learned partition)...
+    const QString learned = QStringLiteral("learned:a.test");
+    QVERIFY(store->ensureLearnedPartition(learned));
+    QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("learned"), kNow + 40,
+                                   learned, {}, 1, QStringLiteral("a.test")));
+    // ...but not one in a paced partition, although its bucket is full: the unit is
+    // taken when it is due, as it is sent.
+    paced(*store, QStringLiteral("k"), 10, 1, 2);
+    QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("paced"), kNow + 40,
+                                   QStringLiteral("p"), QStringLiteral("k")));
+    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 50);
+    QCOMPARE(partitionKeys(claimed), QStringList{QString()});
+    QCOMPARE(claimed.first().policyId, learned);
+    finishAll(*store, claimed, QStringLiteral("w"));
+    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 39, kLease, 8, {}, 50).isEmpty());
+    claimed = store->claimDue(QStringLiteral("w"), kNow + 40, kLease, 8, {}, 50);
+    QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("k")});
 }
 
 void tst_FleetStore::concurrencyHoldsForTheFleet()
