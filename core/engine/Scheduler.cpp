@@ -290,13 +290,17 @@ void Scheduler::wake()
 {
     if (!m_started || m_waking)
         return;
+    // One reading of the clocks for the whole wake: whether records are written first
+    // and whether the store is asked for work must agree.
+    const qint64 now = nowMs();
+    const qint64 mono = m_clock.monotonicMs();
     // Records held back for a batch are written first, when their time has come or
-    // before the store is asked for work (a claim counts the permits they give back);
-    // writing them wakes us again. A wake that only sends what was claimed ahead
-    // leaves them to wait.
+    // before the store is asked for work (a claim counts the permits they give back,
+    // a tick looks for the endpoint's unfinished operation); writing them wakes us
+    // again. A wake that only sends what was claimed ahead leaves them to wait.
     if (!m_finishing.isEmpty() && !m_flushQueued &&
-        (m_flushByMonotonicMs < 0 || m_clock.monotonicMs() >= m_flushByMonotonicMs || m_stopping ||
-         storeWorkDue())) {
+        (m_flushByMonotonicMs < 0 || mono >= m_flushByMonotonicMs || m_stopping ||
+         storeWorkDue(now, mono))) {
         flushFinished();
         return;
     }
@@ -305,9 +309,8 @@ void Scheduler::wake()
         return;
     }
     m_waking = true;
-    const qint64 now = nowMs();
     m_snooze.expire(now);
-    createPeriodicOperations(now);
+    createPeriodicOperations(now, mono);
     renewLeases(now);
 
     for (auto it = m_held.begin(); it != m_held.end();) {
@@ -334,7 +337,7 @@ void Scheduler::wake()
     // request where requests are few and far apart (periodic checks). What this worker
     // changes moves that time (noteStoreDue); another worker's work is found at the
     // poll, or by claims that run anyway.
-    const bool mayHaveDueNow = claimMayFindWork(now);
+    const bool mayHaveDueNow = claimMayFindWork(now, mono);
     bool claimSkipped = false;
     if (room > 0 && !mayHaveDueNow) {
         storeMayHaveDue = false;
@@ -377,15 +380,12 @@ void Scheduler::workAdded(qint64 dueAtMs)
 
 void Scheduler::noteStoreDue(qint64 atMs)
 {
-    const qint64 claimAt =
-        atMs == std::numeric_limits<qint64>::min() ? atMs : atMs - m_options.claimAheadMs;
-    m_claimAtMs = std::min(m_claimAtMs, claimAt);
+    m_claimAtMs = std::min(m_claimAtMs, atMs);
 }
 
-bool Scheduler::claimMayFindWork(qint64 nowMs) const
+bool Scheduler::claimMayFindWork(qint64 nowMs, qint64 mono) const
 {
-    return nowMs >= m_claimAtMs ||
-           m_clock.monotonicMs() >= m_storeDueReadMonotonicMs + m_options.pollMs;
+    return nowMs >= m_claimAtMs || mono >= m_storeDueReadMonotonicMs + m_options.pollMs;
 }
 
 qint64 Scheduler::tickBatchMs() const
@@ -393,19 +393,18 @@ qint64 Scheduler::tickBatchMs() const
     return std::max(kTickBatchMs, m_options.claimAheadMs);
 }
 
-bool Scheduler::storeWorkDue() const
+bool Scheduler::storeWorkDue(qint64 nowMs, qint64 mono) const
 {
-    const bool ticks =
-        !m_ticks.isEmpty() && m_clock.monotonicMs() >= m_ticksLookedAtMonotonicMs + tickBatchMs();
-    return ticks || claimMayFindWork(nowMs());
+    const bool ticks = !m_ticks.isEmpty() && mono >= m_ticksLookedAtMonotonicMs + tickBatchMs();
+    return ticks || claimMayFindWork(nowMs, mono);
 }
 
-void Scheduler::createPeriodicOperations(qint64 nowMs)
+void Scheduler::createPeriodicOperations(qint64 nowMs, qint64 mono)
 {
-    const qint64 mono = m_clock.monotonicMs();
     if (m_ticks.isEmpty() || mono < m_ticksLookedAtMonotonicMs + tickBatchMs())
         return;
     m_ticksLookedAtMonotonicMs = mono;
+    m_nextTickKnown = false;
     // Each tick is won by one worker of the fleet, in the store; those of the time a
     // claim looks ahead are made now, due at their tick.
     if (!m_store
@@ -939,15 +938,11 @@ void Scheduler::armTimer(StoreDue storeDue)
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
         const auto due = m_store.nextDueAtMs(now);
-        // Work the claim could have taken ahead but left is paced: its time is its due.
-        qint64 claimAt = std::numeric_limits<qint64>::max();
-        if (due)
-            claimAt = *due - m_options.claimAheadMs > now ? *due - m_options.claimAheadMs : *due;
-        m_claimAtMs = claimAt;
+        m_claimAtMs = due.value_or(std::numeric_limits<qint64>::max());
         m_storeDueReadMonotonicMs = mono;
         if (due)
-            delay = std::min(delay, claimAt <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs
-                                                                       : claimAt - now);
+            delay = std::min(delay,
+                             *due <= now && m_lastClaimEmpty ? kEmptyClaimRecheckMs : *due - now);
     } else if (storeDue == StoreDue::Remembered) {
         // The claim was left out (the store's next due work is later): wake for it, or
         // to look again after a poll. Never when a claim was left out for want of
@@ -957,7 +952,13 @@ void Scheduler::armTimer(StoreDue storeDue)
             {delay, m_claimAtMs - now, m_storeDueReadMonotonicMs + m_options.pollMs - mono});
     }
     if (!m_ticks.isEmpty()) {
-        if (const auto tick = m_store.nextTickAtMs())
+        // Read again only after this worker looked for ticks: others only move ticks
+        // later, so a time kept since then is early at worst (a wake that finds none).
+        if (!m_nextTickKnown) {
+            m_nextTickAtMs = m_store.nextTickAtMs();
+            m_nextTickKnown = m_store.lastError().isEmpty();
+        }
+        if (const auto tick = m_nextTickAtMs)
             delay = std::min(delay, std::max(*tick - m_options.claimAheadMs - now,
                                              m_ticksLookedAtMonotonicMs + tickBatchMs() - mono));
     }

@@ -44,7 +44,7 @@ struct SchedulerOptions
     // event-loop pass they ended in. The engine session and `cooldown run` use
     // kBatchedCommitMs.
     qint64 commitDelayMs = 0;
-    static constexpr qint64 kBatchedCommitMs = 20;
+    static constexpr qint64 kBatchedCommitMs = 50;
     // Operations due within this time are claimed ahead, where nothing paces their
     // partition, and held until their time, and periodic ticks are made this long
     // before they come: one wake, one claim and one transaction then serve the work of
@@ -143,13 +143,14 @@ private:
     struct Held;
     struct Partition;
 
-    void createPeriodicOperations(qint64 nowMs);
+    void createPeriodicOperations(qint64 nowMs, qint64 mono);
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
     void noteStoreDue(qint64 atMs);
     // Whether a claim now may find work, as far as this worker knows.
-    bool claimMayFindWork(qint64 nowMs) const;
-    // Whether this wake will ask the store for work: ticks to look for, or a claim.
-    bool storeWorkDue() const;
+    bool claimMayFindWork(qint64 nowMs, qint64 mono) const;
+    // Whether a wake at these times asks the store for work: ticks to look for, or a
+    // claim.
+    bool storeWorkDue(qint64 nowMs, qint64 mono) const;
     qint64 tickBatchMs() const;
     bool ensurePartition(const EndpointConfig &endpoint);
     // The partition an endpoint's operations are claimed in: its policy's, or the
@@ -227,10 +228,15 @@ private:
     bool m_lastClaimEmpty = false; // the last claim found nothing
     bool m_claimContended = false; // the last claim met another worker's claim
     // When a claim may next find work: the store's next due time as this worker last
-    // read it or has moved it since, less claimAheadMs where a claim could take it
-    // ahead (min: unknown, look now); and when that was read.
+    // read it or has moved it since (min: unknown, look now); and when that was read.
+    // A claim then also takes what nothing paces of the claimAheadMs after it, and
+    // the ticks of that time are made before it (not counted here: a paced lane's
+    // due time would otherwise cost a claim that finds nothing, claimAheadMs before).
     qint64 m_claimAtMs = std::numeric_limits<qint64>::min();
     qint64 m_storeDueReadMonotonicMs = 0;
+    // The store's next periodic tick, as read after runDueTicks last ran.
+    std::optional<qint64> m_nextTickAtMs;
+    bool m_nextTickKnown = false;
     // When runDueTicks last ran, on the monotonic clock.
     qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
 };

@@ -466,12 +466,13 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         return created;
     }
     // The conditional update decides which worker owns a tick: on PostgreSQL a second
-    // worker waits for the first one's row lock and then finds the tick moved on.
-    // Ticks missed while no worker ran collapse into this one.
+    // worker waits for the first one's row lock and then finds the tick moved on. It
+    // advances the tick read above and no other, so the operation is due at the tick
+    // it was won for. Ticks missed while no worker ran collapse into this one.
     QSqlQuery *advance =
         cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
                               " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
-                              " WHERE endpoint_id = :endpoint AND next_tick_at <= :now2"));
+                              " WHERE endpoint_id = :endpoint AND next_tick_at = :tick"));
     QSqlQuery *latest = cached(QStringLiteral(
         "SELECT o.state, e.paused FROM endpoints e LEFT JOIN operations o ON o.id ="
         " (SELECT MAX(id) FROM operations WHERE endpoint_id = e.id) WHERE e.id = :endpoint"));
@@ -483,7 +484,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
             continue;
         advance->bindValue(QStringLiteral(":now"), horizon);
         advance->bindValue(QStringLiteral(":endpoint"), text(endpointId));
-        advance->bindValue(QStringLiteral(":now2"), horizon);
+        advance->bindValue(QStringLiteral(":tick"), tickAtMs);
         if (!exec(*advance))
             return {};
         if (advance->numRowsAffected() != 1)

@@ -372,17 +372,24 @@ void tst_Scheduler::claimedAheadStartsOnTime()
     QCOMPARE(attempts.at(1).startedAtMs - kStart, 10001);
     QCOMPARE(m_store->operation(held.id)->state, OperationState::Succeeded);
 
-    // A one-shot operation due within the horizon is claimed and held the same way.
-    const auto id = m_store->createOperation(QStringLiteral("t"), QStringLiteral("one-shot"),
-                                             m_clock->nowMs() + 30);
-    QVERIFY(id);
-    m_scheduler->workAdded(m_clock->nowMs() + 30);
+    // A claim made for what is due takes one-shot work due within the horizon too, and
+    // holds it the same way.
+    const qint64 t0 = m_clock->nowMs();
+    const auto first = m_store->createOperation(QStringLiteral("t"), QStringLiteral("a"), t0 + 30);
+    const auto second = m_store->createOperation(QStringLiteral("t"), QStringLiteral("b"), t0 + 60);
+    QVERIFY(first && second);
+    m_scheduler->workAdded(t0 + 30);
     QVERIFY(settle());
-    QCOMPARE(m_store->operation(*id)->state, OperationState::Running);
-    QVERIFY(advance(30, 1));
+    QCOMPARE(m_store->operation(*first)->state, OperationState::Scheduled);
+    QVERIFY(advance(29, 1));
     QCOMPARE(m_server->received.size(), 2);
     QVERIFY(advance(1, 1));
     QCOMPARE(m_server->received.size(), 3);
+    QCOMPARE(m_store->operation(*second)->state, OperationState::Running);
+    QVERIFY(advance(30, 1));
+    QCOMPARE(m_server->received.size(), 3);
+    QVERIFY(advance(1, 1));
+    QCOMPARE(m_server->received.size(), 4);
 }
 
 void tst_Scheduler::bucketPacesThePartition()
