@@ -45,10 +45,10 @@ struct SchedulerOptions
     // kBatchedCommitMs.
     qint64 commitDelayMs = 0;
     static constexpr qint64 kBatchedCommitMs = 50;
-    // Operations due within this time are claimed ahead, where nothing paces their
-    // partition, and held until their time, and periodic ticks are made this long
-    // before they come: one wake, one claim and one transaction then serve the work of
-    // this long together, and each request still starts at its time
+    // Periodic ticks are made this long before they come, and a claim also takes what
+    // is due within this time where nothing paces its partition; each operation is held
+    // until its time. One tick transaction, one claim and one group commit then serve
+    // the work of this long together, and each request still starts at its time
     // (docs/retry-contract.md, "Claims ahead"). The engine session and `cooldown run`
     // use kClaimAheadMs.
     qint64 claimAheadMs = 0;
