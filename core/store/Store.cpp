@@ -51,7 +51,7 @@ using namespace storesql;
 
 bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
 {
-    QSqlQuery *query = cached(QStringLiteral(
+    SqlStatement *query = cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, '', :now, :now2)"
         " ON CONFLICT (id) DO NOTHING"));
     if (!query)
@@ -87,7 +87,7 @@ void Store::requestCheckpoint()
 
 bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs)
 {
-    QSqlQuery *query = cached(QStringLiteral(
+    SqlStatement *query = cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, :name, :now, :now2)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name"));
     if (!query)
@@ -315,7 +315,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
 
 bool Store::ensureLearnedPartition(const QString &policyId)
 {
-    QSqlQuery *insert = cached(
+    SqlStatement *insert = cached(
         QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key) VALUES (:policy, '')"
                        " ON CONFLICT DO NOTHING"));
     if (!insert)
@@ -445,8 +445,8 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
 {
     QList<qint64> created;
     const qint64 horizon = nowMs + std::max<qint64>(0, aheadMs);
-    QSqlQuery *due = cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"
-                                           " WHERE next_tick_at <= :now ORDER BY next_tick_at"));
+    SqlStatement *due = cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"
+                                              " WHERE next_tick_at <= :now ORDER BY next_tick_at"));
     if (!due)
         return created;
     due->bindValue(QStringLiteral(":now"), horizon);
@@ -469,11 +469,11 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
     // worker waits for the first one's row lock and then finds the tick moved on. It
     // advances the tick read above and no other, so the operation is due at the tick
     // it was won for. Ticks missed while no worker ran collapse into this one.
-    QSqlQuery *advance =
+    SqlStatement *advance =
         cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
                               " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
                               " WHERE endpoint_id = :endpoint AND next_tick_at = :tick"));
-    QSqlQuery *latest = cached(QStringLiteral(
+    SqlStatement *latest = cached(QStringLiteral(
         "SELECT o.state, e.paused FROM endpoints e LEFT JOIN operations o ON o.id ="
         " (SELECT MAX(id) FROM operations WHERE endpoint_id = e.id) WHERE e.id = :endpoint"));
     if (!advance || !latest)
@@ -523,7 +523,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
 
 std::optional<qint64> Store::nextTickAtMs()
 {
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         QStringLiteral("SELECT next_tick_at FROM periodic_ticks ORDER BY next_tick_at LIMIT 1"));
     if (!query || !exec(*query))
         return std::nullopt;
@@ -555,7 +555,7 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     if (!rowsThere && !operation.policyId.isEmpty()) {
         // Claims find work through the partition's row: it must exist before the
         // operation does (the pending trigger then lowers its look_at).
-        QSqlQuery *partition =
+        SqlStatement *partition =
             cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
                                   " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
         if (!partition)
@@ -572,7 +572,7 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     const bool postgres = m_backend == Backend::Postgres;
     const bool handedIn = !operation.requestHash.isEmpty();
     const bool jobColumns = m_schemaVersion >= 9 || handedIn;
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
                        " idempotency_key, policy_id, partition_key, cost, host, request_body%1)"
                        " VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy, :partition,"
@@ -654,10 +654,10 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
     }
     // The primary key decides the race between workers: on PostgreSQL the second
     // insert waits for the first transaction and then does nothing.
-    QSqlQuery *claim = cached(QStringLiteral(
+    SqlStatement *claim = cached(QStringLiteral(
         "INSERT INTO one_shot_runs (endpoint_id, operation_id) VALUES (:endpoint, NULL)"
         " ON CONFLICT (endpoint_id) DO NOTHING"));
-    QSqlQuery *link = cached(QStringLiteral(
+    SqlStatement *link = cached(QStringLiteral(
         "UPDATE one_shot_runs SET operation_id = :id WHERE endpoint_id = :endpoint"));
     if (!claim || !link)
         return std::nullopt;

@@ -28,6 +28,7 @@ struct sqlite3_stmt;
 namespace cooldown {
 
 class SqlBatch;
+class SqlStatement;
 
 class WalCheckpointer;
 
@@ -787,7 +788,7 @@ private:
     // A statement prepared once and kept for the store's life, for the paths taken on
     // every attempt. Bind every value on each use; finish() it after reading so that it
     // holds no read snapshot. nullptr when it does not prepare (see lastError()).
-    QSqlQuery *cached(const QString &sql);
+    SqlStatement *cached(const QString &sql);
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     // Writes request.quota on its partition's row (ServerWindow::observe).
     bool observeQuota(const FinishRequest &request);
@@ -795,9 +796,10 @@ private:
     // paces those partitions by what their refusals measure (MeasuredPace).
     bool observeAnswers(const QList<FinishRequest> &requests);
     bool exec(QSqlQuery &query);
+    bool exec(SqlStatement &statement);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.
-    bool execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
+    bool execFenced(SqlStatement &query, qint64 operationId, const QString &workerId,
                     qint64 claimedVersion);
     bool fail(const QString &context, const QString &detail);
     // Writes audit's row (the first time) or adds changed to it, inside the caller's
@@ -810,7 +812,7 @@ private:
     Backend m_backend = Backend::Sqlite;
     QString m_connectionName;
     QSqlDatabase m_database;
-    std::map<QString, std::unique_ptr<QSqlQuery>> m_statements;
+    std::map<QString, std::unique_ptr<SqlStatement>> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; // SQLite in WAL mode
     int m_schemaVersion = 0;
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying

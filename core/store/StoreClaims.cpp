@@ -62,7 +62,7 @@ std::optional<qint64> Store::paceNowUs(qint64 nowMs)
 {
     if (!m_paceByDatabaseClock)
         return nowMs * 1000;
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
     if (!query || !exec(*query))
         return std::nullopt;
@@ -197,7 +197,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // that finds another counting takes nothing rather than wait: first, so that it
     // costs one statement.
     if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
-        QSqlQuery *turn = cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002)"));
+        SqlStatement *turn = cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002)"));
         if (!turn || !exec(*turn))
             return claimed;
         const bool mine = turn->next() && turn->value(0).toBool();
@@ -217,7 +217,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     const qint64 leaseNow = *paceNow / 1000;
     m_clockOffsetMs = leaseNow - nowMs;
 
-    QSqlQuery *cancelled = cached(QStringLiteral(
+    SqlStatement *cancelled = cached(QStringLiteral(
         "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
         " lease_owner = '', lease_expires_at = -1, next_attempt_at = -1, version = version + 1"
         " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
@@ -232,7 +232,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     permits.limits = concurrency;
     qint64 wantedAtMs = -1; // the time the workers table is kept in
     if (permits.limited()) {
-        QSqlQuery *running = cached(QStringLiteral(
+        SqlStatement *running = cached(QStringLiteral(
             "SELECT host, lease_owner, COUNT(*) FROM operations WHERE state = 'running'"
             " AND lease_expires_at > :now GROUP BY host, lease_owner"));
         if (!running)
@@ -257,7 +257,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         // Workers that hold permits or lately went without share the fleet's permits
         // evenly; one alone may take them all.
         wantedAtMs = leaseNow;
-        QSqlQuery *wanting =
+        SqlStatement *wanting =
             cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
         if (!wanting)
             return claimed;
@@ -272,7 +272,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
     QList<qint64> picked;
     // Runs a cached SELECT of operation id, cost and host, and collects them.
-    auto collect = [&](QSqlQuery *query, QList<Candidate> *out) {
+    auto collect = [&](SqlStatement *query, QList<Candidate> *out) {
         if (!query || !exec(*query))
             return false;
         while (query->next())
@@ -285,7 +285,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
     // Rescues first: their operations have waited longest, and they send nothing, so
     // they need no permit.
-    QSqlQuery *rescue =
+    SqlStatement *rescue =
         cached(QStringLiteral("SELECT id, cost, host FROM operations"
                               " WHERE state = 'running' AND lease_expires_at <= :now"
                               " AND cancel_requested = 0"
@@ -305,7 +305,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // counted in the bucket.
     QList<std::tuple<QString, QString, qint64>> forced; // policy, partition, cost
     if (picked.size() < limit) {
-        QSqlQuery *query = cached(
+        SqlStatement *query = cached(
             QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
                            " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
                            " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
@@ -343,7 +343,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (permits.limits.maxInFlight > 0)
         permitted = int(std::min<qint64>(permits.free(), room));
     if (room > 0 && permitted == 0) {
-        QSqlQuery *anyDue = cached(
+        SqlStatement *anyDue = cached(
             QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
                            " AND next_attempt_at <= :now%2 LIMIT 1")
                 .arg(hint("operations_due"), notPaused));
@@ -356,14 +356,14 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         anyDue->finish();
     } else if (room > 0) {
         const qint64 paceNowMs = leaseNow;
-        QSqlQuery *partitions =
+        SqlStatement *partitions =
             cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
                                   " held_until, look_at, pacing, server_quota, server_window_ms,"
                                   " server_remaining, server_reset_at, server_known_until,"
                                   " server_opened_at FROM rate_partitions WHERE next_at <= :now"
                                   " ORDER BY next_at LIMIT :limit") +
                    lock);
-        QSqlQuery *dueInPartition = cached(
+        SqlStatement *dueInPartition = cached(
             QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE policy_id = :policy"
                            " AND partition_key = :partition"
                            " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
@@ -419,7 +419,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         Lane free;
         free.partitioned = false;
         free.wanted = room;
-        QSqlQuery *unpartitioned = cached(
+        SqlStatement *unpartitioned = cached(
             QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE state IN ('scheduled',"
                            " 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
                            " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
@@ -477,7 +477,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // A worker that left work behind for want of permits says so, so that the others
     // make room for it; one that no longer wants clears it.
     if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits)) {
-        QSqlQuery *want = cached(QStringLiteral(
+        SqlStatement *want = cached(QStringLiteral(
             "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
             " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
         if (!want)
@@ -517,9 +517,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             // SQLite is in this process: statements prepared once, per operation, cost
             // less than parsing a new statement for each claim (most claims take one or
             // two) and RETURNING's temporary table.
-            QSqlQuery *update =
+            SqlStatement *update =
                 cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
-            QSqlQuery *read = cached(
+            SqlStatement *read = cached(
                 QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
             if (!update || !read)
                 return {};
@@ -549,12 +549,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // operation is due; one just served goes behind those still waiting.
     if (paceNow) {
         const qint64 paceNowMs = *paceNow / 1000;
-        QSqlQuery *update = cached(QStringLiteral(
+        SqlStatement *update = cached(QStringLiteral(
             "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
             " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
             " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = "
             ":partition"));
-        QSqlQuery *firstPending = cached(
+        SqlStatement *firstPending = cached(
             QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
                            " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
                            " ORDER BY next_attempt_at LIMIT 1")
@@ -601,7 +601,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         const std::optional<qint64> now = paceNow ? paceNow : paceNowUs(nowMs);
         if (!now)
             return {};
-        QSqlQuery *charge =
+        SqlStatement *charge =
             cached(QStringLiteral(
                        "UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
                        " ELSE %1(tat_us, :now) + interval_us * :cost END"
@@ -643,10 +643,10 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
                                    .arg(attemptInsert().names(), attemptInsert().list());
     static const QString returning = sql + QStringLiteral(" RETURNING id");
     const bool postgres = m_backend == Backend::Postgres;
-    QSqlQuery *statement = cached(postgres ? returning : sql);
+    SqlStatement *statement = cached(postgres ? returning : sql);
     if (!statement)
         return false;
-    QSqlQuery &query = *statement;
+    SqlStatement &query = *statement;
     // Redaction happens here, whatever the caller did.
     const QVariant values[] = {
         a.operationId,
@@ -705,15 +705,15 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
 bool Store::observeQuota(const FinishRequest &request)
 {
     const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
-    QSqlQuery *row = cached(
+    SqlStatement *row = cached(
         QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
                        " server_known_until, server_opened_at FROM rate_partitions"
                        " WHERE policy_id = :policy AND partition_key = :partition") +
         lock);
-    QSqlQuery *running = cached(QStringLiteral(
+    SqlStatement *running = cached(QStringLiteral(
         "SELECT COUNT(*) FROM operations WHERE state = 'running' AND policy_id = :policy"
         " AND partition_key = :partition"));
-    QSqlQuery *update = cached(QStringLiteral(
+    SqlStatement *update = cached(QStringLiteral(
         "UPDATE rate_partitions SET server_quota = :quota, server_window_ms = :window,"
         " server_remaining = :remaining, server_reset_at = :reset,"
         " server_known_until = :until, server_opened_at = :opened, learned_from = :from,"
@@ -785,12 +785,12 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     if (partitions.isEmpty())
         return true;
     const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
-    QSqlQuery *row = cached(
+    SqlStatement *row = cached(
         QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
                        " server_quota, server_known_until FROM rate_partitions"
                        " WHERE policy_id = :policy AND partition_key = :partition") +
         lock);
-    QSqlQuery *update = cached(QStringLiteral(
+    SqlStatement *update = cached(QStringLiteral(
         "UPDATE rate_partitions SET interval_us = :interval, capacity = 1,"
         " measured_since = :since, measured_accepted = :accepted, measured_raised_at = :raised,"
         " learned_from = CASE WHEN :lesson = '' THEN learned_from ELSE :lesson2 END,"
@@ -875,7 +875,7 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         " ELSE CAST(:expires AS BIGINT) END, version = version + 1"
         " WHERE id = :id AND version = :version AND lease_owner = :worker");
     static const QString returning = sql + QStringLiteral(" RETURNING cancel_requested");
-    QSqlQuery *update = cached(postgres ? returning : sql);
+    SqlStatement *update = cached(postgres ? returning : sql);
     if (!update)
         return false;
     const AttemptRecord &attempt = request.attempt;
@@ -935,7 +935,7 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         cancelRequested = applied && update->value(0).toInt() != 0;
         update->finish();
     } else if (update->numRowsAffected() == 1) {
-        QSqlQuery *flag =
+        SqlStatement *flag =
             cached(QStringLiteral("SELECT cancel_requested FROM operations WHERE id = :id"));
         if (!flag)
             return false;
@@ -974,7 +974,7 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
     return insertAttempt(attempt, true, nullptr);
 }
 
-bool Store::execFenced(QSqlQuery &query, qint64 operationId, const QString &workerId,
+bool Store::execFenced(SqlStatement &query, qint64 operationId, const QString &workerId,
                        qint64 claimedVersion)
 {
     query.bindValue(QStringLiteral(":id"), operationId);
@@ -996,7 +996,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
                          qint64 dueAtMs)
 {
     // A rescue keeps state running with an expired lease: the next claim rescues it again.
-    QSqlQuery *query = cached(QStringLiteral(
+    SqlStatement *query = cached(QStringLiteral(
         "UPDATE operations SET"
         " state = CASE WHEN cancel_requested = 1 THEN 'cancelled' WHEN rescued = 1 THEN 'running'"
         " WHEN attempt = 0 THEN 'scheduled' ELSE 'waiting' END,"
@@ -1016,7 +1016,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
 bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
                        qint64 leaseExpiresAtMs)
 {
-    QSqlQuery *query = cached(QStringLiteral(
+    SqlStatement *query = cached(QStringLiteral(
         "UPDATE operations SET lease_expires_at = :expires"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
     if (!query)
@@ -1042,12 +1042,12 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     const bool sqlite = m_backend == Backend::Sqlite;
     const QString notPaused =
         QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
-    QSqlQuery *unpartitioned = cached(
+    SqlStatement *unpartitioned = cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
                        " 'waiting') AND policy_id = ''%2 ORDER BY next_attempt_at LIMIT 1")
             .arg(sqlite ? QStringLiteral(" INDEXED BY operations_due_unpartitioned") : QString(),
                  notPaused));
-    QSqlQuery *forced = cached(
+    SqlStatement *forced = cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
                        " 'waiting') AND force_next = 1%2 ORDER BY next_attempt_at LIMIT 1")
             .arg(sqlite ? QStringLiteral(" INDEXED BY operations_forced") : QString(), notPaused));
@@ -1057,13 +1057,13 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     // the caller's clock is far from the database's, each part is moved on its own:
     // that reads every partition, which only a fleet with skewed clocks pays for.
     const bool skewed = qAbs(paceOffsetMs) > kSkewedClockMs;
-    QSqlQuery *partitions =
+    SqlStatement *partitions =
         skewed ? cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
                                        " rate_partitions WHERE next_at < :never")
                             .arg(greatest()))
                : cached(QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
                                        " ORDER BY next_at LIMIT 1"));
-    QSqlQuery *leases =
+    SqlStatement *leases =
         cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
                               " ORDER BY lease_expires_at LIMIT 1"));
     if (partitions) {
@@ -1072,7 +1072,7 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
             partitions->bindValue(QStringLiteral(":offset"), paceOffsetMs);
     }
     std::optional<qint64> earliest;
-    for (QSqlQuery *query : {unpartitioned, forced, partitions, leases}) {
+    for (SqlStatement *query : {unpartitioned, forced, partitions, leases}) {
         if (!query || !exec(*query))
             return std::nullopt;
         if (query->next() && !query->value(0).isNull()) {

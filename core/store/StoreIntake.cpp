@@ -45,7 +45,7 @@ std::optional<std::pair<qint64, QString>> Store::handedInWithKey(const QString &
                                                                  bool *failed)
 {
     *failed = false;
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT id, request_hash FROM operations"
                               " WHERE idempotency_key = :key AND request_hash <> ''"));
     if (!query || (query->bindValue(QStringLiteral(":key"), text(idempotencyKey)), !exec(*query))) {
@@ -87,7 +87,7 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
         }
         const auto partition = std::make_pair(job.policyId, job.partitionKey);
         if (!job.policyId.isEmpty() && !partitions.contains(partition)) {
-            QSqlQuery *row =
+            SqlStatement *row =
                 cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
                                       " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
             if (!row)

@@ -18,7 +18,7 @@ using namespace storesql;
 std::optional<QHash<QString, EndpointOpenWork>> Store::openWorkByEndpoint()
 {
     // operations_by_state (state, id): the open states only, as openCountsByState.
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         QStringLiteral("SELECT endpoint_id, state, COUNT(*), MIN(next_attempt_at) FROM operations"
                        " WHERE state IN ('scheduled', 'running', 'waiting', 'parked')"
                        " GROUP BY endpoint_id, state"));
@@ -59,7 +59,7 @@ std::optional<QHash<QString, EndpointOpenWork>> Store::openWorkByEndpoint()
 
 std::optional<QHash<QString, qint64>> Store::nextTicksByEndpoint()
 {
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"));
     if (!query || !exec(*query))
         return std::nullopt;
@@ -74,7 +74,7 @@ std::optional<QHash<QString, qint64>> Store::nextTicksByEndpoint()
 std::optional<QSet<QString>> Store::pausedEndpointIds()
 {
     // endpoints_paused, a partial index of the paused ones.
-    QSqlQuery *query = cached(QStringLiteral("SELECT id FROM endpoints WHERE paused = 1"));
+    SqlStatement *query = cached(QStringLiteral("SELECT id FROM endpoints WHERE paused = 1"));
     if (!query || !exec(*query))
         return std::nullopt;
     QSet<QString> out;
@@ -88,7 +88,7 @@ std::optional<QSet<QString>> Store::pausedEndpointIds()
 std::optional<std::optional<OperationState>> Store::lastEndedState(const QString &endpointId)
 {
     // operations_by_endpoint (endpoint_id, id), walked from the newest.
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT state FROM operations WHERE endpoint_id = :endpoint"
                               " AND state IN ('succeeded', 'failed') ORDER BY id DESC LIMIT 1"));
     if (!query)
@@ -107,7 +107,7 @@ std::optional<std::optional<OperationState>> Store::lastEndedState(const QString
 std::optional<qint64> Store::lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs)
 {
     // attempts_by_endpoint (endpoint_id, started_at), walked from the newest.
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT finished_at FROM attempts WHERE endpoint_id = :endpoint"
                               " AND started_at >= :since AND decision = 'success'"
                               " ORDER BY started_at DESC LIMIT 1"));
@@ -127,7 +127,7 @@ std::optional<QList<qint64>> Store::exchangeDurations(const QString &endpointId,
                                                       qint64 toMs, int limit)
 {
     // attempts_by_endpoint (endpoint_id, started_at): one range, newest first, bounded.
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT duration_ms FROM attempts WHERE endpoint_id = :endpoint"
                               " AND started_at >= :from AND started_at < :to AND duration_ms >= 0"
                               " ORDER BY started_at DESC LIMIT :limit"));

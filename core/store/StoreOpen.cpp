@@ -502,12 +502,12 @@ QSqlQuery Store::prepare(const QString &sql)
     return query;
 }
 
-QSqlQuery *Store::cached(const QString &sql)
+SqlStatement *Store::cached(const QString &sql)
 {
     auto it = m_statements.find(sql);
     if (it == m_statements.end()) {
-        auto query = std::make_unique<QSqlQuery>(m_database);
-        if (!query->prepare(sql)) {
+        auto query = std::make_unique<SqlStatement>(m_database, sqliteHandle(), sql);
+        if (!query->isValid()) {
             fail(QStringLiteral("prepare"), errorText(query->lastError()));
             return nullptr;
         }
@@ -521,6 +521,13 @@ bool Store::exec(QSqlQuery &query)
     if (query.exec())
         return true;
     return fail(QStringLiteral("query"), errorText(query.lastError()));
+}
+
+bool Store::exec(SqlStatement &statement)
+{
+    if (statement.exec())
+        return true;
+    return fail(QStringLiteral("query"), errorText(statement.lastError()));
 }
 
 bool Store::fail(const QString &context, const QString &detail)

@@ -203,7 +203,7 @@ QMap<OperationState, qint64> Store::openCountsByState()
     for (OperationState state : {OperationState::Scheduled, OperationState::Running,
                                  OperationState::Waiting, OperationState::Parked})
         counts.insert(state, 0);
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT state, COUNT(*) FROM operations WHERE state IN ('scheduled',"
                               " 'running', 'waiting', 'parked') GROUP BY state"));
     if (!query || !exec(*query))
@@ -221,7 +221,7 @@ std::optional<bool> Store::hasUnfinishedOperations()
 {
     // A paused endpoint's work would keep `cooldown run --until-idle` running for ever,
     // waiting for a resume; an automatic pause makes that likely.
-    QSqlQuery *query = cached(QStringLiteral(
+    SqlStatement *query = cached(QStringLiteral(
         "SELECT 1 FROM operations WHERE state = 'running' OR (state IN ('scheduled', 'waiting')"
         " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)) LIMIT 1"));
     if (!query || !exec(*query))
@@ -399,7 +399,7 @@ qint64 Store::countAttempts(const AttemptFilter &filter)
 
 qint64 Store::newestAttemptId()
 {
-    QSqlQuery *query = cached(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM attempts"));
+    SqlStatement *query = cached(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM attempts"));
     if (!query || !exec(*query) || !query->next())
         return -1;
     const qint64 newest = query->value(0).toLongLong();

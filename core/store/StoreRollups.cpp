@@ -144,7 +144,7 @@ private:
 
 std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
 {
-    QSqlQuery *query =
+    SqlStatement *query =
         cached(QStringLiteral("SELECT decision, wait_ms, finished_at, started_at FROM attempts"
                               " WHERE operation_id = :operation AND lease_conflict = 0"
                               " ORDER BY id DESC LIMIT 1"));
@@ -179,7 +179,7 @@ bool Store::writeRollups(const RollupBatch &batch)
     }
     const auto upsertInto = [this](const char *table, const char *timeColumn,
                                    const std::map<RollupBatch::Key, RollupBatch::Sums> &rows) {
-        QSqlQuery *upsert = cached(
+        SqlStatement *upsert = cached(
             QStringLiteral(
                 "INSERT INTO %1 (%2, endpoint_id, policy_id, partition_key, status_class,"
                 " decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
@@ -231,7 +231,7 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
     }
     const auto upsertInto = [&](const char *table, const char *timeColumn,
                                 const std::map<qint64, int> &rows) {
-        QSqlQuery *upsert = cached(
+        SqlStatement *upsert = cached(
             QStringLiteral("INSERT INTO %1 (%2, worker_id, peak) VALUES (:at, :worker, :peak)"
                            " ON CONFLICT (%2, worker_id) DO UPDATE SET peak = %3(%1.peak,"
                            " excluded.peak)")
@@ -490,12 +490,13 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
     // so the sum bounds the fleet's from above. A bucket shows its highest one.
     const auto scan = [&](const char *table, const char *timeColumn, qint64 scanFrom,
                           qint64 scanTo) {
-        QSqlQuery *query = cached(QStringLiteral("SELECT %1 - %1 % %3 AS bucket_at, MAX(fleet) FROM"
-                                                 " (SELECT %1, SUM(peak) AS fleet FROM %2"
-                                                 " WHERE %1 >= :from AND %1 < :to GROUP BY %1) m"
-                                                 " GROUP BY %1 - %1 % %3")
-                                      .arg(QLatin1String(timeColumn), QLatin1String(table))
-                                      .arg(bucket));
+        SqlStatement *query =
+            cached(QStringLiteral("SELECT %1 - %1 % %3 AS bucket_at, MAX(fleet) FROM"
+                                  " (SELECT %1, SUM(peak) AS fleet FROM %2"
+                                  " WHERE %1 >= :from AND %1 < :to GROUP BY %1) m"
+                                  " GROUP BY %1 - %1 % %3")
+                       .arg(QLatin1String(timeColumn), QLatin1String(table))
+                       .arg(bucket));
         if (!query)
             return false;
         query->bindValue(QStringLiteral(":from"), scanFrom);
@@ -526,7 +527,7 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
 
 qint64 Store::finalFailuresSince(qint64 sinceMs)
 {
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         QStringLiteral("SELECT CAST(COALESCE(SUM(attempts), 0) AS BIGINT) FROM attempt_rollups"
                        " WHERE minute_at >= :since AND decision = 'fail'"));
     if (!query)
@@ -546,7 +547,7 @@ std::optional<QByteArray> Store::changeToken()
     // SQLite counts the commits of other connections for us. PostgreSQL has no such
     // counter: the latest ids, the open operations and their versions, and the
     // partitions' holds change with everything the views show.
-    QSqlQuery *query = cached(
+    SqlStatement *query = cached(
         m_backend == Backend::Sqlite
             ? QStringLiteral("PRAGMA data_version")
             : QStringLiteral("SELECT (SELECT COALESCE(MAX(id), 0) FROM attempts),"
@@ -561,7 +562,7 @@ std::optional<QByteArray> Store::changeToken()
     if (!query || !exec(*query) || !query->next())
         return std::nullopt;
     QByteArray token;
-    for (int i = 0; i < query->record().count(); ++i)
+    for (int i = 0; i < query->columnCount(); ++i)
         token += query->value(i).toByteArray() + ',';
     query->finish();
     m_lastError.clear();
@@ -570,7 +571,7 @@ std::optional<QByteArray> Store::changeToken()
 
 qint64 Store::earliestAttemptMs()
 {
-    QSqlQuery *query = cached(QStringLiteral("SELECT MIN(started_at) FROM attempts"));
+    SqlStatement *query = cached(QStringLiteral("SELECT MIN(started_at) FROM attempts"));
     if (!query || !exec(*query) || !query->next())
         return -1;
     const qint64 earliest = query->value(0).isNull() ? -1 : query->value(0).toLongLong();

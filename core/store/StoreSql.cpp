@@ -118,7 +118,9 @@ const Placeholders &finishUpdate()
     return values;
 }
 
-OperationRecord readOperation(const QSqlQuery &query)
+namespace {
+
+template <typename Query> OperationRecord readOperationOf(const Query &query)
 {
     OperationRecord r;
     r.id = query.value(0).toLongLong();
@@ -147,6 +149,18 @@ OperationRecord readOperation(const QSqlQuery &query)
     r.requestBody = query.value(23).toString().toUtf8();
     r.jobValues = jobValuesFromText(query.value(24).toString());
     return r;
+}
+
+} // namespace
+
+OperationRecord readOperation(const QSqlQuery &query)
+{
+    return readOperationOf(query);
+}
+
+OperationRecord readOperation(const SqlStatement &query)
+{
+    return readOperationOf(query);
 }
 
 QString jobValuesText(const JobValues &values)

@@ -5,6 +5,7 @@
 // a record. Private to core/store; nothing outside it includes this.
 
 #include "core/store/Records.h"
+#include "core/store/SqlStatement.h"
 #include "core/store/Store.h"
 
 #include <QByteArrayView>
@@ -46,7 +47,7 @@ public:
     QString list() const { return m_names.join(QStringLiteral(", ")); }
     // "a, b, …": the names without their colons, for a column list.
     QString names() const { return list().remove(u':'); }
-    template <size_t N> void bind(QSqlQuery &query, const QVariant (&values)[N]) const
+    template <typename Query, size_t N> void bind(Query &query, const QVariant (&values)[N]) const
     {
         Q_ASSERT(qsizetype(N) == m_names.size());
         for (size_t i = 0; i < N; ++i)
@@ -66,6 +67,7 @@ const QString &attemptColumns();
 const Placeholders &finishUpdate();
 
 OperationRecord readOperation(const QSqlQuery &query);
+OperationRecord readOperation(const SqlStatement &query);
 
 // Decisions and wait sources as their columns hold them. A text this version does not
 // know (a newer writer, a hand-edited row) is read as the fallback named below and
