@@ -91,6 +91,7 @@ struct Candidate
     qint64 id = 0;
     qint64 cost = 1;
     QString host;
+    qint64 dueAtMs = 0;
 };
 
 // A partition a claim looked at (or the operations without one), and what it found.
@@ -271,13 +272,13 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     }
 
     QList<qint64> picked;
-    // Runs a cached SELECT of operation id, cost and host, and collects them.
+    // Runs a cached SELECT of operation id, cost, host and due time, and collects them.
     auto collect = [&](SqlStatement *query, QList<Candidate> *out) {
         if (!query || !exec(*query))
             return false;
         while (query->next())
             out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
-                         query->value(2).toString()});
+                         query->value(2).toString(), query->value(3).toLongLong()});
         const bool ok = !query->lastError().isValid();
         query->finish();
         return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
@@ -286,7 +287,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // Rescues first: their operations have waited longest, and they send nothing, so
     // they need no permit.
     SqlStatement *rescue =
-        cached(QStringLiteral("SELECT id, cost, host FROM operations"
+        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations"
                               " WHERE state = 'running' AND lease_expires_at <= :now"
                               " AND cancel_requested = 0"
                               " ORDER BY lease_expires_at LIMIT :limit") +
@@ -364,7 +365,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                                   " ORDER BY next_at LIMIT :limit") +
                    lock);
         SqlStatement *dueInPartition = cached(
-            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE policy_id = :policy"
+            QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
+                           " WHERE policy_id = :policy"
                            " AND partition_key = :partition"
                            " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
                            " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
@@ -419,11 +421,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         Lane free;
         free.partitioned = false;
         free.wanted = room;
-        SqlStatement *unpartitioned = cached(
-            QStringLiteral("SELECT id, cost, host FROM operations%1 WHERE state IN ('scheduled',"
-                           " 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
-                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
-                .arg(hint("operations_due_unpartitioned"), notPaused, lock));
+        SqlStatement *unpartitioned =
+            cached(QStringLiteral(
+                       "SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE state"
+                       " IN ('scheduled', 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
+                       " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
+                       .arg(hint("operations_due_unpartitioned"), notPaused, lock));
         if (!unpartitioned)
             return claimed;
         unpartitioned->bindValue(QStringLiteral(":now"), aheadNowMs);
@@ -434,38 +437,43 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
         // Round-robin. Under a byte quota a lane stops offering when its next cost no
         // longer fits; a candidate whose host has no fleet-wide permit left is passed
-        // over, and keeps its token.
+        // over, and keeps its token. Work due now is taken first, in every lane; work
+        // taken ahead only gets the room it leaves.
         const qsizetype full = picked.size() + permitted;
-        bool progress = true;
-        while (progress && picked.size() < full) {
-            progress = false;
-            for (Lane &lane : lanes) {
-                if (picked.size() >= full)
-                    break;
-                while (lane.taken < lane.candidates.size() &&
-                       permits.hostFull(lane.candidates.at(lane.taken).host)) {
-                    lane.candidates.removeAt(lane.taken);
-                    m_claimCapped = true;
+        for (const bool ahead : {false, true}) {
+            bool progress = true;
+            while (progress && picked.size() < full) {
+                progress = false;
+                for (Lane &lane : lanes) {
+                    if (picked.size() >= full)
+                        break;
+                    while (lane.taken < lane.candidates.size() &&
+                           permits.hostFull(lane.candidates.at(lane.taken).host)) {
+                        lane.candidates.removeAt(lane.taken);
+                        m_claimCapped = true;
+                    }
+                    if (lane.taken >= lane.candidates.size())
+                        continue;
+                    const Candidate &candidate = lane.candidates.at(lane.taken);
+                    if (!ahead && candidate.dueAtMs > nowMs)
+                        continue; // not due yet: the second round may take it
+                    const bool gcra = lane.gcraPaced(nowMs);
+                    const bool window = lane.windowPaced(nowMs);
+                    if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
+                                     std::min(candidate.cost, lane.pace.capacity)) ||
+                        (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
+                        lane.candidates.resize(lane.taken); // offers no more
+                        continue;
+                    }
+                    if (gcra)
+                        lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
+                    if (window)
+                        lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
+                    permits.take(candidate.host);
+                    picked.append(candidate.id);
+                    ++lane.taken;
+                    progress = true;
                 }
-                if (lane.taken >= lane.candidates.size())
-                    continue;
-                const Candidate &candidate = lane.candidates.at(lane.taken);
-                const bool gcra = lane.gcraPaced(nowMs);
-                const bool window = lane.windowPaced(nowMs);
-                if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
-                                 std::min(candidate.cost, lane.pace.capacity)) ||
-                    (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
-                    lane.candidates.resize(lane.taken); // offers no more
-                    continue;
-                }
-                if (gcra)
-                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
-                if (window)
-                    lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
-                permits.take(candidate.host);
-                picked.append(candidate.id);
-                ++lane.taken;
-                progress = true;
             }
         }
         if (permitted < room && picked.size() >= full) {

@@ -67,6 +67,7 @@ private slots:
     void byteCosts();
     void periodicTickOncePerFleet();
     void ticksAndClaimsAhead();
+    void dueWorkBeforeWorkAhead();
     void concurrencyHoldsForTheFleet();
     void perHostPermitsHoldForTheFleet();
     void perHostIsSharedAndCappedPerWorker();
@@ -433,6 +434,36 @@ void tst_FleetStore::ticksAndClaimsAhead()
     QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 39, kLease, 8, {}, 50).isEmpty());
     claimed = store->claimDue(QStringLiteral("w"), kNow + 40, kLease, 8, {}, 50);
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("k")});
+}
+
+void tst_FleetStore::dueWorkBeforeWorkAhead()
+{
+    auto store = open();
+    QVERIFY(store);
+    // A partition nothing paces, whose work is due soon, comes first in the claim's
+    // round (partitions before the operations without one)...
+    const QString learned = QStringLiteral("learned:a.test");
+    QVERIFY(store->ensureLearnedPartition(learned));
+    QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("soon"), kNow + 30, learned,
+                                   {}, 1, QStringLiteral("a.test")));
+    // ...but work due now has the room first, whichever lane it is in.
+    QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("now"), kNow));
+    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 1, {}, 50);
+    QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("-")}); // no partition
+    QCOMPARE(claimed.first().nextAttemptAtMs, kNow);
+    finishAll(*store, claimed, QStringLiteral("w"));
+    // The same when the fleet's permits are what is short.
+    QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("now2"), kNow));
+    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {1, 0}, 50);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().policyId, QString());
+    QVERIFY(store->claimCapped());
+    finishAll(*store, claimed, QStringLiteral("w"));
+    // Room left over takes the work ahead.
+    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 50);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().policyId, learned);
+    QCOMPARE(claimed.first().nextAttemptAtMs, kNow + 30);
 }
 
 void tst_FleetStore::concurrencyHoldsForTheFleet()
