@@ -76,6 +76,10 @@ void SqlStatement::bindValue(const QString &placeholder, const QVariant &value)
         return;
     case QMetaType::QByteArray: {
         const QByteArray bytes = value.toByteArray();
+        if (bytes.isNull()) {
+            sqlite3_bind_null(m_statement, index);
+            return;
+        }
         sqlite3_bind_blob(m_statement, index, bytes.constData(), int(bytes.size()),
                           SQLITE_TRANSIENT);
         return;
@@ -83,7 +87,8 @@ void SqlStatement::bindValue(const QString &placeholder, const QVariant &value)
     default:
         break;
     }
-    if (value.isNull()) {
+    // As QtSql: a null QString (or an empty QVariant) binds as NULL, not as ''.
+    if (value.isNull() || (value.typeId() == QMetaType::QString && value.toString().isNull())) {
         sqlite3_bind_null(m_statement, index);
         return;
     }

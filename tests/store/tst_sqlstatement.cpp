@@ -152,6 +152,27 @@ void tst_SqlStatement::cellsKeepTheirTypes()
     s->bindValue(QStringLiteral(":name"), QVariant());
     QVERIFY(s->exec());
     QVERIFY(!s->next());
+
+    // So do a null QString and a null QByteArray; empty ones are empty text and blob.
+    auto isNull = statement(QStringLiteral("SELECT :v IS NULL, typeof(:w)"));
+    const QList<std::pair<QVariant, QString>> cases = {
+        {QVariant(QString()), QStringLiteral("null")},
+        {QVariant(QStringLiteral("")), QStringLiteral("text")},
+        {QVariant(QByteArray()), QStringLiteral("null")},
+        {QVariant(QByteArray("")), QStringLiteral("blob")},
+        {QVariant(qint64(0)), QStringLiteral("integer")},
+        {QVariant(false), QStringLiteral("integer")},
+        {QVariant(1.5), QStringLiteral("real")},
+    };
+    for (const auto &[value, type] : cases) {
+        isNull->bindValue(QStringLiteral(":v"), value);
+        isNull->bindValue(QStringLiteral(":w"), value);
+        QVERIFY(isNull->exec());
+        QVERIFY(isNull->next());
+        QCOMPARE(isNull->value(0).toBool(), type == u"null");
+        QCOMPARE(isNull->value(1).toString(), type);
+        isNull->finish();
+    }
 }
 
 void tst_SqlStatement::writesCountTheirRows()
