@@ -786,8 +786,9 @@ private:
     std::optional<OperationRecord> recordOf(OperationLookup lookup);
     QSqlQuery prepare(const QString &sql);
     // A statement prepared once and kept for the store's life, for the paths taken on
-    // every attempt. Bind every value on each use; finish() it after reading so that it
-    // holds no read snapshot. nullptr when it does not prepare (see lastError()).
+    // every attempt: SQLite's own statement on SQLite (SqlStatement.h). Bind every value
+    // on each use; finish() it after reading so that it holds no read snapshot. nullptr
+    // when it does not prepare (see lastError()).
     SqlStatement *cached(const QString &sql);
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     // Writes request.quota on its partition's row (ServerWindow::observe).

@@ -440,41 +440,45 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         // over, and keeps its token. Work due now is taken first, in every lane; work
         // taken ahead only gets the room it leaves.
         const qsizetype full = picked.size() + permitted;
-        for (const bool ahead : {false, true}) {
-            bool progress = true;
-            while (progress && picked.size() < full) {
-                progress = false;
-                for (Lane &lane : lanes) {
-                    if (picked.size() >= full)
-                        break;
-                    while (lane.taken < lane.candidates.size() &&
-                           permits.hostFull(lane.candidates.at(lane.taken).host)) {
-                        lane.candidates.removeAt(lane.taken);
-                        m_claimCapped = true;
-                    }
-                    if (lane.taken >= lane.candidates.size())
-                        continue;
-                    const Candidate &candidate = lane.candidates.at(lane.taken);
-                    if (!ahead && candidate.dueAtMs > nowMs)
-                        continue; // not due yet: the second round may take it
-                    const bool gcra = lane.gcraPaced(nowMs);
-                    const bool window = lane.windowPaced(nowMs);
-                    if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
-                                     std::min(candidate.cost, lane.pace.capacity)) ||
-                        (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
-                        lane.candidates.resize(lane.taken); // offers no more
-                        continue;
-                    }
-                    if (gcra)
-                        lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
-                    if (window)
-                        lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
-                    permits.take(candidate.host);
-                    picked.append(candidate.id);
-                    ++lane.taken;
-                    progress = true;
+        // One round: the next candidate of each lane; false when none was taken.
+        auto takeRound = [&](bool ahead) {
+            bool took = false;
+            for (Lane &lane : lanes) {
+                if (picked.size() >= full)
+                    break;
+                while (lane.taken < lane.candidates.size() &&
+                       permits.hostFull(lane.candidates.at(lane.taken).host)) {
+                    lane.candidates.removeAt(lane.taken);
+                    m_claimCapped = true;
                 }
+                if (lane.taken >= lane.candidates.size())
+                    continue;
+                const Candidate &candidate = lane.candidates.at(lane.taken);
+                if (!ahead && candidate.dueAtMs > nowMs)
+                    continue; // not due yet: the rounds for work ahead may take it
+                const bool gcra = lane.gcraPaced(nowMs);
+                const bool window = lane.windowPaced(nowMs);
+                if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
+                                 std::min(candidate.cost, lane.pace.capacity)) ||
+                    (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
+                    lane.candidates.resize(lane.taken); // offers no more
+                    continue;
+                }
+                if (gcra)
+                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
+                if (window)
+                    lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
+                permits.take(candidate.host);
+                picked.append(candidate.id);
+                ++lane.taken;
+                took = true;
             }
+            return took;
+        };
+        for (const bool ahead : {false, true}) {
+            bool took = true;
+            while (took && picked.size() < full)
+                took = takeRound(ahead);
         }
         if (permitted < room && picked.size() >= full) {
             for (const Lane &lane : lanes)
