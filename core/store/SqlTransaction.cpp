@@ -7,6 +7,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <sqlite3.h>
+
 namespace cooldown {
 
 namespace {
@@ -17,7 +19,8 @@ thread_local QHash<QString, int> t_batches;
 
 } // namespace
 
-SqlTransaction::SqlTransaction(QSqlDatabase database, Kind kind) : m_database(std::move(database))
+SqlTransaction::SqlTransaction(QSqlDatabase database, Kind kind, sqlite3 *native)
+    : m_database(std::move(database)), m_native(native)
 {
     const auto batch = t_batches.find(m_database.connectionName());
     if (batch != t_batches.end()) {
@@ -27,7 +30,7 @@ SqlTransaction::SqlTransaction(QSqlDatabase database, Kind kind) : m_database(st
             --*batch;
         return;
     }
-    const bool sqlite = m_database.driverName() == QLatin1String("QSQLITE");
+    const bool sqlite = m_native || m_database.driverName() == QLatin1String("QSQLITE");
     QString begin = QStringLiteral("BEGIN");
     if (sqlite)
         begin = kind == Kind::Write ? QStringLiteral("BEGIN IMMEDIATE")
@@ -73,19 +76,18 @@ void SqlTransaction::rollback()
     m_active = false;
     if (!m_savepoint.isEmpty()) {
         // Undoes this transaction's writes and nothing else of the batch.
-        QSqlQuery query(m_database);
-        if (!query.exec(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
-            !query.exec(QStringLiteral("RELEASE ") + m_savepoint))
-            qCWarning(lcStore) << "rollback to a savepoint failed:" << query.lastError().text();
+        if (!execute(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
+            !execute(QStringLiteral("RELEASE ") + m_savepoint))
+            qCWarning(lcStore) << "rollback to a savepoint failed:" << m_error;
         --t_batches[m_database.connectionName()];
         return;
     }
-    QSqlQuery query(m_database);
-    if (!query.exec(QStringLiteral("ROLLBACK")))
-        qCWarning(lcStore) << "rollback failed:" << query.lastError().text();
+    if (!execute(QStringLiteral("ROLLBACK")))
+        qCWarning(lcStore) << "rollback failed:" << m_error;
 }
 
-SqlBatch::SqlBatch(QSqlDatabase database) : m_transaction(database)
+SqlBatch::SqlBatch(QSqlDatabase database, sqlite3 *native)
+    : m_transaction(database, SqlTransaction::Kind::Write, native)
 {
     if (m_transaction.isActive())
         t_batches.insert(database.connectionName(), 0);
@@ -106,6 +108,13 @@ bool SqlBatch::commit()
 
 bool SqlTransaction::execute(const QString &statement)
 {
+    if (m_native) {
+        if (sqlite3_exec(m_native, statement.toUtf8().constData(), nullptr, nullptr, nullptr) ==
+            SQLITE_OK)
+            return true;
+        m_error = QString::fromUtf8(sqlite3_errmsg(m_native));
+        return false;
+    }
     QSqlQuery query(m_database);
     if (query.exec(statement))
         return true;

@@ -4,6 +4,8 @@
 #include <QSqlDatabase>
 #include <QString>
 
+struct sqlite3;
+
 namespace cooldown {
 
 // A transaction that rolls back unless commit() succeeded: every early return and
@@ -16,6 +18,11 @@ namespace cooldown {
 // Inside an SqlBatch on the same connection (and thread) a transaction is a savepoint
 // of the batch: its commit keeps its writes for the batch to commit, its rollback
 // undoes them and nothing else.
+//
+// native: SQLite's own handle of this connection, where the store may use it
+// (Store::sqliteHandle). BEGIN, COMMIT and ROLLBACK then go to SQLite directly, which
+// saves QtSql preparing each of them as a query with its record: a transaction is
+// begun and committed for every claim and every group commit.
 class SqlTransaction final
 {
 public:
@@ -25,7 +32,8 @@ public:
         Write
     };
 
-    explicit SqlTransaction(QSqlDatabase database, Kind kind = Kind::Write);
+    explicit SqlTransaction(QSqlDatabase database, Kind kind = Kind::Write,
+                            sqlite3 *native = nullptr);
     ~SqlTransaction();
     Q_DISABLE_COPY_MOVE(SqlTransaction)
 
@@ -40,6 +48,7 @@ private:
     bool execute(const QString &statement);
 
     QSqlDatabase m_database;
+    sqlite3 *m_native = nullptr;
     bool m_active = false;
     QString m_savepoint; // inside an SqlBatch: the savepoint it is
     QString m_error;
@@ -51,7 +60,7 @@ private:
 class SqlBatch final
 {
 public:
-    explicit SqlBatch(QSqlDatabase database);
+    explicit SqlBatch(QSqlDatabase database, sqlite3 *native = nullptr);
     ~SqlBatch();
     Q_DISABLE_COPY_MOVE(SqlBatch)
 

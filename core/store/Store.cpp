@@ -66,7 +66,7 @@ std::unique_ptr<SqlBatch> Store::beginBatch()
 {
     if (m_backend != Backend::Sqlite)
         return nullptr;
-    auto batch = std::make_unique<SqlBatch>(m_database);
+    auto batch = std::make_unique<SqlBatch>(m_database, sqliteHandle());
     if (!batch->isActive()) {
         fail(QStringLiteral("batch"), batch->error());
         return nullptr;
@@ -102,7 +102,7 @@ bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint6
 bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs,
                               AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive())
         return fail(QStringLiteral("pause endpoint"), transaction.error());
     QSqlQuery query =
@@ -148,7 +148,7 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
 {
     if (failures < 1)
         return false;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("automatic pause"), transaction.error());
         return std::nullopt;
@@ -230,7 +230,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
                                          int policyVersion, const QString &definitionJson,
                                          const Gcra &pace, QString *storedDefinition)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("partition"), transaction.error());
         return PaceResult::Failed;
@@ -460,7 +460,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
     if (candidates.isEmpty())
         return created;
 
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("tick"), transaction.error());
         return created;
@@ -623,7 +623,7 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
                                              qint64 cost, const QString &host,
                                              const QByteArray &body)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("create operation"), transaction.error());
         return std::nullopt;
@@ -647,7 +647,7 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
 {
     if (created)
         *created = false;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("one-shot operation"), transaction.error());
         return std::nullopt;

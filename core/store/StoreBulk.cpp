@@ -208,7 +208,7 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
         if (lookedAt == 0)
             break;
 
-        SqlTransaction transaction(m_database);
+        SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
         if (!transaction.isActive()) {
             fail(QStringLiteral("bulk action"), transaction.error());
             return failed();
@@ -335,7 +335,7 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
 
 bool Store::recordOperatorAction(AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive())
         return fail(QStringLiteral("audit"), transaction.error());
     const AuditRecord before = *audit;

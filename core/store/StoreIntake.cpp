@@ -64,7 +64,7 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
 {
     // Declared first, so the setting goes back after the transaction has ended.
     const StatementJournalsInMemory journals(m_database, m_backend == Backend::Sqlite);
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("enqueue"), transaction.error());
         return std::nullopt;

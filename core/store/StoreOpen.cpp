@@ -434,7 +434,7 @@ bool buildRollupsInSteps(QSqlQuery &query, QString *error)
 bool Store::migrate(int from, int to, QString *error)
 {
     const bool postgres = m_backend == Backend::Postgres;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         *error = transaction.error();
         return false;

@@ -51,7 +51,7 @@ using namespace storesql;
 Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force,
                                       AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("retry"), transaction.error());
         return OperatorResult::Failed;
@@ -99,7 +99,7 @@ Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool for
 
 Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
@@ -167,7 +167,7 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
 int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                            const QString &why)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("hold partition"), transaction.error());
         return -1;
@@ -210,7 +210,7 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
 int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                                qint64 nowMs, AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("lift hold"), transaction.error());
         return -1;

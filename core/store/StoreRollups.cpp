@@ -266,7 +266,7 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
     };
     if (requests.isEmpty())
         return outcomes;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive())
         return failAll(transaction.error());
     RollupBatch rollups;
@@ -584,7 +584,7 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
 {
     PruneBatch batch;
     batch.rows = -1;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("prune attempts"), transaction.error());
         return batch;
@@ -653,7 +653,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
 {
     PruneBatch batch;
     batch.rows = -1;
-    SqlTransaction transaction(m_database);
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("prune rollups"), transaction.error());
         return batch;
@@ -732,7 +732,7 @@ qint64 Store::incrementalVacuum(int pages)
             return -1;
         }
     } else {
-        SqlTransaction transaction(m_database);
+        SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
         if (!transaction.isActive()) {
             fail(QStringLiteral("vacuum"), transaction.error());
             return -1;

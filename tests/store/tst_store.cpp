@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QSet>
 #include <QSqlDatabase>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTcpServer>
@@ -403,12 +404,24 @@ void tst_Store::batchKeepsAllOrNothing()
     QCOMPARE(store->operations({}).size(), 50);
 
     // A transaction inside the batch is a savepoint of it: its rollback undoes its own
-    // writes and nothing else. Shown on a connection of the test's own.
-    {
+    // writes and nothing else. Shown on a connection of the test's own, through QtSql
+    // and through SQLite's own handle of the connection (as the store does where the
+    // libraries agree).
+    for (const bool useNative : {false, true}) {
+        if (useNative && !store->usesLinkedSqlite())
+            continue; // the store would not use it either
+        const QString label = useNative ? QStringLiteral("native") : QStringLiteral("QtSql");
         QSqlDatabase raw =
             QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("batch"));
-        raw.setDatabaseName(m_dir->filePath(QStringLiteral("batch.db")));
+        raw.setDatabaseName(m_dir->filePath(QStringLiteral("batch-%1.db").arg(label)));
         QVERIFY(raw.open());
+        sqlite3 *native = nullptr;
+        if (useNative) {
+            const QVariant handle = raw.driver()->handle();
+            QCOMPARE(handle.typeName(), "sqlite3*");
+            native = *static_cast<sqlite3 *const *>(handle.constData());
+            QVERIFY(native);
+        }
         QSqlQuery query(raw);
         QVERIFY(query.exec(QStringLiteral("CREATE TABLE t (x INTEGER)")));
         auto count = [&query] {
@@ -416,37 +429,38 @@ void tst_Store::batchKeepsAllOrNothing()
                        ? query.value(0).toString()
                        : QStringLiteral("?");
         };
+        constexpr auto write = SqlTransaction::Kind::Write;
         {
-            SqlBatch batch(raw);
+            SqlBatch batch(raw, native);
             QVERIFY(batch.isActive());
             QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (1)")));
             {
-                SqlTransaction inner(raw);
+                SqlTransaction inner(raw, write, native);
                 QVERIFY(inner.isActive());
                 QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (2)")));
                 QVERIFY(inner.commit());
             }
             {
-                SqlTransaction inner(raw);
+                SqlTransaction inner(raw, write, native);
                 QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (3)")));
                 {
-                    SqlTransaction nested(raw);
+                    SqlTransaction nested(raw, write, native);
                     QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (4)")));
                 } // dropped: rolled back
                 QVERIFY(inner.commit());
             }
             {
-                SqlTransaction inner(raw);
+                SqlTransaction inner(raw, write, native);
                 QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (5)")));
             } // dropped: rolled back
             QCOMPARE(count(), QStringLiteral("1,2,3"));
         } // the batch dropped: nothing kept
         QCOMPARE(count(), QString());
         {
-            SqlBatch batch(raw);
+            SqlBatch batch(raw, native);
             QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (6)")));
             {
-                SqlTransaction inner(raw);
+                SqlTransaction inner(raw, write, native);
                 QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (7)")));
                 QVERIFY(inner.commit());
             }
@@ -454,15 +468,47 @@ void tst_Store::batchKeepsAllOrNothing()
         }
         QCOMPARE(count(), QStringLiteral("6,7"));
         {
-            SqlTransaction alone(raw); // outside a batch: a transaction of its own again
+            // outside a batch: a transaction of its own again
+            SqlTransaction alone(raw, write, native);
             QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (8)")));
             QVERIFY(alone.commit());
         }
+        {
+            SqlTransaction dropped(raw, write, native);
+            QVERIFY(dropped.isActive());
+            QVERIFY(query.exec(QStringLiteral("INSERT INTO t VALUES (9)")));
+        } // rolled back
+        QCOMPARE(count(), QStringLiteral("6,7,8"));
+        {
+            // A second write transaction on another connection waits for this one and
+            // then gives up: the error says why.
+            SqlTransaction first(raw, write, native);
+            QVERIFY(first.isActive());
+            QSqlDatabase other =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("batch-other"));
+            other.setDatabaseName(raw.databaseName());
+            other.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=0"));
+            QVERIFY(other.open());
+            sqlite3 *otherNative =
+                native ? *static_cast<sqlite3 *const *>(other.driver()->handle().constData())
+                       : nullptr;
+            {
+                SqlTransaction second(other, write, otherNative);
+                QVERIFY(!second.isActive());
+                QVERIFY2(second.error().contains(QLatin1String("locked")),
+                         qPrintable(second.error()));
+            }
+            other.close();
+            other = {};
+            QSqlDatabase::removeDatabase(QStringLiteral("batch-other"));
+        }
         QCOMPARE(count(), QStringLiteral("6,7,8"));
         query.finish();
+        query = QSqlQuery();
         raw.close();
+        raw = {};
+        QSqlDatabase::removeDatabase(QStringLiteral("batch"));
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("batch"));
     // The store works on as before, one transaction a write.
     QVERIFY(store->createOperation(QStringLiteral("e0"), QStringLiteral("after"), kNow));
     QCOMPARE(store->operations({}).size(), 51);
