@@ -31,12 +31,17 @@ SqlStatement::~SqlStatement()
 
 int SqlStatement::parameterIndex(const QString &placeholder)
 {
-    for (const auto &[name, index] : m_parameters) {
-        if (name == placeholder)
-            return index;
+    const std::size_t known = m_parameters.size();
+    for (std::size_t i = 0; i < known; ++i) {
+        const std::size_t at = (m_nextParameter + i) % known;
+        if (m_parameters[at].first == placeholder) {
+            m_nextParameter = at + 1;
+            return m_parameters[at].second;
+        }
     }
     const int index = sqlite3_bind_parameter_index(m_statement, placeholder.toUtf8().constData());
     m_parameters.emplace_back(placeholder, index);
+    m_nextParameter = m_parameters.size();
     return index;
 }
 

@@ -59,6 +59,9 @@ private:
     sqlite3 *m_handle = nullptr;
     sqlite3_stmt *m_statement = nullptr;
     std::vector<std::pair<QString, int>> m_parameters; // placeholder, SQLite's index
+    // Where the next lookup starts: a statement's values are bound in the same order
+    // each time, so the next name is nearly always the one after the last.
+    std::size_t m_nextParameter = 0;
     bool m_valid = false;
     bool m_running = false;  // stepped and not reset
     bool m_rowAhead = false; // exec() stepped onto a row next() has not returned yet
