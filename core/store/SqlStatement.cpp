@@ -97,9 +97,17 @@ void SqlStatement::bindValue(const QString &placeholder, const QVariant &value)
         sqlite3_bind_null(m_statement, index);
         return;
     }
-    const QString text = value.toString();
-    sqlite3_bind_text16(m_statement, index, text.utf16(), int(text.size() * sizeof(char16_t)),
-                        SQLITE_TRANSIENT);
+    // As UTF-8, the database's encoding: SQLite would convert UTF-16 itself, slower.
+    const QByteArray &text = keep(index, value.toString().toUtf8());
+    sqlite3_bind_text(m_statement, index, text.constData(), int(text.size()), SQLITE_STATIC);
+}
+
+const QByteArray &SqlStatement::keep(int index, QByteArray bytes)
+{
+    if (m_bound.size() <= std::size_t(index))
+        m_bound.resize(std::size_t(index) + 1);
+    m_bound[std::size_t(index)] = std::move(bytes);
+    return m_bound[std::size_t(index)];
 }
 
 bool SqlStatement::exec()

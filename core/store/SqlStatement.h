@@ -52,6 +52,7 @@ public:
 
 private:
     int parameterIndex(const QString &placeholder);
+    const QByteArray &keep(int index, QByteArray bytes);
     void stop();
     bool failed();
 
@@ -62,6 +63,9 @@ private:
     // Where the next lookup starts: a statement's values are bound in the same order
     // each time, so the next name is nearly always the one after the last.
     std::size_t m_nextParameter = 0;
+    // Bound text as UTF-8, by SQLite's index: SQLite reads it where it is until it is
+    // bound again or the statement ends, instead of copying it.
+    std::vector<QByteArray> m_bound;
     bool m_valid = false;
     bool m_running = false;  // stepped and not reset
     bool m_rowAhead = false; // exec() stepped onto a row next() has not returned yet

@@ -106,6 +106,24 @@ void tst_SqlStatement::boundValuesStayBound()
     QVERIFY(s->next());
     QCOMPARE(s->value(0).toString(), QStringLiteral("ç"));
     QVERIFY(!s->next());
+
+    // Text bound from a value that is gone by the time the statement runs, and run
+    // again after another value was bound, still says what it said.
+    auto named = statement(QStringLiteral("SELECT n FROM t WHERE name = :name AND n >= :low"));
+    QVERIFY(named->isValid());
+    {
+        QString name = QStringLiteral("xç");
+        named->bindValue(QStringLiteral(":name"), name.mid(1));
+        name.fill(u'?');
+    }
+    named->bindValue(QStringLiteral(":low"), 0);
+    QVERIFY(named->exec());
+    QVERIFY(named->next());
+    QCOMPARE(named->value(0).toLongLong(), 3);
+    named->bindValue(QStringLiteral(":low"), 1);
+    QVERIFY(named->exec());
+    QVERIFY(named->next());
+    QCOMPARE(named->value(0).toLongLong(), 3);
 }
 
 void tst_SqlStatement::rowsOneByOne()
