@@ -726,7 +726,29 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     std::optional<QuotaStatement> quota;
     if (partition || e.policy.isEmpty())
         quota = QuotaStatement::fromHeaders(result.headers, now, hints.xRateLimitReset);
+    const QString partitionKey = op.partitionKey; // held ends with finish()
     finish(held, a, next, quota ? &*quota : nullptr);
+    if (quota)
+        handBackClaimedAhead(partitionPolicy, partitionKey);
+}
+
+void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &partitionKey)
+{
+    const qint64 now = nowMs();
+    QList<qint64> ahead;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Guard && held->endpoint && !held->op.forceNext &&
+            held->op.nextAttemptAtMs > now && held->op.partitionKey == partitionKey &&
+            partitionPolicyOf(*held->endpoint) == policyId)
+            ahead.append(id);
+    }
+    for (const qint64 id : std::as_const(ahead)) {
+        const OperationRecord &op = m_held.at(id)->op;
+        if (!m_store.releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
+            qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
+        noteStoreDue(op.nextAttemptAtMs);
+        release(id);
+    }
 }
 
 AttemptFacts Scheduler::factsOf(const Held &held)

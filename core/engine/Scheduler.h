@@ -160,6 +160,10 @@ private:
     void admit(const OperationRecord &op);
     void advance(Held &held);
     void deferOrWait(Held &held, qint64 waitMs);
+    // An answer stated the server's quota for this lane: what this worker holds of it,
+    // claimed ahead while nothing paced the lane, goes back to the store unchanged, due
+    // at its time, for a claim that paces it.
+    void handBackClaimedAhead(const QString &policyId, const QString &partitionKey);
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
     // What an attempt of held did, apart from its exchange (Bookkeeping.h).

@@ -136,6 +136,7 @@ private slots:
     void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
     void claimedAheadStartsOnTime();
+    void quotaStatedWhileHeldAheadHandsItBack();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
     void throttleHoldsThePartition();
@@ -390,6 +391,45 @@ void tst_Scheduler::claimedAheadStartsOnTime()
     QCOMPARE(m_server->received.size(), 3);
     QVERIFY(advance(1, 1));
     QCOMPARE(m_server->received.size(), 4);
+}
+
+void tst_Scheduler::quotaStatedWhileHeldAheadHandsItBack()
+{
+    // Work is claimed ahead only from lanes nothing paces. An answer that states the
+    // server's quota for such a lane while work of it is held ahead sends that work
+    // back to the store, whose claim then paces it by what the server said, instead
+    // of it going out at its time whatever the server said.
+    const QList<QPair<QByteArray, QByteArray>> spent = {
+        {"RateLimit-Policy", R"("window";q=2;w=10)"}, {"RateLimit", R"("window";r=0;t=10)"}};
+    m_server->script("/q", {{200, {}, "ok"}, {200, spent, "ok"}});
+    QVERIFY(startWith(endpoint("q", "/q"), {}, SchedulerOptions::kBatchedCommitMs, 50));
+    QCOMPARE(m_server->received.size(), 1); // the run-once operation; no quota stated
+    QVERIFY(advance(200, 10));
+
+    const qint64 t0 = m_clock->nowMs();
+    // As the engine makes them: in the host's partition, learned from its answers.
+    const QString lane = learnedPolicyId(QStringLiteral("127.0.0.1"));
+    const auto first = m_store->createOperation(QStringLiteral("q"), QStringLiteral("a"), t0 + 10,
+                                                lane, {}, 1, QStringLiteral("127.0.0.1"));
+    const auto second = m_store->createOperation(QStringLiteral("q"), QStringLiteral("b"), t0 + 40,
+                                                 lane, {}, 1, QStringLiteral("127.0.0.1"));
+    QVERIFY(first && second);
+    m_scheduler->workAdded(t0 + 10);
+    // At its time the first is claimed, and the second with it, 30 ms ahead; the
+    // first's answer spends the server's window.
+    QVERIFY(advance(10, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    const OperationRecord handedBack = *m_store->operation(*second);
+    QCOMPARE(handedBack.state, OperationState::Scheduled);
+    QCOMPARE(handedBack.nextAttemptAtMs, t0 + 40);
+    QCOMPARE(handedBack.attempt, 0);
+    QVERIFY(advance(9000, 10));
+    QCOMPARE(m_server->received.size(), 2); // not at its time: the window is spent
+    QVERIFY(advance(2000, 10));
+    QCOMPARE(m_server->received.size(), 3); // once the server's window has reset
+    QVERIFY(advance(100, 10));
+    QCOMPARE(m_store->operation(*second)->state, OperationState::Succeeded);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 3);
 }
 
 void tst_Scheduler::bucketPacesThePartition()
