@@ -74,16 +74,18 @@ void SqlTransaction::rollback()
     if (!m_active)
         return;
     m_active = false;
+    // error() keeps saying why the transaction failed; a failed rollback is logged.
+    const QString why = m_error;
     if (!m_savepoint.isEmpty()) {
         // Undoes this transaction's writes and nothing else of the batch.
         if (!execute(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
             !execute(QStringLiteral("RELEASE ") + m_savepoint))
             qCWarning(lcStore) << "rollback to a savepoint failed:" << m_error;
         --t_batches[m_database.connectionName()];
-        return;
-    }
-    if (!execute(QStringLiteral("ROLLBACK")))
+    } else if (!execute(QStringLiteral("ROLLBACK"))) {
         qCWarning(lcStore) << "rollback failed:" << m_error;
+    }
+    m_error = why;
 }
 
 SqlBatch::SqlBatch(QSqlDatabase database, sqlite3 *native)

@@ -124,6 +124,22 @@ void tst_SqlStatement::boundValuesStayBound()
     QVERIFY(named->exec());
     QVERIFY(named->next());
     QCOMPARE(named->value(0).toLongLong(), 3);
+
+    // Texts bound at a low index, then a higher one, then in between, and one bound
+    // again shorter: each reads back as bound (under ASan, a text read where it no
+    // longer is would also be reported).
+    auto joined = statement(QStringLiteral("SELECT :a || '|' || :b || '|' || :c"));
+    QVERIFY(joined->isValid());
+    joined->bindValue(QStringLiteral(":a"), QStringLiteral("first ç"));
+    joined->bindValue(QStringLiteral(":c"), QString(300, u'c'));
+    joined->bindValue(QStringLiteral(":b"), QStringLiteral("second"));
+    QVERIFY(joined->exec());
+    QVERIFY(joined->next());
+    QCOMPARE(joined->value(0).toString(), QStringLiteral("first ç|second|") + QString(300, u'c'));
+    joined->bindValue(QStringLiteral(":c"), QStringLiteral("3"));
+    QVERIFY(joined->exec());
+    QVERIFY(joined->next());
+    QCOMPARE(joined->value(0).toString(), QStringLiteral("first ç|second|3"));
 }
 
 void tst_SqlStatement::rowsOneByOne()

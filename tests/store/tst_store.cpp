@@ -408,8 +408,10 @@ void tst_Store::batchKeepsAllOrNothing()
     // and through SQLite's own handle of the connection (as the store does where the
     // libraries agree).
     for (const bool useNative : {false, true}) {
-        if (useNative && !store->usesLinkedSqlite())
-            continue; // the store would not use it either
+        if (useNative && !store->usesLinkedSqlite()) {
+            qInfo("SQLite's own handle not tried: the store does not use it here");
+            continue;
+        }
         const QString label = useNative ? QStringLiteral("native") : QStringLiteral("QtSql");
         QSqlDatabase raw =
             QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("batch"));
@@ -503,6 +505,16 @@ void tst_Store::batchKeepsAllOrNothing()
             QSqlDatabase::removeDatabase(QStringLiteral("batch-other"));
         }
         QCOMPARE(count(), QStringLiteral("6,7,8"));
+        {
+            // A commit that fails says why, not why the rollback after it failed too:
+            // here SQLite ended the transaction under it.
+            SqlTransaction ended(raw, write, native);
+            QVERIFY(ended.isActive());
+            QVERIFY(query.exec(QStringLiteral("ROLLBACK")));
+            QVERIFY(!ended.commit());
+            QVERIFY2(ended.error().contains(QLatin1String("cannot commit")),
+                     qPrintable(ended.error()));
+        }
         query.finish();
         query = QSqlQuery();
         raw.close();
