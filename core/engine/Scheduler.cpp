@@ -734,15 +734,23 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
 
 void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &partitionKey)
 {
-    const qint64 now = nowMs();
-    QList<qint64> ahead;
-    for (const auto &[id, held] : m_held) {
-        if (held->stage == Held::Stage::Guard && held->endpoint && !held->op.forceNext &&
-            held->op.nextAttemptAtMs > now && held->op.partitionKey == partitionKey &&
-            partitionPolicyOf(*held->endpoint) == policyId)
-            ahead.append(id);
-    }
-    for (const qint64 id : std::as_const(ahead)) {
+    const auto aheadInLane = [&](qint64 now) {
+        QList<qint64> ahead;
+        for (const auto &[id, held] : m_held) {
+            if (held->stage == Held::Stage::Guard && held->endpoint && !held->op.forceNext &&
+                held->op.nextAttemptAtMs > now && held->op.partitionKey == partitionKey &&
+                partitionPolicyOf(*held->endpoint) == policyId)
+                ahead.append(id);
+        }
+        return ahead;
+    };
+    if (aheadInLane(nowMs()).isEmpty())
+        return;
+    // The statement is written first: until it is, another worker's claim would still
+    // find the lane unpaced and could take the work ahead again.
+    flushFinished();
+    const QList<qint64> ahead = aheadInLane(nowMs());
+    for (const qint64 id : ahead) {
         const OperationRecord &op = m_held.at(id)->op;
         if (!m_store.releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
             qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
