@@ -114,8 +114,7 @@ int runDashboard(QApplication &app)
     }
 
     EngineOptions engineOptions;
-    engineOptions.scheduler.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
-    engineOptions.scheduler.claimAheadMs = SchedulerOptions::kClaimAheadMs;
+    engineOptions.scheduler = SchedulerOptions::batched();
     auto session = EngineSession::open(std::move(*workspace), databaseUrl, &error, engineOptions);
     if (!session)
         return refuse(error);

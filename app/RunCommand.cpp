@@ -121,9 +121,7 @@ int runRun(const QStringList &arguments)
                                             .arg(parser.value(forSeconds)));
         runForMs = qint64(s * 1000);
     }
-    SchedulerOptions options;
-    options.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
-    options.claimAheadMs = SchedulerOptions::kClaimAheadMs;
+    SchedulerOptions options = SchedulerOptions::batched();
     if (parser.isSet(lease)) {
         bool ok = false;
         const double s = parser.value(lease).toDouble(&ok);

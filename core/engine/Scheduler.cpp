@@ -995,7 +995,10 @@ void Scheduler::armTimer(StoreDue storeDue)
     for (const auto &[id, held] : m_held) {
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
         if (held->stage == Held::Stage::Guard) {
-            delay = std::min(delay, held->readyAtMonotonicMs - mono);
+            qint64 at = held->readyAtMonotonicMs;
+            if (const qint64 step = m_options.sendGatherMs; step > 0)
+                at = (at + step - 1) / step * step;
+            delay = std::min(delay, at - mono);
         } else if (held->stage == Held::Stage::Bucket) {
             const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held->endpoint),
                                                           held->op.partitionKey, now);

@@ -41,18 +41,34 @@ struct SchedulerOptions
     // While nothing else is due, the records of attempts that end wait for the next
     // wake, at most this long after the first of them ended, and are written together
     // (docs/retry-contract.md, "Group commit"). 0, or work due: at the end of the
-    // event-loop pass they ended in. The engine session and `cooldown run` use
-    // kBatchedCommitMs.
+    // event-loop pass they ended in. batched() uses kBatchedCommitMs.
     qint64 commitDelayMs = 0;
     static constexpr qint64 kBatchedCommitMs = 50;
     // Periodic ticks are made this long before they come, and a claim also takes what
     // is due within this time where nothing paces its partition; each operation is held
     // until its time. One tick transaction, one claim and one group commit then serve
-    // the work of this long together, and each request still starts at its time
-    // (docs/retry-contract.md, "Claims ahead"). The engine session and `cooldown run`
-    // use kClaimAheadMs.
+    // the work of this long together, and no request starts before its time
+    // (docs/retry-contract.md, "Claims ahead"). batched() uses kClaimAheadMs.
     qint64 claimAheadMs = 0;
     static constexpr qint64 kClaimAheadMs = 50;
+    // Operations held until their time are sent on a grid of this many milliseconds of
+    // the monotonic clock: those whose times fall in one step go out together, in one
+    // wake, at the step's end; none before its time, none more than this late
+    // (docs/retry-contract.md, "Claims ahead"). 0: each at its own time. batched()
+    // uses kSendGatherMs.
+    qint64 sendGatherMs = 0;
+    static constexpr qint64 kSendGatherMs = 20;
+
+    // What the engine session and `cooldown run` use: batched commits, claims ahead
+    // and gathered sends. The defaults (all 0) keep each at once, for tests.
+    static SchedulerOptions batched()
+    {
+        SchedulerOptions options;
+        options.commitDelayMs = kBatchedCommitMs;
+        options.claimAheadMs = kClaimAheadMs;
+        options.sendGatherMs = kSendGatherMs;
+        return options;
+    }
 };
 
 // A partition held back by a server's wait (a 429 or 503 that named a time).

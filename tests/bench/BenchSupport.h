@@ -344,6 +344,16 @@ inline double processCpuSeconds()
            double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+// How often this process's threads have given up a core so far, by waiting or by
+// being preempted: a count of wakes that, unlike CPU time, a busy neighbour on the
+// same machine does not move.
+inline long processContextSwitches()
+{
+    struct rusage usage = {};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_nvcsw + usage.ru_nivcsw;
+}
+
 // The p-th quantile (0..1) of sorted values: the smallest value at or above that share.
 template <typename T> T quantile(const std::vector<T> &sorted, double p)
 {

@@ -20,6 +20,7 @@
 //               warm-up
 //
 //   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS] [--claim-ahead-ms MS]
+//                [--send-gather-ms MS]
 //                [--only throughput|lateness|fairness|periodic|startup|memory]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--analyze]
@@ -85,6 +86,8 @@ qint64 g_commitDelayMs = SchedulerOptions::kBatchedCommitMs;
 // How far ahead claims and ticks look (SchedulerOptions::claimAheadMs): `cooldown
 // run`'s unless --claim-ahead-ms says.
 qint64 g_claimAheadMs = SchedulerOptions::kClaimAheadMs;
+// The grid held operations are sent on (SchedulerOptions::sendGatherMs).
+qint64 g_sendGatherMs = SchedulerOptions::kSendGatherMs;
 
 // One engine on its own database (a SQLite path), running the given config.
 class Engine
@@ -107,6 +110,7 @@ public:
         options.workerId = QStringLiteral("bench-worker");
         options.commitDelayMs = g_commitDelayMs; // as `cooldown run` unless told
         options.claimAheadMs = g_claimAheadMs;
+        options.sendGatherMs = g_sendGatherMs;
         scheduler = std::make_unique<Scheduler>(std::move(*config), *store, *transport,
                                                 SystemClock::instance(), SystemRandom::instance(),
                                                 timer, options);
@@ -465,6 +469,7 @@ void benchFairness(const QTemporaryDir &dir, const QUrl &url, qint64 backlog, qi
 struct PeriodicRun
 {
     double cpuMsPerRequest = 0;
+    double switchesPerRequest = 0; // context switches of the process's threads
     qint64 requests = 0;
     std::vector<qint64> latenessMs; // sorted
 };
@@ -505,19 +510,23 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
     }
     Engine engine(path, json);
     double cpuAtStart = 0;
+    long switchesAtStart = 0;
     qint64 attemptsAtStart = 0;
     qint64 windowStartMs = 0;
     QTimer::singleShot(int(warmSeconds * 1000), [&] {
         cpuAtStart = processCpuSeconds();
+        switchesAtStart = processContextSwitches();
         attemptsAtStart = engine.store->countAttempts({});
         windowStartMs = QDateTime::currentMSecsSinceEpoch();
     });
     engine.runFor(warmSeconds + measureSeconds);
     const double cpu = processCpuSeconds() - cpuAtStart;
+    const long switches = processContextSwitches() - switchesAtStart;
     const qint64 endMs = QDateTime::currentMSecsSinceEpoch();
     PeriodicRun out;
     out.requests = engine.store->countAttempts({}) - attemptsAtStart;
     out.cpuMsPerRequest = cpu * 1000.0 / double(std::max<qint64>(out.requests, 1));
+    out.switchesPerRequest = double(switches) / double(std::max<qint64>(out.requests, 1));
     // Each run's start against its tick: the ticks lie on each endpoint's grid, of
     // which periodic_ticks holds the next point.
     Database db(path);
@@ -533,15 +542,16 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
         out.latenessMs.push_back(offset < 0 ? offset + everyMs : offset);
     }
     std::sort(out.latenessMs.begin(), out.latenessMs.end());
-    note(QStringLiteral("%1 periodic endpoints every %2 s: %3 requests in %4 s, %5 ms CPU each;"
-                        " tick lateness p50 %6 ms, p99 %7 ms, max %8 ms")
+    note(QStringLiteral("%1 periodic endpoints every %2 s: %3 requests in %4 s, %5 ms CPU and"
+                        " %9 context switches each; tick lateness p50 %6 ms, p99 %7 ms, max %8 ms")
              .arg(endpoints)
              .arg(everyMs / 1000)
              .arg(out.requests)
              .arg(number(measureSeconds, 0), number(out.cpuMsPerRequest, 3))
              .arg(quantile(out.latenessMs, 0.5))
              .arg(quantile(out.latenessMs, 0.99))
-             .arg(out.latenessMs.empty() ? 0 : out.latenessMs.back()));
+             .arg(out.latenessMs.empty() ? 0 : out.latenessMs.back())
+             .arg(number(out.switchesPerRequest, 1)));
     return out;
 }
 
@@ -774,6 +784,9 @@ int main(int argc, char **argv)
                           .toLongLong();
     g_claimAheadMs = option(args, QStringLiteral("--claim-ahead-ms"),
                             QString::number(SchedulerOptions::kClaimAheadMs))
+                         .toLongLong();
+    g_sendGatherMs = option(args, QStringLiteral("--send-gather-ms"),
+                            QString::number(SchedulerOptions::kSendGatherMs))
                          .toLongLong();
     const qint64 count = option(args, QStringLiteral("--count"),
                                 g_smoke ? QStringLiteral("300") : QStringLiteral("20000"))

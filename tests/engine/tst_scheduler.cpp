@@ -57,7 +57,7 @@ private:
     }
 
     bool startWith(const QByteArray &endpoints, const QByteArray &top = {},
-                   qint64 commitDelayMs = 0, qint64 claimAheadMs = 0)
+                   qint64 commitDelayMs = 0, qint64 claimAheadMs = 0, qint64 sendGatherMs = 0)
     {
         const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
         QString error;
@@ -78,6 +78,7 @@ private:
         options.leaseMs = 60000;
         options.commitDelayMs = commitDelayMs;
         options.claimAheadMs = claimAheadMs;
+        options.sendGatherMs = sendGatherMs;
         m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
                                                   *m_clock, *m_random, *m_timer, options);
         if (!m_scheduler->start(&error)) {
@@ -136,6 +137,7 @@ private slots:
     void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
     void claimedAheadStartsOnTime();
+    void heldWorkGoesOutOnTheGrid();
     void quotaStatedWhileHeldAheadHandsItBack();
     void bucketPacesThePartition();
     void slowPartitionDoesNotStarveOthers();
@@ -391,6 +393,61 @@ void tst_Scheduler::claimedAheadStartsOnTime()
     QCOMPARE(m_server->received.size(), 3);
     QVERIFY(advance(1, 1));
     QCOMPARE(m_server->received.size(), 4);
+}
+
+void tst_Scheduler::heldWorkGoesOutOnTheGrid()
+{
+    // `cooldown run`'s settings, sends gathered on a 20 ms grid: work held for its time
+    // goes out at the end of the step its time falls in, together with the rest of that
+    // step, in one wake; never before its time, never a step late.
+    const SchedulerOptions run = SchedulerOptions::batched();
+    QVERIFY(
+        startWith(endpoint("t", "/t"), {}, run.commitDelayMs, run.claimAheadMs, run.sendGatherMs));
+    QCOMPARE(run.sendGatherMs, 20);
+    QCOMPARE(m_server->received.size(), 1); // the run-once operation
+    QVERIFY(advance(200, 10));
+    // Start on a step of the monotonic clock, which the grid is drawn on.
+    QVERIFY(advance((20 - m_clock->monotonicMs() % 20) % 20, 1));
+    QCOMPARE(m_clock->monotonicMs() % 20, 0);
+
+    const qint64 t0 = m_clock->nowMs();
+    QList<qint64> ids;
+    for (const qint64 due : {10, 23, 31, 45}) {
+        const auto id =
+            m_store->createOperation(QStringLiteral("t"), QString::number(due), t0 + due);
+        QVERIFY(id);
+        ids.append(*id);
+    }
+    m_scheduler->workAdded(t0 + 10);
+    QVERIFY(settle());
+    // Due at +10: claimed then, with the three due within the 50 ms after it, and sent
+    // at once, at its time.
+    QVERIFY(advance(10, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    for (const qint64 id : ids)
+        QCOMPARE(m_store->operation(id)->state, OperationState::Running);
+    // Due at +23 and +31 (held until +24 and +32, the clocks being read in whole
+    // milliseconds): both at +40, the end of their step, and not before.
+    QVERIFY(advance(29, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(advance(1, 1));
+    QCOMPARE(m_server->received.size(), 4);
+    // Due at +45: at +60.
+    QVERIFY(advance(19, 1));
+    QCOMPARE(m_server->received.size(), 4);
+    QVERIFY(advance(1, 1));
+    QCOMPARE(m_server->received.size(), 5);
+
+    QVERIFY(advance(200, 10)); // the records wait for a group commit
+    const QList<AttemptRecord> attempts = m_store->attempts({});
+    QCOMPARE(attempts.size(), 5);
+    QHash<qint64, qint64> startedAt;
+    for (const AttemptRecord &a : attempts)
+        startedAt.insert(a.operationId, a.startedAtMs - t0);
+    QCOMPARE(startedAt.value(ids.at(0)), 10);
+    QCOMPARE(startedAt.value(ids.at(1)), 40);
+    QCOMPARE(startedAt.value(ids.at(2)), 40);
+    QCOMPARE(startedAt.value(ids.at(3)), 60);
 }
 
 void tst_Scheduler::quotaStatedWhileHeldAheadHandsItBack()
