@@ -995,10 +995,7 @@ void Scheduler::armTimer(StoreDue storeDue)
     for (const auto &[id, held] : m_held) {
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
         if (held->stage == Held::Stage::Guard) {
-            qint64 at = held->readyAtMonotonicMs;
-            if (const qint64 step = m_options.sendGatherMs; step > 0)
-                at = (at + step - 1) / step * step;
-            delay = std::min(delay, at - mono);
+            continue; // below, all of them together
         } else if (held->stage == Held::Stage::Bucket) {
             const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held->endpoint),
                                                           held->op.partitionKey, now);
@@ -1012,11 +1009,33 @@ void Scheduler::armTimer(StoreDue storeDue)
             }
         }
     }
+    if (const auto send = heldSendAtMonotonicMs())
+        delay = std::min(delay, *send - mono);
     if (m_flushByMonotonicMs >= 0)
         delay = std::min(delay, m_flushByMonotonicMs - mono);
     delay = std::max<qint64>(0, delay);
     m_timer.arm(delay);
     m_wakeAtMonotonicMs = mono + delay;
+}
+
+std::optional<qint64> Scheduler::heldSendAtMonotonicMs() const
+{
+    // The first held operation's time; and if others come within sendGatherMs of it,
+    // the last of those, so that one wake sends them all. Alone, it goes at its time.
+    std::optional<qint64> first;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Guard)
+            first = std::min(first.value_or(held->readyAtMonotonicMs), held->readyAtMonotonicMs);
+    }
+    if (!first || m_options.sendGatherMs <= 0)
+        return first;
+    const qint64 until = *first + m_options.sendGatherMs;
+    qint64 last = *first;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Guard && held->readyAtMonotonicMs <= until)
+            last = std::max(last, held->readyAtMonotonicMs);
+    }
+    return last;
 }
 
 bool Scheduler::isIdle()

@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace cooldown {
 
@@ -51,9 +52,9 @@ struct SchedulerOptions
     // (docs/retry-contract.md, "Claims ahead"). batched() uses kClaimAheadMs.
     qint64 claimAheadMs = 0;
     static constexpr qint64 kClaimAheadMs = 50;
-    // Operations held until their time are sent on a grid of this many milliseconds of
-    // the monotonic clock: those whose times fall in one step go out together, in one
-    // wake, at the step's end; none before its time, none more than this late
+    // An operation held until its time waits up to this long after it for others held
+    // whose times come within it, and all go out together, in one wake; alone, it goes
+    // at its time. None goes before its time, none more than this late
     // (docs/retry-contract.md, "Claims ahead"). 0: each at its own time. batched()
     // uses kSendGatherMs.
     qint64 sendGatherMs = 0;
@@ -203,6 +204,9 @@ private:
         Unknown,
     };
     void armTimer(StoreDue storeDue);
+    // When the timer is to send held work (SchedulerOptions::sendGatherMs); none held:
+    // nullopt.
+    std::optional<qint64> heldSendAtMonotonicMs() const;
     void checkIdle();
     Partition *partitionOf(const Held &held);
     AsyncSemaphore &hostSemaphore(const QString &host);
