@@ -86,7 +86,8 @@ qint64 g_commitDelayMs = SchedulerOptions::kBatchedCommitMs;
 // How far ahead claims and ticks look (SchedulerOptions::claimAheadMs): `cooldown
 // run`'s unless --claim-ahead-ms says.
 qint64 g_claimAheadMs = SchedulerOptions::kClaimAheadMs;
-// The grid held operations are sent on (SchedulerOptions::sendGatherMs).
+// How long held work waits for other held work due just after it
+// (SchedulerOptions::sendGatherMs): `cooldown run`'s unless --send-gather-ms says.
 qint64 g_sendGatherMs = SchedulerOptions::kSendGatherMs;
 
 // One engine on its own database (a SQLite path), running the given config.
