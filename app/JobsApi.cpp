@@ -384,7 +384,7 @@ QJsonObject JobsApi::describe(const OperationRecord &op) const
     if (!op.finalReason.isEmpty())
         o.insert(QStringLiteral("reason"), op.finalReason);
     if (op.waitSource && op.state == OperationState::Waiting)
-        o.insert(QStringLiteral("wait_source"), QLatin1String(toString(*op.waitSource)));
+        o.insert(QStringLiteral("wait_source"), QLatin1String(textOf(*op.waitSource)));
     if (!op.partitionKey.isEmpty())
         o.insert(QStringLiteral("partition_key"), op.partitionKey);
     if (op.cancelRequested)

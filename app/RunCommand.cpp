@@ -42,7 +42,7 @@ QString describe(const AttemptRecord &a, const OperationRecord &op)
         line += QStringLiteral(" (%1, retry in %2 s from %3)")
                     .arg(a.reason)
                     .arg(double(a.waitMs) / 1000.0, 0, 'f', 1)
-                    .arg(QLatin1String(toString(a.waitSource)));
+                    .arg(QLatin1String(textOf(a.waitSource)));
     else if (!a.reason.isEmpty() && a.reason != QLatin1String("ok"))
         line += QStringLiteral(" (%1)").arg(a.reason);
     if (a.leaseConflict)

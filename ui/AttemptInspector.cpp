@@ -105,9 +105,9 @@ void AttemptInspector::showAttempt(const std::optional<AttemptRecord> &attempt)
                 format::decisionName(a.decision) +
                     (a.reason.isEmpty() ? QString() : QStringLiteral(" — ") + a.reason));
     if (a.waitMs >= 0)
-        html += row(tr("Wait"),
-                    tr("%1 from %2")
-                        .arg(format::duration(a.waitMs), QLatin1String(toString(a.waitSource))));
+        html += row(
+            tr("Wait"),
+            tr("%1 from %2").arg(format::duration(a.waitMs), QLatin1String(textOf(a.waitSource))));
     html += row(tr("Raw Retry-After"), a.retryAfterRaw.isEmpty() ? tr("(none)") : a.retryAfterRaw);
     if (!a.problemType.isEmpty())
         html += row(tr("Problem type"), a.problemType);

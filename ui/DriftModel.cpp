@@ -58,7 +58,7 @@ QVariant DriftModel::data(const QModelIndex &index, int role) const
             return d.partitionKey;
         case ConfiguredColumn:
             return quotaText(d.configuredLimit, d.configuredWindowMs,
-                             QLatin1String(toString(d.configuredUnit)));
+                             QLatin1String(textOf(d.configuredUnit)));
         case AdvertisedColumn:
             return quotaText(d.advertised.quota,
                              d.advertised.windowSeconds ? *d.advertised.windowSeconds * 1000 : 0,

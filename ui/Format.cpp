@@ -93,12 +93,12 @@ QString decisionName(Decision decision)
     case Decision::Fail:
         return Text::tr("fail");
     }
-    return QLatin1String(toString(decision));
+    return QLatin1String(textOf(decision));
 }
 
 QString waitSourceName(WaitSource source)
 {
-    return source == WaitSource::None ? QString() : QLatin1String(toString(source));
+    return source == WaitSource::None ? QString() : QLatin1String(textOf(source));
 }
 
 QString outcome(int status, const QString &error)

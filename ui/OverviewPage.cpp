@@ -53,7 +53,7 @@ struct WaitGroup
 // The keys of Metrics' waits by source: the names the store keeps.
 QString sourceName(WaitSource source)
 {
-    return QLatin1String(toString(source));
+    return QLatin1String(textOf(source));
 }
 
 const QList<WaitGroup> &waitGroups()

@@ -387,7 +387,7 @@ const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
     return nullptr;
 }
 
-const char *toString(AlertEvent event)
+const char *textOf(AlertEvent event)
 {
     switch (event) {
     case AlertEvent::OperationFailed:
@@ -406,7 +406,7 @@ std::optional<AlertEvent> alertEventFromString(QStringView text)
 {
     for (const AlertEvent e : {AlertEvent::OperationFailed, AlertEvent::EndpointPaused,
                                AlertEvent::PartitionHeld, AlertEvent::PolicyDrift}) {
-        if (text == QLatin1String(toString(e)))
+        if (text == QLatin1String(textOf(e)))
             return e;
     }
     return std::nullopt;

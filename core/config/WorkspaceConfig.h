@@ -59,7 +59,7 @@ enum class AlertEvent
     PartitionHeld,   // a server held a partition longer than held_longer_than_seconds
     PolicyDrift,     // a server advertises a quota other than the configured policy
 };
-const char *toString(AlertEvent event);
+const char *textOf(AlertEvent event);
 std::optional<AlertEvent> alertEventFromString(QStringView text);
 // The endpoint an alert target's messages are operations of: "alert:<id>" (an
 // endpoint's own id cannot hold ':').

@@ -99,7 +99,7 @@ void Metrics::record(const AttemptRecord &attempt)
     }
     if (attempt.decision == Decision::Retry && attempt.waitMs >= 0) {
         if (attempt.waitMs > 0)
-            minute.waitMsBySource[QLatin1String(toString(attempt.waitSource))] += attempt.waitMs;
+            minute.waitMsBySource[QLatin1String(textOf(attempt.waitSource))] += attempt.waitMs;
         m_dueAtMs.insert(attempt.operationId, at + attempt.waitMs);
     } else {
         m_dueAtMs.remove(attempt.operationId);
@@ -132,7 +132,7 @@ void Metrics::add(const RollupRecord &rollup)
     }
     if (rollup.waitMs > 0)
         minute.waitMsBySource[QLatin1String(
-            toString(rollup.waitSource.value_or(WaitSource::Backoff)))] += rollup.waitMs;
+            textOf(rollup.waitSource.value_or(WaitSource::Backoff)))] += rollup.waitMs;
     if (rollup.queueMs > 0)
         minute.waitMsBySource[QStringLiteral("queue")] += rollup.queueMs;
     if (rollup.decision == Decision::Success)

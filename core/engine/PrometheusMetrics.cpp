@@ -73,12 +73,12 @@ void PrometheusMetrics::record(const AttemptRecord &a)
 {
     // An attempt that lost its lease changed nothing: its request still counts.
     const QString decision =
-        a.leaseConflict ? QStringLiteral("lease_conflict") : QLatin1String(toString(a.decision));
+        a.leaseConflict ? QStringLiteral("lease_conflict") : QLatin1String(textOf(a.decision));
     ++m_attempts[{a.endpointId, statusClass(a.status), decision}];
     if (a.status == 429 || a.status == 503)
         ++m_throttles[{a.endpointId, a.status}];
     if (!a.leaseConflict && a.decision == Decision::Retry && a.waitMs >= 0)
-        m_waits[QLatin1String(toString(a.waitSource))].observe(double(a.waitMs) / 1000.0);
+        m_waits[QLatin1String(textOf(a.waitSource))].observe(double(a.waitMs) / 1000.0);
     if (!a.leaseConflict && a.decision == Decision::Fail)
         ++m_finalFailures[a.reason];
 }

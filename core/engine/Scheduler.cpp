@@ -678,7 +678,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     facts.durationMs = result.durationMs;
     facts.status = result.status;
     facts.error =
-        result.error == TransportError::None ? QString() : QLatin1String(toString(result.error));
+        result.error == TransportError::None ? QString() : QLatin1String(textOf(result.error));
     if (result.bodyTruncated)
         facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
                                             : facts.error + QStringLiteral(",body_truncated");
@@ -794,7 +794,7 @@ void Scheduler::recordRescue(Held &held)
 
     AttemptFacts facts = factsOf(held);
     facts.startedAtMs = now;
-    facts.error = QLatin1String(toString(TransportError::WorkerDied));
+    facts.error = QLatin1String(textOf(TransportError::WorkerDied));
     const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     finish(held, a, next);
@@ -1141,7 +1141,7 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
             continue;
         if (event == AlertEvent::PartitionHeld && double(heldMs) < a.heldLongerThanSeconds * 1000.0)
             continue;
-        const QString kind = a.id + QLatin1Char('\n') + QLatin1String(toString(event));
+        const QString kind = a.id + QLatin1Char('\n') + QLatin1String(textOf(event));
         const auto last = m_lastAlertAtMs.constFind(kind);
         if (last != m_lastAlertAtMs.constEnd() &&
             double(now - *last) < a.minIntervalSeconds * 1000.0)
@@ -1149,7 +1149,7 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
         // Slack-compatible: "text" is what a chat shows; the rest is for machines.
         QJsonObject body = details;
         body.insert(QStringLiteral("text"), QStringLiteral("Cooldown: ") + text);
-        body.insert(QStringLiteral("event"), QLatin1String(toString(event)));
+        body.insert(QStringLiteral("event"), QLatin1String(textOf(event)));
         body.insert(QStringLiteral("worker_id"), m_options.workerId);
         body.insert(QStringLiteral("at"),
                     QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODateWithMs));

@@ -75,6 +75,18 @@ TransportError classify(QNetworkReply::NetworkError error)
 
 } // namespace
 
+bool bodyCutShort(const QByteArray &method, const TransportResult &result)
+{
+    if (result.status == 0 || result.bodyTruncated ||
+        method.compare("HEAD", Qt::CaseInsensitive) == 0 || result.status < 200 ||
+        result.status == 204 || result.status == 304 || result.headers.contains("Content-Encoding"))
+        return false;
+    const std::optional<QByteArray> length = result.headers.value("Content-Length");
+    bool ok = false;
+    const qint64 promised = length ? length->trimmed().toLongLong(&ok) : -1;
+    return ok && promised > result.body.size();
+}
+
 TransportCall::TransportCall(QNetworkReply *reply, const TransportRequest &request,
                              const Clock &clock, QObject *parent)
     : QObject(parent), m_reply(reply), m_clock(clock), m_maxResponseBytes(request.maxResponseBytes),
@@ -82,6 +94,7 @@ TransportCall::TransportCall(QNetworkReply *reply, const TransportRequest &reque
 {
     m_result.startedAtMs = clock.nowMs();
     m_https = request.url.scheme() == QLatin1String("https");
+    m_method = request.method;
     if (reply) {
         connect(reply, &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
         connect(reply, &QNetworkReply::readyRead, this, &TransportCall::onReadyRead);
@@ -163,6 +176,13 @@ void TransportCall::onFinished()
         if (result.error == TransportError::ConnectionClosed && m_https && !m_requestSent &&
             result.status == 0)
             result.error = TransportError::Tls;
+    } else if (error == QNetworkReply::NoError && bodyCutShort(m_method, result)) {
+        // Qt can report an answer complete when the connection closed before the
+        // body's last byte arrived; the body is not the one the server meant.
+        result.error = TransportError::ConnectionClosed;
+        result.errorText = QStringLiteral("connection closed after %1 of %2 body bytes")
+                               .arg(result.body.size())
+                               .arg(QString::fromLatin1(*result.headers.value("Content-Length")));
     }
     // Whether the server may have seen the request: it answered, or the exchange broke
     // after the request could have left.
@@ -180,7 +200,7 @@ void TransportCall::onFinished()
 void TransportCall::finish(TransportResult result)
 {
     m_finished = true;
-    qCDebug(lcEngine) << "exchange finished" << result.status << toString(result.error)
+    qCDebug(lcEngine) << "exchange finished" << result.status << textOf(result.error)
                       << result.durationMs << "ms";
     emit finished(result);
     deleteLater();

@@ -39,6 +39,12 @@ struct TransportResult
     qint64 durationMs = 0;
 };
 
+// Whether an answer that Qt reports complete came with fewer body bytes than its
+// Content-Length promised: the connection closed mid-body, whatever Qt says. Not for
+// HEAD, 1xx, 204 or 304 (no body), nor where a Content-Encoding makes the length that
+// of other bytes.
+bool bodyCutShort(const QByteArray &method, const TransportResult &result);
+
 // One HTTP exchange in flight. It finishes exactly once (finished() is emitted once,
 // also after abort()), then deletes itself later.
 class TransportCall final : public QObject
@@ -70,6 +76,7 @@ private:
     bool m_aborted = false;
     bool m_finished = false;
     bool m_https = false;
+    QByteArray m_method;
     bool m_requestSent = false; // QNAM wrote the whole request at least once
 };
 

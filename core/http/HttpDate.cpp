@@ -294,7 +294,7 @@ QByteArray HttpDate::format(qint64 msSinceEpoch, Form form)
     return {};
 }
 
-const char *toString(HttpDate::Form form)
+const char *textOf(HttpDate::Form form)
 {
     switch (form) {
     case HttpDate::Form::ImfFixdate:

@@ -35,7 +35,7 @@ struct HttpDate
     static QByteArray format(qint64 msSinceEpoch, Form form = Form::ImfFixdate);
 };
 
-const char *toString(HttpDate::Form form);
+const char *textOf(HttpDate::Form form);
 
 // Days since 1970-01-01 of a proleptic Gregorian date (no range checks).
 qint64 daysFromCivil(int year, int month, int day);

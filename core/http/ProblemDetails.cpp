@@ -71,7 +71,7 @@ QJsonObject ProblemDetails::toJson() const
         {QStringLiteral("status"), status ? QJsonValue(*status) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("detail"), textOrNull(detail)},
         {QStringLiteral("instance"), textOrNull(instance)},
-        {QStringLiteral("kind"), QLatin1String(cooldown::toString(kind()))},
+        {QStringLiteral("kind"), QLatin1String(cooldown::textOf(kind()))},
         {QStringLiteral("extensions"), extensions},
     };
     if (!ignoredMembers.isEmpty())
@@ -140,7 +140,7 @@ ProblemDetails ProblemDetails::parse(const std::optional<QByteArray> &contentTyp
     return problem;
 }
 
-const char *toString(ProblemDetails::Kind kind)
+const char *textOf(ProblemDetails::Kind kind)
 {
     switch (kind) {
     case ProblemDetails::Kind::None:

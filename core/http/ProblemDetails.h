@@ -49,6 +49,6 @@ struct ProblemDetails
     static ProblemDetails parse(const HttpHeaders &headers, const QByteArray &body);
 };
 
-const char *toString(ProblemDetails::Kind kind);
+const char *textOf(ProblemDetails::Kind kind);
 
 } // namespace cooldown

@@ -101,7 +101,7 @@ RetryAfter RetryAfter::parse(const std::optional<QByteArray> &raw, qint64 nowMs,
     return result;
 }
 
-const char *toString(RetryAfter::Form form)
+const char *textOf(RetryAfter::Form form)
 {
     switch (form) {
     case RetryAfter::Form::Absent:

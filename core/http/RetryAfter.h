@@ -52,6 +52,6 @@ struct RetryAfter
     static constexpr qint64 kMaxDateSkewMs = 24LL * 3600 * 1000;
 };
 
-const char *toString(RetryAfter::Form form);
+const char *textOf(RetryAfter::Form form);
 
 } // namespace cooldown

@@ -719,7 +719,7 @@ bool operator==(const BareItem &a, const BareItem &b)
            a.m_text == b.m_text;
 }
 
-const char *toString(BareItem::Type type)
+const char *textOf(BareItem::Type type)
 {
     switch (type) {
     case BareItem::Type::Integer:

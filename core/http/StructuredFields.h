@@ -72,7 +72,7 @@ private:
     QString m_text;
 };
 
-const char *toString(BareItem::Type type);
+const char *textOf(BareItem::Type type);
 
 // Parameters keep their order; a repeated key keeps its first position and last value.
 class Parameters

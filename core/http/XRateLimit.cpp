@@ -63,7 +63,7 @@ QJsonValue rawOrNull(const std::optional<QByteArray> &raw)
 
 } // namespace
 
-const char *toString(XRateLimitResetMeaning meaning)
+const char *textOf(XRateLimitResetMeaning meaning)
 {
     switch (meaning) {
     case XRateLimitResetMeaning::Auto:
@@ -85,7 +85,7 @@ std::optional<XRateLimitResetMeaning> xRateLimitResetMeaningFromString(QStringVi
     for (const auto meaning : {XRateLimitResetMeaning::Auto, XRateLimitResetMeaning::Delta,
                                XRateLimitResetMeaning::Epoch, XRateLimitResetMeaning::EpochMs,
                                XRateLimitResetMeaning::HttpDate}) {
-        if (text == QLatin1String(toString(meaning)))
+        if (text == QLatin1String(textOf(meaning)))
             return meaning;
     }
     return std::nullopt;
@@ -97,8 +97,8 @@ QJsonObject XRateLimit::toJson() const
         {QStringLiteral("limit"), numberOrNull(limit)},
         {QStringLiteral("remaining"), numberOrNull(remaining)},
         {QStringLiteral("reset_raw"), rawOrNull(rawReset)},
-        {QStringLiteral("reset_meaning"), QLatin1String(toString(used))},
-        {QStringLiteral("configured_meaning"), QLatin1String(toString(configured))},
+        {QStringLiteral("reset_meaning"), QLatin1String(textOf(used))},
+        {QStringLiteral("configured_meaning"), QLatin1String(textOf(configured))},
         {QStringLiteral("reset_at"),
          resetAtMs
              ? QJsonValue(

@@ -21,7 +21,7 @@ enum class XRateLimitResetMeaning
     EpochMs,  // Unix milliseconds
     HttpDate, // an HTTP-date
 };
-const char *toString(XRateLimitResetMeaning meaning);
+const char *textOf(XRateLimitResetMeaning meaning);
 // "auto", "delta", "epoch", "epoch-ms", "http-date"; nullopt for anything else.
 std::optional<XRateLimitResetMeaning> xRateLimitResetMeaningFromString(QStringView text);
 

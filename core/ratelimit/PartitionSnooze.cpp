@@ -42,7 +42,7 @@ bool PartitionSnooze::holdForResponse(const QString &policyId, const QString &pa
         return false;
     const QString why = QStringLiteral("%1, %2 %3 s")
                             .arg(status)
-                            .arg(QLatin1String(toString(wait.source)))
+                            .arg(QLatin1String(textOf(wait.source)))
                             .arg(double(wait.waitMs) / 1000.0);
     return hold(policyId, partitionKey, nowMs + wait.waitMs, why, nowMs);
 }

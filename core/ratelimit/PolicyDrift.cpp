@@ -52,7 +52,7 @@ QJsonObject PolicyDrift::toJson() const
         {QStringLiteral("partition_key"), partitionKey},
         {QStringLiteral("policy_version"), double(policyVersion)},
         {QStringLiteral("configured"),
-         QJsonObject{{QStringLiteral("quota_unit"), QLatin1String(toString(configuredUnit))},
+         QJsonObject{{QStringLiteral("quota_unit"), QLatin1String(textOf(configuredUnit))},
                      {QStringLiteral("limit"), double(configuredLimit)},
                      {QStringLiteral("window_seconds"), double(configuredWindowMs) / 1000.0}}},
         {QStringLiteral("advertised"), advertised.toJson()},
@@ -98,7 +98,7 @@ std::optional<PolicyDrift> PolicyDrift::compare(const RateLimitPolicy &configure
     if (!serverUnit || *serverUnit != configured.quotaUnit) {
         drift.differences.append(
             QStringLiteral("quota unit: server %1, configured %2")
-                .arg(match->quotaUnit, QLatin1String(toString(configured.quotaUnit))));
+                .arg(match->quotaUnit, QLatin1String(textOf(configured.quotaUnit))));
     }
     if (match->quota != configured.limit) {
         drift.differences.append(QStringLiteral("quota: server %1, configured %2")

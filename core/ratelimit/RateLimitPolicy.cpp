@@ -79,7 +79,7 @@ private:
 
 } // namespace
 
-const char *toString(QuotaUnit unit)
+const char *textOf(QuotaUnit unit)
 {
     switch (unit) {
     case QuotaUnit::Request:
@@ -95,13 +95,13 @@ const char *toString(QuotaUnit unit)
 std::optional<QuotaUnit> quotaUnitFromString(QStringView text)
 {
     for (const auto unit : {QuotaUnit::Request, QuotaUnit::Byte, QuotaUnit::Concurrency}) {
-        if (text == QLatin1String(toString(unit)))
+        if (text == QLatin1String(textOf(unit)))
             return unit;
     }
     return std::nullopt;
 }
 
-const char *toString(Pacing pacing)
+const char *textOf(Pacing pacing)
 {
     return pacing == Pacing::Smooth ? "smooth" : "burst";
 }
@@ -272,11 +272,11 @@ QJsonObject RateLimitPolicy::toJson() const
 {
     QJsonObject json{
         {QStringLiteral("policy_id"), policyId},
-        {QStringLiteral("quota_unit"), QLatin1String(toString(quotaUnit))},
+        {QStringLiteral("quota_unit"), QLatin1String(textOf(quotaUnit))},
         {QStringLiteral("limit"), double(limit)},
         {QStringLiteral("burst"), double(burst)},
         {QStringLiteral("policy_version"), double(policyVersion)},
-        {QStringLiteral("x_ratelimit_reset"), QLatin1String(toString(xRateLimitReset))},
+        {QStringLiteral("x_ratelimit_reset"), QLatin1String(textOf(xRateLimitReset))},
     };
     if (windowMs > 0)
         json.insert(QStringLiteral("window_seconds"), windowSeconds());
@@ -289,7 +289,7 @@ QJsonObject RateLimitPolicy::toJson() const
     // Only when not the default, so that a definition stored before pacing existed
     // still reads as the same policy.
     if (pacing != Pacing::Burst)
-        json.insert(QStringLiteral("pacing"), QLatin1String(toString(pacing)));
+        json.insert(QStringLiteral("pacing"), QLatin1String(textOf(pacing)));
     return json;
 }
 

@@ -20,7 +20,7 @@ enum class QuotaUnit
     Byte,        // each send costs its request body's bytes
     Concurrency, // each send holds a permit until its exchange ends
 };
-const char *toString(QuotaUnit unit);
+const char *textOf(QuotaUnit unit);
 std::optional<QuotaUnit> quotaUnitFromString(QStringView text);
 
 // How a partition spends a quota whose window the server states (RateLimit's `t`,
@@ -33,7 +33,7 @@ enum class Pacing
     Burst,
     Smooth,
 };
-const char *toString(Pacing pacing);
+const char *textOf(Pacing pacing);
 std::optional<Pacing> pacingFromString(QStringView text);
 
 // A client-side rate-limit policy of the workspace config ("policies" in the README's workspace

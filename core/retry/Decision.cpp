@@ -11,7 +11,7 @@ namespace {
 template <typename E> std::optional<E> fromName(QStringView text, E first, E last)
 {
     for (int value = int(first); value <= int(last); ++value) {
-        if (text == QLatin1String(toString(E(value))))
+        if (text == QLatin1String(textOf(E(value))))
             return E(value);
     }
     return std::nullopt;
@@ -19,7 +19,7 @@ template <typename E> std::optional<E> fromName(QStringView text, E first, E las
 
 } // namespace
 
-const char *toString(Decision decision)
+const char *textOf(Decision decision)
 {
     switch (decision) {
     case Decision::Success:
@@ -39,7 +39,7 @@ std::optional<Decision> decisionFromString(QStringView text)
     return fromName(text, Decision::Success, Decision::Fail);
 }
 
-const char *toString(WaitSource source)
+const char *textOf(WaitSource source)
 {
     switch (source) {
     case WaitSource::None:

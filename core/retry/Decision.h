@@ -30,14 +30,18 @@ enum class WaitSource
     Backoff
 };
 
+// The project's enums name their text textOf(), not toString(): QTest would find a
+// toString() by argument-dependent lookup when a QCOMPARE fails, and free the
+// literal it returns (scripts/check-source refuses one).
+
 // "success", "retry", "park", "fail": the text stored and printed.
-const char *toString(Decision decision);
-// The inverse of toString; empty for any other text, the empty one included.
+const char *textOf(Decision decision);
+// The inverse of textOf; empty for any other text, the empty one included.
 std::optional<Decision> decisionFromString(QStringView text);
 
 // "none", "retry-after", "ratelimit", "x-ratelimit", "problem", "backoff".
-const char *toString(WaitSource source);
-// The inverse of toString; empty for any other text, the empty one included.
+const char *textOf(WaitSource source);
+// The inverse of textOf; empty for any other text, the empty one included.
 std::optional<WaitSource> waitSourceFromString(QStringView text);
 
 } // namespace cooldown

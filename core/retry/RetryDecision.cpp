@@ -106,7 +106,7 @@ QJsonValue problemJson(const ServerWait &wait)
     if (!problem.present && problem.error.isEmpty())
         return QJsonValue::Null;
     QJsonObject json = problem.toJson();
-    json.insert(QStringLiteral("action"), QLatin1String(toString(wait.problemAction)));
+    json.insert(QStringLiteral("action"), QLatin1String(textOf(wait.problemAction)));
     return json;
 }
 
@@ -204,7 +204,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     d.action = Action::Retry;
     d.reason = QLatin1String(c.reason);
     d.notBeforeMs = nowMs + d.delayMs;
-    qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from" << toString(d.source);
+    qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from" << textOf(d.source);
     return d;
 }
 
@@ -214,7 +214,7 @@ QJsonObject RetryDecision::toJson() const
     QJsonObject retryAfter{
         {QStringLiteral("raw"),
          ra.isPresent() ? QJsonValue(QString::fromLatin1(ra.raw)) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("form"), QLatin1String(cooldown::toString(ra.form))},
+        {QStringLiteral("form"), QLatin1String(cooldown::textOf(ra.form))},
         {QStringLiteral("seconds"), ra.isValid() ? secondsOrNull(ra.waitMs) : QJsonValue::Null},
         {QStringLiteral("error"),
          ra.error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(ra.error)},
@@ -224,10 +224,10 @@ QJsonObject RetryDecision::toJson() const
     if (ra.measuredAgainstDate)
         retryAfter.insert(QStringLiteral("measured_against"), QStringLiteral("date"));
     return QJsonObject{
-        {QStringLiteral("action"), QLatin1String(cooldown::toString(action))},
+        {QStringLiteral("action"), QLatin1String(cooldown::textOf(action))},
         {QStringLiteral("delay_seconds"), secondsOrNull(delayMs)},
         {QStringLiteral("not_before"), isoOrNull(notBeforeMs)},
-        {QStringLiteral("source"), QLatin1String(cooldown::toString(source))},
+        {QStringLiteral("source"), QLatin1String(cooldown::textOf(source))},
         {QStringLiteral("reason"), reason},
         {QStringLiteral("throttled"), throttled},
         {QStringLiteral("counted_attempts"), countedAttempts},
@@ -243,7 +243,7 @@ QJsonObject RetryDecision::toJson() const
     };
 }
 
-const char *toString(TransportError error)
+const char *textOf(TransportError error)
 {
     switch (error) {
     case TransportError::None:
@@ -272,7 +272,7 @@ std::optional<TransportError> transportErrorFromString(QStringView name)
 {
     for (int value = int(TransportError::None); value <= int(TransportError::WorkerDied); ++value) {
         const auto error = TransportError(value);
-        if (name == QLatin1String(toString(error)))
+        if (name == QLatin1String(textOf(error)))
             return error;
     }
     return std::nullopt;

@@ -29,8 +29,8 @@ enum class TransportError
     UnsupportedScheme,
     WorkerDied, // the lease expired while the attempt was running
 };
-const char *toString(TransportError error);
-// The inverse of toString: "timeout" → Timeout; empty for a name it does not give.
+const char *textOf(TransportError error);
+// The inverse of textOf: "timeout" → Timeout; empty for a name it does not give.
 std::optional<TransportError> transportErrorFromString(QStringView name);
 
 // What one HTTP exchange produced.

@@ -154,11 +154,11 @@ QJsonObject RetryProfile::toJson() const
         {QStringLiteral("base_seconds"), baseSeconds},
         {QStringLiteral("cap_seconds"), capSeconds},
         {QStringLiteral("deadline_seconds"), deadlineSeconds},
-        {QStringLiteral("jitter"), QLatin1String(toString(jitter))},
+        {QStringLiteral("jitter"), QLatin1String(textOf(jitter))},
         {QStringLiteral("spread_seconds"), spreadSeconds},
         {QStringLiteral("max_retry_after_seconds"), maxRetryAfterSeconds},
-        {QStringLiteral("on_deadline"), QLatin1String(toString(onDeadline))},
-        {QStringLiteral("retry_non_idempotent"), QLatin1String(toString(retryNonIdempotent))},
+        {QStringLiteral("on_deadline"), QLatin1String(textOf(onDeadline))},
+        {QStringLiteral("retry_non_idempotent"), QLatin1String(textOf(retryNonIdempotent))},
         {QStringLiteral("throttle_counts_as_attempt"), throttleCountsAsAttempt},
     };
 }
@@ -173,17 +173,17 @@ bool operator==(const RetryProfile &a, const RetryProfile &b)
     return a.toJson() == b.toJson();
 }
 
-const char *toString(Jitter jitter)
+const char *textOf(Jitter jitter)
 {
     return nameOf(jitter, kJitters);
 }
 
-const char *toString(OnDeadline onDeadline)
+const char *textOf(OnDeadline onDeadline)
 {
     return nameOf(onDeadline, kOnDeadline);
 }
 
-const char *toString(RetryNonIdempotent policy)
+const char *textOf(RetryNonIdempotent policy)
 {
     return nameOf(policy, kNonIdempotent);
 }

@@ -54,8 +54,8 @@ struct RetryProfile
     friend bool operator==(const RetryProfile &a, const RetryProfile &b);
 };
 
-const char *toString(Jitter jitter);
-const char *toString(OnDeadline onDeadline);
-const char *toString(RetryNonIdempotent policy);
+const char *textOf(Jitter jitter);
+const char *textOf(OnDeadline onDeadline);
+const char *textOf(RetryNonIdempotent policy);
 
 } // namespace cooldown

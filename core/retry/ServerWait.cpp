@@ -46,7 +46,7 @@ std::optional<qint64> quotaExceededWaitMs(const ProblemDetails &problem,
 
 } // namespace
 
-const char *toString(ProblemAction action)
+const char *textOf(ProblemAction action)
 {
     switch (action) {
     case ProblemAction::None:
@@ -66,7 +66,7 @@ QJsonObject ServerWait::hintsToJson() const
     QJsonArray list;
     for (qsizetype i = 0; i < candidates.size(); ++i) {
         list.append(QJsonObject{
-            {QStringLiteral("source"), QLatin1String(toString(candidates[i].source))},
+            {QStringLiteral("source"), QLatin1String(textOf(candidates[i].source))},
             {QStringLiteral("seconds"), double(candidates[i].waitMs) / 1000.0},
             {QStringLiteral("won"), i == 0},
         });
@@ -122,9 +122,9 @@ ServerWait ServerWait::resolve(const HttpHeaders &headers, const QByteArray &bod
         if (other.waitMs == winner.waitMs)
             continue;
         result.notes.append(QStringLiteral("%1 says %2 s, %3 says %4 s: %1 wins by precedence")
-                                .arg(QLatin1String(toString(winner.source)))
+                                .arg(QLatin1String(textOf(winner.source)))
                                 .arg(double(winner.waitMs) / 1000.0)
-                                .arg(QLatin1String(toString(other.source)))
+                                .arg(QLatin1String(textOf(other.source)))
                                 .arg(double(other.waitMs) / 1000.0));
     }
     return result;

@@ -24,7 +24,7 @@ enum class ProblemAction
     SlowDown,      // temporary-reduced-capacity: slow the partition's bucket
     Park,          // abnormal-usage-detected: an operator must look
 };
-const char *toString(ProblemAction action);
+const char *textOf(ProblemAction action);
 
 // How to read the hints of one policy's responses.
 struct ServerWaitOptions

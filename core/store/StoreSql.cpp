@@ -197,7 +197,7 @@ QString errorText(const QSqlError &error)
 
 QString decisionText(Decision decision)
 {
-    return QLatin1String(toString(decision));
+    return QLatin1String(textOf(decision));
 }
 
 Decision decisionFromText(QStringView text)
@@ -205,13 +205,13 @@ Decision decisionFromText(QStringView text)
     if (const std::optional<Decision> decision = decisionFromString(text))
         return *decision;
     static std::atomic_bool warned{false};
-    warnUnknown(&warned, "decision", text, toString(Decision::Park));
+    warnUnknown(&warned, "decision", text, textOf(Decision::Park));
     return Decision::Park;
 }
 
 QString waitSourceText(WaitSource source)
 {
-    return QLatin1String(toString(source));
+    return QLatin1String(textOf(source));
 }
 
 QString waitSourceText(const std::optional<WaitSource> &source)
@@ -231,7 +231,7 @@ std::optional<WaitSource> optionalWaitSourceFromText(QStringView text)
     if (const std::optional<WaitSource> source = waitSourceFromString(text))
         return source;
     static std::atomic_bool warned{false};
-    warnUnknown(&warned, "wait_source", text, toString(WaitSource::None));
+    warnUnknown(&warned, "wait_source", text, textOf(WaitSource::None));
     return WaitSource::None;
 }
 

@@ -201,10 +201,10 @@ QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, 
         insert.bind(5, a.finishedAtMs);
         insert.bind(6, a.url.toStdString());
         insert.bind(7, qint64(a.status));
-        insert.bind(8, std::string(toString(a.decision)));
+        insert.bind(8, std::string(textOf(a.decision)));
         insert.bind(9, a.reason.toStdString());
         insert.bind(10, a.waitMs);
-        insert.bind(11, std::string(toString(a.waitSource)));
+        insert.bind(11, std::string(textOf(a.waitSource)));
         insert.bind(12, a.idempotencyKey.toStdString());
         insert.bind(13, a.durationMs);
         insert.bind(14, a.policyId.toStdString());

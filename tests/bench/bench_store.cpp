@@ -59,8 +59,8 @@ Row makeRow(qint64 index, qint64 nowMs)
     Row row;
     row.record = a;
     // The decision and wait source as the store writes them.
-    const QString decision = QLatin1String(toString(a.decision));
-    const QString waitSource = QLatin1String(toString(a.waitSource));
+    const QString decision = QLatin1String(textOf(a.decision));
+    const QString waitSource = QLatin1String(textOf(a.waitSource));
     for (const QString *s : std::initializer_list<const QString *>{
              &a.endpointId, &a.method, &a.url, &a.error, &decision, &a.reason, &waitSource,
              &a.retryAfterRaw, &a.problemType, &a.problemInstance, &a.idempotencyKey, &a.workerId,

@@ -253,7 +253,7 @@ void tst_DemoServer::fixedWindowRetryAfter()
     // What the engine's own parser makes of it: the wait ends at the window's end.
     const RetryAfter parsed =
         RetryAfter::parse(refused.header("Retry-After"), kStart, refused.header("Date"));
-    QCOMPARE(QLatin1String(toString(parsed.form)), parsedForm);
+    QCOMPARE(QLatin1String(textOf(parsed.form)), parsedForm);
     if (parsed.isValid())
         QVERIFY2(parsed.waitMs >= 6700 && parsed.waitMs <= 7000,
                  qPrintable(QString::number(parsed.waitMs)));

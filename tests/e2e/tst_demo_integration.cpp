@@ -341,7 +341,7 @@ void tst_DemoIntegration::retriedThenSucceeds()
     QCOMPARE(first.error, QString());
     QCOMPARE(first.decision, Decision::Retry);
     QCOMPARE(first.reason, reason);
-    QCOMPARE(QLatin1String(toString(first.waitSource)), waitSource);
+    QCOMPARE(QLatin1String(textOf(first.waitSource)), waitSource);
     QCOMPARE(first.retryAfterRaw, retryAfterRaw);
     QCOMPARE(op.nextAttemptAtMs, first.finishedAtMs + first.waitMs);
     if (serverWaitMs >= 0) {
@@ -485,7 +485,7 @@ void tst_DemoIntegration::firstAttemptDecides()
     QCOMPARE(attempts.size(), 1);
     QCOMPARE(attempts[0].status, status);
     QCOMPARE(attempts[0].error, error);
-    QCOMPARE(QLatin1String(toString(attempts[0].decision)), decision);
+    QCOMPARE(QLatin1String(textOf(attempts[0].decision)), decision);
     QCOMPARE(attempts[0].reason, reason);
     if (state == OperationState::Failed || state == OperationState::Parked)
         QCOMPARE(op.finalReason, reason);

@@ -48,6 +48,8 @@ private slots:
     void headersThenStallTimesOut();
     void postClosedAfterRequestIsNeverResent();
     void closeMidBody();
+    void bodyCutShort_data();
+    void bodyCutShort();
     void invalidStatusLine();
     void endlessBodyIsCut();
     void endlessHeaderEndsByTimeout();
@@ -148,6 +150,66 @@ void tst_Transport::closeMidBody()
     RawHttpServer server(RawHttpServer::Behaviour::CloseMidBody);
     const TransportResult r = exchange(request(server.url()));
     QCOMPARE(r.error, TransportError::ConnectionClosed);
+}
+
+// Qt can report an answer complete although its connection closed before the body's
+// last byte; the exchange then checks the body against Content-Length itself.
+void tst_Transport::bodyCutShort_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<HttpHeaders>("headers");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<bool>("truncated");
+    QTest::addColumn<bool>("cut");
+
+    const HttpHeaders promised{{"Content-Length", "10"}};
+    const QByteArray nine(9, 'x');
+    const QByteArray ten(10, 'x');
+    QTest::newRow("one byte short")
+        << QByteArray("GET") << 200 << promised << nine << false << true;
+    QTest::newRow("all of it") << QByteArray("GET") << 200 << promised << ten << false << false;
+    QTest::newRow("empty, ten promised")
+        << QByteArray("POST") << 201 << promised << QByteArray() << false << true;
+    QTest::newRow("length with spaces")
+        << QByteArray("GET") << 200 << HttpHeaders{{"Content-Length", " 10 "}} << nine << false
+        << true;
+    QTest::newRow("no length") << QByteArray("GET") << 200 << HttpHeaders{} << nine << false
+                               << false;
+    QTest::newRow("length not a number")
+        << QByteArray("GET") << 200 << HttpHeaders{{"Content-Length", "ten"}} << nine << false
+        << false;
+    QTest::newRow("HEAD") << QByteArray("HEAD") << 200 << promised << QByteArray() << false
+                          << false;
+    QTest::newRow("head, any case")
+        << QByteArray("head") << 200 << promised << QByteArray() << false << false;
+    QTest::newRow("204") << QByteArray("GET") << 204 << promised << QByteArray() << false << false;
+    QTest::newRow("304") << QByteArray("GET") << 304 << promised << QByteArray() << false << false;
+    QTest::newRow("1xx") << QByteArray("GET") << 199 << promised << QByteArray() << false << false;
+    QTest::newRow("compressed") << QByteArray("GET") << 200
+                                << HttpHeaders{{"Content-Length", "10"},
+                                               {"Content-Encoding", "gzip"}}
+                                << nine << false << false;
+    QTest::newRow("cut at the cap")
+        << QByteArray("GET") << 200 << promised << nine << true << false;
+    QTest::newRow("no answer") << QByteArray("GET") << 0 << promised << QByteArray() << false
+                               << false;
+}
+
+void tst_Transport::bodyCutShort()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(int, status);
+    QFETCH(HttpHeaders, headers);
+    QFETCH(QByteArray, body);
+    QFETCH(bool, truncated);
+    QFETCH(bool, cut);
+    TransportResult result;
+    result.status = status;
+    result.headers = headers;
+    result.body = body;
+    result.bodyTruncated = truncated;
+    QCOMPARE(cooldown::bodyCutShort(method, result), cut);
 }
 
 void tst_Transport::invalidStatusLine()

@@ -102,7 +102,7 @@ void tst_HttpDate::parse()
     QFETCH(qint64, expected);
 
     const HttpDate date = HttpDate::parse(text, utc(2026, 11, 29));
-    QCOMPARE(QString::fromLatin1(toString(date.form)), form);
+    QCOMPARE(QString::fromLatin1(textOf(date.form)), form);
     if (form == QLatin1String("invalid")) {
         QVERIFY(!date.isValid());
         QVERIFY2(!date.error.isEmpty(), "an invalid date says why");

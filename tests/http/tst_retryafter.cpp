@@ -80,7 +80,7 @@ void tst_RetryAfter::parse()
     QFETCH(qint64, waitMs);
 
     const RetryAfter ra = RetryAfter::parse(raw, kNow);
-    QCOMPARE(QString::fromLatin1(toString(ra.form)), form);
+    QCOMPARE(QString::fromLatin1(textOf(ra.form)), form);
     QCOMPARE(ra.raw, raw);
     if (form == QLatin1String("invalid")) {
         QVERIFY(!ra.isValid());

@@ -108,7 +108,7 @@ void tst_XRateLimit::reset()
         QVERIFY(x.givesWait());
     }
     QCOMPARE(x.toJson().value(QStringLiteral("reset_meaning")).toString(),
-             QLatin1String(toString(used)));
+             QLatin1String(textOf(used)));
 }
 
 void tst_XRateLimit::remainingGatesTheWait_data()
@@ -176,7 +176,7 @@ void tst_XRateLimit::meaningNames()
     for (const char *name : {"auto", "delta", "epoch", "epoch-ms", "http-date"}) {
         const auto meaning = xRateLimitResetMeaningFromString(QString::fromLatin1(name));
         QVERIFY(meaning);
-        QCOMPARE(toString(*meaning), name);
+        QCOMPARE(textOf(*meaning), name);
     }
     QVERIFY(!xRateLimitResetMeaningFromString(u"Epoch"));
     QVERIFY(!xRateLimitResetMeaningFromString(u"seconds"));

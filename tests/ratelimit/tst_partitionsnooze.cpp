@@ -133,7 +133,7 @@ void tst_PartitionSnooze::holdForResponse()
     if (hold) {
         QCOMPARE(hold->untilMs, until);
         QVERIFY2(hold->why.startsWith(QString::number(status)), qPrintable(hold->why));
-        QVERIFY(hold->why.contains(QLatin1String(toString(wait.source))));
+        QVERIFY(hold->why.contains(QLatin1String(textOf(wait.source))));
     }
 }
 

@@ -35,7 +35,7 @@ void tst_Decision::decisionRoundTrip()
 {
     QFETCH(int, decision);
     QFETCH(QString, text);
-    QCOMPARE(QString::fromLatin1(toString(Decision(decision))), text);
+    QCOMPARE(QString::fromLatin1(textOf(Decision(decision))), text);
     const std::optional<Decision> parsed = decisionFromString(text);
     QVERIFY(parsed);
     QCOMPARE(int(*parsed), decision);
@@ -57,7 +57,7 @@ void tst_Decision::waitSourceRoundTrip()
 {
     QFETCH(int, source);
     QFETCH(QString, text);
-    QCOMPARE(QString::fromLatin1(toString(WaitSource(source))), text);
+    QCOMPARE(QString::fromLatin1(textOf(WaitSource(source))), text);
     const std::optional<WaitSource> parsed = waitSourceFromString(text);
     QVERIFY(parsed);
     QCOMPARE(int(*parsed), source);

@@ -233,7 +233,7 @@ void tst_RetryDecision::table_data()
                 c.error = n.error;
                 c.key = key;
                 const bool parks = n.sent && QByteArray(m) == "POST" && !key;
-                QTest::addRow("%s %s key=%d", m, toString(n.error), key)
+                QTest::addRow("%s %s key=%d", m, textOf(n.error), key)
                     << c << (parks ? "park" : "retry") << (parks ? "ambiguous_send" : n.reason)
                     << (parks ? "none" : "backoff") << (parks ? kNoDelay : qint64(0))
                     << (parks ? kNoDelay : qint64(1000));
@@ -324,9 +324,9 @@ void tst_RetryDecision::table()
 
     for (quint64 seed : {1ULL, 2ULL, 99ULL}) {
         const RetryDecision d = run(input, seed);
-        QCOMPARE(QString::fromLatin1(toString(d.action)), action);
+        QCOMPARE(QString::fromLatin1(textOf(d.action)), action);
         QCOMPARE(d.reason, reason);
-        QCOMPARE(QString::fromLatin1(toString(d.source)), source);
+        QCOMPARE(QString::fromLatin1(textOf(d.source)), source);
         if (minDelay == kNoDelay) {
             QCOMPARE(d.delayMs, kNoDelay);
             QCOMPARE(d.notBeforeMs, kNoDelay);

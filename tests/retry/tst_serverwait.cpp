@@ -275,8 +275,8 @@ void tst_ServerWait::problemActions()
                             QByteArray::number(status) +
                             R"(,"detail":"d","instance":"/i/1","x":1})";
     const RetryDecision d = decide(status, HttpHeaders{{"Content-Type", kProblemJson}}, body);
-    QCOMPARE(QLatin1String(toString(d.serverWait.problemAction)), action);
-    QCOMPARE(QLatin1String(toString(d.action)), decision);
+    QCOMPARE(QLatin1String(textOf(d.serverWait.problemAction)), action);
+    QCOMPARE(QLatin1String(textOf(d.action)), decision);
     QCOMPARE(d.reason, reason);
 
     const QJsonObject problem = d.toJson().value(QStringLiteral("problem")).toObject();

@@ -45,8 +45,8 @@ QString describe(const RollupRecord &r)
     return QStringLiteral("%1 %2 %3/%4 %5 %6 %7 %8: n=%9 wait=%10 queue=%11 duration=%12")
         .arg(r.minuteAtMs)
         .arg(r.endpointId, r.policyId, r.partitionKey, r.statusClass,
-             r.decision ? QLatin1String(toString(*r.decision)) : QStringLiteral("conflict"),
-             r.waitSource ? QLatin1String(toString(*r.waitSource)) : QString(), r.reason)
+             r.decision ? QLatin1String(textOf(*r.decision)) : QStringLiteral("conflict"),
+             r.waitSource ? QLatin1String(textOf(*r.waitSource)) : QString(), r.reason)
         .arg(r.attempts)
         .arg(r.waitMs)
         .arg(r.queueMs)

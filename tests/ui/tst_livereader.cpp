@@ -461,7 +461,7 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
             addAt(expected.unavailableByEndpoint, a.endpointId, b, 1);
         }
         if (a.decision == Decision::Retry && a.waitMs > 0)
-            addAt(expected.waitMsBySource, QLatin1String(toString(a.waitSource)), b, a.waitMs);
+            addAt(expected.waitMsBySource, QLatin1String(textOf(a.waitSource)), b, a.waitMs);
         if (due >= 0 && a.startedAtMs > due)
             addAt(expected.waitMsBySource, QStringLiteral("queue"), b, a.startedAtMs - due);
         if (a.decision == Decision::Success)
