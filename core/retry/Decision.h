@@ -32,7 +32,8 @@ enum class WaitSource
 
 // The project's enums name their text textOf(), not toString(): QTest would find a
 // toString() by argument-dependent lookup when a QCOMPARE fails, and free the
-// literal it returns (scripts/check-source refuses one).
+// literal it returns (scripts/check-source refuses one). Tests include
+// tests/support/ReadableEnums.h for failures that name the values.
 
 // "success", "retry", "park", "fail": the text stored and printed.
 const char *textOf(Decision decision);

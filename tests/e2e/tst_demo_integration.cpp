@@ -13,6 +13,7 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
+#include "support/ReadableEnums.h"
 #include "support/ScriptedHttpServer.h"
 #include "support/SettleScheduler.h"
 

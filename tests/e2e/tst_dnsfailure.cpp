@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/store/Store.h"
+#include "support/ReadableEnums.h"
 
 #include <QFile>
 #include <QProcess>

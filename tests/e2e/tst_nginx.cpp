@@ -8,6 +8,7 @@
 // once do not all come back at once to be refused again.
 
 #include "core/store/Store.h"
+#include "support/ReadableEnums.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

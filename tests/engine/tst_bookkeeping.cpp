@@ -3,6 +3,7 @@
 // keeps (core/engine/Bookkeeping): no event loop, no store.
 
 #include "core/engine/Bookkeeping.h"
+#include "support/ReadableEnums.h"
 
 #include <QTest>
 

@@ -2,6 +2,7 @@
 #include "core/engine/Transport.h"
 #include "core/time/Clock.h"
 #include "support/RawHttpServer.h"
+#include "support/ReadableEnums.h"
 
 #include <QSignalSpy>
 #include <QTest>

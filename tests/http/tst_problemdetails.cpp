@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/http/ProblemDetails.h"
+#include "support/ReadableEnums.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/http/HttpDate.h"
 #include "core/http/XRateLimit.h"
+#include "support/ReadableEnums.h"
 
 #include <QDateTime>
 #include <QTest>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/ratelimit/RateLimitPolicy.h"
+#include "support/ReadableEnums.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -4,6 +4,7 @@
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
+#include "support/ReadableEnums.h"
 
 #include "support/MaxInWindow.h"
 

@@ -2,6 +2,7 @@
 // Decisions and wait sources are enums everywhere but in storage and output: their
 // text must come back as the same value, and a text no version wrote must not.
 #include "core/retry/Decision.h"
+#include "support/ReadableEnums.h"
 
 #include <QTest>
 

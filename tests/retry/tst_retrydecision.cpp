@@ -2,6 +2,7 @@
 #include "core/http/HttpDate.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/RandomSource.h"
+#include "support/ReadableEnums.h"
 
 #include <QDateTime>
 #include <QJsonObject>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/retry/RetryProfile.h"
+#include "support/ReadableEnums.h"
 
 #include <QTest>
 

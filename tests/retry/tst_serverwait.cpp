@@ -2,6 +2,7 @@
 #include "core/retry/RetryDecision.h"
 #include "core/retry/ServerWait.h"
 #include "core/time/RandomSource.h"
+#include "support/ReadableEnums.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -5,6 +5,7 @@
 // bucketed query sums them. Time is the nowMs each call passes, randomness a seed.
 
 #include "StoreTestSupport.h"
+#include "support/ReadableEnums.h"
 
 #include "core/store/Schema.h"
 #include "core/store/Store.h"

@@ -3,6 +3,7 @@
 // runs once per backend (initTestCase_data).
 
 #include "StoreTestSupport.h"
+#include "support/ReadableEnums.h"
 
 #include "core/store/SqlTransaction.h"
 #include "core/store/Store.h"
