@@ -22,10 +22,10 @@
 
 namespace cooldown {
 
-#define COOLDOWN_READABLE_ENUM(Type)                                                         \
-    inline char *toString(Type value)                                                        \
-    {                                                                                        \
-        return qstrdup(textOf(value));                                                       \
+#define COOLDOWN_READABLE_ENUM(Type)                                                               \
+    inline char *toString(Type value)                                                              \
+    {                                                                                              \
+        return qstrdup(textOf(value));                                                             \
     }
 
 COOLDOWN_READABLE_ENUM(QuotaUnit)
