@@ -79,7 +79,8 @@ bool bodyCutShort(const QByteArray &method, const TransportResult &result)
 {
     if (result.status == 0 || result.bodyTruncated ||
         method.compare("HEAD", Qt::CaseInsensitive) == 0 || result.status < 200 ||
-        result.status == 204 || result.status == 304 || result.headers.contains("Content-Encoding"))
+        result.status == 204 || result.status == 304 ||
+        result.headers.contains("Content-Encoding") || result.headers.contains("Transfer-Encoding"))
         return false;
     const std::optional<QByteArray> length = result.headers.value("Content-Length");
     bool ok = false;

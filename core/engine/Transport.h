@@ -42,7 +42,8 @@ struct TransportResult
 // Whether an answer that Qt reports complete came with fewer body bytes than its
 // Content-Length promised: the connection closed mid-body, whatever Qt says. Not for
 // HEAD, 1xx, 204 or 304 (no body), nor where a Content-Encoding makes the length that
-// of other bytes.
+// of other bytes, nor beside a Transfer-Encoding, which overrides the length
+// (RFC 9112, 6.3).
 bool bodyCutShort(const QByteArray &method, const TransportResult &result);
 
 // One HTTP exchange in flight. It finishes exactly once (finished() is emitted once,

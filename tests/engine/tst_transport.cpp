@@ -191,6 +191,10 @@ void tst_Transport::bodyCutShort_data()
                                 << HttpHeaders{{"Content-Length", "10"},
                                                {"Content-Encoding", "gzip"}}
                                 << nine << false << false;
+    QTest::newRow("chunked beside a length")
+        << QByteArray("GET") << 200
+        << HttpHeaders{{"Content-Length", "10"}, {"Transfer-Encoding", "chunked"}} << nine << false
+        << false;
     QTest::newRow("cut at the cap")
         << QByteArray("GET") << 200 << promised << nine << true << false;
     QTest::newRow("no answer") << QByteArray("GET") << 0 << promised << QByteArray() << false
