@@ -37,12 +37,7 @@ inline const char *const kHostileCells[] = {
 inline void seedAttempts(const QString &path, qint64 rows)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    {
-        QString error;
-        std::unique_ptr<Store> store = Store::open(path, &error);
-        if (!store)
-            die(error);
-    }
+    openStore(path);
     Database db(path);
     db.useStoreSettings();
     const qint64 perOperation = 10;

@@ -7,6 +7,7 @@
 // and child processes timed with their own peak memory.
 
 #include "core/store/Records.h"
+#include "core/store/Store.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -81,6 +82,17 @@ inline void note(const QString &text)
 {
     std::fprintf(stderr, "bench: %s\n", qPrintable(text));
     std::exit(1);
+}
+
+// Opens the store at location (a SQLite file, created with its schema if new, or a
+// PostgreSQL URL), or ends the benchmark saying why it could not.
+inline std::unique_ptr<Store> openStore(const QString &location, const StoreOptions &options = {})
+{
+    QString error;
+    std::unique_ptr<Store> store = Store::open(location, &error, options);
+    if (!store)
+        die(QStringLiteral("cannot open the store: %1").arg(error));
+    return store;
 }
 
 inline QString number(double value, int decimals = 0)

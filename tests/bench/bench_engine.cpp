@@ -103,9 +103,7 @@ public:
                                              QHash<QString, QString>{});
         if (!config)
             die(error);
-        store = Store::open(dbPath, &error);
-        if (!store)
-            die(error);
+        store = openStore(dbPath);
         transport = std::make_unique<Transport>(SystemClock::instance());
         SchedulerOptions options;
         options.workerId = QStringLiteral("bench-worker");
@@ -182,10 +180,7 @@ public:
 QString prepareDatabase(const QTemporaryDir &dir, const QString &name)
 {
     const QString path = dir.filePath(name);
-    QString error;
-    std::unique_ptr<Store> store = Store::open(path, &error);
-    if (!store)
-        die(error);
+    openStore(path);
     return path;
 }
 
@@ -674,11 +669,7 @@ void benchMemory(const QTemporaryDir &dir, const QUrl &url, qint64 batch, qint64
 // sqlite3 C API inserts them in one transaction with prepared statements.
 double referenceStartupSeconds(const QString &path, int n, const QString &host)
 {
-    {
-        QString error;
-        if (!Store::open(path, &error)) // the schema, as the engine has it
-            die(error);
-    }
+    openStore(path); // the schema, as the engine has it
     sqlite3 *db = nullptr;
     if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK)
         die(QStringLiteral("sqlite3_open failed"));

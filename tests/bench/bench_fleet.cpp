@@ -112,11 +112,9 @@ void benchClaim(const QString &backend, const QString &location, qint64 partitio
                 int claims)
 {
     const qint64 seededAt = QDateTime::currentMSecsSinceEpoch();
-    QString error;
-    std::unique_ptr<Store> store = Store::open(location, &error);
-    if (!store ||
-        !store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), seededAt))
-        die(QStringLiteral("cannot create the %1 store: %2").arg(backend, error));
+    std::unique_ptr<Store> store = openStore(location);
+    if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), seededAt))
+        die(QStringLiteral("cannot create the %1 store: %2").arg(backend, store->lastError()));
     seedPartitioned(location, partitions, due, seededAt);
     note(QStringLiteral("%1: %2 partitions, %3 due operations seeded in %4 s")
              .arg(backend)
@@ -278,12 +276,7 @@ WorkersRun runWorkers(const QUrl &url, const QTemporaryDir &dir, int workers, qi
         test::freshPostgresDatabase(QStringLiteral("cooldown_bench_workers_%1").arg(workers), &why);
     if (location.isEmpty())
         die(why);
-    {
-        QString error;
-        std::unique_ptr<Store> store = Store::open(location, &error);
-        if (!store)
-            die(error);
-    }
+    openStore(location);
     {
         QSqlDatabase db = openSql(location, QStringLiteral("bench-workers-seed"));
         // The endpoint's own run-once operation is the count-th.

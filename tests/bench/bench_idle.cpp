@@ -133,11 +133,7 @@ int main(int argc, char **argv)
         seedOperations(db, parked, seed);
     }
     const QString empty = dir.filePath(QStringLiteral("empty.db"));
-    {
-        QString error;
-        if (!Store::open(empty, &error))
-            die(error);
-    }
+    openStore(empty);
     QDir().mkpath(dir.filePath(QStringLiteral("home-empty")));
     QDir().mkpath(dir.filePath(QStringLiteral("home-big")));
     const Idle reference =

@@ -31,9 +31,7 @@ const char kWorkspace[] = R"({"version": 1,
 
 void createDatabase(const QString &path)
 {
-    QString error;
-    if (!Store::open(path, &error))
-        die(QStringLiteral("cannot create %1: %2").arg(path, error));
+    openStore(path);
 }
 
 qint64 rowCount(const QString &path)

@@ -77,10 +77,9 @@ double recordThroughStore(const QTemporaryDir &dir, const QString &name, qint64 
     QFile::remove(path + QStringLiteral("-shm"));
     StoreOptions options;
     options.schemaVersion = schemaVersion;
-    QString error;
-    std::unique_ptr<Store> store = Store::open(path, &error, options);
-    if (!store || !store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), now))
-        die(QStringLiteral("cannot create %1: %2").arg(path, error));
+    std::unique_ptr<Store> store = openStore(path, options);
+    if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), now))
+        die(QStringLiteral("cannot create %1: %2").arg(path, store->lastError()));
     {
         Database db(path);
         OperationSeed seed;
@@ -155,14 +154,9 @@ QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, 
                     qint64 now, const char *operationState, int schemaVersion = 0)
 {
     const QString path = dir.filePath(name);
-    {
-        QString error;
-        StoreOptions options;
-        options.schemaVersion = schemaVersion;
-        std::unique_ptr<Store> store = Store::open(path, &error, options);
-        if (!store)
-            die(error);
-    }
+    StoreOptions options;
+    options.schemaVersion = schemaVersion;
+    openStore(path, options);
     Database db(path);
     db.useStoreSettings();
     const qint64 perOperation = 4;
@@ -258,10 +252,7 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
              .arg(rows)
              .arg(spanDays)
              .arg(number(seconds(seeding), 1)));
-    QString error;
-    std::unique_ptr<Store> store = Store::open(path, &error);
-    if (!store)
-        die(error);
+    std::unique_ptr<Store> store = openStore(path);
     Database reference(path);
 
     struct Range
@@ -401,10 +392,7 @@ void benchMigration(const QTemporaryDir &dir, qint64 rows)
     }
     QElapsedTimer timer;
     timer.start();
-    QString error;
-    std::unique_ptr<Store> store = Store::open(path, &error);
-    if (!store)
-        die(error);
+    std::unique_ptr<Store> store = openStore(path);
     const double migrated = seconds(timer);
     qint64 counted = 0;
     for (const RollupRecord &r : store->rollups(0, now + kDay, 24 * 60 * kMinute))

@@ -114,12 +114,10 @@ QString createDatabase(const QTemporaryDir &dir, const QString &name, qint64 cou
                        const QString &state = QStringLiteral("scheduled"))
 {
     const QString path = dir.filePath(name);
-    QString error;
     {
-        std::unique_ptr<Store> store = Store::open(path, &error);
-        if (!store ||
-            !store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), nowMs))
-            die(QStringLiteral("cannot create %1: %2").arg(path, error));
+        std::unique_ptr<Store> store = openStore(path);
+        if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), nowMs))
+            die(QStringLiteral("cannot create %1: %2").arg(path, store->lastError()));
     }
     Database db(path);
     OperationSeed seed;
@@ -145,10 +143,7 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
     // reference; then finishAttempt, one transaction per attempt.
     const auto recordThroughStore = [&](const QString &name, qint64 group) {
         const QString path = createDatabase(dir, name, count, now);
-        QString error;
-        std::unique_ptr<Store> store = Store::open(path, &error);
-        if (!store)
-            die(error);
+        std::unique_ptr<Store> store = openStore(path);
         const QList<OperationRecord> claimed = store->claimDue(kWorker, now, 3600000, int(count));
         if (claimed.size() != count)
             die(QStringLiteral("claimed %1 of %2: %3")
@@ -319,12 +314,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const QString path = dir.filePath(QStringLiteral("claim.db"));
-    {
-        QString error;
-        std::unique_ptr<Store> store = Store::open(path, &error);
-        if (!store)
-            die(error);
-    }
+    openStore(path);
     {
         // Finished operations first, as in a long-lived database, then the waiting
         // ones, due over the last hour.
@@ -355,10 +345,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
     for (int run = 0; run < runs; ++run) {
         QElapsedTimer timer;
         timer.start();
-        QString error;
-        std::unique_ptr<Store> store = Store::open(path, &error);
-        if (!store)
-            die(error);
+        std::unique_ptr<Store> store = openStore(path);
         const QList<OperationRecord> claimed =
             store->claimDue(kWorker, QDateTime::currentMSecsSinceEpoch(), 120000, 8);
         storeMs.push_back(seconds(timer) * 1000);

@@ -331,10 +331,7 @@ void benchHistory(const QString &databasePath, qint64 rows, int steps)
 // of 10,000 through the store's own intake.
 void seedOperations(const QString &databasePath, qint64 count)
 {
-    QString error;
-    const std::unique_ptr<Store> store = Store::open(databasePath, &error);
-    if (!store)
-        die(QStringLiteral("cannot open %1: %2").arg(databasePath, error));
+    const std::unique_ptr<Store> store = openStore(databasePath);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (qint64 done = 0; done < count;) {
         QList<Store::NewOperation> jobs;

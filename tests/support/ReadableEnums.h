@@ -18,7 +18,7 @@
 #include "core/retry/RetryProfile.h"
 #include "core/retry/ServerWait.h"
 
-#include <QByteArrayView>
+#include <QByteArray> // qstrdup
 
 namespace cooldown {
 
