@@ -22,7 +22,7 @@ QString describePace(const PartitionState &p)
 {
     const QJsonObject policy = QJsonDocument::fromJson(p.definition.toUtf8()).object();
     if (policy.contains(QLatin1String("limit")))
-        return Text::tr("%1 %2 per %3 s, burst %4")
+        return Text::tr("%1 per %3 s (quota unit: %2), burst %4")
             .arg(policy.value(QLatin1String("limit")).toVariant().toString(),
                  policy.value(QLatin1String("quota_unit")).toString(QStringLiteral("request")),
                  policy.value(QLatin1String("window_seconds")).toVariant().toString(),
@@ -168,7 +168,7 @@ int runStatus(const QStringList &arguments)
         if (p.pace.isUnlimited() && !p.server.isKnown(now))
             text += Text::tr("no token needed; ");
         else if (p.availableUnits > 0)
-            text += Text::tr("%1 tokens; ").arg(p.availableUnits);
+            text += Text::tr("tokens available: %1; ").arg(p.availableUnits);
         else
             text += Text::tr("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
         text += Text::tr("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);

@@ -2301,10 +2301,6 @@ Options of every command:
         <translation>シグナル用のパイプを作れません</translation>
     </message>
     <message>
-        <source>%1 %2 per %3 s, burst %4</source>
-        <translation>%3 秒あたり %1 %2、バースト %4</translation>
-    </message>
-    <message>
         <source>no pace</source>
         <translation>ペース制限なし</translation>
     </message>
@@ -2363,10 +2359,6 @@ Options of every command:
     <message>
         <source>no token needed; </source>
         <translation>トークン不要、</translation>
-    </message>
-    <message>
-        <source>%1 tokens; </source>
-        <translation>トークン %1、</translation>
     </message>
     <message>
         <source>next token at %1; </source>
@@ -2827,6 +2819,14 @@ Options of every command:
         <translation>
             <numerusform>再試行プロファイル %n 件</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>tokens available: %1; </source>
+        <translation>利用可能なトークン %1、</translation>
+    </message>
+    <message>
+        <source>%1 per %3 s (quota unit: %2), burst %4</source>
+        <translation>%3 秒あたり %1 (クォータ単位: %2)、バースト %4</translation>
     </message>
 </context>
 <context>

@@ -113,9 +113,9 @@ void tst_CliStatus::workersPartitionsAndBacklog()
     QVERIFY2(text.exitCode == 0, text.err.constData());
     const QString out = QString::fromUtf8(text.out);
     QVERIFY2(out.contains(QLatin1String("workers (those holding a lease): 2")), qPrintable(out));
-    QVERIFY2(
-        out.contains(QLatin1String("p/k1 (version 1, 10 request per 3600 s, burst 2): held until")),
-        qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String(
+                 "p/k1 (version 1, 10 per 3600 s (quota unit: request), burst 2): held until")),
+             qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("3 waiting, 0 due")), qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("conflict: a worker configures version 1 as")),
              qPrintable(out));
