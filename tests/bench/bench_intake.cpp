@@ -29,11 +29,6 @@ const char kWorkspace[] = R"({"version": 1,
     "policy": "plm", "partition_key": "acme",
     "idempotency": {"header": "Idempotency-Key"}}]})";
 
-void createDatabase(const QString &path)
-{
-    openStore(path);
-}
-
 qint64 rowCount(const QString &path)
 {
     Database db(path);
@@ -137,8 +132,8 @@ int main(int argc, char **argv)
     for (int run = 0; run < runs; ++run) {
         const QString refDb = dir.filePath(QStringLiteral("reference-%1.db").arg(run));
         const QString ourDb = dir.filePath(QStringLiteral("enqueue-%1.db").arg(run));
-        createDatabase(refDb);
-        createDatabase(ourDb);
+        openStore(refDb);
+        openStore(ourDb);
         const double ref = insertWithCApi(refDb, jobs);
         const ChildRun ours =
             runChild({cooldown, QStringLiteral("enqueue"), QStringLiteral("--config"), workspace,
