@@ -95,6 +95,17 @@ inline std::unique_ptr<Store> openStore(const QString &location, const StoreOpti
     return store;
 }
 
+// openStore() with the endpoint "bench" in it, made at nowMs: the endpoint every seeded
+// operation of the benchmarks belongs to.
+inline std::unique_ptr<Store> openBenchStore(const QString &location, qint64 nowMs,
+                                             const StoreOptions &options = {})
+{
+    std::unique_ptr<Store> store = openStore(location, options);
+    if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), nowMs))
+        die(QStringLiteral("cannot add the endpoint to the store: %1").arg(store->lastError()));
+    return store;
+}
+
 inline QString number(double value, int decimals = 0)
 {
     return QString::number(value, 'f', decimals);

@@ -112,9 +112,7 @@ void benchClaim(const QString &backend, const QString &location, qint64 partitio
                 int claims)
 {
     const qint64 seededAt = QDateTime::currentMSecsSinceEpoch();
-    std::unique_ptr<Store> store = openStore(location);
-    if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), seededAt))
-        die(QStringLiteral("cannot create the %1 store: %2").arg(backend, store->lastError()));
+    std::unique_ptr<Store> store = openBenchStore(location, seededAt);
     seedPartitioned(location, partitions, due, seededAt);
     note(QStringLiteral("%1: %2 partitions, %3 due operations seeded in %4 s")
              .arg(backend)

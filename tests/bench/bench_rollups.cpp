@@ -77,9 +77,7 @@ double recordThroughStore(const QTemporaryDir &dir, const QString &name, qint64 
     QFile::remove(path + QStringLiteral("-shm"));
     StoreOptions options;
     options.schemaVersion = schemaVersion;
-    std::unique_ptr<Store> store = openStore(path, options);
-    if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), now))
-        die(QStringLiteral("cannot create %1: %2").arg(path, store->lastError()));
+    std::unique_ptr<Store> store = openBenchStore(path, now, options);
     {
         Database db(path);
         OperationSeed seed;

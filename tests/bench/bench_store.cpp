@@ -114,11 +114,7 @@ QString createDatabase(const QTemporaryDir &dir, const QString &name, qint64 cou
                        const QString &state = QStringLiteral("scheduled"))
 {
     const QString path = dir.filePath(name);
-    {
-        std::unique_ptr<Store> store = openStore(path);
-        if (!store->upsertEndpoint(QStringLiteral("bench"), QStringLiteral("bench"), nowMs))
-            die(QStringLiteral("cannot create %1: %2").arg(path, store->lastError()));
-    }
+    openBenchStore(path, nowMs);
     Database db(path);
     OperationSeed seed;
     seed.state = state;
