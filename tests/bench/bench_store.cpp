@@ -114,7 +114,7 @@ QString createDatabase(const QTemporaryDir &dir, const QString &name, qint64 cou
                        const QString &state = QStringLiteral("scheduled"))
 {
     const QString path = dir.filePath(name);
-    openBenchStore(path, nowMs);
+    openBenchStore(path, nowMs); // and closed: the rows below go in through the C API
     Database db(path);
     OperationSeed seed;
     seed.state = state;
