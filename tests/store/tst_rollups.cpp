@@ -119,7 +119,7 @@ QString runHistory(Store &store, const QString &worker, quint64 seed, int rounds
         QList<OperationRecord> claimed =
             store.claimDue(worker, now, kLease, int(random.uniformInt(1, 6)));
         // PostgreSQL returns a claim's rows in no set order: the draws below go to the
-        // operations in the order of their ids, so that one seed is one history.
+        // operations in the order of their ids, not in the order the rows came back.
         std::sort(claimed.begin(), claimed.end(),
                   [](const OperationRecord &a, const OperationRecord &b) { return a.id < b.id; });
         QList<Store::FinishRequest> requests;
