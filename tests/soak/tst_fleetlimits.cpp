@@ -248,6 +248,16 @@ void verifyCleanExits(const QList<WorkerRun> &runs, const QStringList &killed = 
     }
 }
 
+// The place in a fleet of the worker runFleet named id ("worker-2" is 1); -1 for
+// another name.
+qsizetype workerIndex(const QString &id)
+{
+    const QString prefix = QStringLiteral("worker-");
+    bool ok = false;
+    const int n = id.startsWith(prefix) ? id.mid(prefix.size()).toInt(&ok) : 0;
+    return ok && n >= 1 ? n - 1 : -1;
+}
+
 // The workers' stdout, for a failure message: their last lines.
 QString tails(const QList<WorkerRun> &runs, int chars = 1500)
 {
@@ -545,8 +555,8 @@ void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens_data()
 }
 
 // Three workers share one partition (10 per 5 s, burst 2) and max_in_flight 4 over keyed
-// POSTs that the demo API executes after 600 ms. worker-1 is killed (SIGKILL) while it
-// holds running operations: their permits and the tokens it took are gone with it.
+// POSTs that the demo API executes after 600 ms. The first worker seen holding running
+// operations is killed (SIGKILL): their permits and the tokens it took are gone with it.
 // The others go on, and once its leases (3 s) expire they rescue its operations:
 // every operation succeeds, each payload is executed exactly once at the demo API,
 // and the server never sees more than limit + burst in any 5 s, the killed worker's
@@ -580,28 +590,51 @@ void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens()
 
     QString error;
     qint64 heldWhenKilled = 0;
+    QString killedId;
     QList<WorkerRun> runs;
     runFleet(configPath, db, kSeconds, {0, 0, 0}, &runs,
              {QStringLiteral("--lease"), QStringLiteral("3")}, [&](Fleet &fleet) {
                  // Watch the leases from a connection of this test's own; the demo API
-                 // keeps answering meanwhile (QTRY turns the event loop).
+                 // keeps answering meanwhile (QTRY turns the event loop). Which worker
+                 // claims first is a race between processes, so the first one seen
+                 // holding running operations is the one killed.
                  auto watcher = Store::open(db, &error);
                  QVERIFY2(watcher, qPrintable(error));
-                 const auto runningOfWorker1 = [&] {
+                 const auto firstHolder = [&] {
                      for (const WorkerLeases &w : watcher->workers()) {
-                         if (w.workerId == QLatin1String("worker-1"))
+                         if (w.running > 0) {
+                             killedId = w.workerId;
                              return w.running;
+                         }
                      }
                      return qint64(0);
                  };
-                 QTRY_VERIFY_WITH_TIMEOUT((heldWhenKilled = runningOfWorker1()) > 0, 15000);
-                 fleet.processes.front()->kill(); // SIGKILL: no clean-up of any kind
-                 QVERIFY(fleet.processes.front()->waitForFinished(5000));
+                 const auto states = [&] {
+                     QStringList lines;
+                     for (const auto &p : fleet.processes)
+                         lines.append(QStringLiteral("state %1 exit %2: %3")
+                                          .arg(int(p->state()))
+                                          .arg(p->exitCode())
+                                          .arg(QString::fromUtf8(p->readAllStandardError())));
+                     return QStringLiteral("no worker held running operations; error '%1'\n%2")
+                         .arg(watcher->lastError(), lines.join(QLatin1Char('\n')));
+                 };
+                 QTRY_VERIFY2_WITH_TIMEOUT((heldWhenKilled = firstHolder()) > 0,
+                                           qPrintable(states()), 15000);
+                 const qsizetype index = workerIndex(killedId);
+                 QVERIFY2(index >= 0 && index < qsizetype(fleet.processes.size()),
+                          qPrintable(killedId));
+                 QProcess &victim = *fleet.processes[size_t(index)];
+                 victim.kill(); // SIGKILL: no clean-up of any kind
+                 QVERIFY(victim.waitForFinished(5000));
              });
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(runs.front().status, QProcess::CrashExit);
-    verifyCleanExits(runs, {QStringLiteral("worker-1")});
+    const auto killedRun = std::find_if(runs.cbegin(), runs.cend(),
+                                        [&](const WorkerRun &r) { return r.id == killedId; });
+    QVERIFY(killedRun != runs.cend());
+    QCOMPARE(killedRun->status, QProcess::CrashExit);
+    verifyCleanExits(runs, {killedId});
     if (QTest::currentTestFailed())
         return;
 
@@ -630,9 +663,9 @@ void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens()
     const QList<qint64> arrivals = stats.arrivalsMsByKey.value(QStringLiteral("shared"));
     const Busiest busiest = busiestWindow(arrivals, kWindowMs);
     qInfo().noquote() << QStringLiteral(
-                             "killedWorker %1: worker-1 killed holding %2 running; %3 rescued; "
-                             "%4 requests for %5 operations; busiest 5 s window %6 (bound %7)")
-                             .arg(QString::fromLatin1(QTest::currentDataTag()))
+                             "killedWorker %1: %2 killed holding %3 running; %4 rescued; "
+                             "%5 requests for %6 operations; busiest 5 s window %7 (bound %8)")
+                             .arg(QString::fromLatin1(QTest::currentDataTag()), killedId)
                              .arg(heldWhenKilled)
                              .arg(rescued)
                              .arg(arrivals.size())
@@ -640,7 +673,7 @@ void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens()
                              .arg(busiest.count)
                              .arg(kLimit + kBurst);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n')) + tails(runs)));
-    // What worker-1 held came back through a rescue, not through luck.
+    // What the killed worker held came back through a rescue, not through luck.
     QVERIFY2(rescued >= 1, qPrintable(tails(runs)));
     QVERIFY2(busiest.count <= kLimit + kBurst,
              qPrintable(QStringLiteral("%1 requests in the 5 s from %2 ms; arrivals (ms): %3")
