@@ -14,8 +14,13 @@
 
 namespace cooldown::bench {
 
-// N GETs, `concurrency` at a time, nothing else: what QNAM alone can do.
-inline double bareLoopSeconds(const QUrl &url, qint64 count, int concurrency)
+// What the loop does with each answer before it sends the next request, if anything.
+using AnswerHook = std::function<void(QNetworkReply *reply, const QByteArray &body)>;
+
+// N GETs, `concurrency` at a time, nothing else: what QNAM alone can do. With a hook,
+// each answer goes through it before the request that replaces it is sent.
+inline double bareLoopSeconds(const QUrl &url, qint64 count, int concurrency,
+                              const AnswerHook &onAnswer = {})
 {
     QNetworkAccessManager manager;
     QEventLoop loop;
@@ -29,7 +34,9 @@ inline double bareLoopSeconds(const QUrl &url, qint64 count, int concurrency)
         QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply] {
             if (reply->error() != QNetworkReply::NoError)
                 ++failed;
-            reply->readAll();
+            const QByteArray body = reply->readAll();
+            if (onAnswer)
+                onAnswer(reply, body);
             reply->deleteLater();
             if (++finished == count)
                 loop.quit();

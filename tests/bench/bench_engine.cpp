@@ -3,7 +3,9 @@
 // scripts/bench; an in-process server in smoke mode), each beside its reference:
 //   throughput  Scheduler + Transport + Store recording every attempt, against a bare
 //               QNetworkAccessManager loop with the same concurrency (6 per host);
-//               once without a policy, once through a fleet-wide bucket in the store
+//               once without a policy, once through a fleet-wide bucket in the store;
+//               and, for information, against the bare loop writing each answer as one
+//               SQLite row in a transaction of its own
 //   lateness    10,000 operations waiting until times spread over a few seconds: how
 //               long after its not_before each attempt starts, on the real clock
 //   fairness    operations of a quiet partition due over 20 s while another partition
@@ -248,12 +250,46 @@ EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const 
     return {double(attempts) / engineSeconds, cpu * 1000.0 / double(std::max<qint64>(attempts, 1))};
 }
 
+// The bare loop again, but writing each answer as one row in a transaction of its own
+// (SQLite with the store's settings) before it sends the request that replaces it: a
+// client that keeps a durable record of every answer and does nothing else.
+double recordingLoopSeconds(const QTemporaryDir &dir, const QUrl &url, qint64 count)
+{
+    const QString path = prepareDatabase(dir, QStringLiteral("recording-loop.db"));
+    Database db(path);
+    db.useStoreSettings();
+    db.exec("CREATE TABLE answers (id INTEGER PRIMARY KEY, url TEXT NOT NULL,"
+            " status INTEGER NOT NULL, finished_at INTEGER NOT NULL, size INTEGER NOT NULL)");
+    Statement insert(db.handle(), "INSERT INTO answers (url, status, finished_at, size)"
+                                  " VALUES (?, ?, ?, ?)");
+    const std::string urlText = url.toString().toStdString();
+    const double s = bareLoopSeconds(
+        url, count, kConcurrency, [&](QNetworkReply *reply, const QByteArray &body) {
+            insert.bindStatic(1, urlText);
+            insert.bind(2,
+                        qint64(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt()));
+            insert.bind(3, QDateTime::currentMSecsSinceEpoch());
+            insert.bind(4, qint64(body.size()));
+            insert.step();
+            insert.reset();
+        });
+    Statement rows(db.handle(), "SELECT COUNT(*) FROM answers");
+    if (rows.step() != SQLITE_ROW || rows.int64(0) != count)
+        die(QStringLiteral("the recording loop wrote %1 rows for %2 answers")
+                .arg(rows.int64(0))
+                .arg(count));
+    return s;
+}
+
 void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds)
 {
     bareLoopSeconds(url, std::min<qint64>(count, 1000),
                     kConcurrency); // warm-up: connections, caches
     const double bare = bareLoopSeconds(url, count, kConcurrency);
     const double bareRate = double(count) / bare;
+    // For information: what writing down each answer durably, and nothing else, costs
+    // the bare loop; measured right after it, as this machine's pace drifts.
+    const double recordingRate = double(count) / recordingLoopSeconds(dir, url, count);
 
     const EngineRun plain =
         engineThroughput(dir, QStringLiteral("throughput.db"), url, count, maxSeconds);
@@ -271,6 +307,13 @@ void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, do
            shared.rate / bareRate >= 0.8);
     note(QStringLiteral("CPU per request: %1 ms without a policy, %2 ms with the shared bucket")
              .arg(number(plain.cpuMsPerRequest, 3), number(shared.cpuMsPerRequest, 3)));
+    report(QStringLiteral("bare loop writing each answer (one row, one transaction)"),
+           QStringLiteral("bare QNAM loop: %1").arg(perSecond(bareRate)), perSecond(recordingRate),
+           ratioText(recordingRate / bareRate), QStringLiteral("(info)"), true);
+    report(QStringLiteral("engine throughput, recording on, against the loop writing each answer"),
+           QStringLiteral("the loop writing each answer: %1").arg(perSecond(recordingRate)),
+           perSecond(plain.rate), ratioText(plain.rate / recordingRate), QStringLiteral("(info)"),
+           true);
 }
 
 // How long after its not_before each of `count` operations (ids from firstId on)
