@@ -176,6 +176,12 @@ struct Fleet
     }
 };
 
+// The id runFleet gives the worker it starts at index (0 is "worker-1").
+QString workerId(qsizetype index)
+{
+    return QStringLiteral("worker-%1").arg(index + 1);
+}
+
 // Runs one `cooldown run --for seconds` per entry of skews (the --clock-skew of that
 // worker; 0 gives none) on config and db, and waits for all of them with the event
 // loop running, since the demo API lives in this thread. Check
@@ -196,7 +202,7 @@ void runFleet(const QString &configPath, const QString &db, int seconds, const Q
                          QStringLiteral("--for"),
                          QString::number(seconds),
                          QStringLiteral("--worker-id"),
-                         QStringLiteral("worker-%1").arg(i + 1)};
+                         workerId(i)};
         args += extraArgs;
         if (skews[i] != 0)
             args.append(QStringLiteral("--clock-skew=%1%2")
@@ -221,7 +227,7 @@ void runFleet(const QString &configPath, const QString &db, int seconds, const Q
     for (qsizetype i = 0; i < skews.size(); ++i) {
         QProcess &p = *fleet.processes[size_t(i)];
         WorkerRun run;
-        run.id = QStringLiteral("worker-%1").arg(i + 1);
+        run.id = workerId(i);
         run.status = p.exitStatus();
         run.exitCode = p.exitCode();
         run.out = QString::fromUtf8(p.readAllStandardOutput());
@@ -246,16 +252,6 @@ void verifyCleanExits(const QList<WorkerRun> &runs, const QStringList &killed = 
         QVERIFY2(!run.err.contains(QLatin1String("database"), Qt::CaseInsensitive),
                  qPrintable(run.id + QStringLiteral(": ") + run.err));
     }
-}
-
-// The place in a fleet of the worker runFleet named id ("worker-2" is 1); -1 for
-// another name.
-qsizetype workerIndex(const QString &id)
-{
-    const QString prefix = QStringLiteral("worker-");
-    bool ok = false;
-    const int n = id.startsWith(prefix) ? id.mid(prefix.size()).toInt(&ok) : 0;
-    return ok && n >= 1 ? n - 1 : -1;
 }
 
 // The workers' stdout, for a failure message: their last lines.
@@ -621,9 +617,11 @@ void tst_FleetLimits::killedWorkerHoldingPermitsAndTokens()
                  };
                  QTRY_VERIFY2_WITH_TIMEOUT((heldWhenKilled = firstHolder()) > 0,
                                            qPrintable(states()), 15000);
-                 const qsizetype index = workerIndex(killedId);
-                 QVERIFY2(index >= 0 && index < qsizetype(fleet.processes.size()),
-                          qPrintable(killedId));
+                 const qsizetype workers = qsizetype(fleet.processes.size());
+                 qsizetype index = 0;
+                 while (index < workers && workerId(index) != killedId)
+                     ++index;
+                 QVERIFY2(index < workers, qPrintable(killedId));
                  QProcess &victim = *fleet.processes[size_t(index)];
                  victim.kill(); // SIGKILL: no clean-up of any kind
                  QVERIFY(victim.waitForFinished(5000));
