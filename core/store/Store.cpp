@@ -473,8 +473,13 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
                               " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
                               " WHERE endpoint_id = :endpoint AND next_tick_at = :tick"));
+    // The endpoint's latest operation, whether it is paused, and whether its
+    // partition's row is there: a tick then inserts its operation alone, where making
+    // sure of both rows would cost two statements more.
     SqlStatement *latest = cached(QStringLiteral(
-        "SELECT o.state, e.paused FROM endpoints e LEFT JOIN operations o ON o.id ="
+        "SELECT o.state, e.paused, EXISTS (SELECT 1 FROM rate_partitions"
+        " WHERE policy_id = :policy AND partition_key = :partition)"
+        " FROM endpoints e LEFT JOIN operations o ON o.id ="
         " (SELECT MAX(id) FROM operations WHERE endpoint_id = e.id) WHERE e.id = :endpoint"));
     if (!advance || !latest)
         return created;
@@ -490,10 +495,14 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         if (advance->numRowsAffected() != 1)
             continue; // another worker took this tick
         latest->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+        latest->bindValue(QStringLiteral(":policy"), text(endpoint->policyId));
+        latest->bindValue(QStringLiteral(":partition"), text(endpoint->partitionKey));
         if (!exec(*latest))
             return {};
         const bool known = latest->next();
         const bool paused = known && latest->value(1).toInt() != 0;
+        const bool rowsThere =
+            known && (endpoint->policyId.isEmpty() || latest->value(2).toInt() != 0);
         const bool unfinished = known && !latest->value(0).isNull() &&
                                 !isFinal(operationStateFromString(latest->value(0).toString())
                                              .value_or(OperationState::Failed));
@@ -509,7 +518,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
                          endpoint->partitionKey, endpoint->cost, endpoint->host);
         // A tick taken ahead is due at its time; ticks missed collapse into one now.
         operation.dueAtMs = tickAtMs;
-        const std::optional<qint64> id = insertOperation(operation, nowMs);
+        const std::optional<qint64> id = insertOperation(operation, nowMs, rowsThere);
         if (!id)
             return {};
         created.append(*id);

@@ -67,6 +67,7 @@ private slots:
     void byteCosts();
     void periodicTickOncePerFleet();
     void ticksAndClaimsAhead();
+    void ticksMakeTheRowsTheirClaimsNeed();
     void dueWorkBeforeWorkAhead();
     void concurrencyHoldsForTheFleet();
     void perHostPermitsHoldForTheFleet();
@@ -436,6 +437,47 @@ void tst_FleetStore::ticksAndClaimsAhead()
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("k")});
 }
 
+void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
+{
+    auto store = open();
+    QVERIFY(store);
+    // A periodic endpoint in its host's learned partition. Its endpoint row is there,
+    // its partition's is not: the tick makes it, or no claim would find the operation.
+    const QString learned = QStringLiteral("learned:b.test");
+    QHash<QString, TickEndpoint> endpoints;
+    endpoints.insert(QStringLiteral("probe"),
+                     {QStringLiteral("probe"), learned, {}, 1, QStringLiteral("b.test")});
+    int keys = 0;
+    const auto newKey = [&keys] {
+        return QStringLiteral("tick-%1").arg(++keys);
+    };
+    QVERIFY(store->upsertEndpoint(QStringLiteral("probe"), QStringLiteral("probe"), kNow));
+    QVERIFY(store->ensureTick(QStringLiteral("probe"), 1000, kNow));
+    QList<qint64> made = store->runDueTicks(kNow, endpoints, newKey);
+    QCOMPARE(made.size(), 1);
+    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().id, made.first());
+    QCOMPARE(claimed.first().policyId, learned);
+    finishAll(*store, claimed, QStringLiteral("w"));
+
+    // The next tick finds both rows there and inserts its operation alone; it is
+    // claimed the same way.
+    made = store->runDueTicks(kNow + 1000, endpoints, newKey);
+    QCOMPARE(made.size(), 1);
+    claimed = store->claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().id, made.first());
+    finishAll(*store, claimed, QStringLiteral("w"));
+
+    // An endpoint with no row at all (a database another version made) gets one too.
+    endpoints.insert(QStringLiteral("fresh"),
+                     {QStringLiteral("fresh"), learned, {}, 1, QStringLiteral("b.test")});
+    QVERIFY(store->ensureTick(QStringLiteral("fresh"), 1000, kNow + 2000));
+    made = store->runDueTicks(kNow + 2000, endpoints, newKey);
+    QCOMPARE(made.size(), 2);
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 2000, kLease, 8).size(), 2);
+}
 void tst_FleetStore::dueWorkBeforeWorkAhead()
 {
     auto store = open();
