@@ -378,10 +378,18 @@ void tst_FleetLimits::sharedLimit()
             attemptsByWorker.size() >= 2,
             qPrintable(
                 QStringLiteral("only %1 made attempts").arg(perWorker.join(QStringLiteral(", ")))));
-    QVERIFY2(arrivals.size() >= 20,
-             qPrintable(QStringLiteral("only %1 requests in %2 s: the limit is starved\n%3")
+    // The limit is used, not starved: the bucket refilled, and while the fleet sent it
+    // kept close to the policy's rate. (Measured over the time it sent, not over the
+    // workers' --for: a busy machine may take a while to start three of them.)
+    const qint64 spanMs = arrivals.size() < 2 ? 0 : arrivals.last() - arrivals.first();
+    const double used = double(arrivals.size() - kBurst) * double(kWindowMs) /
+                        (double(kLimit) * double(std::max<qint64>(spanMs, 1)));
+    QVERIFY2(arrivals.size() > kLimit + kBurst && used >= 0.8,
+             qPrintable(QStringLiteral("%1 requests over %2 ms, %3 of the limit's rate: the "
+                                       "limit is starved\n%4")
                             .arg(arrivals.size())
-                            .arg(kSeconds)
+                            .arg(spanMs)
+                            .arg(used, 0, 'f', 2)
                             .arg(tails(runs))));
 }
 
@@ -523,22 +531,34 @@ void tst_FleetLimits::periodicOncePerTickForTheFleet()
 
     qInfo().noquote() << QStringLiteral(
                              "periodicOncePerTickForTheFleet %1: %2 requests at the demo API "
-                             "(bound %3..%4), %5 operations in the store, closest two created "
-                             "%6 ms apart, %7 ms")
+                             "(from %3 to %4 ms), %5 operations in the store, closest two "
+                             "created %6 ms apart, %7 ms")
                              .arg(QString::fromLatin1(QTest::currentDataTag()))
                              .arg(arrivals.size())
-                             .arg(kSeconds - 2)
-                             .arg(kSeconds + 2)
+                             .arg(arrivals.isEmpty() ? 0 : arrivals.first())
+                             .arg(arrivals.isEmpty() ? 0 : arrivals.last())
                              .arg(created.size())
                              .arg(closestMs)
                              .arg(elapsedMs);
 
-    QVERIFY2(arrivals.size() <= kSeconds + 2 && arrivals.size() >= kSeconds - 2,
-             qPrintable(QStringLiteral("%1 requests in %2 s; arrivals (ms): %3\n%4")
+    // One request per tick while the fleet ran: counted over the time between the
+    // first and the last (the workers' --for start as each one has started), and
+    // that time must be most of the run.
+    const qint64 spanMs = arrivals.size() < 2 ? 0 : arrivals.last() - arrivals.first();
+    const qint64 ticks = spanMs / 1000 + 1;
+    QVERIFY2(spanMs >= (kSeconds - 3) * 1000 && arrivals.size() <= ticks + 1 &&
+                 arrivals.size() >= ticks - 2,
+             qPrintable(QStringLiteral("%1 requests over %2 ms (%3 ticks) in %4 s; arrivals "
+                                       "(ms): %5\n%6")
                             .arg(arrivals.size())
+                            .arg(spanMs)
+                            .arg(ticks)
                             .arg(kSeconds)
                             .arg(listOf(arrivals), tails(runs))));
-    QVERIFY2(closestMs < 0 || closestMs >= 900,
+    // Two workers making an operation for one tick would do it milliseconds apart;
+    // operations of consecutive ticks are a period apart, give or take how late each
+    // worker looked (half a period is plenty of room for that).
+    QVERIFY2(closestMs < 0 || closestMs >= 500,
              qPrintable(QStringLiteral("two operations of 'tick' created %1 ms apart; gaps "
                                        "(ms): %2\n%3")
                             .arg(closestMs)

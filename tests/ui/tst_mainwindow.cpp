@@ -591,7 +591,9 @@ void tst_MainWindow::windowKeepsTurningWhileTheDatabaseIsLocked()
     held.exec();
     watch.stop();
     qInfo("the window's longest pause while the database was locked: %lld ms", longestGap);
-    QVERIFY2(longestGap <= 100,
+    // A window that waited for the lock would stop for the whole of it (3 s); the
+    // bound leaves room for a busy machine's scheduling, not for such a wait.
+    QVERIFY2(longestGap <= 500,
              qPrintable(QStringLiteral("the window's thread stopped for %1 ms").arg(longestGap)));
     // The engine could not apply the actions: they wait for the lock, on its thread.
     QCOMPARE(messages.count(), 0);
