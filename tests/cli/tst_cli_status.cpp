@@ -176,7 +176,8 @@ void tst_CliStatus::whatTheServerStated()
 
     const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
     QVERIFY2(text.exitCode == 0, text.err.constData());
-    QVERIFY2(text.out.contains("the server states 5 per 100 s, 3 left until"), text.out.constData());
+    QVERIFY2(text.out.contains("the server states 5 per 100 s, 3 left until"),
+             text.out.constData());
 }
 
 // A server that states nothing: the pace measured from its refusal shows, with what
