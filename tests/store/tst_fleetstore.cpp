@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 using namespace cooldown;
@@ -45,6 +46,14 @@ QStringList partitionKeys(const QList<OperationRecord> &ops)
     for (const OperationRecord &op : ops)
         keys.append(op.policyId.isEmpty() ? QStringLiteral("-") : op.partitionKey);
     return keys;
+}
+
+// Idempotency keys for the operations a test's ticks make: tick-1, tick-2, ...
+std::function<QString()> tickKeys()
+{
+    return [count = 0]() mutable {
+        return QStringLiteral("tick-%1").arg(++count);
+    };
 }
 
 } // namespace
@@ -346,10 +355,7 @@ void tst_FleetStore::periodicTickOncePerFleet()
     QVERIFY(a && b);
     QHash<QString, TickEndpoint> endpoints;
     endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1, {}});
-    int keys = 0;
-    const auto newKey = [&keys] {
-        return QStringLiteral("tick-%1").arg(++keys);
-    };
+    const auto newKey = tickKeys();
     QVERIFY(a->ensureTick(QStringLiteral("check"), 1000, kNow));
     QVERIFY(b->ensureTick(QStringLiteral("check"), 1000, kNow + 5000)); // exists: kept
     QCOMPARE(a->nextTickAtMs(), std::optional<qint64>(kNow));
@@ -392,10 +398,7 @@ void tst_FleetStore::ticksAndClaimsAhead()
     QVERIFY(store);
     QHash<QString, TickEndpoint> endpoints;
     endpoints.insert(QStringLiteral("check"), {QStringLiteral("check"), {}, {}, 1, {}});
-    int keys = 0;
-    const auto newKey = [&keys] {
-        return QStringLiteral("tick-%1").arg(++keys);
-    };
+    const auto newKey = tickKeys();
     QVERIFY(store->ensureTick(QStringLiteral("check"), 1000, kNow + 30));
 
     // A tick beyond the horizon waits; one within it is made now, due at its tick.
@@ -447,10 +450,7 @@ void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
     QHash<QString, TickEndpoint> endpoints;
     endpoints.insert(QStringLiteral("probe"),
                      {QStringLiteral("probe"), learned, {}, 1, QStringLiteral("b.test")});
-    int keys = 0;
-    const auto newKey = [&keys] {
-        return QStringLiteral("tick-%1").arg(++keys);
-    };
+    const auto newKey = tickKeys();
     QVERIFY(store->upsertEndpoint(QStringLiteral("probe"), QStringLiteral("probe"), kNow));
     QVERIFY(store->ensureTick(QStringLiteral("probe"), 1000, kNow));
     QList<qint64> made = store->runDueTicks(kNow, endpoints, newKey);
@@ -478,6 +478,7 @@ void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
     QCOMPARE(made.size(), 2);
     QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 2000, kLease, 8).size(), 2);
 }
+
 void tst_FleetStore::dueWorkBeforeWorkAhead()
 {
     auto store = open();
