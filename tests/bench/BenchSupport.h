@@ -247,6 +247,7 @@ struct OperationSeed
     QString state = QStringLiteral("scheduled");
     QString policyId; // the partition the operations wait in, if any
     QString partitionKey;
+    QString host; // the host the operations' requests go to (fleet-wide per-host permits)
     int attempt = 0;
     qint64 createdAtMs = 0;
     // nextAttemptAtMs(i) for the i-th operation of the seed.
@@ -259,11 +260,12 @@ inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &se
 {
     db.exec("BEGIN IMMEDIATE");
     Statement insert(db.handle(), "INSERT INTO operations (endpoint_id, state, attempt, created_at,"
-                                  " next_attempt_at, idempotency_key, policy_id, partition_key)"
-                                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                                  " next_attempt_at, idempotency_key, policy_id, partition_key,"
+                                  " host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const std::string endpoint = seed.endpointId.toStdString();
     const std::string policy = seed.policyId.toStdString();
     const std::string partition = seed.partitionKey.toStdString();
+    const std::string host = seed.host.toStdString();
     const std::string state = seed.state.toStdString();
     qint64 first = 0;
     for (qint64 i = 0; i < count; ++i) {
@@ -278,6 +280,7 @@ inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &se
         insert.bind(6, keyText);
         insert.bind(7, policy);
         insert.bind(8, partition);
+        insert.bind(9, host);
         insert.step();
         insert.reset();
         if (i == 0)

@@ -12,7 +12,8 @@
 //               has 100,000 waiting for tokens: due -> sent, against the same without
 //               the backlog
 //   periodic    1,000 and 5,000 periodic endpoints, 100 runs a second in all: CPU time
-//               per request against the one-shot path, and tick lateness
+//               per request against the one-shot path, and tick lateness; for
+//               information, against one-shot work due at the same pace
 //   startup     a workspace of 5,000 one-shot endpoints: Scheduler::start() on a new
 //               database (endpoints, partitions and operations written), against the
 //               sqlite3 C API inserting the same rows in one transaction; and the
@@ -33,6 +34,7 @@
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
+#include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -501,15 +503,45 @@ void benchFairness(const QTemporaryDir &dir, const QUrl &url, qint64 backlog, qi
            QStringLiteral("-"), QStringLiteral("<= 50 ms"), p99 <= 50 && beside.early == 0);
 }
 
-// Periodic monitoring: `endpoints` periodic endpoints whose ticks are spread evenly
-// over their period, `rate` ticks a second in all, run for `measureSeconds` after a
-// warm-up. CPU time per request (this process: engine, store and network) and how
-// long after its tick each run started.
-struct PeriodicRun
+// A run of warmSeconds + measureSeconds, measured over the last measureSeconds: CPU
+// time per request (this process: engine, store and network), context switches of
+// the process's threads per request, and the requests made.
+struct MeasuredRun
 {
     double cpuMsPerRequest = 0;
-    double switchesPerRequest = 0; // context switches of the process's threads
+    double switchesPerRequest = 0;
     qint64 requests = 0;
+    qint64 startMs = 0; // the measured window, on the real clock
+    qint64 endMs = 0;
+};
+
+MeasuredRun runMeasured(Engine &engine, double warmSeconds, double measureSeconds)
+{
+    MeasuredRun out;
+    double cpuAtStart = 0;
+    long switchesAtStart = 0;
+    qint64 attemptsAtStart = 0;
+    QTimer::singleShot(int(warmSeconds * 1000), [&] {
+        cpuAtStart = processCpuSeconds();
+        switchesAtStart = processContextSwitches();
+        attemptsAtStart = engine.store->countAttempts({});
+        out.startMs = QDateTime::currentMSecsSinceEpoch();
+    });
+    engine.runFor(warmSeconds + measureSeconds);
+    const double cpu = processCpuSeconds() - cpuAtStart;
+    const long switches = processContextSwitches() - switchesAtStart;
+    out.endMs = QDateTime::currentMSecsSinceEpoch();
+    out.requests = engine.store->countAttempts({}) - attemptsAtStart;
+    out.cpuMsPerRequest = cpu * 1000.0 / double(std::max<qint64>(out.requests, 1));
+    out.switchesPerRequest = double(switches) / double(std::max<qint64>(out.requests, 1));
+    return out;
+}
+
+// Periodic monitoring: `endpoints` periodic endpoints whose ticks are spread evenly
+// over their period, `rate` ticks a second in all, run for `measureSeconds` after a
+// warm-up; and how long after its tick each run started.
+struct PeriodicRun : MeasuredRun
+{
     std::vector<qint64> latenessMs; // sorted
 };
 
@@ -548,24 +580,8 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
         db.exec("COMMIT");
     }
     Engine engine(path, json);
-    double cpuAtStart = 0;
-    long switchesAtStart = 0;
-    qint64 attemptsAtStart = 0;
-    qint64 windowStartMs = 0;
-    QTimer::singleShot(int(warmSeconds * 1000), [&] {
-        cpuAtStart = processCpuSeconds();
-        switchesAtStart = processContextSwitches();
-        attemptsAtStart = engine.store->countAttempts({});
-        windowStartMs = QDateTime::currentMSecsSinceEpoch();
-    });
-    engine.runFor(warmSeconds + measureSeconds);
-    const double cpu = processCpuSeconds() - cpuAtStart;
-    const long switches = processContextSwitches() - switchesAtStart;
-    const qint64 endMs = QDateTime::currentMSecsSinceEpoch();
     PeriodicRun out;
-    out.requests = engine.store->countAttempts({}) - attemptsAtStart;
-    out.cpuMsPerRequest = cpu * 1000.0 / double(std::max<qint64>(out.requests, 1));
-    out.switchesPerRequest = double(switches) / double(std::max<qint64>(out.requests, 1));
+    static_cast<MeasuredRun &>(out) = runMeasured(engine, warmSeconds, measureSeconds);
     // Each run's start against its tick: the ticks lie on each endpoint's grid, of
     // which periodic_ticks holds the next point.
     Database db(path);
@@ -574,8 +590,8 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
                      " JOIN operations o ON o.id = a.operation_id"
                      " JOIN periodic_ticks t ON t.endpoint_id = o.endpoint_id"
                      " WHERE a.attempt = 1 AND a.started_at >= ? AND a.started_at < ?");
-    select.bind(1, windowStartMs);
-    select.bind(2, endMs);
+    select.bind(1, out.startMs);
+    select.bind(2, out.endMs);
     while (select.step() == SQLITE_ROW) {
         const qint64 offset = (select.int64(0) - select.int64(1)) % everyMs;
         out.latenessMs.push_back(offset < 0 ? offset + everyMs : offset);
@@ -591,6 +607,37 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
              .arg(quantile(out.latenessMs, 0.99))
              .arg(out.latenessMs.empty() ? 0 : out.latenessMs.back())
              .arg(number(out.switchesPerRequest, 1)));
+    return out;
+}
+
+// One-shot work at the periodic runs' pace: operations of one endpoint due one after
+// another, `rate` a second, in its host's learned partition as the ticks' operations
+// are. Beside it, a periodic run shows what its ticks add to sending paced work.
+MeasuredRun pacedOneShotRun(const QTemporaryDir &dir, const QUrl &url, int rate, double warmSeconds,
+                            double measureSeconds)
+{
+    const QString path = prepareDatabase(dir, QStringLiteral("paced-one-shot.db"));
+    const qint64 base = QDateTime::currentMSecsSinceEpoch() + 1000;
+    {
+        Database db(path);
+        OperationSeed seed;
+        seed.policyId = learnedPolicyId(url.host());
+        seed.host = url.host();
+        seed.createdAtMs = base - 1000;
+        seed.nextAttemptAtMs = [base, rate](qint64 i) {
+            return base + i * 1000 / rate;
+        };
+        // Work due until a second after the run ends.
+        seedOperations(db, qint64((warmSeconds + measureSeconds + 1) * rate), seed);
+    }
+    Engine engine(path, singleEndpointConfig(url));
+    const MeasuredRun out = runMeasured(engine, warmSeconds, measureSeconds);
+    note(QStringLiteral("one-shot work due %1 a second: %2 requests in %3 s, %4 ms CPU and %5"
+                        " context switches each")
+             .arg(rate)
+             .arg(out.requests)
+             .arg(number(measureSeconds, 0), number(out.cpuMsPerRequest, 3),
+                  number(out.switchesPerRequest, 1)));
     return out;
 }
 
@@ -625,6 +672,20 @@ void benchPeriodic(const QTemporaryDir &dir, const QUrl &url, int rate, double w
         report(QStringLiteral("periodic: tick lateness p99, %1 endpoints").arg(n),
                QStringLiteral("the tick (0 ms late)"), QStringLiteral("%1 ms").arg(p99),
                QStringLiteral("-"), QStringLiteral("<= 50 ms"), p99 <= 50 && run.requests > 0);
+    }
+    // For information: the same pace of one-shot work, against which the periodic runs
+    // show the cost of their ticks alone (the target's reference runs at full speed).
+    const MeasuredRun paced = pacedOneShotRun(dir, url, rate, warmSeconds, measureSeconds);
+    for (const auto &[n, run] : {std::pair<int, const PeriodicRun &>(small, a), {large, b}}) {
+        report(QStringLiteral("periodic: CPU per request, %1 endpoints, against one-shot work at"
+                              " the same pace")
+                   .arg(n),
+               QStringLiteral("one-shot work, %1/s: %2 ms")
+                   .arg(rate)
+                   .arg(number(paced.cpuMsPerRequest, 3)),
+               QStringLiteral("%1 ms").arg(number(run.cpuMsPerRequest, 3)),
+               ratioText(run.cpuMsPerRequest / paced.cpuMsPerRequest), QStringLiteral("(info)"),
+               paced.requests > 0);
     }
     const double growth = b.cpuMsPerRequest / a.cpuMsPerRequest;
     report(
