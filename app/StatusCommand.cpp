@@ -117,6 +117,7 @@ int runStatus(const QStringList &arguments)
             QJsonObject o;
             o[QLatin1String("worker_id")] = w.workerId;
             o[QLatin1String("running")] = double(w.running);
+            o[QLatin1String("on_standby")] = double(w.onStandby);
             o[QLatin1String("lease_expires_at")] = isoTime(w.leaseExpiresAtMs);
             o[QLatin1String("live")] = w.leaseExpiresAtMs > now;
             workerList.append(o);

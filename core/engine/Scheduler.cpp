@@ -55,6 +55,9 @@ constexpr qint64 kEmptyClaimRecheckMs = 20;
 constexpr qint64 kTickBatchMs = 20;
 // The most records held back for one group commit while nothing else is due.
 constexpr qsizetype kLargestHeldBackBatch = 256;
+// Records of ended attempts wait while at least this many operations on standby keep
+// the permits busy; with fewer, they are written and the claim that follows refills.
+constexpr int kStandbyToHoldRecords = 2;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -81,6 +84,7 @@ struct Scheduler::Held
     enum class Stage
     {
         Guard,
+        Standby, // claimed without a fleet-wide permit: waits for one to be handed over
         Bucket,
         Permits,
         InFlight
@@ -93,6 +97,8 @@ struct Scheduler::Held
     qint64 readyAtMonotonicMs = 0;
     qint64 bucketCost = 0;
     bool tookConcurrencyPermit = false;
+    bool fleetPermit = true;   // its lease holds one of the fleet's permits
+    bool permitPassed = false; // ...which went to an operation on standby
     Permit hostPermit;
     Permit globalPermit;
     AsyncSemaphore::Ticket hostTicket = 0;
@@ -327,9 +333,7 @@ void Scheduler::wake()
     // partition's token do not count as queued: they must not keep other partitions'
     // due work from being claimed.
     const int permits = m_global->permits();
-    const auto queued = std::count_if(m_held.cbegin(), m_held.cend(), [](const auto &entry) {
-        return entry.second->stage == Held::Stage::Permits;
-    });
+    const qsizetype queued = queuedForPermits();
     const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
     bool storeMayHaveDue = true;
     // The store said when its next due work is; until then (and for no longer than a
@@ -339,19 +343,25 @@ void Scheduler::wake()
     // poll, or by claims that run anyway.
     const bool mayHaveDueNow = claimMayFindWork(now, mono);
     bool claimSkipped = false;
-    if (room > 0 && !mayHaveDueNow) {
+    if (room > 0 && m_flushQueued && !m_finishing.isEmpty()) {
+        // Records of ended attempts are about to be written, and that wakes us again: a
+        // claim now would count their leases as permits still taken.
+        storeMayHaveDue = false;
+    } else if (room > 0 && !mayHaveDueNow) {
         storeMayHaveDue = false;
         claimSkipped = true;
     } else if (room > 0) {
         const QList<OperationRecord> claimed =
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
                              {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
-                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost)},
+                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
+                              m_options.standbyClaims ? kConnectionsPerHost : 0},
                              m_options.claimAheadMs);
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
+        const QSet<qint64> onStandby = m_store.claimedOnStandby();
         for (const OperationRecord &op : claimed)
-            admit(op);
+            admit(op, onStandby.contains(op.id));
         // A full claim: there may be more due, but nothing more fits until an
         // attempt ends, and that wakes us again.
         // Due work left behind for want of a fleet-wide permit is looked at again soon:
@@ -442,11 +452,14 @@ bool Scheduler::ensurePartition(const EndpointConfig &endpoint)
     return ensurePolicyPartition(m_store, *policy, endpoint.partitionKey);
 }
 
-void Scheduler::admit(const OperationRecord &op)
+void Scheduler::admit(const OperationRecord &op, bool onStandby)
 {
     auto held = std::make_unique<Held>();
     held->op = op;
     held->endpoint = m_endpointById.value(op.endpointId);
+    held->fleetPermit = !onStandby;
+    if (onStandby)
+        ++m_onStandby;
     const qint64 id = op.id;
     Held &h = *held;
     m_held[id] = std::move(held);
@@ -520,6 +533,20 @@ void Scheduler::advance(Held &held)
     if (held.stage == Held::Stage::Guard) {
         if (mono < held.readyAtMonotonicMs)
             return; // the timer is armed for it
+        held.stage = Held::Stage::Standby;
+    }
+    if (held.stage == Held::Stage::Standby) {
+        // Until an attempt of this worker to its host ends and hands its permit over
+        // (finish()), holding nothing of this process's own; one whose host has no
+        // permit of this worker left goes back.
+        if (!held.fleetPermit) {
+            if (!m_standbyCheckQueued) {
+                m_standbyCheckQueued = true;
+                QMetaObject::invokeMethod(this, &Scheduler::handBackOrphanedStandby,
+                                          Qt::QueuedConnection);
+            }
+            return;
+        }
         held.stage = Held::Stage::Bucket;
     }
     if (held.stage == Held::Stage::Bucket) {
@@ -812,17 +839,30 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
         request.quotaPartitionKey = held.op.partitionKey;
         request.quotaObservedAtMs = attempt.finishedAtMs;
     }
+    // The attempt's fleet-wide permit passes to the first operation on standby for
+    // its host, which goes out now, in its place; the record says so.
+    Held *heir = held.fleetPermit ? standbyHeir(hostOf(held)) : nullptr;
+    if (heir) {
+        heir->fleetPermit = true;
+        held.permitPassed = true;
+        --m_onStandby;
+        request.permitTo = heir->op.id;
+    }
     m_finishing.append(std::move(request));
     release(held.op.id);
+    if (heir)
+        advance(*heir);
     if (m_flushQueued)
         return;
     // While the store has nothing due before then, the record waits for the next wake
     // (a periodic check's next batch of ticks, say) so that several are written in one
-    // transaction. Busy, it goes at the end of this pass: held-back records would hold
-    // back the claims that follow them.
+    // transaction; so it does while work on standby keeps the permits busy and the
+    // claim after the record would take nothing yet. Otherwise, busy, it goes at the
+    // end of this pass: held-back records would hold back the claims that follow them.
     const qint64 mono = m_clock.monotonicMs();
+    const bool claimWaits = m_onStandby >= kStandbyToHoldRecords;
     const bool quiet = m_options.commitDelayMs > 0 && !m_stopping &&
-                       m_claimAtMs > nowMs() + m_options.commitDelayMs &&
+                       (claimWaits || m_claimAtMs > nowMs() + m_options.commitDelayMs) &&
                        m_finishing.size() < kLargestHeldBackBatch;
     if (quiet) {
         if (m_flushByMonotonicMs < 0) {
@@ -932,12 +972,69 @@ void Scheduler::release(qint64 operationId)
     if (it == m_held.end())
         return;
     Held &held = *it->second;
+    if (!held.fleetPermit) {
+        --m_onStandby;
+    } else if (m_onStandby > 0 && !held.permitPassed && !m_stopping && !m_standbyCheckQueued) {
+        // Its host may have no permit left for those on standby.
+        m_standbyCheckQueued = true;
+        QMetaObject::invokeMethod(this, &Scheduler::handBackOrphanedStandby, Qt::QueuedConnection);
+    }
     if (held.hostTicket)
         hostSemaphore(held.endpoint->url.host()).cancel(held.hostTicket);
     if (held.globalTicket)
         m_global->cancel(held.globalTicket);
     // Permits go back as the Held is destroyed.
     m_held.erase(it);
+}
+
+QString Scheduler::hostOf(const Held &held)
+{
+    return held.endpoint ? held.endpoint->url.host() : QString();
+}
+
+Scheduler::Held *Scheduler::standbyHeir(const QString &host)
+{
+    if (m_onStandby == 0)
+        return nullptr;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Standby && hostOf(*held) == host)
+            return held.get();
+    }
+    return nullptr;
+}
+
+qsizetype Scheduler::queuedForPermits() const
+{
+    return std::count_if(m_held.cbegin(), m_held.cend(), [](const auto &entry) {
+        return entry.second->stage == Held::Stage::Permits ||
+               entry.second->stage == Held::Stage::Standby;
+    });
+}
+
+void Scheduler::handBackOrphanedStandby()
+{
+    m_standbyCheckQueued = false;
+    if (m_onStandby == 0 || m_stopping)
+        return;
+    QSet<QString> permitted;
+    for (const auto &[id, held] : m_held) {
+        if (held->fleetPermit)
+            permitted.insert(hostOf(*held));
+    }
+    QList<qint64> orphans;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Standby && !permitted.contains(hostOf(*held)))
+            orphans.append(id);
+    }
+    if (orphans.isEmpty())
+        return;
+    for (const qint64 id : std::as_const(orphans)) {
+        if (!m_store.releaseClaim(id, m_options.workerId, m_held.at(id)->op.version))
+            qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
+        release(id);
+    }
+    noteStoreDue(std::numeric_limits<qint64>::min()); // claimable again at once
+    wake();
 }
 
 void Scheduler::renewLeases(qint64 nowMs)

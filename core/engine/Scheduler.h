@@ -59,6 +59,13 @@ struct SchedulerOptions
     // uses kSendGatherMs.
     qint64 sendGatherMs = 0;
     static constexpr qint64 kSendGatherMs = 20;
+    // Where the fleet's permits are limited, a claim also takes operations on standby
+    // (FleetConcurrency::standbyPerHost): one of them goes out as soon as an attempt
+    // of this worker to its host ends, with that attempt's permit, instead of after
+    // the attempt's record and the next claim; and the records of attempts that end
+    // while standby work keeps the permits busy are written together
+    // (docs/fleet.md, "Standby claims"). batched() turns it on.
+    bool standbyClaims = false;
 
     // What the engine session and `cooldown run` use: batched commits, claims ahead
     // and gathered sends. The defaults (all 0) keep each at once, for tests.
@@ -68,6 +75,7 @@ struct SchedulerOptions
         options.commitDelayMs = kBatchedCommitMs;
         options.claimAheadMs = kClaimAheadMs;
         options.sendGatherMs = kSendGatherMs;
+        options.standbyClaims = true;
         return options;
     }
 };
@@ -174,7 +182,7 @@ private:
     // host's learned one (core/ratelimit/ServerWindow.h) when it has none.
     QString partitionPolicyOf(const EndpointConfig &endpoint) const;
     qint64 costOf(const EndpointConfig &endpoint) const;
-    void admit(const OperationRecord &op);
+    void admit(const OperationRecord &op, bool onStandby);
     void advance(Held &held);
     void deferOrWait(Held &held, qint64 waitMs);
     // An answer stated the server's quota for this lane: what this worker holds of it,
@@ -193,6 +201,15 @@ private:
     // pause_after_failures operations all failed.
     void pauseAfterFailures(const QSet<QString> &endpointIds);
     void release(qint64 operationId);
+    // Operations on standby whose host has no operation of this worker left holding a
+    // permit would wait for ever: they go back to the store, due as they were.
+    void handBackOrphanedStandby();
+    // Held operations waiting for permits: the host's and the global semaphore's, or
+    // on standby for one of the fleet's.
+    qsizetype queuedForPermits() const;
+    // The first operation on standby for host, ready to go, or nullptr.
+    Held *standbyHeir(const QString &host);
+    static QString hostOf(const Held &held);
     void renewLeases(qint64 nowMs);
     // What the store's next due time is to the timer: read it now (a claim left room),
     // the one remembered (the claim was skipped because it is later), or none (the
@@ -236,6 +253,8 @@ private:
     // loop pass; their operations stay leased to this worker until it is written.
     QList<Store::FinishRequest> m_finishing;
     bool m_flushQueued = false;
+    bool m_standbyCheckQueued = false;
+    int m_onStandby = 0;                          // held operations without a fleet-wide permit
     qint64 m_flushByMonotonicMs = -1;             // a held-back batch is written by then
     qint64 m_wakeAtMonotonicMs = -1;              // what the timer was last armed for
     QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints

@@ -317,6 +317,13 @@ const char *const kVersion11[] = {
     " PRIMARY KEY (hour_at, worker_id))%WITHOUT_ROWID%",
 };
 
+// Operations claimed on standby: leased to a worker but holding no fleet-wide permit
+// until one of that worker's attempts to their host ends and hands its permit over
+// (docs/fleet.md, "Standby claims").
+const char *const kVersion12[] = {
+    "ALTER TABLE operations ADD COLUMN holds_permit INTEGER NOT NULL DEFAULT 1",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -343,7 +350,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 11;
+    return 12;
+}
+
+int standbyVersion()
+{
+    return 12;
 }
 
 int inFlightPeaksVersion()
@@ -461,6 +473,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion10, postgres);
     case 11:
         return statements(kVersion11, postgres);
+    case 12:
+        return statements(kVersion12, postgres);
     default:
         return {};
     }

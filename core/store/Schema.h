@@ -25,6 +25,9 @@ int auditVersion();
 // The version that added inflight_peaks.
 int inFlightPeaksVersion();
 
+// The version that added operations.holds_permit (standby claims).
+int standbyVersion();
+
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with
 // the attempts must equal. The migration that adds the rollups fills them with it,

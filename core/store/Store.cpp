@@ -387,14 +387,20 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
 QList<WorkerLeases> Store::workers()
 {
     QList<WorkerLeases> out;
-    QSqlQuery query = prepare(QStringLiteral(
-        "SELECT lease_owner, COUNT(*), MAX(lease_expires_at) FROM operations"
-        " WHERE state = 'running' AND lease_owner <> '' GROUP BY lease_owner ORDER BY 3 DESC"));
+    const QString standby =
+        m_schemaVersion >= schema::standbyVersion()
+            ? QStringLiteral("SUM(CASE WHEN holds_permit = 0 THEN 1 ELSE 0 END)")
+            : QStringLiteral("0");
+    QSqlQuery query = prepare(
+        QStringLiteral("SELECT lease_owner, COUNT(*), MAX(lease_expires_at), %1 FROM operations"
+                       " WHERE state = 'running' AND lease_owner <> '' GROUP BY lease_owner"
+                       " ORDER BY 3 DESC")
+            .arg(standby));
     if (!exec(query))
         return out;
     while (query.next())
-        out.append(
-            {query.value(0).toString(), query.value(1).toLongLong(), query.value(2).toLongLong()});
+        out.append({query.value(0).toString(), query.value(1).toLongLong(),
+                    query.value(3).toLongLong(), query.value(2).toLongLong()});
     return out;
 }
 

@@ -71,6 +71,7 @@ struct WorkerLeases
 {
     QString workerId;
     qint64 running = 0;
+    qint64 onStandby = 0;        // of those, claimed on standby: leased, holding no permit
     qint64 leaseExpiresAtMs = 0; // the latest of its leases
 };
 
@@ -95,6 +96,11 @@ struct FleetConcurrency
     // soon); 0: no cap of its own. While other workers want permits, each takes no
     // more than an even share of per_host either.
     int perHostForWorker = 0;
+    // How many operations per host the claiming worker may hold on standby beyond its
+    // permits, no more than it holds permits of that host: each is sent when one of
+    // the worker's own attempts to that host ends, and takes over its permit
+    // (Store::FinishRequest::permitTo). 0: none.
+    int standbyPerHost = 0;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -309,6 +315,10 @@ public:
         QString quotaPolicyId;
         QString quotaPartitionKey;
         qint64 quotaObservedAtMs = 0;
+        // The operation on standby that takes over this attempt's fleet-wide permit,
+        // or -1: it holds the permit from this transaction on, so that the fleet's
+        // count never drops while its request is in flight.
+        qint64 permitTo = -1;
     };
     struct FinishOutcome
     {
@@ -536,6 +546,8 @@ public:
                                     qint64 aheadMs = 0);
     // The last claimDue left due work behind for want of a fleet-wide permit.
     bool claimCapped() const { return m_claimCapped; }
+    // The operations the last claimDue took on standby (FleetConcurrency::standbyPerHost).
+    const QSet<qint64> &claimedOnStandby() const { return m_claimedOnStandby; }
     // The last claimDue took nothing because another worker's claim was counting the
     // fleet's permits at that moment (PostgreSQL): try again in a moment. Waiting for
     // it instead would stall this worker's event loop, its finished exchanges included.
@@ -796,6 +808,8 @@ private:
     // Counts the answers of learned partitions whose server states no quota, and
     // paces those partitions by what their refusals measure (MeasuredPace).
     bool observeAnswers(const QList<FinishRequest> &requests);
+    // Writes each request's permitTo: that operation holds a permit from now on.
+    bool handOverPermits(const QList<FinishRequest> &requests, const QString &workerId);
     bool exec(QSqlQuery &query);
     bool exec(SqlStatement &statement);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
@@ -820,6 +834,7 @@ private:
     bool m_paceByDatabaseClock = false;
     bool m_linkedSqlite = false;
     bool m_claimCapped = false;
+    QSet<qint64> m_claimedOnStandby;
     bool m_claimContended = false;
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the
     // caller's, as the last claim found it.

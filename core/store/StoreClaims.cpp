@@ -138,6 +138,7 @@ struct Permits
 
     qint64 mine = 0; // held by the claiming worker
     QHash<QString, qint64> mineByHost;
+    QHash<QString, qint64> standbyByHost; // the claiming worker's operations on standby
     int contenders = 1; // workers holding permits or wanting some, the claimer included
 
     bool limited() const { return limits.maxInFlight > 0 || limits.perHost > 0; }
@@ -167,6 +168,21 @@ struct Permits
         ++runningByHost[host];
         ++mineByHost[host];
     }
+    // Whether an operation to host may wait on standby for one of the claiming
+    // worker's permits of that host: one at most for each.
+    bool standbyFree(const QString &host) const
+    {
+        const qint64 standby = standbyByHost.value(host);
+        return standby < limits.standbyPerHost && standby < mineByHost.value(host);
+    }
+    bool anyStandbyFree() const
+    {
+        for (auto it = mineByHost.cbegin(); it != mineByHost.cend(); ++it) {
+            if (standbyFree(it.key()))
+                return true;
+        }
+        return false;
+    }
 };
 
 } // namespace
@@ -179,6 +195,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     QList<OperationRecord> claimed;
     m_claimCapped = false;
     m_claimContended = false;
+    m_claimedOnStandby.clear();
     if (limit <= 0)
         return claimed;
     const bool postgres = m_backend == Backend::Postgres;
@@ -251,11 +268,20 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // Fleet-wide permits: the running operations whose leases are live.
     Permits permits;
     permits.limits = concurrency;
+    const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
+    if (!standbyKnown || !permits.limited())
+        permits.limits.standbyPerHost = 0;
     qint64 wantedAtMs = -1; // the time the workers table is kept in
     if (permits.limited()) {
-        SqlStatement *running = cached(QStringLiteral(
-            "SELECT host, lease_owner, COUNT(*) FROM operations WHERE state = 'running'"
-            " AND lease_expires_at > :now GROUP BY host, lease_owner"));
+        // Operations on standby hold leases, not permits.
+        SqlStatement *running = cached(
+            standbyKnown
+                ? QStringLiteral("SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
+                                 " WHERE state = 'running' AND lease_expires_at > :now"
+                                 " GROUP BY host, lease_owner, holds_permit")
+                : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
+                                 " WHERE state = 'running' AND lease_expires_at > :now"
+                                 " GROUP BY host, lease_owner"));
         if (!running)
             return claimed;
         running->bindValue(QStringLiteral(":now"), leaseNow);
@@ -263,16 +289,21 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return claimed;
         QSet<QString> contenders{workerId};
         while (running->next()) {
-            const qint64 count = running->value(2).toLongLong();
+            const qint64 count = running->value(3).toLongLong();
             const QString owner = running->value(1).toString();
             const QString host = running->value(0).toString();
+            contenders.insert(owner);
+            if (running->value(2).toLongLong() == 0) {
+                if (owner == workerId)
+                    permits.standbyByHost[host] += count;
+                continue;
+            }
             permits.runningByHost[host] += count;
             permits.running += count;
             if (owner == workerId) {
                 permits.mine += count;
                 permits.mineByHost[host] += count;
             }
-            contenders.insert(owner);
         }
         running->finish();
         // Workers that hold permits or lately went without share the fleet's permits
@@ -363,7 +394,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     int permitted = room;
     if (permits.limits.maxInFlight > 0)
         permitted = int(std::min<qint64>(permits.free(), room));
-    if (room > 0 && permitted == 0) {
+    // Beyond its permits a worker may take operations on standby, each for a permit of
+    // its own that it hands over when an attempt ends: then the claim's room bounds it.
+    const bool standby = permits.limits.standbyPerHost > 0;
+    if (room > 0 && permitted == 0 && !permits.anyStandbyFree()) {
         SqlStatement *anyDue = cached(
             QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
                            " AND next_attempt_at <= :now%2 LIMIT 1")
@@ -456,10 +490,14 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         lanes.push_back(std::move(free));
 
         // Round-robin. Under a byte quota a lane stops offering when its next cost no
-        // longer fits; a candidate whose host has no fleet-wide permit left is passed
-        // over, and keeps its token. Work due now is taken first, in every lane; work
-        // taken ahead only gets the room it leaves.
-        const qsizetype full = picked.size() + permitted;
+        // longer fits; a candidate whose host has no fleet-wide permit left, and no
+        // place on standby, is passed over, and keeps its token. Work due now is taken
+        // first, in every lane; work taken ahead only gets the room it leaves.
+        const qsizetype full = picked.size() + (standby ? room : permitted);
+        const auto placeless = [&](const QString &host) {
+            return (permits.free() <= 0 || permits.hostFull(host)) &&
+                   !(standby && permits.standbyFree(host));
+        };
         // One round: the next candidate of each lane; false when none was taken.
         auto takeRound = [&](bool ahead) {
             bool took = false;
@@ -467,7 +505,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 if (picked.size() >= full)
                     break;
                 while (lane.taken < lane.candidates.size() &&
-                       permits.hostFull(lane.candidates.at(lane.taken).host)) {
+                       placeless(lane.candidates.at(lane.taken).host)) {
                     lane.candidates.removeAt(lane.taken);
                     m_claimCapped = true;
                 }
@@ -488,7 +526,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                     lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
                 if (window)
                     lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
-                permits.take(candidate.host);
+                if (permits.free() > 0 && !permits.hostFull(candidate.host)) {
+                    permits.take(candidate.host);
+                } else {
+                    ++permits.standbyByHost[candidate.host];
+                    m_claimedOnStandby.insert(candidate.id);
+                }
                 picked.append(candidate.id);
                 ++lane.taken;
                 took = true;
@@ -500,7 +543,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             while (took && picked.size() < full)
                 took = takeRound(ahead);
         }
-        if (permitted < room && picked.size() >= full) {
+        if (!standby && permitted < room && picked.size() >= full) {
             for (const Lane &lane : lanes)
                 m_claimCapped = m_claimCapped || lane.taken < lane.candidates.size();
         }
@@ -522,18 +565,26 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     }
 
     if (!picked.isEmpty()) {
-        const QString set = QStringLiteral(
+        QString set = QStringLiteral(
             "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
             " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
         if (postgres) {
             // One round trip for the claim.
-            QStringList ids;
-            ids.reserve(picked.size());
-            for (qint64 id : std::as_const(picked))
-                ids.append(QString::number(id));
+            const auto idList = [](const auto &idSet) {
+                QStringList ids;
+                ids.reserve(idSet.size());
+                for (qint64 id : idSet)
+                    ids.append(QString::number(id));
+                return ids.join(u',');
+            };
+            if (!m_claimedOnStandby.isEmpty())
+                set += QStringLiteral(", holds_permit = CASE WHEN id IN (%1) THEN 0 ELSE 1 END")
+                           .arg(idList(m_claimedOnStandby));
+            else if (standbyKnown)
+                set += QStringLiteral(", holds_permit = 1");
             QSqlQuery query =
                 prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
-                            .arg(set, ids.join(u','), operationColumns()));
+                            .arg(set, idList(picked), operationColumns()));
             query.bindValue(QStringLiteral(":owner"), text(workerId));
             query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
             if (!exec(query))
@@ -549,6 +600,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             // SQLite is in this process: statements prepared once, per operation, cost
             // less than parsing a new statement for each claim (most claims take one or
             // two) and RETURNING's temporary table.
+            if (standbyKnown)
+                set += QStringLiteral(", holds_permit = :permit");
             SqlStatement *update =
                 cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
             SqlStatement *read = cached(
@@ -559,6 +612,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 update->bindValue(QStringLiteral(":owner"), text(workerId));
                 update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
                 update->bindValue(QStringLiteral(":id"), id);
+                if (standbyKnown)
+                    update->bindValue(QStringLiteral(":permit"),
+                                      m_claimedOnStandby.contains(id) ? 0 : 1);
                 if (!exec(*update))
                     return {};
                 read->bindValue(QStringLiteral(":id"), id);

@@ -251,6 +251,29 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
            upsertInto("inflight_peaks_hourly", "hour_at", hours);
 }
 
+bool Store::handOverPermits(const QList<FinishRequest> &requests, const QString &workerId)
+{
+    if (m_schemaVersion < schema::standbyVersion())
+        return true;
+    SqlStatement *update = nullptr;
+    for (const FinishRequest &request : requests) {
+        if (request.permitTo < 0)
+            continue;
+        if (!update) {
+            update = cached(QStringLiteral(
+                "UPDATE operations SET holds_permit = 1 WHERE id = :id AND lease_owner = :owner"
+                " AND state = 'running'"));
+            if (!update)
+                return false;
+        }
+        update->bindValue(QStringLiteral(":id"), request.permitTo);
+        update->bindValue(QStringLiteral(":owner"), text(workerId));
+        if (!exec(*update))
+            return false;
+    }
+    return true;
+}
+
 QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &requests,
                                                   const QString &workerId,
                                                   const QList<InFlightPeak> &peaks)
@@ -288,6 +311,10 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
             conflict ? outcomes.at(i).operation.partitionKey : request.newState.partitionKey;
         rollups.add(request.attempt, partitionKey, conflict, dueAtMs);
     }
+    // Permits handed over to operations on standby, in the transaction that releases
+    // them: the fleet's count of permits never drops while a request is in flight.
+    if (!handOverPermits(requests, workerId))
+        return failAll(m_lastError);
     // What the responses said about their quotas, after the attempts: an operation
     // just finished no longer counts as in flight.
     for (const FinishRequest &request : requests) {

@@ -109,7 +109,7 @@ public:
             die(error);
         store = openStore(dbPath);
         transport = std::make_unique<Transport>(SystemClock::instance());
-        SchedulerOptions options;
+        SchedulerOptions options = SchedulerOptions::batched(); // as `cooldown run`
         options.workerId = QStringLiteral("bench-worker");
         options.commitDelayMs = g_commitDelayMs; // as `cooldown run` unless told
         options.claimAheadMs = g_claimAheadMs;

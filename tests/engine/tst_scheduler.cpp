@@ -134,6 +134,7 @@ private slots:
     void keyedPostKeepsItsKey();
     void handedInKeyIsAStructuredString();
     void globalLimitHolds();
+    void standbyTakesOverAnEndingAttemptsPermit();
     void inFlightPeaksAreStored();
     void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
@@ -283,6 +284,61 @@ void tst_Scheduler::globalLimitHolds()
     QVERIFY(m_server->received.size() >= 4);
     QCOMPARE(maxOpen, 2);
     QVERIFY(m_scheduler->inFlight() <= 2);
+}
+
+void tst_Scheduler::standbyTakesOverAnEndingAttemptsPermit()
+{
+    // Two permits for the fleet. The first claim takes two operations with them and
+    // two more on standby; as the first two attempts end (they time out), the two on
+    // standby go out in their place at once, and the records that end those attempts
+    // hand the permits over. The fleet's count of permits, as any worker's claim reads
+    // it, never drops below what is in flight, nor rises above two.
+    m_server->script("/s", {{200, {}, {}, true}});
+    const QByteArray json =
+        R"({"version": 1, "concurrency": {"max_in_flight": 2, "per_host": 2}, "endpoints": [)" +
+        endpoints(4, "s", "/s", R"(, "timeout_seconds": 0.3)") + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, "t.json", &error, {}, QHash<QString, QString>{});
+    QVERIFY2(config, qPrintable(error));
+    m_store = Store::open(m_dbPath, &error);
+    QVERIFY2(m_store, qPrintable(error));
+    m_transport = std::make_unique<Transport>(*m_clock);
+    SchedulerOptions options;
+    options.workerId = QStringLiteral("test-worker");
+    options.commitDelayMs = SchedulerOptions::kBatchedCommitMs;
+    options.standbyClaims = true;
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer, options);
+    QVERIFY(m_scheduler->start(&error));
+    qint64 mostOnStandby = 0;
+    int maxOpen = 0;
+    QElapsedTimer t;
+    t.start();
+    while (m_store->countAttempts({}) < 4 && t.elapsed() < 10000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        const int open = m_transport->inFlight();
+        maxOpen = std::max(maxOpen, open);
+        qint64 permits = 0;
+        for (const WorkerLeases &w : m_store->workers()) {
+            permits += w.running - w.onStandby;
+            mostOnStandby = std::max(mostOnStandby, w.onStandby);
+        }
+        QVERIFY2(
+            permits >= open && permits <= 2,
+            qPrintable(QStringLiteral("%1 permits held with %2 in flight").arg(permits).arg(open)));
+        if (m_scheduler->inFlight() == 0) {
+            // The records of the last two wait for the group commit (manual time).
+            m_clock->advance(10);
+            m_timer->fireIfDue();
+        }
+    }
+    QCOMPARE(m_store->countAttempts({}), qint64(4));
+    QCOMPARE(m_server->received.size(), 4);
+    QCOMPARE(maxOpen, 2);
+    QCOMPARE(mostOnStandby, qint64(2));
+    // All four timed out and wait for their retries, their permits given back.
+    QCOMPARE(m_store->countsByState().value(OperationState::Waiting), qint64(4));
+    QVERIFY(m_store->workers().isEmpty());
 }
 
 void tst_Scheduler::inFlightPeaksAreStored()

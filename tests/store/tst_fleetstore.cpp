@@ -81,6 +81,7 @@ private slots:
     void concurrencyHoldsForTheFleet();
     void perHostPermitsHoldForTheFleet();
     void perHostIsSharedAndCappedPerWorker();
+    void standbyTakesOverPermitsInTheRecord();
     void contendedClaimTakesNothingAndDoesNotWait();
     void newerPolicyVersionIsKept();
     void databaseClockPacesSkewedWorkers();
@@ -598,6 +599,74 @@ void tst_FleetStore::perHostIsSharedAndCappedPerWorker()
         return;
     QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 10, kLease, 40, limits).size(), 8);
     QCOMPARE(c->claimDue(QStringLiteral("c"), kNow + 20, kLease, 40, limits).size(), 4);
+}
+
+// Beyond its permits a worker may take operations on standby, no more per host than
+// it holds permits of that host; they hold leases, not permits. An attempt's record
+// hands its permit to one of them, so the fleet's count stays the same.
+void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
+{
+    auto a = open();
+    auto b = open();
+    QVERIFY(a && b);
+    for (int i = 0; i < 12; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("bulk"), QStringLiteral("k%1").arg(i),
+                                   kNow - 100 + i, {}, {}, 1, QStringLiteral("api.test")));
+    for (int i = 0; i < 2; ++i)
+        QVERIFY(a->createOperation(QStringLiteral("other"), QStringLiteral("o%1").arg(i),
+                                   kNow - 50 + i, {}, {}, 1, QStringLiteral("other.test")));
+    const FleetConcurrency limits{3, 2, 0, 6};
+    // Two permits for api.test, one for other.test; two on standby for api.test (as
+    // many as A holds of it), one for other.test.
+    const QList<OperationRecord> first = a->claimDue(QStringLiteral("a"), kNow, kLease, 16, limits);
+    QCOMPARE(first.size(), 6);
+    const QSet<qint64> standby = a->claimedOnStandby();
+    QCOMPARE(standby.size(), 3);
+    QVERIFY(a->claimCapped()); // more is due than permits and standby allow
+    QList<OperationRecord> permitted;
+    QList<OperationRecord> waiting;
+    for (const OperationRecord &op : first)
+        (standby.contains(op.id) ? waiting : permitted).append(op);
+    const QList<WorkerLeases> leases = a->workers();
+    QCOMPARE(leases.size(), qsizetype(1));
+    QCOMPARE(leases.first().running, qint64(6));
+    QCOMPARE(leases.first().onStandby, qint64(3));
+    // B holds no permit to hand over: nothing on standby for it either.
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow, kLease, 16, limits).isEmpty());
+    QVERIFY(b->claimedOnStandby().isEmpty());
+    QVERIFY(b->claimCapped());
+
+    // One of A's attempts to api.test ends, handing its permit to one on standby: the
+    // fleet's permits are all still taken.
+    const OperationRecord &ended =
+        *std::find_if(permitted.cbegin(), permitted.cend(), [](const OperationRecord &op) {
+            return op.endpointId == QLatin1String("bulk");
+        });
+    const OperationRecord &heir =
+        *std::find_if(waiting.cbegin(), waiting.cend(), [](const OperationRecord &op) {
+            return op.endpointId == QLatin1String("bulk");
+        });
+    OperationRecord done = ended;
+    done.state = OperationState::Succeeded;
+    Store::FinishRequest handOver{test::nextAttempt(ended, kNow + 5), done, ended.version};
+    handOver.permitTo = heir.id;
+    const QList<Store::FinishOutcome> outcomes =
+        a->finishAttempts({handOver}, QStringLiteral("a"), {});
+    QCOMPARE(outcomes.size(), qsizetype(1));
+    QCOMPARE(outcomes.first().result, Store::FinishResult::Committed);
+    QCOMPARE(a->workers().first().onStandby, qint64(2));
+    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 10, kLease, 16, limits).isEmpty());
+
+    // The heir's attempt ends without handing its permit on: it is free for the fleet.
+    // B, waiting, takes it and one on standby for it; A, whose share is now half and
+    // whose standby matches its permits, takes nothing.
+    finishAll(*a, {heir}, QStringLiteral("a"));
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 20, kLease, 16, limits).size(), 2);
+    QCOMPARE(b->claimedOnStandby().size(), 1);
+    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 30, kLease, 16, limits).isEmpty());
+    QVERIFY(a->claimCapped());
 }
 
 // PostgreSQL: while another worker's claim counts the fleet's permits (the advisory
