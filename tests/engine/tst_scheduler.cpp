@@ -15,6 +15,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +41,7 @@ private:
     std::unique_ptr<ScriptedHttpServer> m_server;
     int m_dbCounter = 0;
     QString m_dbPath;
+    bool m_standby = false; // SchedulerOptions::standbyClaims for startWith
 
     QByteArray endpoint(const QString &id, const QString &path, const QByteArray &extra = {})
     {
@@ -80,6 +83,7 @@ private:
         options.commitDelayMs = commitDelayMs;
         options.claimAheadMs = claimAheadMs;
         options.sendGatherMs = sendGatherMs;
+        options.standbyClaims = m_standby;
         m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport,
                                                   *m_clock, *m_random, *m_timer, options);
         if (!m_scheduler->start(&error)) {
@@ -118,6 +122,7 @@ private slots:
         m_timer = std::make_unique<ManualWakeTimer>(*m_clock);
         m_server = std::make_unique<ScriptedHttpServer>();
         m_dbPath = m_dir.filePath(QStringLiteral("sched-%1.db").arg(++m_dbCounter));
+        m_standby = false;
     }
     void cleanup()
     {
@@ -135,6 +140,7 @@ private slots:
     void handedInKeyIsAStructuredString();
     void globalLimitHolds();
     void standbyTakesOverAnEndingAttemptsPermit();
+    void standbyWithNoPermitLeftGoesBack();
     void inFlightPeaksAreStored();
     void quietAttemptsAreWrittenTogether();
     void periodicTicksDoNotStack();
@@ -338,6 +344,50 @@ void tst_Scheduler::standbyTakesOverAnEndingAttemptsPermit()
     QCOMPARE(mostOnStandby, qint64(2));
     // All four timed out and wait for their retries, their permits given back.
     QCOMPARE(m_store->countsByState().value(OperationState::Waiting), qint64(4));
+    QVERIFY(m_store->workers().isEmpty());
+}
+
+void tst_Scheduler::standbyWithNoPermitLeftGoesBack()
+{
+    // One permit. The claim at +10 takes the operation due then, with the permit, and
+    // the one due at +30 ahead of its time, on standby. The first one's attempt ends
+    // while the second waits for its time, so nothing takes its permit over; at +30
+    // the one on standby, with no permit of this worker left to wait for, goes back to
+    // the store, is claimed again with the permit, and runs.
+    m_standby = true;
+    QVERIFY(startWith(endpoint("s", "/s"),
+                      R"("concurrency": {"max_in_flight": 1, "per_host": 1}, )", 0, 50, 0));
+    QCOMPARE(m_server->received.size(), 1); // the run-once operation
+    const qint64 t0 = m_clock->nowMs();
+    QList<qint64> ids;
+    for (const qint64 due : {10, 30}) {
+        const auto id =
+            m_store->createOperation(QStringLiteral("s"), QString::number(due), t0 + due);
+        QVERIFY(id);
+        ids.append(*id);
+    }
+    m_scheduler->workAdded(t0 + 10);
+    QVERIFY(settle());
+    QVERIFY(advance(10, 1));
+    QCOMPARE(m_server->received.size(), 2);
+    {
+        QSqlDatabase peek = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "peek");
+        peek.setDatabaseName(m_dbPath);
+        QVERIFY(peek.open());
+        QSqlQuery query(peek);
+        QVERIFY(
+            query.exec(QStringLiteral("SELECT state, holds_permit FROM operations WHERE id = %1")
+                           .arg(ids.at(1))));
+        QVERIFY(query.next());
+        QCOMPARE(query.value(0).toString(), QStringLiteral("running"));
+        QCOMPARE(query.value(1).toInt(), 0);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("peek"));
+    QVERIFY(advance(30, 1));
+    QCOMPARE(m_server->received.size(), 3);
+    QVERIFY(advance(100, 10)); // the records wait for a group commit
+    QCOMPARE(m_store->operation(ids.at(0))->state, OperationState::Succeeded);
+    QCOMPARE(m_store->operation(ids.at(1))->state, OperationState::Succeeded);
     QVERIFY(m_store->workers().isEmpty());
 }
 
