@@ -754,18 +754,24 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     if (partition || e.policy.isEmpty())
         quota = QuotaStatement::fromHeaders(result.headers, now, hints.xRateLimitReset);
     const QString partitionKey = op.partitionKey; // held ends with finish()
-    finish(held, a, next, quota ? &*quota : nullptr);
-    if (quota)
-        handBackClaimedAhead(partitionPolicy, partitionKey);
+    // A refusal hands its permit to nobody: what waits on standby in its lane was
+    // claimed before it, and goes back to be claimed at the pace it teaches.
+    const bool refused = result.status == 429 || result.status == 503;
+    finish(held, a, next, quota ? &*quota : nullptr, !refused);
+    if (quota || refused)
+        handBackClaimedAhead(partitionPolicy, partitionKey, refused);
 }
 
-void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &partitionKey)
+void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &partitionKey,
+                                     bool standbyToo)
 {
     const auto aheadInLane = [&](qint64 now) {
         QList<qint64> ahead;
         for (const auto &[id, held] : m_held) {
-            if (held->stage == Held::Stage::Guard && held->endpoint && !held->op.forceNext &&
-                held->op.nextAttemptAtMs > now && held->op.partitionKey == partitionKey &&
+            const bool early = held->stage == Held::Stage::Guard && !held->op.forceNext &&
+                               held->op.nextAttemptAtMs > now;
+            if ((early || (standbyToo && !held->fleetPermit)) && held->endpoint &&
+                held->op.partitionKey == partitionKey &&
                 partitionPolicyOf(*held->endpoint) == policyId)
                 ahead.append(id);
         }
@@ -828,7 +834,7 @@ void Scheduler::recordRescue(Held &held)
 }
 
 void Scheduler::finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
-                       const QuotaStatement *quota)
+                       const QuotaStatement *quota, bool handOver)
 {
     // The permits go back now; the record goes with the others that end in this pass
     // of the event loop, in one transaction.
@@ -841,7 +847,7 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     }
     // The attempt's fleet-wide permit passes to the first operation on standby for
     // its host, which goes out now, in its place; the record says so.
-    Held *heir = held.fleetPermit ? standbyHeir(hostOf(held)) : nullptr;
+    Held *heir = held.fleetPermit && handOver ? standbyHeir(hostOf(held)) : nullptr;
     if (heir) {
         heir->fleetPermit = true;
         held.permitPassed = true;

@@ -187,15 +187,18 @@ private:
     void deferOrWait(Held &held, qint64 waitMs);
     // An answer stated the server's quota for this lane: what this worker holds of it,
     // claimed ahead while nothing paced the lane, goes back to the store unchanged, due
-    // at its time, for a claim that paces it.
-    void handBackClaimedAhead(const QString &policyId, const QString &partitionKey);
+    // at its time, for a claim that paces it. After a refusal (standbyToo), so does
+    // what waits on standby in the lane.
+    void handBackClaimedAhead(const QString &policyId, const QString &partitionKey,
+                              bool standbyToo = false);
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
     // What an attempt of held did, apart from its exchange (Bookkeeping.h).
     AttemptFacts factsOf(const Held &held);
     void recordRescue(Held &held);
+    // handOver: the attempt's permit may pass to an operation on standby for its host.
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
-                const QuotaStatement *quota = nullptr);
+                const QuotaStatement *quota = nullptr, bool handOver = true);
     void flushFinished();
     // After operations of these endpoints ended failed: pauses those whose last
     // pause_after_failures operations all failed.

@@ -173,7 +173,14 @@ struct Permits
     bool standbyFree(const QString &host) const
     {
         const qint64 standby = standbyByHost.value(host);
-        return standby < limits.standbyPerHost && standby < mineByHost.value(host);
+        if (standby >= limits.standbyPerHost || standby >= mineByHost.value(host))
+            return false;
+        // None for a worker above its even share while others hold or want permits:
+        // the permits it would hand over would stay with it, and theirs never come.
+        if (limits.maxInFlight > 0 && mine > (limits.maxInFlight + contenders - 1) / contenders)
+            return false;
+        return limits.perHost <= 0 ||
+               mineByHost.value(host) <= (limits.perHost + contenders - 1) / contenders;
     }
     bool anyStandbyFree() const
     {

@@ -656,6 +656,9 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     QCOMPARE(outcomes.first().result, Store::FinishResult::Committed);
     QCOMPARE(a->workers().first().onStandby, qint64(2));
     QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 10, kLease, 16, limits).isEmpty());
+    // With B wanting permits, A holds more than its even share (3 of 3): it takes
+    // nothing more on standby, or the permits it hands over would never reach B.
+    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 15, kLease, 16, limits).isEmpty());
 
     // The heir's attempt ends without handing its permit on: it is free for the fleet.
     // B, waiting, takes it and one on standby for it; A, whose share is now half and
