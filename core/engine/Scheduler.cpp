@@ -58,6 +58,9 @@ constexpr qsizetype kLargestHeldBackBatch = 256;
 // Records of ended attempts wait while at least this many operations on standby keep
 // the permits busy; with fewer, they are written and the claim that follows refills.
 constexpr int kStandbyToHoldRecords = 2;
+// After operations on standby went back for want of a permit to wait for, claims take
+// none on standby for this long.
+constexpr qint64 kStandbyPauseMs = 1000;
 
 QString headerLines(const HttpHeaders &headers)
 {
@@ -99,6 +102,10 @@ struct Scheduler::Held
     bool tookConcurrencyPermit = false;
     bool fleetPermit = true;   // its lease holds one of the fleet's permits
     bool permitPassed = false; // ...which went to an operation on standby
+
+    // Claimed on standby, its permit not handed over yet. A rescue holds no permit
+    // either (it sends nothing), but waits for none.
+    bool onStandby() const { return !fleetPermit && !op.rescued; }
     Permit hostPermit;
     Permit globalPermit;
     AsyncSemaphore::Ticket hostTicket = 0;
@@ -355,7 +362,9 @@ void Scheduler::wake()
             m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
                              {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
                               2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
-                              m_options.standbyClaims ? kConnectionsPerHost : 0},
+                              m_options.standbyClaims && mono >= m_standbyPausedUntilMonotonicMs
+                                  ? kConnectionsPerHost
+                                  : 0},
                              m_options.claimAheadMs);
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
             emit storeFailed(m_store.lastError());
@@ -457,8 +466,8 @@ void Scheduler::admit(const OperationRecord &op, bool onStandby)
     auto held = std::make_unique<Held>();
     held->op = op;
     held->endpoint = m_endpointById.value(op.endpointId);
-    held->fleetPermit = !onStandby;
-    if (onStandby)
+    held->fleetPermit = !onStandby && !op.rescued;
+    if (held->onStandby())
         ++m_onStandby;
     const qint64 id = op.id;
     Held &h = *held;
@@ -770,7 +779,7 @@ void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &par
         for (const auto &[id, held] : m_held) {
             const bool early = held->stage == Held::Stage::Guard && !held->op.forceNext &&
                                held->op.nextAttemptAtMs > now;
-            if ((early || (standbyToo && !held->fleetPermit)) && held->endpoint &&
+            if ((early || (standbyToo && held->onStandby())) && held->endpoint &&
                 held->op.partitionKey == partitionKey &&
                 partitionPolicyOf(*held->endpoint) == policyId)
                 ahead.append(id);
@@ -853,6 +862,7 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
         held.permitPassed = true;
         --m_onStandby;
         request.permitTo = heir->op.id;
+        request.permitToVersion = heir->op.version;
     }
     m_finishing.append(std::move(request));
     release(held.op.id);
@@ -978,9 +988,10 @@ void Scheduler::release(qint64 operationId)
     if (it == m_held.end())
         return;
     Held &held = *it->second;
-    if (!held.fleetPermit) {
+    if (held.onStandby()) {
         --m_onStandby;
-    } else if (m_onStandby > 0 && !held.permitPassed && !m_stopping && !m_standbyCheckQueued) {
+    } else if (held.fleetPermit && m_onStandby > 0 && !held.permitPassed && !m_stopping &&
+               !m_standbyCheckQueued) {
         // Its host may have no permit left for those on standby.
         m_standbyCheckQueued = true;
         QMetaObject::invokeMethod(this, &Scheduler::handBackOrphanedStandby, Qt::QueuedConnection);
@@ -1034,6 +1045,10 @@ void Scheduler::handBackOrphanedStandby()
     }
     if (orphans.isEmpty())
         return;
+    // The store may count permits of this worker's id that this process does not hold
+    // (another process ran with it until lately): until their leases expire, claims
+    // would take these on standby again at once. Claims take none for a while.
+    m_standbyPausedUntilMonotonicMs = m_clock.monotonicMs() + kStandbyPauseMs;
     for (const qint64 id : std::as_const(orphans)) {
         if (!m_store.releaseClaim(id, m_options.workerId, m_held.at(id)->op.version))
             qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();

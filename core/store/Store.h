@@ -319,6 +319,7 @@ public:
         // or -1: it holds the permit from this transaction on, so that the fleet's
         // count never drops while its request is in flight.
         qint64 permitTo = -1;
+        qint64 permitToVersion = 0; // the version its claim gave it
     };
     struct FinishOutcome
     {
@@ -809,7 +810,10 @@ private:
     // paces those partitions by what their refusals measure (MeasuredPace).
     bool observeAnswers(const QList<FinishRequest> &requests);
     // Writes each request's permitTo: that operation holds a permit from now on.
-    bool handOverPermits(const QList<FinishRequest> &requests, const QString &workerId);
+    // Only where the attempt's own record committed: one whose lease was lost had no
+    // permit left to give.
+    bool handOverPermits(const QList<FinishRequest> &requests, const QList<FinishOutcome> &outcomes,
+                         const QString &workerId);
     bool exec(QSqlQuery &query);
     bool exec(SqlStatement &statement);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false

@@ -584,11 +584,14 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                     ids.append(QString::number(id));
                 return ids.join(u',');
             };
+            // Rescues (running before this update) send nothing and hold no permit.
             if (!m_claimedOnStandby.isEmpty())
-                set += QStringLiteral(", holds_permit = CASE WHEN id IN (%1) THEN 0 ELSE 1 END")
+                set += QStringLiteral(", holds_permit = CASE WHEN state = 'running' OR id IN (%1)"
+                                      " THEN 0 ELSE 1 END")
                            .arg(idList(m_claimedOnStandby));
             else if (standbyKnown)
-                set += QStringLiteral(", holds_permit = 1");
+                set += QStringLiteral(
+                    ", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE 1 END");
             QSqlQuery query =
                 prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
                             .arg(set, idList(picked), operationColumns()));
@@ -607,8 +610,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             // SQLite is in this process: statements prepared once, per operation, cost
             // less than parsing a new statement for each claim (most claims take one or
             // two) and RETURNING's temporary table.
+            // Rescues (running before this update) send nothing and hold no permit.
             if (standbyKnown)
-                set += QStringLiteral(", holds_permit = :permit");
+                set += QStringLiteral(
+                    ", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
             SqlStatement *update =
                 cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
             SqlStatement *read = cached(

@@ -251,22 +251,25 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
            upsertInto("inflight_peaks_hourly", "hour_at", hours);
 }
 
-bool Store::handOverPermits(const QList<FinishRequest> &requests, const QString &workerId)
+bool Store::handOverPermits(const QList<FinishRequest> &requests,
+                            const QList<FinishOutcome> &outcomes, const QString &workerId)
 {
     if (m_schemaVersion < schema::standbyVersion())
         return true;
     SqlStatement *update = nullptr;
-    for (const FinishRequest &request : requests) {
-        if (request.permitTo < 0)
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const FinishRequest &request = requests.at(i);
+        if (request.permitTo < 0 || outcomes.at(i).result != FinishResult::Committed)
             continue;
         if (!update) {
             update = cached(QStringLiteral(
-                "UPDATE operations SET holds_permit = 1 WHERE id = :id AND lease_owner = :owner"
-                " AND state = 'running'"));
+                "UPDATE operations SET holds_permit = 1 WHERE id = :id AND version = :version"
+                " AND lease_owner = :owner AND state = 'running'"));
             if (!update)
                 return false;
         }
         update->bindValue(QStringLiteral(":id"), request.permitTo);
+        update->bindValue(QStringLiteral(":version"), request.permitToVersion);
         update->bindValue(QStringLiteral(":owner"), text(workerId));
         if (!exec(*update))
             return false;
@@ -313,7 +316,7 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
     }
     // Permits handed over to operations on standby, in the transaction that releases
     // them: the fleet's count of permits never drops while a request is in flight.
-    if (!handOverPermits(requests, workerId))
+    if (!handOverPermits(requests, outcomes, workerId))
         return failAll(m_lastError);
     // What the responses said about their quotas, after the attempts: an operation
     // just finished no longer counts as in flight.

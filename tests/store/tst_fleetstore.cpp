@@ -543,6 +543,11 @@ void tst_FleetStore::concurrencyHoldsForTheFleet()
     QCOMPARE(later.size() - sent, 2); // A's two, rescued
     // B had two; alone now (A's wants expired with its leases), it may fill the four.
     QCOMPARE(sent, 2);
+    // A rescue sends nothing: it holds a lease, not a permit, and has none to hand on.
+    const QList<WorkerLeases> leases = b->workers();
+    QCOMPARE(leases.size(), qsizetype(1));
+    QCOMPARE(leases.first().running, qint64(6)); // its four permits and the two rescues
+    QCOMPARE(leases.first().onStandby, qint64(2));
 }
 
 void tst_FleetStore::perHostPermitsHoldForTheFleet()
@@ -650,6 +655,7 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     done.state = OperationState::Succeeded;
     Store::FinishRequest handOver{test::nextAttempt(ended, kNow + 5), done, ended.version};
     handOver.permitTo = heir.id;
+    handOver.permitToVersion = heir.version;
     const QList<Store::FinishOutcome> outcomes =
         a->finishAttempts({handOver}, QStringLiteral("a"), {});
     QCOMPARE(outcomes.size(), qsizetype(1));
