@@ -109,6 +109,22 @@ private:
         return true;
     }
 
+    // Operations of endpointId due these many ms after t0, keyed by them, in that
+    // order; the scheduler is told of the first. Empty if the store failed.
+    QList<qint64> addDue(const QString &endpointId, qint64 t0,
+                         std::initializer_list<qint64> offsetsMs)
+    {
+        QList<qint64> ids;
+        for (const qint64 due : offsetsMs) {
+            const auto id = m_store->createOperation(endpointId, QString::number(due), t0 + due);
+            if (!id)
+                return {};
+            ids.append(*id);
+        }
+        m_scheduler->workAdded(t0 + *offsetsMs.begin());
+        return ids;
+    }
+
     OperationRecord latest(const QString &endpointId)
     {
         return m_store->latestOperation(endpointId).value();
@@ -358,15 +374,8 @@ void tst_Scheduler::standbyWithNoPermitLeftGoesBack()
     QVERIFY(startWith(endpoint("s", "/s"),
                       R"("concurrency": {"max_in_flight": 1, "per_host": 1}, )", 0, 50, 0));
     QCOMPARE(m_server->received.size(), 1); // the run-once operation
-    const qint64 t0 = m_clock->nowMs();
-    QList<qint64> ids;
-    for (const qint64 due : {10, 30}) {
-        const auto id =
-            m_store->createOperation(QStringLiteral("s"), QString::number(due), t0 + due);
-        QVERIFY(id);
-        ids.append(*id);
-    }
-    m_scheduler->workAdded(t0 + 10);
+    const QList<qint64> ids = addDue(QStringLiteral("s"), m_clock->nowMs(), {10, 30});
+    QCOMPARE(ids.size(), qsizetype(2));
     QVERIFY(settle());
     QVERIFY(advance(10, 1));
     QCOMPARE(m_server->received.size(), 2);
@@ -515,14 +524,8 @@ void tst_Scheduler::heldWorkGoesOutTogether()
     QVERIFY(advance(200, 10));
 
     const qint64 t0 = m_clock->nowMs();
-    QList<qint64> ids;
-    for (const qint64 due : {10, 23, 31, 45, 90}) {
-        const auto id =
-            m_store->createOperation(QStringLiteral("t"), QString::number(due), t0 + due);
-        QVERIFY(id);
-        ids.append(*id);
-    }
-    m_scheduler->workAdded(t0 + 10);
+    const QList<qint64> ids = addDue(QStringLiteral("t"), t0, {10, 23, 31, 45, 90});
+    QCOMPARE(ids.size(), qsizetype(5));
     QVERIFY(settle());
     // Due at +10: claimed then, with the three due within the 50 ms after it, and sent
     // at once, at its time.
