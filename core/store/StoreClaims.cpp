@@ -161,6 +161,8 @@ struct Permits
             cap = std::min<qint64>(cap, limits.perHostForWorker);
         return mineByHost.value(host) >= cap;
     }
+    // Whether the claiming worker may take one more permit for host.
+    bool permitFree(const QString &host) const { return free() > 0 && !hostFull(host); }
     void take(const QString &host)
     {
         ++running;
@@ -378,7 +380,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return claimed;
         while (query->next()) {
             const QString host = query->value(4).toString();
-            if (permits.free() <= 0 || permits.hostFull(host)) {
+            if (!permits.permitFree(host)) {
                 m_claimCapped = true;
                 continue;
             }
@@ -502,8 +504,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         // first, in every lane; work taken ahead only gets the room it leaves.
         const qsizetype full = picked.size() + (standby ? room : permitted);
         const auto placeless = [&](const QString &host) {
-            return (permits.free() <= 0 || permits.hostFull(host)) &&
-                   !(standby && permits.standbyFree(host));
+            return !permits.permitFree(host) && !(standby && permits.standbyFree(host));
         };
         // One round: the next candidate of each lane; false when none was taken.
         auto takeRound = [&](bool ahead) {
@@ -533,7 +534,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                     lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
                 if (window)
                     lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
-                if (permits.free() > 0 && !permits.hostFull(candidate.host)) {
+                if (permits.permitFree(candidate.host)) {
                     permits.take(candidate.host);
                 } else {
                     ++permits.standbyByHost[candidate.host];
@@ -585,13 +586,15 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                 return ids.join(u',');
             };
             // Rescues (running before this update) send nothing and hold no permit.
-            if (!m_claimedOnStandby.isEmpty())
-                set += QStringLiteral(", holds_permit = CASE WHEN state = 'running' OR id IN (%1)"
-                                      " THEN 0 ELSE 1 END")
-                           .arg(idList(m_claimedOnStandby));
-            else if (standbyKnown)
-                set += QStringLiteral(
-                    ", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE 1 END");
+            // So do operations claimed on standby.
+            if (standbyKnown)
+                set +=
+                    QStringLiteral(", holds_permit = CASE WHEN state = 'running'%1"
+                                   " THEN 0 ELSE 1 END")
+                        .arg(
+                            m_claimedOnStandby.isEmpty()
+                                ? QString()
+                                : QStringLiteral(" OR id IN (%1)").arg(idList(m_claimedOnStandby)));
             QSqlQuery query =
                 prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
                             .arg(set, idList(picked), operationColumns()));
