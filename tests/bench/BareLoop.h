@@ -8,6 +8,7 @@
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QTimer>
 #include <QUrl>
 
 #include <functional>
@@ -53,6 +54,41 @@ inline double bareLoopSeconds(const QUrl &url, qint64 count, int concurrency,
     if (failed > 0)
         die(QStringLiteral("the bare loop saw %1 failed requests").arg(failed));
     return s;
+}
+
+// The bare loop at a pace: one GET every 1000 / rate ms, each sent by a timer's own
+// wake, until `count` have answered. What sending paced work costs QNAM alone, with
+// no engine, no store and no record: the floor under any paced request.
+inline void pacedBareLoop(const QUrl &url, qint64 count, int rate)
+{
+    QNetworkAccessManager manager;
+    QEventLoop loop;
+    QTimer pace;
+    pace.setTimerType(Qt::PreciseTimer);
+    pace.setInterval(1000 / rate);
+    qint64 started = 0;
+    qint64 finished = 0;
+    qint64 failed = 0;
+    QObject::connect(&pace, &QTimer::timeout, &loop, [&] {
+        if (started == count) {
+            pace.stop();
+            return;
+        }
+        ++started;
+        QNetworkReply *reply = manager.get(QNetworkRequest(url));
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply] {
+            if (reply->error() != QNetworkReply::NoError)
+                ++failed;
+            reply->readAll();
+            reply->deleteLater();
+            if (++finished == count)
+                loop.quit();
+        });
+    });
+    pace.start();
+    loop.exec();
+    if (failed > 0)
+        die(QStringLiteral("the paced bare loop saw %1 failed requests").arg(failed));
 }
 
 } // namespace cooldown::bench
