@@ -843,7 +843,9 @@ private:
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the
     // caller's, as the last claim found it.
     qint64 m_clockOffsetMs = 0;
-    bool m_wantingPermits = false; // this store's worker is marked as wanting permits
+    bool m_wantingPermits = false;    // this store's worker is marked as wanting permits
+    qint64 m_wantsUntilMs = 0;        // ... until this time, as last written
+    qint64 m_cancelledSweptAtMs = -1; // on the lease clock; -1: not yet
     QString m_lastError;
 };
 

@@ -82,6 +82,8 @@ constexpr qint64 kNever = qint64(1) << 62;
 // How long a worker that went without permits counts as wanting some: a few of its
 // claims, which come every 100 ms while it waits.
 constexpr qint64 kWantingMs = 1000;
+// How often a claim on PostgreSQL ends operations cancelled while their lease ran.
+constexpr qint64 kCancelledSweepMs = 1000;
 // A caller's clock this far from the database's is moved onto it part by part.
 constexpr qint64 kSkewedClockMs = 1000;
 
@@ -223,11 +225,20 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // write lock does it there), so that two cannot both take the last one. A claim
     // that finds another counting takes nothing rather than wait: first, so that it
     // costs one statement.
+    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
+    // worker whose clock runs ahead neither refills a bucket early nor takes a live
+    // lease for an expired one. Lease times go back to the caller on its own clock.
+    // The turn's statement reads that clock too: one round trip less while it is held.
+    std::optional<qint64> paceNow;
     if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
-        SqlStatement *turn = cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002)"));
+        SqlStatement *turn = cached(
+            QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002),"
+                           " CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
         if (!turn || !exec(*turn))
             return claimed;
         const bool mine = turn->next() && turn->value(0).toBool();
+        if (mine && m_paceByDatabaseClock)
+            paceNow = turn->value(1).toLongLong();
         turn->finish();
         if (!mine) {
             m_claimContended = true;
@@ -235,10 +246,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return claimed;      // rolled back: nothing was changed
         }
     }
-    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
-    // worker whose clock runs ahead neither refills a bucket early nor takes a live
-    // lease for an expired one. Lease times go back to the caller on its own clock.
-    const std::optional<qint64> paceNow = paceNowUs(nowMs);
+    if (!paceNow)
+        paceNow = paceNowUs(nowMs);
     if (!paceNow)
         return claimed;
     const qint64 leaseNow = *paceNow / 1000;
@@ -248,8 +257,15 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // SQLite an UPDATE that finds nothing still costs more than the SELECT that looks
     // first (it opens the table and each of its indexes for writing); on PostgreSQL
     // the SELECT would be another round trip.
+    // On PostgreSQL it runs at most once a second: such an operation ends at most a
+    // second later, and the claims between, which hold the fleet's turn, save a write.
     bool cancelledDue = true;
-    if (!postgres) {
+    if (postgres) {
+        cancelledDue = m_cancelledSweptAtMs < 0 || leaseNow < m_cancelledSweptAtMs ||
+                       leaseNow - m_cancelledSweptAtMs >= kCancelledSweepMs;
+        if (cancelledDue)
+            m_cancelledSweptAtMs = leaseNow;
+    } else {
         SqlStatement *expired = cached(QStringLiteral(
             "SELECT 1 FROM operations INDEXED BY operations_leased WHERE state = 'running'"
             " AND lease_expires_at <= :now AND cancel_requested = 1 LIMIT 1"));
@@ -559,17 +575,23 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
 
     // A worker that left work behind for want of permits says so, so that the others
     // make room for it; one that no longer wants clears it.
-    if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits)) {
+    // One that keeps wanting writes again only when its time would move by half: not at
+    // every claim, while it holds the fleet's turn.
+    const qint64 wantsUntilMs = m_claimCapped ? wantedAtMs + kWantingMs : 0;
+    const bool wantStands = m_claimCapped && m_wantingPermits && wantsUntilMs >= m_wantsUntilMs &&
+                            wantsUntilMs - m_wantsUntilMs < kWantingMs / 2;
+    if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits) && !wantStands) {
         SqlStatement *want = cached(QStringLiteral(
             "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
             " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
         if (!want)
             return {};
         want->bindValue(QStringLiteral(":worker"), text(workerId));
-        want->bindValue(QStringLiteral(":until"), m_claimCapped ? wantedAtMs + kWantingMs : 0);
+        want->bindValue(QStringLiteral(":until"), wantsUntilMs);
         if (!exec(*want))
             return {};
         m_wantingPermits = m_claimCapped;
+        m_wantsUntilMs = wantsUntilMs;
     }
 
     if (!picked.isEmpty()) {
@@ -577,38 +599,40 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
             " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
         if (postgres) {
-            // One round trip for the claim.
-            const auto idList = [](const auto &idSet) {
+            // One round trip for the claim: one statement for any number of operations,
+            // prepared once (their ids go in as arrays).
+            const auto idArray = [](const auto &idSet) {
                 QStringList ids;
                 ids.reserve(idSet.size());
                 for (qint64 id : idSet)
                     ids.append(QString::number(id));
-                return ids.join(u',');
+                return QStringLiteral("{%1}").arg(ids.join(u','));
             };
             // Rescues (running before this update) send nothing and hold no permit.
             // So do operations claimed on standby.
             if (standbyKnown)
-                set +=
-                    QStringLiteral(", holds_permit = CASE WHEN state = 'running'%1"
-                                   " THEN 0 ELSE 1 END")
-                        .arg(
-                            m_claimedOnStandby.isEmpty()
-                                ? QString()
-                                : QStringLiteral(" OR id IN (%1)").arg(idList(m_claimedOnStandby)));
-            QSqlQuery query =
-                prepare(QStringLiteral("UPDATE operations SET %1 WHERE id IN (%2) RETURNING %3")
-                            .arg(set, idList(picked), operationColumns()));
-            query.bindValue(QStringLiteral(":owner"), text(workerId));
-            query.bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
-            if (!exec(query))
+                set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
+                                      " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
+            SqlStatement *update = cached(
+                QStringLiteral(
+                    "UPDATE operations SET %1 WHERE id = ANY(CAST(:ids AS BIGINT[])) RETURNING %2")
+                    .arg(set, operationColumns()));
+            if (!update)
                 return {};
-            while (query.next())
-                claimed.append(readOperation(query));
-            if (query.lastError().isValid()) {
-                fail(QStringLiteral("claim"), errorText(query.lastError()));
+            update->bindValue(QStringLiteral(":owner"), text(workerId));
+            update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
+            if (standbyKnown)
+                update->bindValue(QStringLiteral(":standby"), idArray(m_claimedOnStandby));
+            update->bindValue(QStringLiteral(":ids"), idArray(picked));
+            if (!exec(*update))
+                return {};
+            while (update->next())
+                claimed.append(readOperation(*update));
+            if (update->lastError().isValid()) {
+                fail(QStringLiteral("claim"), errorText(update->lastError()));
                 return {};
             }
-            query.finish();
+            update->finish();
         } else {
             // SQLite is in this process: statements prepared once, per operation, cost
             // less than parsing a new statement for each claim (most claims take one or
