@@ -257,9 +257,9 @@ private:
     QList<Store::FinishRequest> m_finishing;
     bool m_flushQueued = false;
     bool m_standbyCheckQueued = false;
+    // Held operations without a fleet-wide permit, and until when claims take none.
     int m_onStandby = 0;
-    qint64 m_standbyPausedUntilMonotonicMs =
-        std::numeric_limits<qint64>::min();       // held operations without a fleet-wide permit
+    qint64 m_standbyPausedUntilMonotonicMs = std::numeric_limits<qint64>::min();
     qint64 m_flushByMonotonicMs = -1;             // a held-back batch is written by then
     qint64 m_wakeAtMonotonicMs = -1;              // what the timer was last armed for
     QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints

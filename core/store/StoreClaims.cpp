@@ -224,11 +224,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
     // write lock does it there), so that two cannot both take the last one. A claim
     // that finds another counting takes nothing rather than wait: first, so that it
-    // costs one statement.
-    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
-    // worker whose clock runs ahead neither refills a bucket early nor takes a live
-    // lease for an expired one. Lease times go back to the caller on its own clock.
-    // The turn's statement reads that clock too: one round trip less while it is held.
+    // costs one statement. That statement also reads the clock buckets and leases run
+    // on (below): one round trip less while the turn is held.
     std::optional<qint64> paceNow;
     if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
         SqlStatement *turn = cached(
@@ -246,6 +243,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return claimed;      // rolled back: nothing was changed
         }
     }
+    // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
+    // worker whose clock runs ahead neither refills a bucket early nor takes a live
+    // lease for an expired one. Lease times go back to the caller on its own clock.
     if (!paceNow)
         paceNow = paceNowUs(nowMs);
     if (!paceNow)
