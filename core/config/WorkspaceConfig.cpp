@@ -3,14 +3,21 @@
 
 #include "core/config/JobRequest.h"
 #include "core/config/JsonReader.h"
+#include "core/config/TlsFiles.h"
 #include "core/http/HttpToken.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSslSocket>
+
+#include <algorithm>
 
 namespace cooldown {
 
@@ -32,7 +39,10 @@ const QStringList kTopKeys = {QStringLiteral("version"),
                               QStringLiteral("alerts"),
                               QStringLiteral("retention"),
                               QStringLiteral("api"),
-                              QStringLiteral("pause_after_failures")};
+                              QStringLiteral("pause_after_failures"),
+                              QStringLiteral("credentials"),
+                              QStringLiteral("tls"),
+                              QStringLiteral("proxy")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -40,7 +50,10 @@ const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("held_longer_than_seconds"),
                                 QStringLiteral("min_interval_seconds"),
                                 QStringLiteral("timeout_seconds"),
-                                QStringLiteral("retry")};
+                                QStringLiteral("retry"),
+                                QStringLiteral("credentials"),
+                                QStringLiteral("tls"),
+                                QStringLiteral("proxy")};
 const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("name"),
                                    QStringLiteral("method"),
@@ -54,7 +67,10 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("retry"),
                                    QStringLiteral("idempotency"),
                                    QStringLiteral("enqueue_only"),
-                                   QStringLiteral("pause_after_failures")};
+                                   QStringLiteral("pause_after_failures"),
+                                   QStringLiteral("credentials"),
+                                   QStringLiteral("tls"),
+                                   QStringLiteral("proxy")};
 
 // An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
 // final newline, and let "upload\n" through.
@@ -249,6 +265,619 @@ void readApi(const QJsonObject &o, const QString &path, const Substitution &subs
                                          100'000, api.maxJobsPerRequest, true));
 }
 
+// ---- credentials, tls and proxies (docs/credentials.md) ----
+
+const QStringList kTlsKeys = {QStringLiteral("id"),
+                              QStringLiteral("ca_file"),
+                              QStringLiteral("client_certificate"),
+                              QStringLiteral("client_key"),
+                              QStringLiteral("key_passphrase"),
+                              QStringLiteral("client_pkcs12"),
+                              QStringLiteral("pkcs12_passphrase"),
+                              QStringLiteral("verify_hostname")};
+const QStringList kOAuthKeys = {QStringLiteral("id"),
+                                QStringLiteral("type"),
+                                QStringLiteral("token_url"),
+                                QStringLiteral("client_id"),
+                                QStringLiteral("client_secret"),
+                                QStringLiteral("client_auth"),
+                                QStringLiteral("scope"),
+                                QStringLiteral("audience"),
+                                QStringLiteral("extra_parameters"),
+                                QStringLiteral("default_lifetime_seconds"),
+                                QStringLiteral("timeout_seconds"),
+                                QStringLiteral("tls"),
+                                QStringLiteral("proxy")};
+// The token request's own form fields, which extra_parameters must not replace.
+const QStringList kReservedFormFields = {QStringLiteral("grant_type"),
+                                         QStringLiteral("client_id"),
+                                         QStringLiteral("client_secret"),
+                                         QStringLiteral("scope"),
+                                         QStringLiteral("audience"),
+                                         QStringLiteral("client_assertion"),
+                                         QStringLiteral("client_assertion_type")};
+
+const QRegularExpression &envOnlyPattern()
+{
+    static const QRegularExpression kEnvOnly(
+        QRegularExpression::anchoredPattern(QStringLiteral(R"(\$\{env:([A-Za-z0-9_]+)\})")));
+    return kEnvOnly;
+}
+
+void noteVariables(const QString &text, QStringList *variables)
+{
+    static const QRegularExpression kEnv(QStringLiteral(R"(\$\{env:([A-Za-z0-9_.]+)\})"));
+    if (!variables)
+        return;
+    auto it = kEnv.globalMatch(text);
+    while (it.hasNext()) {
+        const QString name = it.next().captured(1);
+        if (!variables->contains(name))
+            variables->append(name);
+    }
+}
+
+// Text that may hold ${env:NAME} references but no ${job:NAME} placeholder: what a
+// credential, a tls entry or a proxy says is the workspace's, the same for every job.
+std::optional<QString> fixedText(const QString &text, const QString &path,
+                                 const Substitution &subst, JsonReader &r, QStringList *variables)
+{
+    if (!r.ok())
+        return std::nullopt;
+    if (!jobtemplate::placeholders(text).isEmpty()) {
+        r.fail(path, Text::tr("a ${job:NAME} placeholder cannot stand here: this is the "
+                              "workspace's, the same for every job"));
+        return std::nullopt;
+    }
+    const auto resolved = subst.apply(text, path, r);
+    if (resolved)
+        noteVariables(text, variables);
+    return resolved;
+}
+
+// A secret: exactly ${env:NAME}, set and not empty. The messages name the variable,
+// never its value. *variable gets NAME.
+std::optional<QString> secretFrom(const QString &written, const QString &path,
+                                  const Substitution &subst, JsonReader &r, QStringList *variables,
+                                  QString *variable = nullptr)
+{
+    if (!r.ok())
+        return std::nullopt;
+    const QRegularExpressionMatch m = envOnlyPattern().match(written);
+    if (!m.hasMatch()) {
+        r.fail(path, Text::tr("expected ${env:NAME}: a secret is read from the environment, "
+                              "never written in the file"));
+        return std::nullopt;
+    }
+    const auto value = subst.apply(written, path, r);
+    if (!value)
+        return std::nullopt;
+    const QString name = m.captured(1);
+    if (value->isEmpty()) {
+        r.fail(path, Text::tr("environment variable %1 is empty").arg(name));
+        return std::nullopt;
+    }
+    for (const QChar c : *value) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
+            r.fail(path, Text::tr("environment variable %1 holds a control character (a line "
+                                  "break?)")
+                             .arg(name));
+            return std::nullopt;
+        }
+    }
+    noteVariables(written, variables);
+    if (variable)
+        *variable = name;
+    return value;
+}
+
+std::optional<QString> secret(const QJsonObject &o, const QString &key, const QString &path,
+                              bool required, const Substitution &subst, JsonReader &r,
+                              QStringList *variables, QString *variable = nullptr)
+{
+    const QString written = r.string(o, key, path, required);
+    if (!r.ok() || !o.contains(key))
+        return std::nullopt;
+    return secretFrom(written, JsonReader::join(path, key), subst, r, variables, variable);
+}
+
+QString proxyForms()
+{
+    return Text::tr("expected \"system\", \"none\", a proxy URL (http://, https:// or "
+                    "socks5://) or an object with \"url\" and \"no_proxy\"");
+}
+
+// A proxy URL: scheme, host and port, with a user and a password that may come from
+// the environment. The text is never repeated in a message: it may hold a password.
+ProxyConfig proxyFromUrl(const QString &text, const QString &path, const Substitution &subst,
+                         JsonReader &r, QStringList *variables)
+{
+    ProxyConfig proxy;
+    proxy.kind = ProxyConfig::Kind::Explicit;
+    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
+    const QString scheme = schemeEnd < 0 ? QString() : text.left(schemeEnd).toLower();
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https") &&
+        scheme != QLatin1String("socks5")) {
+        r.fail(path, proxyForms());
+        return proxy;
+    }
+    QString authority = text.mid(schemeEnd + 3);
+    if (authority.endsWith(QLatin1Char('/')))
+        authority.chop(1);
+    if (authority.contains(QLatin1Char('/')) || authority.contains(QLatin1Char('?')) ||
+        authority.contains(QLatin1Char('#'))) {
+        r.fail(path, Text::tr("a proxy URL is a scheme, a host and a port, with no path"));
+        return proxy;
+    }
+    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
+    const QString userInfo = at < 0 ? QString() : authority.left(at);
+    const QString hostPort = authority.mid(at + 1);
+    QString user;
+    QString password;
+    if (at >= 0) {
+        // The ':' between user and password, not the one of a ${env:NAME} reference.
+        qsizetype colon = -1;
+        for (qsizetype i = 0, depth = 0; i < userInfo.size() && colon < 0; ++i) {
+            if (userInfo.at(i) == QLatin1Char('{'))
+                ++depth;
+            else if (userInfo.at(i) == QLatin1Char('}'))
+                depth = qMax(qsizetype(0), depth - 1);
+            else if (userInfo.at(i) == QLatin1Char(':') && depth == 0)
+                colon = i;
+        }
+        const QString userText = colon < 0 ? userInfo : userInfo.left(colon);
+        const QString passwordText = colon < 0 ? QString() : userInfo.mid(colon + 1);
+        if (userText.contains(QLatin1String("${"))) {
+            if (!envOnlyPattern().match(userText).hasMatch()) {
+                r.fail(path, Text::tr("the user of a proxy URL is written as it is, or as "
+                                      "${env:NAME}"));
+                return proxy;
+            }
+            if (const auto resolved = fixedText(userText, path, subst, r, variables))
+                user = *resolved;
+        } else {
+            user = QUrl::fromPercentEncoding(userText.toUtf8());
+        }
+        if (!passwordText.isEmpty()) {
+            if (!envOnlyPattern().match(passwordText).hasMatch()) {
+                r.fail(path, Text::tr("the password of a proxy URL must be ${env:NAME}: a "
+                                      "secret is read from the environment, never written in "
+                                      "the file"));
+                return proxy;
+            }
+            if (const auto resolved = secretFrom(passwordText, path, subst, r, variables))
+                password = *resolved;
+        }
+        if (!r.ok())
+            return proxy;
+        if (user.isEmpty()) {
+            r.fail(path, Text::tr("a proxy URL with '@' needs a user before it"));
+            return proxy;
+        }
+    }
+    if (hostPort.contains(QLatin1String("${"))) {
+        r.fail(path, Text::tr("the host and port of a proxy URL are written as they are"));
+        return proxy;
+    }
+    const QUrl url(scheme + QLatin1String("://") + hostPort, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty()) {
+        r.fail(path, proxyForms());
+        return proxy;
+    }
+    if (url.port() <= 0) {
+        r.fail(path, Text::tr("a proxy URL needs a port (http://proxy.example:3128)"));
+        return proxy;
+    }
+    proxy.url = url;
+    if (!user.isEmpty())
+        proxy.url.setUserName(user, QUrl::DecodedMode);
+    if (!password.isEmpty())
+        proxy.url.setPassword(password, QUrl::DecodedMode);
+    return proxy;
+}
+
+// A no_proxy entry: "*", a host name (with its subdomains), ".domain" (subdomains
+// only), or an IP address.
+bool isNoProxyEntry(const QString &entry)
+{
+    static const QRegularExpression kHost(QRegularExpression::anchoredPattern(
+        QStringLiteral(R"(\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?)")));
+    if (entry == QLatin1String("*") || kHost.match(entry).hasMatch())
+        return true;
+    QString address = entry;
+    if (address.startsWith(QLatin1Char('[')) && address.endsWith(QLatin1Char(']')))
+        address = address.mid(1, address.size() - 2);
+    return !QHostAddress(address).isNull();
+}
+
+// "proxy" of the workspace, an endpoint, an alert target or a credential; Kind::Inherit
+// when absent.
+ProxyConfig readProxy(const QJsonObject &o, const QString &parentPath, const Substitution &subst,
+                      JsonReader &r, QStringList *variables = nullptr)
+{
+    const QString key = QStringLiteral("proxy");
+    const QJsonValue value = o.value(key);
+    const QString path = JsonReader::join(parentPath, key);
+    ProxyConfig proxy;
+    if (value.isUndefined() || !r.ok())
+        return proxy;
+    if (value.isString()) {
+        const QString text = value.toString();
+        if (text == QLatin1String("system"))
+            proxy.kind = ProxyConfig::Kind::System;
+        else if (text == QLatin1String("none"))
+            proxy.kind = ProxyConfig::Kind::None;
+        else
+            proxy = proxyFromUrl(text, path, subst, r, variables);
+        return proxy;
+    }
+    if (!value.isObject()) {
+        r.fail(path, proxyForms());
+        return proxy;
+    }
+    const QJsonObject object = value.toObject();
+    r.checkKnownKeys(object, path, {QStringLiteral("url"), QStringLiteral("no_proxy")});
+    const QString urlText = r.string(object, QStringLiteral("url"), path, true);
+    if (!r.ok())
+        return proxy;
+    proxy =
+        proxyFromUrl(urlText, JsonReader::join(path, QStringLiteral("url")), subst, r, variables);
+    const QString noProxyPath = JsonReader::join(path, QStringLiteral("no_proxy"));
+    if (!r.ok() || !object.contains(QStringLiteral("no_proxy")))
+        return proxy;
+    if (const auto list = r.array(object.value(QStringLiteral("no_proxy")), noProxyPath)) {
+        for (qsizetype i = 0; i < list->size() && r.ok(); ++i) {
+            const QString entry = list->at(i).toString().trimmed();
+            if (!list->at(i).isString() || !isNoProxyEntry(entry)) {
+                r.fail(JsonReader::index(noProxyPath, i),
+                       Text::tr("expected a host name, \".domain\", an IP address or \"*\""));
+                break;
+            }
+            proxy.noProxy.append(entry.toLower());
+        }
+    }
+    return proxy;
+}
+
+// A file of a tls entry, relative to the workspace's folder.
+QString tlsPath(const QJsonObject &o, const QString &key, const QString &path,
+                const Substitution &subst, JsonReader &r, const QDir &base)
+{
+    const QString written = r.string(o, key, path, false);
+    if (!r.ok() || !o.contains(key))
+        return QString();
+    const QString fieldPath = JsonReader::join(path, key);
+    const auto resolved = fixedText(written, fieldPath, subst, r, nullptr);
+    if (!resolved)
+        return QString();
+    if (resolved->isEmpty()) {
+        r.fail(fieldPath, Text::tr("expected a file name"));
+        return QString();
+    }
+    return QDir::cleanPath(base.absoluteFilePath(*resolved));
+}
+
+void readTls(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+             const QDir &base, TlsConfig &t)
+{
+    r.checkKnownKeys(o, path, kTlsKeys);
+    t.id = r.string(o, QStringLiteral("id"), path, true);
+    static const QRegularExpression kId(idPattern());
+    if (r.ok() && !kId.match(t.id).hasMatch())
+        r.fail(JsonReader::join(path, QStringLiteral("id")),
+               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
+    t.caFile = tlsPath(o, QStringLiteral("ca_file"), path, subst, r, base);
+    t.clientCertificate = tlsPath(o, QStringLiteral("client_certificate"), path, subst, r, base);
+    t.clientKey = tlsPath(o, QStringLiteral("client_key"), path, subst, r, base);
+    t.clientPkcs12 = tlsPath(o, QStringLiteral("client_pkcs12"), path, subst, r, base);
+    t.verifyHostname = r.boolean(o, QStringLiteral("verify_hostname"), path, true);
+    if (!r.ok())
+        return;
+
+    const QString keyPath = JsonReader::join(path, QStringLiteral("client_key"));
+    const QString certificatePath = JsonReader::join(path, QStringLiteral("client_certificate"));
+    const QString pkcs12Path = JsonReader::join(path, QStringLiteral("client_pkcs12"));
+    if (!t.clientPkcs12.isEmpty() && (!t.clientCertificate.isEmpty() || !t.clientKey.isEmpty())) {
+        r.fail(pkcs12Path, Text::tr("give either client_pkcs12 or client_certificate and "
+                                    "client_key, not both"));
+        return;
+    }
+    if (!t.clientCertificate.isEmpty() && t.clientKey.isEmpty()) {
+        r.fail(keyPath, Text::tr("required with client_certificate"));
+        return;
+    }
+    if (t.clientCertificate.isEmpty() && !t.clientKey.isEmpty()) {
+        r.fail(certificatePath, Text::tr("required with client_key"));
+        return;
+    }
+    if (o.contains(QStringLiteral("key_passphrase")) && t.clientKey.isEmpty()) {
+        r.fail(JsonReader::join(path, QStringLiteral("key_passphrase")),
+               Text::tr("only with client_key"));
+        return;
+    }
+    if (o.contains(QStringLiteral("pkcs12_passphrase")) && t.clientPkcs12.isEmpty()) {
+        r.fail(JsonReader::join(path, QStringLiteral("pkcs12_passphrase")),
+               Text::tr("only with client_pkcs12"));
+        return;
+    }
+    const QString passphraseKey = t.clientPkcs12.isEmpty() ? QStringLiteral("key_passphrase")
+                                                           : QStringLiteral("pkcs12_passphrase");
+    std::optional<QString> passphrase =
+        secret(o, passphraseKey, path, false, subst, r, nullptr, &t.passphraseVariable);
+    if (!r.ok())
+        return;
+    if ((!t.caFile.isEmpty() || !t.clientKey.isEmpty() || !t.clientPkcs12.isEmpty()) &&
+        !QSslSocket::supportsSsl()) {
+        r.fail(path, Text::tr("this build of Qt has no TLS backend to read key material with"));
+        return;
+    }
+
+    t.ssl = QSslConfiguration::defaultConfiguration();
+    if (!t.caFile.isEmpty()) {
+        QList<QSslCertificate> authorities;
+        if (const auto problem = tlsfiles::readCertificates(t.caFile, &authorities)) {
+            r.fail(JsonReader::join(path, QStringLiteral("ca_file")), *problem);
+            return;
+        }
+        // In place of the system's, like curl --cacert: the endpoint trusts its CA only.
+        t.ssl.setCaCertificates(authorities);
+    }
+    QSslKey key;
+    QList<QSslCertificate> chain;
+    QString matchPath = keyPath;
+    QString keyFile = t.clientKey;
+    QString certificateFile = t.clientCertificate;
+    if (!t.clientCertificate.isEmpty()) {
+        if (const auto problem = tlsfiles::readCertificates(t.clientCertificate, &chain)) {
+            r.fail(certificatePath, *problem);
+            return;
+        }
+        const std::optional<QByteArray> keyPassphrase =
+            passphrase ? std::optional<QByteArray>(passphrase->toUtf8()) : std::nullopt;
+        if (const auto problem = tlsfiles::readPrivateKey(t.clientKey, keyPassphrase, &key)) {
+            r.fail(keyPath, *problem);
+            return;
+        }
+    } else if (!t.clientPkcs12.isEmpty()) {
+        tlsfiles::Pkcs12 bundle;
+        if (const auto problem = tlsfiles::readPkcs12(
+                t.clientPkcs12, passphrase.value_or(QString()).toUtf8(), &bundle)) {
+            r.fail(pkcs12Path, *problem);
+            return;
+        }
+        key = bundle.key;
+        chain = QList<QSslCertificate>{bundle.certificate} + bundle.chain;
+        matchPath = pkcs12Path;
+        keyFile = certificateFile = t.clientPkcs12;
+    }
+    if (chain.isEmpty())
+        return;
+    // A key of another certificate would show only as a handshake the server refuses,
+    // long after the file was written.
+    if (tlsfiles::keyMatches(key, chain.constFirst()) == std::optional<bool>(false)) {
+        r.fail(matchPath, Text::tr("the key in %1 is not the key of the certificate in %2")
+                              .arg(keyFile, certificateFile));
+        return;
+    }
+    t.ssl.setLocalCertificateChain(chain);
+    t.ssl.setPrivateKey(key);
+}
+
+void readCredential(const QJsonObject &o, const QString &path, const Substitution &subst,
+                    JsonReader &r, CredentialConfig &c)
+{
+    const QString typePath = JsonReader::join(path, QStringLiteral("type"));
+    const QString typeText = r.string(o, QStringLiteral("type"), path, true);
+    const QString types = QStringLiteral("oauth2_client_credentials, bearer, basic, header");
+    bool known = false;
+    for (const auto type :
+         {CredentialConfig::Type::OAuth2ClientCredentials, CredentialConfig::Type::Bearer,
+          CredentialConfig::Type::Basic, CredentialConfig::Type::Header}) {
+        if (typeText == QLatin1String(textOf(type))) {
+            c.type = type;
+            known = true;
+        }
+    }
+    if (r.ok() && !known) {
+        r.fail(typePath, Text::tr("expected one of: %1").arg(types));
+        return;
+    }
+    switch (c.type) {
+    case CredentialConfig::Type::OAuth2ClientCredentials:
+        r.checkKnownKeys(o, path, kOAuthKeys);
+        break;
+    case CredentialConfig::Type::Bearer:
+        r.checkKnownKeys(o, path,
+                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("token")});
+        break;
+    case CredentialConfig::Type::Basic:
+        r.checkKnownKeys(o, path,
+                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("username"),
+                          QStringLiteral("password")});
+        break;
+    case CredentialConfig::Type::Header:
+        r.checkKnownKeys(o, path,
+                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("name"),
+                          QStringLiteral("value")});
+        break;
+    }
+    c.id = r.string(o, QStringLiteral("id"), path, true);
+    static const QRegularExpression kId(idPattern());
+    if (r.ok() && !kId.match(c.id).hasMatch())
+        r.fail(JsonReader::join(path, QStringLiteral("id")),
+               Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
+    if (!r.ok())
+        return;
+
+    switch (c.type) {
+    case CredentialConfig::Type::OAuth2ClientCredentials: {
+        const QString urlPath = JsonReader::join(path, QStringLiteral("token_url"));
+        const QString urlText = r.string(o, QStringLiteral("token_url"), path, true);
+        if (const auto resolved = fixedText(urlText, urlPath, subst, r, &c.variables)) {
+            c.tokenUrl = QUrl(*resolved, QUrl::StrictMode);
+            const QString scheme = c.tokenUrl.scheme();
+            if (!c.tokenUrl.isValid() || c.tokenUrl.host().isEmpty() ||
+                (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+                r.fail(urlPath, Text::tr("expected an absolute http or https URL"));
+        }
+        const QString clientIdPath = JsonReader::join(path, QStringLiteral("client_id"));
+        const QString clientId = r.string(o, QStringLiteral("client_id"), path, true);
+        if (const auto resolved = fixedText(clientId, clientIdPath, subst, r, &c.variables)) {
+            c.clientId = *resolved;
+            if (c.clientId.isEmpty())
+                r.fail(clientIdPath, Text::tr("expected a client id"));
+        }
+        const QString authPath = JsonReader::join(path, QStringLiteral("client_auth"));
+        const QString auth = r.string(o, QStringLiteral("client_auth"), path, false,
+                                      QStringLiteral("client_secret_basic"));
+        if (!r.ok())
+            return;
+        if (auth == QLatin1String("client_secret_basic")) {
+            c.clientAuth = CredentialConfig::ClientAuth::SecretBasic;
+        } else if (auth == QLatin1String("client_secret_post")) {
+            c.clientAuth = CredentialConfig::ClientAuth::SecretPost;
+        } else if (auth == QLatin1String("private_key_jwt")) {
+            r.fail(authPath, Text::tr("private_key_jwt is not supported yet"));
+            return;
+        } else {
+            r.fail(authPath, Text::tr("expected one of: %1")
+                                 .arg(QStringLiteral("client_secret_basic, client_secret_post")));
+            return;
+        }
+        if (const auto value =
+                secret(o, QStringLiteral("client_secret"), path, true, subst, r, &c.variables))
+            c.clientSecret = value->toUtf8();
+        for (const QString &key : {QStringLiteral("scope"), QStringLiteral("audience")}) {
+            const QString written = r.string(o, key, path, false);
+            const auto resolved =
+                fixedText(written, JsonReader::join(path, key), subst, r, &c.variables);
+            (key == QLatin1String("scope") ? c.scope : c.audience) = resolved.value_or(QString());
+        }
+        const QString extraPath = JsonReader::join(path, QStringLiteral("extra_parameters"));
+        if (r.ok() && o.contains(QStringLiteral("extra_parameters"))) {
+            if (const auto extra =
+                    r.object(o.value(QStringLiteral("extra_parameters")), extraPath)) {
+                for (auto it = extra->begin(); it != extra->end() && r.ok(); ++it) {
+                    const QString fieldPath = JsonReader::join(extraPath, it.key());
+                    if (it.key().isEmpty() || kReservedFormFields.contains(it.key())) {
+                        r.fail(fieldPath, Text::tr("this form field is the token request's own"));
+                        break;
+                    }
+                    if (!it.value().isString()) {
+                        r.fail(fieldPath, Text::tr("expected a string"));
+                        break;
+                    }
+                    if (const auto v =
+                            fixedText(it.value().toString(), fieldPath, subst, r, &c.variables))
+                        c.extraParameters.append({it.key(), *v});
+                }
+            }
+        }
+        c.defaultLifetimeSeconds =
+            r.number(o, QStringLiteral("default_lifetime_seconds"), path, 1, 366.0 * 86400, 3600);
+        c.tokenTimeoutSeconds =
+            r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
+        c.tls = r.string(o, QStringLiteral("tls"), path, false);
+        c.proxy = readProxy(o, path, subst, r, &c.variables);
+        break;
+    }
+    case CredentialConfig::Type::Bearer:
+        if (const auto token =
+                secret(o, QStringLiteral("token"), path, true, subst, r, &c.variables)) {
+            c.headerName = "Authorization";
+            c.headerValue = "Bearer " + token->toUtf8();
+        }
+        break;
+    case CredentialConfig::Type::Basic: {
+        const QString userPath = JsonReader::join(path, QStringLiteral("username"));
+        const QString written = r.string(o, QStringLiteral("username"), path, true);
+        if (r.ok() && written.contains(QLatin1String("${")) &&
+            !envOnlyPattern().match(written).hasMatch()) {
+            r.fail(userPath, Text::tr("expected a user name as it is, or ${env:NAME}"));
+            return;
+        }
+        const auto user = fixedText(written, userPath, subst, r, &c.variables);
+        if (!user)
+            return;
+        if (user->isEmpty() || user->contains(QLatin1Char(':'))) {
+            // RFC 7617: the first ':' ends the user.
+            r.fail(userPath, Text::tr("expected a user name without ':'"));
+            return;
+        }
+        if (const auto password =
+                secret(o, QStringLiteral("password"), path, true, subst, r, &c.variables)) {
+            c.headerName = "Authorization";
+            c.headerValue = "Basic " + (*user + QLatin1Char(':') + *password).toUtf8().toBase64();
+        }
+        break;
+    }
+    case CredentialConfig::Type::Header: {
+        const QString namePath = JsonReader::join(path, QStringLiteral("name"));
+        const QString name = r.string(o, QStringLiteral("name"), path, true);
+        if (r.ok() && !isToken(name)) {
+            r.fail(namePath, Text::tr("not a valid header name"));
+            return;
+        }
+        const QString valuePath = JsonReader::join(path, QStringLiteral("value"));
+        const QString written = r.string(o, QStringLiteral("value"), path, true);
+        static const QRegularExpression kEnv(QStringLiteral(R"(\$\{env:[A-Za-z0-9_.]+\})"));
+        if (r.ok() && !written.contains(kEnv)) {
+            r.fail(valuePath, Text::tr("expected a ${env:NAME} reference in the value: a secret "
+                                       "is read from the environment, never written in the "
+                                       "file"));
+            return;
+        }
+        const auto value = fixedText(written, valuePath, subst, r, &c.variables);
+        if (!value)
+            return;
+        if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n'))) {
+            r.fail(valuePath, Text::tr("header values cannot contain line breaks (from %1)")
+                                  .arg(c.variables.join(QStringLiteral(", "))));
+            return;
+        }
+        c.headerName = name.toLatin1();
+        c.headerValue = value->toUtf8();
+        break;
+    }
+    }
+}
+
+// An endpoint's or an alert target's "credentials", "tls" and "proxy".
+void readConnection(const QJsonObject &o, const QString &path, const Substitution &subst,
+                    JsonReader &r, EndpointConfig &e)
+{
+    e.credentials = r.string(o, QStringLiteral("credentials"), path, false);
+    e.tls = r.string(o, QStringLiteral("tls"), path, false);
+    e.proxy = readProxy(o, path, subst, r);
+}
+
+// Whether the references of an endpoint or alert target name what the workspace has,
+// and its own headers leave the credential's header to it.
+void checkConnection(const WorkspaceConfig &config, const EndpointConfig &e, const QString &path,
+                     JsonReader &r)
+{
+    if (!r.ok())
+        return;
+    if (!e.credentials.isEmpty()) {
+        const CredentialConfig *c = config.credential(e.credentials);
+        const QString credentialsPath = JsonReader::join(path, QStringLiteral("credentials"));
+        if (!c) {
+            r.fail(credentialsPath, Text::tr("no credentials with id '%1'").arg(e.credentials));
+            return;
+        }
+        const QByteArray header = c->isOAuth() ? QByteArray("Authorization") : c->headerName;
+        if (e.headerTemplates.contains(header)) {
+            r.fail(credentialsPath,
+                   Text::tr("the headers already set %1, which the credentials '%2' send")
+                       .arg(QString::fromLatin1(header), c->id));
+            return;
+        }
+    }
+    if (!e.tls.isEmpty() && !config.tlsConfig(e.tls))
+        r.fail(JsonReader::join(path, QStringLiteral("tls")),
+               Text::tr("no tls entry with id '%1'").arg(e.tls));
+}
+
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
                   JsonReader &r, int pauseAfterFailures, EndpointConfig &e)
 {
@@ -268,6 +897,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     e.method = method.toUpper().toLatin1();
 
     readTarget(o, path, subst, r, e);
+    readConnection(o, path, subst, r, e);
 
     const QString bodyPath = JsonReader::join(path, QStringLiteral("body"));
     if (o.contains(QStringLiteral("body"))) {
@@ -336,6 +966,7 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
     e.name = Text::tr("Alert %1").arg(a.id);
     e.method = "POST";
     readTarget(o, path, subst, r, e);
+    readConnection(o, path, subst, r, e);
     if (r.ok() && !e.jobFields.isEmpty())
         r.fail(path, Text::tr("an alert target cannot hold ${job:NAME} placeholders"));
     if (!e.headers.contains("Content-Type")) {
@@ -376,6 +1007,106 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
     }
 }
 
+// The "tls", "proxy" and "credentials" sections of the workspace.
+void readConnectionSections(const QJsonObject &top, const QString &sourceName,
+                            const Substitution &subst, JsonReader &r, WorkspaceConfig &config)
+{
+    // Key material sits beside the workspace file that names it.
+    const QDir base = QFileInfo(sourceName).absoluteDir();
+    if (r.ok() && top.contains(QStringLiteral("tls"))) {
+        const QString path = QStringLiteral("tls");
+        if (const auto entries = r.array(top.value(path), path)) {
+            for (qsizetype i = 0; i < entries->size() && r.ok(); ++i) {
+                const QString entryPath = JsonReader::index(path, i);
+                const auto o = r.object(entries->at(i), entryPath);
+                if (!o)
+                    break;
+                TlsConfig t;
+                readTls(*o, entryPath, subst, r, base, t);
+                if (r.ok() && config.tlsConfig(t.id))
+                    r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
+                           Text::tr("duplicate id '%1'").arg(t.id));
+                if (r.ok())
+                    config.tls.append(t);
+            }
+        }
+    }
+
+    config.proxy = readProxy(top, QString(), subst, r);
+    if (config.proxy.kind == ProxyConfig::Kind::Inherit)
+        config.proxy.kind = ProxyConfig::Kind::None;
+
+    if (r.ok() && top.contains(QStringLiteral("credentials"))) {
+        const QString path = QStringLiteral("credentials");
+        if (const auto entries = r.array(top.value(path), path)) {
+            for (qsizetype i = 0; i < entries->size() && r.ok(); ++i) {
+                const QString entryPath = JsonReader::index(path, i);
+                const auto o = r.object(entries->at(i), entryPath);
+                if (!o)
+                    break;
+                CredentialConfig c;
+                readCredential(*o, entryPath, subst, r, c);
+                if (r.ok() && config.credential(c.id))
+                    r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
+                           Text::tr("duplicate id '%1'").arg(c.id));
+                if (r.ok() && !c.tls.isEmpty() && !config.tlsConfig(c.tls))
+                    r.fail(JsonReader::join(entryPath, QStringLiteral("tls")),
+                           Text::tr("no tls entry with id '%1'").arg(c.tls));
+                if (r.ok())
+                    config.credentials.append(c);
+            }
+        }
+    }
+}
+
+// Proxies and the token requests' roads, once every reference is known to be good; and
+// the warnings of what weakens TLS.
+void resolveConnections(WorkspaceConfig &config)
+{
+    QList<EndpointConfig *> users; // in file order: endpoints, then alert targets
+    for (EndpointConfig &e : config.endpoints)
+        users.append(&e);
+    for (AlertConfig &a : config.alerts)
+        users.append(&a.target);
+    for (EndpointConfig *e : std::as_const(users)) {
+        if (e->proxy.kind == ProxyConfig::Kind::Inherit)
+            e->proxy = config.proxy;
+    }
+    for (CredentialConfig &c : config.credentials) {
+        // The token request goes the way of the API it serves: a token endpoint behind
+        // the same proxy and CA as that API is the common case, and the one that fails
+        // confusingly when it is forgotten.
+        const auto first =
+            std::find_if(users.cbegin(), users.cend(),
+                         [&c](const EndpointConfig *e) { return e->credentials == c.id; });
+        const bool ownProxy = c.proxy.kind != ProxyConfig::Kind::Inherit;
+        if (c.tls.isEmpty() && first != users.cend())
+            c.tls = (*first)->tls;
+        if (!ownProxy)
+            c.proxy = first != users.cend() ? (*first)->proxy : config.proxy;
+    }
+    for (const TlsConfig &t : std::as_const(config.tls)) {
+        if (t.verifyHostname)
+            continue;
+        QStringList names;
+        for (const EndpointConfig *e : std::as_const(users)) {
+            if (e->tls == t.id)
+                names.append(e->id);
+        }
+        for (const CredentialConfig &c : std::as_const(config.credentials)) {
+            if (c.isOAuth() && c.tls == t.id)
+                names.append(Text::tr("the token requests of credentials %1").arg(c.id));
+        }
+        config.warnings.append(
+            names.isEmpty()
+                ? Text::tr("tls '%1' does not verify host names (verify_hostname: false); no "
+                           "endpoint uses it")
+                      .arg(t.id)
+                : Text::tr("tls '%1' does not verify host names (verify_hostname: false), for: %2")
+                      .arg(t.id, names.join(QStringLiteral(", "))));
+    }
+}
+
 } // namespace
 
 const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
@@ -383,6 +1114,24 @@ const EndpointConfig *WorkspaceConfig::endpoint(const QString &id) const
     for (const EndpointConfig &e : endpoints) {
         if (e.id == id)
             return &e;
+    }
+    return nullptr;
+}
+
+const CredentialConfig *WorkspaceConfig::credential(const QString &id) const
+{
+    for (const CredentialConfig &c : credentials) {
+        if (c.id == id)
+            return &c;
+    }
+    return nullptr;
+}
+
+const TlsConfig *WorkspaceConfig::tlsConfig(const QString &id) const
+{
+    for (const TlsConfig &t : tls) {
+        if (t.id == id)
+            return &t;
     }
     return nullptr;
 }
@@ -398,14 +1147,17 @@ const char *textOf(AlertEvent event)
         return "partition_held";
     case AlertEvent::PolicyDrift:
         return "policy_drift";
+    case AlertEvent::CredentialsRefused:
+        return "credentials_refused";
     }
     return "operation_failed";
 }
 
 std::optional<AlertEvent> alertEventFromString(QStringView text)
 {
-    for (const AlertEvent e : {AlertEvent::OperationFailed, AlertEvent::EndpointPaused,
-                               AlertEvent::PartitionHeld, AlertEvent::PolicyDrift}) {
+    for (const AlertEvent e :
+         {AlertEvent::OperationFailed, AlertEvent::EndpointPaused, AlertEvent::PartitionHeld,
+          AlertEvent::PolicyDrift, AlertEvent::CredentialsRefused}) {
         if (text == QLatin1String(textOf(e)))
             return e;
     }
@@ -563,6 +1315,9 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
         config.pauseAfterFailures = int(r.number(*top, QStringLiteral("pause_after_failures"),
                                                  QString(), 1, kMaxPauseAfterFailures, 0, true));
 
+        // Before the endpoints and alerts, which name them.
+        readConnectionSections(*top, sourceName, subst, r, config);
+
         const QString path = QStringLiteral("endpoints");
         if (r.ok() && !top->contains(path))
             r.fail(path, Text::tr("required, expected an array of endpoints"));
@@ -597,6 +1352,7 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                         break;
                     }
                 }
+                checkConnection(config, e, endpointPath, r);
                 config.endpoints.append(e);
             }
             // Keys are stored, shown and exported (docs/intake.md).
@@ -637,10 +1393,14 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
                            Text::tr("no retry profile named '%1'").arg(a.target.retry));
                     break;
                 }
+                checkConnection(config, a.target, alertPath, r);
                 config.alerts.append(a);
             }
         }
     }
+
+    if (r.ok())
+        resolveConnections(config);
 
     if (!r.ok()) {
         *error = QStringLiteral("%1: %2").arg(sourceName, problem);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/config/Credentials.h"
 #include "core/http/HttpHeaders.h"
 #include "core/ratelimit/RateLimitPolicy.h"
 #include "core/retry/RetryProfile.h"
@@ -47,6 +48,13 @@ struct EndpointConfig
     // Paused once this many of its operations in a row have ended failed (counted in
     // the store since it was last resumed); 0: never (docs/automatic-pause.md).
     int pauseAfterFailures = 0;
+    // docs/credentials.md: the credential sent with each request (an id of
+    // WorkspaceConfig::credentials, or empty), the TLS settings (an id of
+    // WorkspaceConfig::tls, or empty) and the proxy, resolved at load: the endpoint's
+    // own, else the workspace's; never Kind::Inherit once loaded.
+    QString credentials;
+    QString tls;
+    ProxyConfig proxy;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };
@@ -54,10 +62,11 @@ struct EndpointConfig
 // What an alert target hears of.
 enum class AlertEvent
 {
-    OperationFailed, // an operation ended failed (not an alert's own)
-    EndpointPaused,  // an operator paused an endpoint
-    PartitionHeld,   // a server held a partition longer than held_longer_than_seconds
-    PolicyDrift,     // a server advertises a quota other than the configured policy
+    OperationFailed,    // an operation ended failed (not an alert's own)
+    EndpointPaused,     // an operator paused an endpoint
+    PartitionHeld,      // a server held a partition longer than held_longer_than_seconds
+    PolicyDrift,        // a server advertises a quota other than the configured policy
+    CredentialsRefused, // a token endpoint refused the client: operations are parked
 };
 const char *textOf(AlertEvent event);
 std::optional<AlertEvent> alertEventFromString(QStringView text);
@@ -128,11 +137,25 @@ struct WorkspaceConfig
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;
     QList<AlertConfig> alerts;
+    // docs/credentials.md. Their files are read and their ${env:NAME} references
+    // resolved at load; what was wrong with them refuses the workspace like any field.
+    QList<CredentialConfig> credentials;
+    QList<TlsConfig> tls;
+    // The workspace's "proxy", the default of endpoints that name none; Kind::None when
+    // not given (never Kind::Inherit).
+    ProxyConfig proxy;
+    // What is allowed but weakens a guarantee (a tls entry that does not verify host
+    // names), for check-config and the window to show. Never holds a secret.
+    QStringList warnings;
 
     const EndpointConfig *endpoint(const QString &id) const;
+    const CredentialConfig *credential(const QString &id) const;
+    const TlsConfig *tlsConfig(const QString &id) const;
     const RateLimitPolicy *policy(const QString &policyId) const;
     RetryProfile retryProfile(const QString &name) const;
 
+    // Relative file paths of "tls" entries are taken from the folder of sourceName (the
+    // file's path when loaded; the working directory for a bare name).
     // variables: values for ${NAME:KEY} references other than ${env:...}
     // (the demo workspace uses ${demo:base_url}). environment: defaults to the
     // process environment; tests pass their own.

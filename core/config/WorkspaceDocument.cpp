@@ -26,6 +26,8 @@ const QString kPolicies = QStringLiteral("policies");
 const QString kRetryProfiles = QStringLiteral("retry_profiles");
 const QString kId = QStringLiteral("id");
 const QString kPolicyId = QStringLiteral("policy_id");
+const QString kCredentials = QStringLiteral("credentials");
+const QString kTls = QStringLiteral("tls");
 
 // Where an object sits in the document decides the order of its members.
 enum class Place
@@ -37,13 +39,22 @@ enum class Place
     RetryProfile,
     Endpoint,
     Idempotency,
+    Credential,
+    Tls,
     Other,
 };
 
 const QStringList &memberOrder(Place place)
 {
-    static const QStringList top{QStringLiteral("version"), QStringLiteral("concurrency"),
-                                 kPolicies, kRetryProfiles, kEndpoints};
+    // Credentials, tls and the proxy before the endpoints that name them.
+    static const QStringList top{QStringLiteral("version"),
+                                 QStringLiteral("concurrency"),
+                                 kPolicies,
+                                 kRetryProfiles,
+                                 kCredentials,
+                                 kTls,
+                                 QStringLiteral("proxy"),
+                                 kEndpoints};
     static const QStringList concurrency{QStringLiteral("max_in_flight"),
                                          QStringLiteral("per_host")};
     static const QStringList policy = RateLimitPolicy::fieldNames();
@@ -62,6 +73,9 @@ const QStringList &memberOrder(Place place)
                                       QStringLiteral("method"),
                                       QStringLiteral("url"),
                                       QStringLiteral("headers"),
+                                      kCredentials,
+                                      kTls,
+                                      QStringLiteral("proxy"),
                                       QStringLiteral("body"),
                                       QStringLiteral("every_seconds"),
                                       QStringLiteral("timeout_seconds"),
@@ -70,6 +84,28 @@ const QStringList &memberOrder(Place place)
                                       QStringLiteral("retry"),
                                       QStringLiteral("idempotency")};
     static const QStringList idempotency{QStringLiteral("header")};
+    static const QStringList credential{kId,
+                                        QStringLiteral("type"),
+                                        QStringLiteral("token_url"),
+                                        QStringLiteral("client_id"),
+                                        QStringLiteral("client_secret"),
+                                        QStringLiteral("client_auth"),
+                                        QStringLiteral("scope"),
+                                        QStringLiteral("audience"),
+                                        QStringLiteral("extra_parameters"),
+                                        QStringLiteral("token"),
+                                        QStringLiteral("username"),
+                                        QStringLiteral("password"),
+                                        QStringLiteral("name"),
+                                        QStringLiteral("value")};
+    static const QStringList tls{kId,
+                                 QStringLiteral("ca_file"),
+                                 QStringLiteral("client_certificate"),
+                                 QStringLiteral("client_key"),
+                                 QStringLiteral("key_passphrase"),
+                                 QStringLiteral("client_pkcs12"),
+                                 QStringLiteral("pkcs12_passphrase"),
+                                 QStringLiteral("verify_hostname")};
     static const QStringList none;
     switch (place) {
     case Place::Top:
@@ -84,6 +120,10 @@ const QStringList &memberOrder(Place place)
         return endpoint;
     case Place::Idempotency:
         return idempotency;
+    case Place::Credential:
+        return credential;
+    case Place::Tls:
+        return tls;
     case Place::RetryProfiles:
     case Place::Other:
         break;
@@ -103,6 +143,10 @@ Place placeOf(Place parent, const QString &key)
             return Place::RetryProfiles;
         if (key == kEndpoints)
             return Place::Endpoint;
+        if (key == kCredentials)
+            return Place::Credential; // the array's items
+        if (key == kTls)
+            return Place::Tls;
         return Place::Other;
     case Place::RetryProfiles:
         return Place::RetryProfile;

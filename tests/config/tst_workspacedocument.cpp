@@ -19,6 +19,7 @@ private slots:
     void initTestCase();
     void roundTripKeepsReferencesAndOtherMembers();
     void writesMembersInTheFormatsOrder();
+    void credentialSectionsRoundTrip();
     void editsByIdAndPosition();
     void editSaveLoad();
     void invalidEditIsRefusedAndFileUntouched();
@@ -119,6 +120,67 @@ void tst_WorkspaceDocument::writesMembersInTheFormatsOrder()
     QVERIFY(before("\"policy_id\"", "\"limit\""));
     QVERIFY(before("\"max_attempts\"", "\"cap_seconds\""));
     QVERIFY(written.endsWith("}\n"));
+}
+
+// Credentials, tls entries and proxies come back as written, their references as text,
+// whatever the editor changes elsewhere.
+void tst_WorkspaceDocument::credentialSectionsRoundTrip()
+{
+    const QByteArray workspace = R"({
+  "endpoints": [
+    { "id": "bom", "url": "https://plm.example.com/api/boms", "credentials": "plm",
+      "tls": "corp", "proxy": "system" },
+    { "id": "parts", "url": "https://plm.example.com/api/parts",
+      "proxy": { "url": "http://${env:DOC_PROXY_USER}:${env:DOC_TEST_TOKEN}@proxy:3128",
+                 "no_proxy": [".corp.example", "10.0.0.1"] } }
+  ],
+  "proxy": "http://proxy.corp.example:3128",
+  "tls": [ { "verify_hostname": false, "id": "corp" } ],
+  "credentials": [
+    { "scope": "bom.write", "type": "oauth2_client_credentials", "id": "plm",
+      "token_url": "https://idp.example.com/oauth2/token", "client_id": "cooldown",
+      "client_secret": "${env:DOC_TEST_TOKEN}", "extra_parameters": { "resource": "bom" } },
+    { "id": "key", "type": "header", "name": "X-Api-Key", "value": "${env:DOC_TEST_TOKEN}" }
+  ],
+  "version": 1
+})";
+    const QHash<QString, QString> env = {{"DOC_TEST_TOKEN", "s3cr3t-t0ken"},
+                                         {"DOC_PROXY_USER", "ops"}};
+    QString error;
+    auto doc = WorkspaceDocument::fromJson(workspace, "ws.json", &error);
+    QVERIFY2(doc, qPrintable(error));
+    const QJsonObject original = QJsonDocument::fromJson(workspace).object();
+    QCOMPARE(doc->toJson(), WorkspaceDocument(original, "ws.json").toJson());
+    QCOMPARE(QJsonDocument::fromJson(doc->toJson()).object(), original);
+    const QByteArray written = doc->toJson();
+    QVERIFY(!written.contains("s3cr3t"));
+    QVERIFY(written.contains(R"("client_secret": "${env:DOC_TEST_TOKEN}")"));
+    // Sections before the endpoints that name them; an entry's id and type first.
+    const auto before = [&written](const char *a, const char *b) {
+        return written.indexOf(a) >= 0 && written.indexOf(a) < written.indexOf(b);
+    };
+    QVERIFY(before("\"credentials\": [", "\"tls\": ["));
+    QVERIFY(before("\"tls\": [", "\"proxy\": \"http://proxy.corp.example:3128\""));
+    QVERIFY(before("\"proxy\": \"http://proxy.corp.example:3128\"", "\"endpoints\""));
+    QVERIFY(before("\"id\": \"plm\"", "\"type\": \"oauth2_client_credentials\""));
+    QVERIFY(before("\"type\": \"oauth2_client_credentials\"", "\"token_url\""));
+    QVERIFY(before("\"id\": \"corp\"", "\"verify_hostname\""));
+
+    const auto config = doc->validate(&error, {}, env);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->credentials.size(), 2);
+    QCOMPARE(config->endpoint("bom")->credentials, QStringLiteral("plm"));
+
+    // An edit of one endpoint leaves the sections as they were.
+    QJsonObject parts = doc->endpoints().at(1);
+    parts.insert("every_seconds", 60);
+    QVERIFY(doc->replaceEndpoint("parts", parts));
+    const QJsonObject edited = QJsonDocument::fromJson(doc->toJson()).object();
+    for (const char *key : {"credentials", "tls", "proxy"})
+        QCOMPARE(edited.value(QLatin1String(key)), original.value(QLatin1String(key)));
+    QCOMPARE(edited.value("endpoints").toArray().at(1).toObject().value("proxy"),
+             original.value("endpoints").toArray().at(1).toObject().value("proxy"));
+    QVERIFY2(doc->validate(&error, {}, env), qPrintable(error));
 }
 
 void tst_WorkspaceDocument::editsByIdAndPosition()
