@@ -20,7 +20,17 @@
 //                          when it is expired, revoked or does not verify; 401 +
 //                          WWW-Authenticate: Bearer when there is none
 //   POST /hooks/...        no token needed: a webhook target (alerts), 200
-//   GET  /stats            what arrived (see `stats` below)
+//   GET  /stats            what arrived, as JSON: token_requests (every POST /token),
+//                          token_requests_by_client, token_requests_by_auth,
+//                          tokens_issued, token_refused_unavailable,
+//                          token_refused_invalid_client, token_request_times_ms,
+//                          token_times_ms (issued), tokens (every access token issued),
+//                          token_forms (the forms, secrets left out), resource_requests,
+//                          resource_ok, resource_401 (invalid_token; of which
+//                          resource_401_expired, resource_401_revoked),
+//                          resource_401_missing (no token), by_path, first and last
+//                          times, idempotency_keys (POSTs answered 200, by key),
+//                          duplicate_posts, hooks, token_mode
 //   POST /control/token?mode=unavailable&seconds=S&retry_after=R
 //                          the token endpoint answers 503 + Retry-After: R for S
 //                          seconds (no seconds: until mode=normal)
@@ -56,6 +66,7 @@ const stats = {
     token_refused_invalid_client: 0,
     token_first_ms: 0,
     token_last_ms: 0,
+    token_request_times_ms: [], // when each token request arrived
     token_times_ms: [],         // when each token was issued
     // Every access token issued: the secrets test looks for them where they must not be.
     tokens: [],
@@ -160,6 +171,7 @@ const tokenServer = http.createServer((req, res) => {
         stats.token_requests += 1;
         stats.token_first_ms = stats.token_first_ms || Date.now();
         stats.token_last_ms = Date.now();
+        stats.token_request_times_ms.push(stats.token_last_ms);
     }
     service.requestHandler(req, res);
 });
