@@ -372,6 +372,12 @@ void tst_Mtls::theCaIsTrustedForItsEndpointsOnly()
     }
     QCOMPARE(trusted, kEach);
     QVERIFY(noCertificate >= kEach);
+    // How many of the trusted requests went on a connection already open: the pool the
+    // others would have been given by mistake.
+    int reused = 0;
+    for (const TlsFixture::LogLine &line : lines)
+        reused += line.uri.startsWith(QLatin1String("/trusted")) && line.connectionRequests > 1;
+    qInfo() << "trusted requests on a connection already open:" << reused << "of" << trusted;
 }
 
 QTEST_GUILESS_MAIN(tst_Mtls)

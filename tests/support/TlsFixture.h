@@ -16,7 +16,8 @@
 //   port()          ssl_verify_client on: without a certificate of the CA, 400
 //   optionalPort()  no client certificate asked for (trusting the CA is enough)
 // Both answer 200 "ok\n" to any GET or POST, and log each request on a line of
-// access.log: "$msec $status $request_method \"$request_uri\" $ssl_client_verify".
+// access.log: "$server_port $msec $status $request_method \"$request_uri\"
+// $ssl_client_verify $connection $connection_requests".
 // nginx runs in the foreground as a child of the test and is stopped with it.
 
 #include <QDeadlineTimer>
@@ -44,7 +45,9 @@ public:
         int status = 0;
         QString method;
         QString uri;
-        QString clientVerify; // SUCCESS, NONE, or FAILED:<reason>
+        QString clientVerify;       // SUCCESS, NONE, or FAILED:<reason>
+        qint64 connection = 0;      // nginx's serial number of the connection
+        int connectionRequests = 0; // 1 for a connection's first request
     };
 
     TlsFixture() = default;
@@ -122,7 +125,8 @@ public:
             const QStringList f =
                 QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(' '));
             // $server_port $msec $status $request_method "$request_uri" $ssl_client_verify
-            if (f.size() < 6)
+            // $connection $connection_requests
+            if (f.size() < 8)
                 continue;
             LogLine line;
             line.port = f.at(0).toLongLong();
@@ -130,6 +134,8 @@ public:
             line.method = f.at(3);
             line.uri = f.at(4).mid(1).chopped(1);
             line.clientVerify = f.at(5);
+            line.connection = f.at(6).toLongLong();
+            line.connectionRequests = f.at(7).toInt();
             lines.append(line);
         }
         return lines;
@@ -300,7 +306,7 @@ private:
                dir +
                "/temp/scgi;\n"
                "    log_format cooldown '$server_port $msec $status $request_method "
-               "\"$request_uri\" $ssl_client_verify';\n"
+               "\"$request_uri\" $ssl_client_verify $connection $connection_requests';\n"
                "    access_log " +
                dir + "/access.log cooldown;\n    keepalive_requests 100000;\n" +
                server(m_port, "on") + server(m_optionalPort, "off") + "}\n";
