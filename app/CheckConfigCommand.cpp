@@ -40,6 +40,15 @@ int runCheckConfig(const QStringList &arguments)
                       Text::tr("%n endpoint(s)", nullptr, int(config->endpoints.size())),
                       Text::tr("%n policy(-ies)", nullptr, int(config->policies.size())),
                       Text::tr("%n retry profile(s)", nullptr, int(config->retryProfiles.size()))));
+    // Names only: the values are secrets, and this output ends up in CI logs.
+    for (const CredentialConfig &c : config->credentials) {
+        printOut(Text::tr("%1: credentials '%2' (%3) read %4 from the environment\n")
+                     .arg(config->sourceName, c.id, QString::fromLatin1(textOf(c.type)),
+                          c.variables.isEmpty() ? Text::tr("nothing")
+                                                : c.variables.join(QStringLiteral(", "))));
+    }
+    for (const QString &warning : config->warnings)
+        usageError(command, Text::tr("%1: warning: %2").arg(config->sourceName, warning));
     if (!parser.isSet(jobs))
         return ExitOk;
     QString problem;
