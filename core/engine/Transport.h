@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/config/Credentials.h"
 #include "core/http/HttpHeaders.h"
 #include "core/retry/RetryDecision.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QSslConfiguration>
 #include <QUrl>
+
+#include <map>
+#include <memory>
+#include <optional>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -14,6 +20,25 @@ class QNetworkReply;
 namespace cooldown {
 
 class Clock;
+struct TlsConfig;
+
+// How exchanges reach their host (docs/credentials.md): what TLS trusts and presents,
+// and which proxy they take. Exchanges with different settings never share a
+// connection: Qt keys its connection pool by scheme, host, port and proxy alone, so a
+// connection opened with one endpoint's client certificate or private CA would
+// otherwise carry another endpoint's requests.
+struct ConnectionSettings
+{
+    QString key;                          // equal keys, equal settings
+    std::optional<QSslConfiguration> ssl; // none: Qt's default (the system's CAs)
+    bool verifyHostname = true;
+    ProxyConfig proxy; // Kind::Inherit and Kind::None: direct
+
+    // The settings of tls (may be null) and proxy; null when they are the default (no
+    // TLS settings of its own, direct), which shares the one default pool.
+    static std::shared_ptr<const ConnectionSettings> make(const TlsConfig *tls,
+                                                          const ProxyConfig &proxy);
+};
 
 struct TransportRequest
 {
@@ -24,6 +49,7 @@ struct TransportRequest
     int timeoutMs = 30000;
     int maxRedirects = 5;
     qint64 maxResponseBytes = 1 << 20;
+    std::shared_ptr<const ConnectionSettings> connection; // null: direct, system CAs
 };
 
 struct TransportResult
@@ -77,6 +103,7 @@ private:
     bool m_aborted = false;
     bool m_finished = false;
     bool m_https = false;
+    bool m_tlsFailed = false; // the handshake reported certificate errors
     QByteArray m_method;
     bool m_requestSent = false; // QNAM wrote the whole request at least once
 };
@@ -99,8 +126,12 @@ public:
     int inFlight() const { return m_inFlight; }
 
 private:
+    QNetworkAccessManager *managerFor(const ConnectionSettings *connection);
+
     const Clock &m_clock;
     QNetworkAccessManager *m_manager = nullptr;
+    // One more per distinct ConnectionSettings: each is a connection pool of its own.
+    std::map<QString, QNetworkAccessManager *> m_managers;
     int m_inFlight = 0;
 };
 
