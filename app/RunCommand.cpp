@@ -221,7 +221,14 @@ int runRun(const QStringList &arguments)
         engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
             state.operationsByState = store.openCountsByState();
             state.inFlight = scheduler.inFlight();
+            for (const CredentialState &c : scheduler.credentialStates()) {
+                if (engine->config().credential(c.id) &&
+                    engine->config().credential(c.id)->isOAuth())
+                    state.credentials.append(c);
+            }
+            state.waitingForCredentials = scheduler.waitingForCredentials();
             const qint64 now = clock.nowMs();
+            state.nowMs = now;
             for (const PartitionState &p : store.partitions(now)) {
                 ++state.partitionsByPolicy[p.policyId];
                 state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
@@ -279,6 +286,21 @@ int runRun(const QStringList &arguments)
                 << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
             out.flush();
         });
+    // One line each time a credential's token is obtained, fails or is refused; never
+    // the token.
+    QObject::connect(engine.get(), &EngineSession::credentialChanged, engine.get(),
+                     [&](const CredentialState &c) {
+                         out << isoTime(SystemClock::instance().nowMs()) << " credentials " << c.id
+                             << ' ' << textOf(c.phase);
+                         if (c.phase == CredentialState::Phase::Valid)
+                             out << " until " << isoTime(c.validUntilMs);
+                         if (c.phase == CredentialState::Phase::Failing)
+                             out << ", next try at " << isoTime(c.nextTryAtMs);
+                         if (!c.lastError.isEmpty() && c.phase != CredentialState::Phase::Valid)
+                             out << " (" << c.lastError << ')';
+                         out << '\n';
+                         out.flush();
+                     });
     // No command resumes an endpoint: the dashboard's Resume endpoint does.
     QObject::connect(engine.get(), &EngineSession::endpointAutoPaused, engine.get(),
                      [&](const QString &endpointId, int failures) {

@@ -107,6 +107,9 @@ int runStatus(const QStringList &arguments)
     const qint64 due = store->dueCount(now);
     if (!store->lastError().isEmpty() && due < 0)
         return runtimeError(kCommand, store->lastError());
+    const std::optional<QList<CredentialStateRow>> credentials = store->credentialStates();
+    if (!credentials)
+        return runtimeError(kCommand, store->lastError());
 
     if (parser.isSet(json)) {
         QJsonObject out;
@@ -132,6 +135,24 @@ int runStatus(const QStringList &arguments)
         for (const PartitionState &p : partitions)
             partitionList.append(toJson(p, now));
         out[QLatin1String("partitions")] = partitionList;
+        QJsonArray credentialList;
+        for (const CredentialStateRow &c : *credentials) {
+            QJsonObject o;
+            o[QLatin1String("credentials")] = c.credentialId;
+            o[QLatin1String("worker_id")] = c.workerId;
+            o[QLatin1String("state")] = c.phase;
+            o[QLatin1String("valid_until")] =
+                c.validUntilMs >= 0 ? QJsonValue(isoTime(c.validUntilMs)) : QJsonValue();
+            o[QLatin1String("failing_since")] =
+                c.failingSinceMs >= 0 ? QJsonValue(isoTime(c.failingSinceMs)) : QJsonValue();
+            o[QLatin1String("next_try_at")] =
+                c.nextTryAtMs >= 0 ? QJsonValue(isoTime(c.nextTryAtMs)) : QJsonValue();
+            o[QLatin1String("last_error")] = c.lastError;
+            o[QLatin1String("token_requests")] = double(c.tokenRequests);
+            o[QLatin1String("updated_at")] = isoTime(c.updatedAtMs);
+            credentialList.append(o);
+        }
+        out[QLatin1String("credentials")] = credentialList;
         printOut(QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
         return ExitOk;
     }
@@ -175,6 +196,28 @@ int runStatus(const QStringList &arguments)
         text += Text::tr("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
         if (!p.conflict.isEmpty())
             text += Text::tr("    conflict: %1; the database's version is kept\n").arg(p.conflict);
+    }
+    if (!credentials->isEmpty())
+        text += Text::tr("credentials (each worker holds its own token): %1\n")
+                    .arg(credentials->size());
+    for (const CredentialStateRow &c : *credentials) {
+        text += QStringLiteral("  %1 @ %2: ").arg(c.credentialId, c.workerId);
+        if (c.phase == QLatin1String("valid"))
+            text += Text::tr("valid until %1").arg(isoTime(c.validUntilMs));
+        else if (c.phase == QLatin1String("renewing"))
+            text += Text::tr("renewing");
+        else if (c.phase == QLatin1String("failing"))
+            text += Text::tr("failing since %1, next try at %2 (%3)")
+                        .arg(isoTime(c.failingSinceMs), isoTime(c.nextTryAtMs), c.lastError);
+        else if (c.phase == QLatin1String("refused"))
+            text += Text::tr("refused by the token endpoint since %1 (%2); operations that need "
+                             "it are parked")
+                        .arg(isoTime(c.failingSinceMs), c.lastError);
+        else
+            text += Text::tr("no token yet");
+        text += Text::tr("; %1 token requests, as of %2\n")
+                    .arg(c.tokenRequests)
+                    .arg(isoTime(c.updatedAtMs));
     }
     printOut(text);
     return ExitOk;

@@ -137,6 +137,12 @@ void EngineSession::publishState(Engine &engine)
         state.drifts = e.scheduler->drifts();
         state.inFlight = e.scheduler->inFlight();
         state.maxInFlight = e.scheduler->maxInFlight();
+        for (const CredentialState &c : e.scheduler->credentialStates()) {
+            if (const CredentialConfig *config = e.config.credential(c.id);
+                config && config->isOAuth())
+                state.credentials.append(c);
+        }
+        state.waitingForCredentials = e.scheduler->waitingForCredentials();
         QMetaObject::invokeMethod(
             this,
             [this, state = std::move(state)] {
@@ -163,6 +169,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::storeFailed, this, &EngineSession::storeFailed);
     connect(scheduler, &Scheduler::attemptsWritten, this, &EngineSession::attemptsWritten);
     connect(scheduler, &Scheduler::endpointAutoPaused, this, &EngineSession::endpointAutoPaused);
+    connect(scheduler, &Scheduler::credentialChanged, this, &EngineSession::credentialChanged);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(
@@ -184,6 +191,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::partitionHeld, scheduler, publish);
     connect(scheduler, &Scheduler::partitionReleased, scheduler, publish);
     connect(scheduler, &Scheduler::policyDrift, scheduler, publish);
+    connect(scheduler, &Scheduler::credentialChanged, scheduler, publish);
 }
 
 void EngineSession::apply(WorkspaceConfig config)

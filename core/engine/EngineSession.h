@@ -30,6 +30,8 @@ struct EngineState
     QList<PolicyDrift> drifts;
     int inFlight = 0;
     int maxInFlight = 0;
+    QList<CredentialState> credentials; // the workspace's OAuth credentials, as held here
+    int waitingForCredentials = 0;      // operations held until their credential has a token
 };
 
 using PartitionId = QPair<QString, QString>; // policy id, partition key
@@ -131,6 +133,7 @@ signals:
     void storeFailed(const QString &message);
     void attemptsWritten(int count, double seconds);
     void endpointAutoPaused(const QString &endpointId, int failures);
+    void credentialChanged(const cooldown::CredentialState &state);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

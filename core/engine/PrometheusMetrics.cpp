@@ -171,6 +171,39 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
         out += QStringLiteral("cooldown_policy_available_units%1 %2\n")
                    .arg(labels({{"policy", it.key()}}))
                    .arg(it.value());
+    if (!state.credentials.isEmpty()) {
+        header(out, "cooldown_credential_state", "gauge",
+               "1 for the state each OAuth credential of this worker is in (idle, valid, "
+               "renewing, failing, refused), 0 for the others.");
+        for (const CredentialState &c : state.credentials) {
+            for (const auto phase :
+                 {CredentialState::Phase::Idle, CredentialState::Phase::Valid,
+                  CredentialState::Phase::Renewing, CredentialState::Phase::Failing,
+                  CredentialState::Phase::Refused})
+                out += QStringLiteral("cooldown_credential_state%1 %2\n")
+                           .arg(labels(
+                               {{"credentials", c.id}, {"state", QLatin1String(textOf(phase))}}))
+                           .arg(c.phase == phase ? 1 : 0);
+        }
+        header(out, "cooldown_credential_valid_seconds", "gauge",
+               "Seconds the token each OAuth credential holds is still valid; 0 without one.");
+        for (const CredentialState &c : state.credentials)
+            out += QStringLiteral("cooldown_credential_valid_seconds%1 %2\n")
+                       .arg(labels({{"credentials", c.id}}),
+                            sample(c.validUntilMs > state.nowMs
+                                       ? double(c.validUntilMs - state.nowMs) / 1000.0
+                                       : 0.0));
+        header(out, "cooldown_credential_token_requests_total", "counter",
+               "Token requests this worker sent for each OAuth credential.");
+        for (const CredentialState &c : state.credentials)
+            out += QStringLiteral("cooldown_credential_token_requests_total%1 %2\n")
+                       .arg(labels({{"credentials", c.id}}))
+                       .arg(c.tokenRequests);
+        header(out, "cooldown_waiting_for_credentials", "gauge",
+               "Operations this worker holds until their credential has a token.");
+        out += QStringLiteral("cooldown_waiting_for_credentials %1\n")
+                   .arg(state.waitingForCredentials);
+    }
     return out.toUtf8();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/engine/CredentialBroker.h"
 #include "core/store/Records.h"
 
 #include <QByteArray>
@@ -27,6 +28,11 @@ struct ScrapeState
     // store knows and the units their buckets hold now, summed.
     QMap<QString, qint64> partitionsByPolicy;
     QMap<QString, qint64> availableUnitsByPolicy;
+    // This worker's OAuth credentials (docs/credentials.md), and the operations it
+    // holds until one of them has a token; nowMs: when they were read.
+    QList<CredentialState> credentials;
+    int waitingForCredentials = 0;
+    qint64 nowMs = 0;
 };
 
 // The engine's figures in Prometheus' text exposition format (version 0.0.4), for

@@ -9,6 +9,7 @@
 #include "core/config/JobRequest.h"
 #include "core/engine/AsyncSemaphore.h"
 #include "core/engine/Transport.h"
+#include "core/http/AuthChallenge.h"
 #include "core/http/QuotaStatement.h"
 #include "core/http/StructuredFields.h"
 #include "core/retry/RetryDecision.h"
@@ -87,7 +88,8 @@ struct Scheduler::Held
     enum class Stage
     {
         Guard,
-        Standby, // claimed without a fleet-wide permit: waits for one to be handed over
+        Standby,     // claimed without a fleet-wide permit: waits for one to be handed over
+        Credentials, // waits for its credential's token request to end
         Bucket,
         Permits,
         InFlight
@@ -112,6 +114,12 @@ struct Scheduler::Held
     AsyncSemaphore::Ticket globalTicket = 0;
     TransportCall *call = nullptr;
     TransportRequest request;
+    // The credential's header for this send, and which token it carries.
+    QByteArray authName;
+    QByteArray authValue;
+    quint64 tokenSerial = 0;
+    // Sent once more after a 401 refused a stale token: a second 401 stands.
+    bool sentWithRenewedToken = false;
 };
 
 Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
@@ -125,6 +133,7 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
     qRegisterMetaType<OperationRecord>();
     qRegisterMetaType<SnoozeHold>();
     qRegisterMetaType<PolicyDrift>();
+    qRegisterMetaType<CredentialState>();
     if (m_options.workerId.isEmpty())
         m_options.workerId = QStringLiteral("%1:%2:%3")
                                  .arg(QHostInfo::localHostName())
@@ -134,6 +143,15 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
         m_endpointById.insert(e.id, &e);
     for (const AlertConfig &a : std::as_const(m_config.alerts))
         m_endpointById.insert(a.target.id, &a.target);
+    for (const EndpointConfig *e : std::as_const(m_endpointById)) {
+        if (auto connection = ConnectionSettings::make(
+                e->tls.isEmpty() ? nullptr : m_config.tlsConfig(e->tls), e->proxy))
+            m_connections.insert(e->id, std::move(connection));
+    }
+    m_credentials = std::make_unique<CredentialBroker>(m_config.credentials, m_config.tls,
+                                                       m_transport, m_clock, m_random);
+    connect(m_credentials.get(), &CredentialBroker::changed, this, &Scheduler::onCredentialChanged);
+    connect(m_credentials.get(), &CredentialBroker::refused, this, &Scheduler::onCredentialRefused);
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
@@ -256,6 +274,10 @@ bool Scheduler::start(QString *error)
             return false;
         }
     }
+    for (const CredentialConfig &c : std::as_const(m_config.credentials)) {
+        if (c.isOAuth())
+            saveCredentialState(m_credentials->state(c.id));
+    }
     m_started = true;
     qCDebug(lcEngine) << "worker" << m_options.workerId << "started with"
                       << m_config.endpoints.size() << "endpoints";
@@ -269,6 +291,8 @@ void Scheduler::stop()
         return;
     m_stopping = true;
     m_timer.disarm();
+    if (!m_config.credentials.isEmpty() && !m_store.forgetCredentialStates(m_options.workerId))
+        qCWarning(lcEngine) << "could not forget the state of credentials" << m_store.lastError();
     // Records held back for a batch go now.
     if (!m_finishing.isEmpty() && !m_flushQueued) {
         m_flushQueued = true;
@@ -556,6 +580,11 @@ void Scheduler::advance(Held &held)
             }
             return;
         }
+        held.stage = Held::Stage::Credentials;
+    }
+    if (held.stage == Held::Stage::Credentials) {
+        if (!takeCredential(held))
+            return;
         held.stage = Held::Stage::Bucket;
     }
     if (held.stage == Held::Stage::Bucket) {
@@ -615,6 +644,134 @@ void Scheduler::advance(Held &held)
     }
 }
 
+bool Scheduler::takeCredential(Held &held)
+{
+    const QString &credential = held.endpoint->credentials;
+    if (credential.isEmpty())
+        return true;
+    const CredentialGrant grant = m_credentials->acquire(credential);
+    switch (grant.kind) {
+    case CredentialGrant::Kind::Ready:
+        held.authName = grant.headerName;
+        held.authValue = grant.headerValue;
+        held.tokenSerial = grant.serial;
+        return true;
+    case CredentialGrant::Kind::Pending:
+        if (grant.retryAtMs >= 0) {
+            // The token endpoint failed and is asked again then: a long wait goes back
+            // to the store, a short one waits here for the timer, and then asks again.
+            const qint64 waitMs = std::max<qint64>(1, grant.retryAtMs - nowMs());
+            held.stage = Held::Stage::Guard;
+            held.readyAtMonotonicMs = m_clock.monotonicMs() + waitMs;
+            deferOrWait(held, waitMs);
+            return false;
+        }
+        return false; // the request in flight ends in onCredentialChanged()
+    case CredentialGrant::Kind::Refused: {
+        // The client itself was refused: no retry can fix it, an operator must.
+        RetryDecision parked;
+        parked.action = RetryDecision::Action::Park;
+        parked.reason = QStringLiteral("credentials_refused");
+        AttemptFacts facts = factsOf(held);
+        facts.startedAtMs = nowMs();
+        facts.error = QStringLiteral("credentials %1 refused: %2").arg(credential, grant.reason);
+        const AttemptRecord a = bookkeeping::attemptRecord(held.op, facts, parked, false);
+        finish(held, a,
+               bookkeeping::nextState(held.op, a, parked,
+                                      held.op.firstAttemptAtMs >= 0 ? held.op.firstAttemptAtMs
+                                                                    : facts.startedAtMs));
+        return false;
+    }
+    }
+    return false;
+}
+
+void Scheduler::saveCredentialState(const CredentialState &state)
+{
+    CredentialStateRow row;
+    row.workerId = m_options.workerId;
+    row.credentialId = state.id;
+    row.phase = QLatin1String(textOf(state.phase));
+    row.validUntilMs = state.validUntilMs;
+    row.failingSinceMs = state.failingSinceMs;
+    row.nextTryAtMs = state.nextTryAtMs;
+    row.lastError = state.lastError;
+    row.tokenRequests = state.tokenRequests;
+    row.updatedAtMs = nowMs();
+    if (!m_store.saveCredentialState(row))
+        qCWarning(lcEngine) << "could not save the state of credentials" << state.id
+                            << m_store.lastError();
+}
+
+void Scheduler::onCredentialChanged(const QString &credentialId)
+{
+    const CredentialState state = m_credentials->state(credentialId);
+    saveCredentialState(state);
+    emit credentialChanged(state);
+    QList<qint64> waiting;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::Credentials && held->endpoint->credentials == credentialId)
+            waiting.append(id);
+    }
+    for (const qint64 id : std::as_const(waiting)) {
+        const auto it = m_held.find(id);
+        if (it != m_held.end())
+            advance(*it->second);
+    }
+    if (!waiting.isEmpty() && !m_waking)
+        armTimer(StoreDue::Unknown);
+}
+
+void Scheduler::onCredentialRefused(const QString &credentialId, const QString &reason)
+{
+    raiseAlert(AlertEvent::CredentialsRefused,
+               QStringLiteral("The token endpoint refused credentials %1: %2. Operations that "
+                              "need them are parked.")
+                   .arg(credentialId, reason),
+               {{QStringLiteral("credentials"), credentialId}, {QStringLiteral("reason"), reason}});
+}
+
+bool Scheduler::renewAfterRefusedToken(Held &held, const TransportResult &result)
+{
+    const QString &credential = held.endpoint->credentials;
+    if (result.status != 401 || credential.isEmpty() || held.sentWithRenewedToken ||
+        !m_credentials->isOAuth(credential) || m_stopping)
+        return false;
+    // RFC 6750, 3.1: invalid_token is the server's word that the token is expired or
+    // revoked. Without it, a 401 to a token that is no longer the newest, or that has
+    // expired by our clock, is read the same way.
+    const auto challenge = AuthChallenge::bearer(result.headers);
+    const bool invalidToken =
+        challenge && challenge->param("error") == QStringLiteral("invalid_token");
+    if (!invalidToken && held.tokenSerial == m_credentials->currentSerial(credential) &&
+        !m_credentials->hadExpired(credential, held.tokenSerial))
+        return false;
+    m_credentials->rejected(credential, held.tokenSerial);
+    held.sentWithRenewedToken = true;
+    held.authName.clear();
+    held.authValue.clear();
+    held.tokenSerial = 0;
+    // The exchange is not an attempt: the server refused it before executing it. Its
+    // permits go back; it keeps its claim and its place, and waits for a token.
+    if (held.tookConcurrencyPermit) {
+        if (Partition *p = partitionOf(held))
+            p->bucket->release(held.bucketCost);
+        held.tookConcurrencyPermit = false;
+    }
+    held.hostPermit = Permit();
+    held.globalPermit = Permit();
+    held.stage = Held::Stage::Credentials;
+    qCInfo(lcEngine).noquote()
+        << QStringLiteral("operation %1: 401 to a stale token of credentials %2; sending it "
+                          "again with a new one")
+               .arg(held.op.id)
+               .arg(credential);
+    advance(held);
+    if (!m_waking)
+        armTimer(StoreDue::Unknown);
+    return true;
+}
+
 void Scheduler::deferOrWait(Held &held, qint64 waitMs)
 {
     // A short wait is kept here, under the one timer. A long one goes back to the
@@ -657,6 +814,9 @@ void Scheduler::send(Held &held)
             qCWarning(lcEngine) << "operation" << held.op.id
                                 << "has an idempotency key an sf-string cannot carry";
     }
+    if (!held.authName.isEmpty())
+        r.headers.append(held.authName, held.authValue);
+    r.connection = m_connections.value(e.id);
     r.body = held.filled.body;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
@@ -682,6 +842,8 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const OperationRecord &op = held.op;
     const qint64 now = nowMs();
     m_inFlightPeaks.set(now, m_inFlight);
+    if (renewAfterRefusedToken(held, result))
+        return;
 
     AttemptOutcome outcome;
     outcome.method = e.method;
@@ -707,7 +869,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
         hints.policyWindowMs = partition->policy->windowMs;
     }
     const RetryProfile profile = m_config.retryProfile(e.retry);
-    const RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
+    RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
 
     AttemptFacts facts = factsOf(held);
     facts.startedAtMs = result.startedAtMs;
@@ -715,6 +877,25 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     facts.status = result.status;
     facts.error =
         result.error == TransportError::None ? QString() : QLatin1String(textOf(result.error));
+    if (result.status == 401 && !e.credentials.isEmpty() &&
+        d.action == RetryDecision::Action::Fail) {
+        // A fresh token (or a static credential) refused: a real authentication failure,
+        // with the server's own words where it gave them (RFC 6750, 3).
+        d.reason = QStringLiteral("auth_failed");
+        const auto challenge = AuthChallenge::bearer(result.headers);
+        // No "name: value" shape: the store would read it as a header line, and
+        // "auth..." as a secret's name.
+        QStringList said;
+        if (challenge) {
+            for (const char *name : {"error", "error_description"}) {
+                const QString value = challenge->param(name).value_or(QString());
+                if (!value.isEmpty())
+                    said.append(value);
+            }
+        }
+        facts.error = said.isEmpty() ? QStringLiteral("auth_failed")
+                                     : QStringLiteral("auth_failed (%1)").arg(said.join(u", "));
+    }
     if (result.bodyTruncated)
         facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
                                             : facts.error + QStringLiteral(",body_truncated");
@@ -1183,6 +1364,18 @@ void Scheduler::checkIdle()
 QList<PartitionHold> Scheduler::holds() const
 {
     return m_snooze.activeHolds(nowMs());
+}
+
+QList<CredentialState> Scheduler::credentialStates() const
+{
+    return m_credentials->states();
+}
+
+int Scheduler::waitingForCredentials() const
+{
+    return int(std::count_if(m_held.begin(), m_held.end(), [](const auto &entry) {
+        return entry.second->stage == Held::Stage::Credentials;
+    }));
 }
 
 QList<PolicyDrift> Scheduler::drifts() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/CredentialBroker.h"
 #include "core/engine/InFlightPeaks.h"
 #include "core/ratelimit/PartitionSnooze.h"
 #include "core/ratelimit/PolicyDrift.h"
@@ -27,6 +28,7 @@ class Clock;
 class RandomSource;
 class Transport;
 class WakeTimer;
+struct ConnectionSettings;
 struct TransportResult;
 struct QuotaStatement;
 struct AttemptFacts;
@@ -117,6 +119,10 @@ public:
     QList<PartitionHold> holds() const;
     // Server-advertised policies that differ from the configured ones.
     QList<PolicyDrift> drifts() const;
+    // The workspace's credentials as this worker holds them (docs/credentials.md).
+    QList<CredentialState> credentialStates() const;
+    // Operations held here until their credential has a token.
+    int waitingForCredentials() const;
 
     // Operator actions. They go through the store, so they work the same from a
     // shell (`cooldown retry`, `cooldown cancel`) against a running worker.
@@ -163,6 +169,8 @@ signals:
     // The endpoint was paused because its last `failures` operations ended failed
     // (its pause_after_failures); emitted once, by the worker that paused it.
     void endpointAutoPaused(const QString &endpointId, int failures);
+    // A credential's token was obtained, renewed, failed or refused.
+    void credentialChanged(const cooldown::CredentialState &state);
 
 private:
     struct Held;
@@ -185,6 +193,14 @@ private:
     void admit(const OperationRecord &op, bool onStandby);
     void advance(Held &held);
     void deferOrWait(Held &held, qint64 waitMs);
+    // The credential stage of advance(): whether held may go on to its bucket.
+    bool takeCredential(Held &held);
+    void onCredentialChanged(const QString &credentialId);
+    void saveCredentialState(const CredentialState &state);
+    void onCredentialRefused(const QString &credentialId, const QString &reason);
+    // A 401 to a request whose token may be stale: the token is dropped and held goes
+    // back to wait for a new one, to be sent once more. False when the 401 stands.
+    bool renewAfterRefusedToken(Held &held, const TransportResult &result);
     // An answer stated the server's quota for this lane: what this worker holds of it,
     // claimed ahead while nothing paced the lane, goes back to the store unchanged, due
     // at its time, for a claim that paces it. After a refusal (standbyToo), so does
@@ -252,6 +268,9 @@ private:
     std::unique_ptr<AsyncSemaphore> m_global;
     std::map<QString, std::unique_ptr<AsyncSemaphore>> m_hosts;
     std::map<qint64, std::unique_ptr<Held>> m_held;
+    std::unique_ptr<CredentialBroker> m_credentials;
+    // Each endpoint's TLS and proxy settings, by endpoint id; absent: the defaults.
+    QHash<QString, std::shared_ptr<const ConnectionSettings>> m_connections;
     // Attempts that ended, waiting for the group commit at the end of this event
     // loop pass; their operations stay leased to this worker until it is written.
     QList<Store::FinishRequest> m_finishing;

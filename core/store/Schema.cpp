@@ -324,6 +324,23 @@ const char *const kVersion12[] = {
     "ALTER TABLE operations ADD COLUMN holds_permit INTEGER NOT NULL DEFAULT 1",
 };
 
+// Where each worker's credentials stand (docs/credentials.md): `cooldown status` and
+// the window read them. A row per worker and credential, written when its state
+// changes; never a secret or a token.
+const char *const kVersion13[] = {
+    "CREATE TABLE credential_states ("
+    " worker_id TEXT NOT NULL,"
+    " credential_id TEXT NOT NULL,"
+    " phase TEXT NOT NULL,"
+    " valid_until BIGINT NOT NULL DEFAULT -1,"
+    " failing_since BIGINT NOT NULL DEFAULT -1,"
+    " next_try_at BIGINT NOT NULL DEFAULT -1,"
+    " last_error TEXT NOT NULL DEFAULT '',"
+    " token_requests BIGINT NOT NULL DEFAULT 0,"
+    " updated_at BIGINT NOT NULL,"
+    " PRIMARY KEY (worker_id, credential_id))%WITHOUT_ROWID%",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -350,7 +367,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 12;
+    return 13;
+}
+
+int credentialsVersion()
+{
+    return 13;
 }
 
 int standbyVersion()
@@ -475,6 +497,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion11, postgres);
     case 12:
         return statements(kVersion12, postgres);
+    case 13:
+        return statements(kVersion13, postgres);
     default:
         return {};
     }

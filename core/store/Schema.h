@@ -28,6 +28,9 @@ int inFlightPeaksVersion();
 // The version that added operations.holds_permit (standby claims).
 int standbyVersion();
 
+// The version that added credential_states.
+int credentialsVersion();
+
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with
 // the attempts must equal. The migration that adds the rollups fills them with it,

@@ -75,6 +75,21 @@ struct WorkerLeases
     qint64 leaseExpiresAtMs = 0; // the latest of its leases
 };
 
+// Where one worker's credential stands (docs/credentials.md), as `cooldown status` and
+// the window show it. Never a secret or a token.
+struct CredentialStateRow
+{
+    QString workerId;
+    QString credentialId;
+    QString phase; // idle, valid, renewing, failing, refused
+    qint64 validUntilMs = -1;
+    qint64 failingSinceMs = -1;
+    qint64 nextTryAtMs = -1;
+    QString lastError;
+    qint64 tokenRequests = 0;
+    qint64 updatedAtMs = 0;
+};
+
 // A periodic endpoint as runDueTicks needs it.
 struct TickEndpoint
 {
@@ -430,6 +445,12 @@ public:
     QList<PartitionState> partitions(qint64 nowMs);
     // Workers holding running operations, by the latest lease expiry.
     QList<WorkerLeases> workers();
+    // A worker's credential as it stands now (written when it changes), and every
+    // worker's, by credential then worker. forgetCredentialStates: a worker's rows go
+    // when it stops. Each false or empty with lastError() on failure.
+    bool saveCredentialState(const CredentialStateRow &row);
+    std::optional<QList<CredentialStateRow>> credentialStates();
+    bool forgetCredentialStates(const QString &workerId);
     // Scheduled and waiting operations due at nowMs, whether or not their partition
     // can send.
     qint64 dueCount(qint64 nowMs);

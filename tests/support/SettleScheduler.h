@@ -11,18 +11,23 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 
-// Processes events until nothing is in flight and the records of what ended are
-// written (they are written one pass of the event loop later, together). False when
-// exchanges are still in flight after timeoutMs.
+// Processes events until nothing is in flight (exchanges, and token requests that
+// operations wait for) and the records of what ended are written (they are written one
+// pass of the event loop later, together). False when exchanges are still in flight
+// after timeoutMs.
 inline bool settleScheduler(const cooldown::Scheduler &scheduler, int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
     do {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (scheduler.inFlight() == 0) {
+        // A token request is in flight too while operations wait for it.
+        const auto quiet = [&scheduler] {
+            return scheduler.inFlight() == 0 && scheduler.waitingForCredentials() == 0;
+        };
+        if (quiet()) {
             QCoreApplication::processEvents();
-            if (scheduler.inFlight() == 0)
+            if (quiet())
                 return true;
         }
     } while (t.elapsed() < timeoutMs);

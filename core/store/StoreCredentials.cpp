@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where each worker's credentials stand (docs/credentials.md).
+#include "core/store/Schema.h"
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include <QSqlQuery>
+
+namespace cooldown {
+
+using storesql::text;
+
+bool Store::saveCredentialState(const CredentialStateRow &row)
+{
+    if (m_schemaVersion < schema::credentialsVersion())
+        return true; // a store held at an older version, in the migration tests
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO credential_states (worker_id, credential_id, phase, valid_until,"
+        " failing_since, next_try_at, last_error, token_requests, updated_at)"
+        " VALUES (:worker, :credential, :phase, :valid, :failing, :next, :error, :requests, :at)"
+        " ON CONFLICT (worker_id, credential_id) DO UPDATE SET phase = excluded.phase,"
+        " valid_until = excluded.valid_until, failing_since = excluded.failing_since,"
+        " next_try_at = excluded.next_try_at, last_error = excluded.last_error,"
+        " token_requests = excluded.token_requests, updated_at = excluded.updated_at"));
+    query.bindValue(QStringLiteral(":worker"), text(row.workerId));
+    query.bindValue(QStringLiteral(":credential"), text(row.credentialId));
+    query.bindValue(QStringLiteral(":phase"), text(row.phase));
+    query.bindValue(QStringLiteral(":valid"), row.validUntilMs);
+    query.bindValue(QStringLiteral(":failing"), row.failingSinceMs);
+    query.bindValue(QStringLiteral(":next"), row.nextTryAtMs);
+    query.bindValue(QStringLiteral(":error"), text(row.lastError));
+    query.bindValue(QStringLiteral(":requests"), row.tokenRequests);
+    query.bindValue(QStringLiteral(":at"), row.updatedAtMs);
+    return exec(query);
+}
+
+std::optional<QList<CredentialStateRow>> Store::credentialStates()
+{
+    QList<CredentialStateRow> out;
+    if (m_schemaVersion < schema::credentialsVersion())
+        return out;
+    QSqlQuery query =
+        prepare(QStringLiteral("SELECT worker_id, credential_id, phase, valid_until, failing_since,"
+                               " next_try_at, last_error, token_requests, updated_at"
+                               " FROM credential_states ORDER BY credential_id, worker_id"));
+    query.setForwardOnly(true);
+    if (!exec(query))
+        return std::nullopt;
+    while (query.next()) {
+        CredentialStateRow row;
+        row.workerId = query.value(0).toString();
+        row.credentialId = query.value(1).toString();
+        row.phase = query.value(2).toString();
+        row.validUntilMs = query.value(3).toLongLong();
+        row.failingSinceMs = query.value(4).toLongLong();
+        row.nextTryAtMs = query.value(5).toLongLong();
+        row.lastError = query.value(6).toString();
+        row.tokenRequests = query.value(7).toLongLong();
+        row.updatedAtMs = query.value(8).toLongLong();
+        out.append(row);
+    }
+    return out;
+}
+
+bool Store::forgetCredentialStates(const QString &workerId)
+{
+    if (m_schemaVersion < schema::credentialsVersion())
+        return true;
+    QSqlQuery query =
+        prepare(QStringLiteral("DELETE FROM credential_states WHERE worker_id = :worker"));
+    query.bindValue(QStringLiteral(":worker"), text(workerId));
+    return exec(query);
+}
+
+} // namespace cooldown
