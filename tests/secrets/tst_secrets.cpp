@@ -12,7 +12,10 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
+#include "support/CooldownRun.h"
+#include "support/OAuthServer.h"
 #include "support/ScriptedHttpServer.h"
+#include "support/TlsFixture.h"
 
 #include <algorithm>
 
@@ -157,6 +160,7 @@ private slots:
     void cleanupTestCase();
     void engineStoreExportAndLog();
     void commandLine();
+    void credentialsCommandLine();
 };
 
 void tst_Secrets::initTestCase()
@@ -327,6 +331,166 @@ void tst_Secrets::commandLine()
     for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
         leaks += leaksIn(QStringLiteral("ops.db") + suffix, readAll(dbPath + suffix));
     QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QStringLiteral(", "))));
+}
+
+// The secrets of the workspace's credentials and what they bring: an OAuth client
+// secret (sent as HTTP Basic and in a form), every access token the token endpoint
+// issued (several: they live 2 s), a static bearer token and a PKCS#12 passphrase. Real
+// servers: the OAuth servers of tests/e2e/oauth-server and an mTLS nginx. None of them
+// may be in the database, its WAL, the run's log, the CSV or the audit export.
+void tst_Secrets::credentialsCommandLine()
+{
+    QString missing = OAuthServer::missingTools();
+    if (missing.isEmpty())
+        missing = TlsFixture::missingTools();
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    const QByteArray clientSecret = "clientsecretJw4Rk8Tn2Vq";
+    const QByteArray staticToken = "statictokenPz6Hd3Wm9Ls";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    OAuthServer oauth;
+    OAuthServer::Options options;
+    options.lifetimeSeconds = 2;
+    options.clientId = QStringLiteral("cooldown");
+    options.clientSecret = QString::fromLatin1(clientSecret);
+    QString error;
+    QVERIFY2(oauth.start(options, &error), qPrintable(error));
+    TlsFixture tls;
+    QVERIFY2(tls.start(&error), qPrintable(error));
+
+    auto oauthCredential = [&oauth](const QString &id, const QString &clientAuth) {
+        return QJsonObject{{"id", id},
+                           {"type", "oauth2_client_credentials"},
+                           {"token_url", oauth.tokenUrl()},
+                           {"client_id", "cooldown"},
+                           {"client_secret", "${env:PLM_CLIENT_SECRET}"},
+                           {"scope", "bom.write"},
+                           {"client_auth", clientAuth}};
+    };
+    QJsonArray endpoints;
+    // 30 reads paced at 6 a second: five seconds, several tokens.
+    for (int i = 0; i < 30; ++i)
+        endpoints.append(
+            QJsonObject{{"id", QStringLiteral("read-%1").arg(i)},
+                        {"url", oauth.resourceUrl(QStringLiteral("/api/read/%1").arg(i))},
+                        {"policy", "api"},
+                        {"credentials", "plm"}});
+    endpoints.append(QJsonObject{{"id", "write"},
+                                 {"method", "POST"},
+                                 {"url", oauth.resourceUrl(QStringLiteral("/api/write"))},
+                                 {"body", "{}"},
+                                 {"credentials", "plm-post"},
+                                 {"idempotency", QJsonObject{{"header", "Idempotency-Key"}}}});
+    endpoints.append(QJsonObject{{"id", "static"},
+                                 {"method", "POST"},
+                                 {"url", oauth.resourceUrl(QStringLiteral("/hooks/static"))},
+                                 {"body", "{}"},
+                                 {"credentials", "static"},
+                                 {"idempotency", QJsonObject{{"header", "Idempotency-Key"}}}});
+    endpoints.append(QJsonObject{
+        {"id", "mtls"}, {"url", tls.url(QStringLiteral("/api/mtls"))}, {"tls", "corp-p12"}});
+    const QJsonObject workspace{
+        {"version", 1},
+        {"policies", QJsonArray{QJsonObject{
+                         {"policy_id", "api"}, {"limit", 6}, {"window_seconds", 1}, {"burst", 1}}}},
+        {"credentials",
+         QJsonArray{
+             oauthCredential("plm", "client_secret_basic"),
+             oauthCredential("plm-post", "client_secret_post"),
+             QJsonObject{{"id", "static"}, {"type", "bearer"}, {"token", "${env:STATIC_TOKEN}"}}}},
+        {"tls", QJsonArray{QJsonObject{{"id", "corp-p12"},
+                                       {"ca_file", tls.caFile()},
+                                       {"client_pkcs12", tls.clientPkcs12()},
+                                       {"pkcs12_passphrase", "${env:P12_PASS}"}}}},
+        {"endpoints", endpoints}};
+    const QString configPath = dir.filePath(QStringLiteral("credentials.json"));
+    QVERIFY(writeTextFile(configPath, QJsonDocument(workspace).toJson()));
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PLM_CLIENT_SECRET"), QString::fromLatin1(clientSecret));
+    environment.insert(QStringLiteral("STATIC_TOKEN"), QString::fromLatin1(staticToken));
+    environment.insert(QStringLiteral("P12_PASS"),
+                       QString::fromLatin1(TlsFixture::pkcs12Passphrase()));
+    environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("cooldown.*=true"));
+    for (const char *name : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy",
+                             "ALL_PROXY", "no_proxy", "NO_PROXY"})
+        environment.remove(QString::fromLatin1(name));
+    const QString dbPath = dir.filePath(QStringLiteral("ops.db"));
+
+    const CooldownResult run =
+        runCooldown({QStringLiteral("run"), QStringLiteral("--config"), configPath,
+                     QStringLiteral("--db"), dbPath, QStringLiteral("--until-idle")},
+                    environment, 120000);
+    QVERIFY2(run.ok(), run.tail().constData());
+    QVERIFY2(run.out.contains("cooldown.") || run.err.contains("cooldown."),
+             "the run logged nothing: is QT_LOGGING_RULES honoured?");
+    const QString csvPath = dir.filePath(QStringLiteral("attempts.csv"));
+    const CooldownResult exported = runCooldown({QStringLiteral("export"), QStringLiteral("--db"),
+                                                 dbPath, QStringLiteral("--out"), csvPath},
+                                                environment, 60000);
+    QVERIFY2(exported.ok(), exported.tail().constData());
+    const QString auditPath = dir.filePath(QStringLiteral("audit.csv"));
+    const CooldownResult audit =
+        runCooldown({QStringLiteral("export"), QStringLiteral("--db"), dbPath,
+                     QStringLiteral("--audit"), QStringLiteral("--out"), auditPath},
+                    environment, 60000);
+    QVERIFY2(audit.ok(), audit.tail().constData());
+
+    // Every secret really went out, so that finding none afterwards means something.
+    const auto stats = oauth.stats();
+    QVERIFY(stats);
+    const QJsonObject byAuth = stats->value(QLatin1String("token_requests_by_auth")).toObject();
+    QVERIFY(byAuth.value(QLatin1String("client_secret_basic")).toInt() >= 1);
+    QVERIFY(byAuth.value(QLatin1String("client_secret_post")).toInt() >= 1);
+    QCOMPARE(stats->value(QLatin1String("token_refused_invalid_client")).toInt(), 0);
+    QCOMPARE(stats->value(QLatin1String("resource_ok")).toInt(), 31);
+    const QJsonArray hooks = stats->value(QLatin1String("hooks")).toArray();
+    QCOMPARE(hooks.size(), 1);
+    QCOMPARE(hooks.first()[QLatin1String("authorization")].toString().toLatin1(),
+             "Bearer " + staticToken);
+    QTRY_COMPARE_WITH_TIMEOUT(tls.logLinesWith(QStringLiteral("/api/mtls")).size(), 1, 5000);
+    QCOMPARE(tls.logLinesWith(QStringLiteral("/api/mtls")).first().clientVerify,
+             QStringLiteral("SUCCESS"));
+
+    QList<QPair<QString, QByteArray>> secrets{
+        {QStringLiteral("client secret"), clientSecret},
+        {QStringLiteral("client credentials as HTTP Basic"),
+         QByteArray("cooldown:" + clientSecret).toBase64()},
+        {QStringLiteral("static bearer token"), staticToken},
+        {QStringLiteral("PKCS#12 passphrase"), TlsFixture::pkcs12Passphrase()}};
+    const QJsonArray tokens = stats->value(QLatin1String("tokens")).toArray();
+    QVERIFY2(tokens.size() >= 3, "the tokens were not renewed: fewer than three were issued");
+    for (int i = 0; i < tokens.size(); ++i) {
+        const QByteArray token = tokens.at(i).toString().toLatin1();
+        secrets.append({QStringLiteral("access token %1").arg(i + 1), token});
+        // A JWT's signature is its own: a token cut short in a log still shows it.
+        secrets.append({QStringLiteral("access token %1's signature").arg(i + 1),
+                        token.mid(token.lastIndexOf('.') + 1)});
+    }
+    auto leaks = [&secrets](const QString &what, const QByteArray &bytes) {
+        QStringList found;
+        for (const auto &secret : std::as_const(secrets)) {
+            if (bytes.contains(secret.second))
+                found.append(QStringLiteral("%1: %2").arg(what, secret.first));
+        }
+        return found;
+    };
+    const QByteArray csv = readTextFile(csvPath);
+    QVERIFY(csv.count("\r\n") >= 33);
+    QStringList found = leaks(QStringLiteral("cooldown run output"), run.out + run.err);
+    found += leaks(QStringLiteral("cooldown export output"), exported.out + exported.err);
+    found += leaks(QStringLiteral("exported CSV"), csv);
+    found += leaks(QStringLiteral("audit CSV"), readTextFile(auditPath));
+    QByteArray stored;
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        const QByteArray bytes = readTextFile(dbPath + suffix);
+        stored += bytes;
+        found += leaks(QStringLiteral("ops.db") + suffix, bytes);
+    }
+    // The request headers were stored (names kept, values redacted): the search saw them.
+    QVERIFY(stored.contains("Authorization"));
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral(", "))));
 }
 
 QTEST_GUILESS_MAIN(tst_Secrets)

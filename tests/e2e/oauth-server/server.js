@@ -19,7 +19,8 @@
 //                          token; 401 + WWW-Authenticate: Bearer error="invalid_token"
 //                          when it is expired, revoked or does not verify; 401 +
 //                          WWW-Authenticate: Bearer when there is none
-//   POST /hooks/...        no token needed: a webhook target (alerts), 200
+//   POST /hooks/...        no token needed: a webhook target (alerts), 200; what came
+//                          (body, Idempotency-Key, Authorization) is kept in stats
 //   GET  /stats            what arrived, as JSON: token_requests (every POST /token),
 //                          token_requests_by_client, token_requests_by_auth,
 //                          tokens_issued, token_refused_unavailable,
@@ -292,7 +293,12 @@ const resourceServer = http.createServer(async (req, res) => {
         return;
     }
     if (req.method === 'POST' && path.startsWith('/hooks/')) {
-        stats.hooks.push({ path, body, idempotency_key: req.headers['idempotency-key'] || null });
+        stats.hooks.push({
+            path,
+            body,
+            idempotency_key: req.headers['idempotency-key'] || null,
+            authorization: req.headers.authorization || null,
+        });
         send(res, 200, { ok: true });
         return;
     }
