@@ -30,6 +30,9 @@ std::optional<QString> readFile(const QString &path, QByteArray *out)
         return Text::tr("%1 is not a file").arg(path);
     if (info.size() > kMaxFileBytes)
         return Text::tr("%1 is larger than %2 MiB").arg(path).arg(kMaxFileBytes >> 20);
+    // Also keeps away from /proc, whose files say they are empty and may never end.
+    if (info.size() == 0)
+        return Text::tr("%1 is empty").arg(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Text::tr("cannot read %1: %2").arg(path, file.errorString());

@@ -930,6 +930,8 @@ void tst_WorkspaceConfig::credentialsRefused_data()
         << "tls[0].ca_file: /nonexistent/cooldown-test/ca.pem does not exist";
     QTest::newRow("ca_file a folder")
         << tls(R"("ca_file": "/")") << "tls[0].ca_file: / is not a file";
+    QTest::newRow("ca_file of /proc")
+        << tls(R"("ca_file": "/proc/self/status")") << "tls[0].ca_file: /proc/self/status is empty";
     QTest::newRow("ca_file a device")
         << tls(R"("ca_file": "/dev/zero")") << "tls[0].ca_file: /dev/zero is not a file";
 }
