@@ -23,7 +23,8 @@ namespace {
 constexpr qint64 kMaxFailureWaitMs = 5 * 60'000;
 // Token answers are small; a larger one is not a token endpoint's.
 constexpr qint64 kMaxTokenAnswerBytes = 64 * 1024;
-// A token is not sent in its last second: it would expire on the way.
+// A token is not sent in its last second (or last tenth, if it lives less than ten
+// seconds): it would expire on the way.
 constexpr qint64 kExpirySkewMs = 1000;
 
 QByteArray formEncode(const QString &text)
@@ -68,6 +69,7 @@ struct CredentialBroker::Entry
     quint64 lastSerial = 0;
     qint64 expiresAtMs = -1;
     qint64 renewAtMs = -1;
+    qint64 skewMs = kExpirySkewMs;
     QHash<quint64, qint64> expiryOfSerial; // the last few tokens' expiries
     TransportCall *call = nullptr;
     qint64 retryAtMs = -1; // no token request before then
@@ -79,7 +81,7 @@ struct CredentialBroker::Entry
 
     bool hasToken(qint64 now) const
     {
-        return !token.isEmpty() && now < expiresAtMs - kExpirySkewMs;
+        return !token.isEmpty() && now < expiresAtMs - skewMs;
     }
 };
 
@@ -260,6 +262,7 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
         entry.serial = ++entry.lastSerial;
         entry.expiresAtMs = now + lifetimeMs;
         entry.renewAtMs = now + qint64(double(lifetimeMs) * kRenewAtShare);
+        entry.skewMs = std::min(kExpirySkewMs, lifetimeMs / 10);
         entry.expiryOfSerial.insert(entry.serial, entry.expiresAtMs);
         entry.expiryOfSerial.remove(entry.serial - 4);
         entry.retryAtMs = -1;
