@@ -275,6 +275,7 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
         entry.state.failingSinceMs = -1;
         entry.state.nextTryAtMs = -1;
         entry.state.lastError.clear();
+        entry.state.scope = answer.scope.isEmpty() ? c.scope : answer.scope;
         qCInfo(lcEngine).noquote()
             << QStringLiteral("credential %1: token obtained, valid for %2 s")
                    .arg(id)

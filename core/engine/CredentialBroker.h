@@ -40,6 +40,7 @@ struct CredentialState
     qint64 failingSinceMs = -1; // first failure of the current run of them, or -1
     qint64 nextTryAtMs = -1;    // when the next token request may go, or -1
     QString lastError;          // the token endpoint's error and description, or ours
+    QString scope;              // what the token endpoint says the held token grants
     int tokenRequests = 0;      // sent since this process started
 };
 const char *textOf(CredentialState::Phase phase);
