@@ -383,8 +383,8 @@ std::optional<QString> secret(const QJsonObject &o, const QString &key, const QS
 
 QString proxyForms()
 {
-    return Text::tr("expected \"system\", \"none\", a proxy URL (http://, https:// or "
-                    "socks5://) or an object with \"url\" and \"no_proxy\"");
+    return Text::tr("expected \"system\", \"none\", a proxy URL (http:// or socks5://) or an "
+                    "object with \"url\" and \"no_proxy\"");
 }
 
 // A proxy URL: scheme, host and port, with a user and a password that may come from
@@ -396,8 +396,15 @@ ProxyConfig proxyFromUrl(const QString &text, const QString &path, const Substit
     proxy.kind = ProxyConfig::Kind::Explicit;
     const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
     const QString scheme = schemeEnd < 0 ? QString() : text.left(schemeEnd).toLower();
-    if (scheme != QLatin1String("http") && scheme != QLatin1String("https") &&
-        scheme != QLatin1String("socks5")) {
+    if (scheme == QLatin1String("https")) {
+        // Qt's network stack cannot speak TLS to the proxy itself. An http:// proxy still
+        // carries https:// endpoints end to end encrypted, through a CONNECT tunnel.
+        r.fail(path, Text::tr("an https:// proxy (TLS to the proxy itself) is not supported; "
+                              "use its http:// address: requests to https:// endpoints stay "
+                              "encrypted through it"));
+        return proxy;
+    }
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("socks5")) {
         r.fail(path, proxyForms());
         return proxy;
     }

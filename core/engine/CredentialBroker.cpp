@@ -79,10 +79,7 @@ struct CredentialBroker::Entry
     bool refused = false;
     CredentialState state;
 
-    bool hasToken(qint64 now) const
-    {
-        return !token.isEmpty() && now < expiresAtMs - skewMs;
-    }
+    bool hasToken(qint64 now) const { return !token.isEmpty() && now < expiresAtMs - skewMs; }
 };
 
 CredentialBroker::CredentialBroker(const QList<CredentialConfig> &credentials,

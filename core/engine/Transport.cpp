@@ -65,9 +65,8 @@ public:
         m_proxy.setType(scheme == QLatin1String("socks5") ? QNetworkProxy::Socks5Proxy
                                                           : QNetworkProxy::HttpProxy);
         m_proxy.setHostName(m_config.url.host());
-        m_proxy.setPort(quint16(m_config.url.port(scheme == QLatin1String("socks5")  ? 1080
-                                                  : scheme == QLatin1String("https") ? 443
-                                                                                     : 80)));
+        // The workspace refuses a proxy URL without a port, and https:// ones.
+        m_proxy.setPort(quint16(m_config.url.port(scheme == QLatin1String("socks5") ? 1080 : 80)));
         m_proxy.setUser(m_config.url.userName(QUrl::FullyDecoded));
         m_proxy.setPassword(m_config.url.password(QUrl::FullyDecoded));
     }

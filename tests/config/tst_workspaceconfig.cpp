@@ -850,6 +850,9 @@ void tst_WorkspaceConfig::credentialsRefused_data()
                                   << "ws.json: proxy: expected \"system\", \"none\"";
     QTest::newRow("proxy word") << proxy(R"("direct")") << "ws.json: proxy: expected \"system\"";
     QTest::newRow("proxy ftp") << proxy(R"("ftp://proxy:21")") << "ws.json: proxy: expected";
+    QTest::newRow("proxy https") << proxy(R"("https://proxy:8443")")
+                                 << "ws.json: proxy: an https:// proxy (TLS to the proxy itself) "
+                                    "is not supported";
     QTest::newRow("proxy without port")
         << proxy(R"("http://proxy.corp.example")")
         << "ws.json: proxy: a proxy URL needs a port (http://proxy.example:3128)";
@@ -952,7 +955,6 @@ void tst_WorkspaceConfig::proxyForms_data()
                           << "http://proxy.corp.example:3128";
     QTest::newRow("http with a final slash")
         << QByteArray(R"("http://proxy.corp.example:3128/")") << "http://proxy.corp.example:3128";
-    QTest::newRow("https") << QByteArray(R"("https://proxy:8443")") << "https://proxy:8443";
     QTest::newRow("socks5") << QByteArray(R"("socks5://127.0.0.1:1080")")
                             << "socks5://127.0.0.1:1080";
     QTest::newRow("ipv6") << QByteArray(R"("http://[::1]:3128")") << "http://[::1]:3128";
