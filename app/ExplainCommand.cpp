@@ -2,6 +2,7 @@
 #include "app/ExplainCommand.h"
 
 #include "app/CommandLine.h"
+#include "core/http/AuthChallenge.h"
 #include "core/http/HttpToken.h"
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/ServerWindow.h"
@@ -11,6 +12,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
@@ -23,6 +25,36 @@ namespace cooldown::cli {
 namespace {
 
 const QString kCommand = QStringLiteral("explain");
+
+// What a 401 means to an endpoint with credentials (docs/credentials.md): the
+// challenges the server sent, and what the engine does with them.
+QJsonObject explainUnauthorized(const HttpHeaders &headers)
+{
+    QJsonObject out;
+    QJsonArray challenges;
+    for (const AuthChallenge &c : AuthChallenge::parse(headers)) {
+        QJsonObject o;
+        o.insert(QStringLiteral("scheme"), QString::fromLatin1(c.scheme));
+        for (const auto &p : c.params)
+            o.insert(QString::fromLatin1(p.first), p.second);
+        challenges.append(o);
+    }
+    out.insert(QStringLiteral("challenges"), challenges);
+    const auto bearer = AuthChallenge::bearer(headers);
+    const bool invalidToken = bearer && bearer->param("error") == QStringLiteral("invalid_token");
+    out.insert(
+        QStringLiteral("with_oauth2_credentials"),
+        invalidToken
+            ? QStringLiteral("renew: the token is dropped, a new one fetched and the request sent "
+                             "once more; that is no attempt. A second 401 to the new token fails "
+                             "(auth_failed)")
+            : QStringLiteral("renew only when the token sent was not the newest or had expired; "
+                             "otherwise fail (auth_failed)"));
+    out.insert(QStringLiteral("otherwise"),
+               QStringLiteral("fail: without credentials to renew, a retry cannot fix what "
+                              "the server refuses"));
+    return out;
+}
 
 } // namespace
 
@@ -242,6 +274,8 @@ int runExplain(const QStringList &arguments)
             learned.insert(QStringLiteral("bucket"), learnedPolicyId(requestUrl.host()));
         explained.insert(QStringLiteral("learned"), learned);
     }
+    if (outcome.status == 401)
+        explained.insert(QStringLiteral("authentication"), explainUnauthorized(outcome.headers));
     printOut(QString::fromUtf8(QJsonDocument(explained).toJson(QJsonDocument::Indented)));
     return ExitOk;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -38,6 +39,7 @@ private slots:
     void setOverridesProfile();
     void postWithoutKeyParks();
     void transportError();
+    void unauthorizedWithAChallenge();
     void seedIsReproducible();
     void learnedFromAResponse();
     void badArguments_data();
@@ -118,6 +120,35 @@ void tst_CliExplain::transportError()
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("park"));
     QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("ambiguous_send"));
+}
+
+void tst_CliExplain::unauthorizedWithAChallenge()
+{
+    Result r =
+        explain({QStringLiteral("--status"), QStringLiteral("401"), QStringLiteral("--header"),
+                 QStringLiteral(R"(WWW-Authenticate: Bearer realm="api", error="invalid_token", )"
+                                R"(error_description="The access token expired")")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.json.value(QStringLiteral("action")).toString(), QStringLiteral("fail"));
+    QJsonObject auth = r.json.value(QStringLiteral("authentication")).toObject();
+    const QJsonObject challenge =
+        auth.value(QStringLiteral("challenges")).toArray().first().toObject();
+    QCOMPARE(challenge.value(QStringLiteral("scheme")).toString(), QStringLiteral("Bearer"));
+    QCOMPARE(challenge.value(QStringLiteral("error_description")).toString(),
+             QStringLiteral("The access token expired"));
+    QVERIFY(auth.value(QStringLiteral("with_oauth2_credentials"))
+                .toString()
+                .startsWith(QLatin1String("renew: the token is dropped")));
+    // Without invalid_token, the engine renews only a token that was stale.
+    r = explain({QStringLiteral("--status"), QStringLiteral("401"), QStringLiteral("--header"),
+                 QStringLiteral("WWW-Authenticate: Bearer")});
+    auth = r.json.value(QStringLiteral("authentication")).toObject();
+    QVERIFY(auth.value(QStringLiteral("with_oauth2_credentials"))
+                .toString()
+                .startsWith(QLatin1String("renew only when")));
+    // Other statuses say nothing of it.
+    r = explain({QStringLiteral("--status"), QStringLiteral("403")});
+    QVERIFY(!r.json.contains(QStringLiteral("authentication")));
 }
 
 void tst_CliExplain::seedIsReproducible()
