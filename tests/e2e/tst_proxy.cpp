@@ -83,11 +83,12 @@ private:
         return writeTextFile(path, QJsonDocument(workspace).toJson()) ? path : QString();
     }
 
-    CooldownResult run(const QString &config, const QString &db) const
+    CooldownResult run(const QString &config, const QString &db,
+                       const QProcessEnvironment &env = environment()) const
     {
         return runCooldown({QStringLiteral("run"), QStringLiteral("--config"), config,
                             QStringLiteral("--db"), db, QStringLiteral("--until-idle")},
-                           environment(), kRunTimeoutMs);
+                           env, kRunTimeoutMs);
     }
 
     static std::unique_ptr<Store> openStore(const QString &db, QString *error)
@@ -135,6 +136,7 @@ private slots:
     void fixtureCountsWhatPasses();
     void workspaceProxyCarriesRequestsAndTheTokenRequest();
     void endpointProxyAlone();
+    void systemProxyFollowsTheEnvironment();
     void httpsGoesThroughATunnel();
 };
 
@@ -249,6 +251,48 @@ void tst_Proxy::endpointProxyAlone()
     QCOMPARE(okAt(*stats, QStringLiteral("/api/own/0")), 1);
     QTRY_COMPARE_WITH_TIMEOUT(m_proxy->countContaining(QStringLiteral("/api/own/")), kEach, 5000);
     QCOMPARE(m_proxy->countContaining(QStringLiteral("/api/direct/")), 0);
+}
+
+// "system": the proxy the environment names (http_proxy, no_proxy), as curl and most
+// tools on the machine read them.
+void tst_Proxy::systemProxyFollowsTheEnvironment()
+{
+    constexpr int kEach = 4;
+    QJsonArray endpoints;
+    for (int i = 0; i < kEach; ++i) {
+        QJsonObject via = endpoint(QStringLiteral("system-%1").arg(i),
+                                   m_oauth->resourceUrl(QStringLiteral("/api/system/%1").arg(i)));
+        via.insert("credentials", "plm");
+        endpoints.append(via);
+        QJsonObject bypass = endpoint(QStringLiteral("skipped-%1").arg(i),
+                                      m_oauth->resourceUrl(QStringLiteral("/api/skipped/%1").arg(i),
+                                                           QStringLiteral("localhost")));
+        bypass.insert("credentials", "plm");
+        endpoints.append(bypass);
+    }
+    const QJsonObject workspace{{"version", 1},
+                                {"proxy", "system"},
+                                {"credentials", QJsonArray{credential()}},
+                                {"endpoints", endpoints}};
+    const QString config = write(QStringLiteral("system-proxy"), workspace);
+    const QString db = m_dir->filePath(QStringLiteral("system-proxy.db"));
+    QProcessEnvironment env = environment();
+    env.insert(QStringLiteral("http_proxy"), m_proxy->url());
+    env.insert(QStringLiteral("no_proxy"), QStringLiteral("localhost"));
+    const CooldownResult result = run(config, db, env);
+    QVERIFY2(result.ok(), result.tail().constData());
+
+    QString error;
+    auto store = openStore(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QCOMPARE(store->countsByState().value(OperationState::Succeeded), qint64(2 * kEach));
+    QTRY_COMPARE_WITH_TIMEOUT(m_proxy->countContaining(QStringLiteral("/api/system/")), kEach,
+                              5000);
+    QCOMPARE(m_proxy->countContaining(QStringLiteral("/api/skipped/")), 0);
+    const auto stats = m_oauth->stats();
+    QVERIFY(stats);
+    QCOMPARE(m_proxy->count(QStringLiteral("127.0.0.1"), m_oauth->tokenPort()),
+             count(*stats, "token_requests"));
 }
 
 // HTTPS through the proxy is a CONNECT tunnel, TLS (and the client certificate) end to
