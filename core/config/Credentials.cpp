@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/config/Credentials.h"
 
+#include <QCryptographicHash>
 #include <QHostAddress>
 
 namespace cooldown {
@@ -33,11 +34,19 @@ QString ProxyConfig::key() const
     case Kind::Explicit:
         break;
     }
-    // The user stays: two users of one proxy are two sets of connections. The password
-    // is one per user within a process, and a key may end up in a log. no_proxy stays
-    // too, since two configs that differ in it send a host different ways.
-    QString text = url.toString(QUrl::RemovePassword | QUrl::RemovePath | QUrl::RemoveQuery |
+    // Two users of one proxy are two sets of connections, so the user counts; but it may
+    // come from the environment as a secret does, and a key may end up in a log: only a
+    // digest of it is kept. The password is one per user within a process. no_proxy
+    // stays, since two configs that differ in it send a host different ways.
+    QString text = url.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
                                 QUrl::RemoveFragment | QUrl::FullyEncoded);
+    const QString user = url.userName(QUrl::FullyDecoded);
+    if (!user.isEmpty())
+        text +=
+            QStringLiteral(" user#") +
+            QString::fromLatin1(QCryptographicHash::hash(user.toUtf8(), QCryptographicHash::Sha256)
+                                    .toHex()
+                                    .left(16));
     if (!noProxy.isEmpty())
         text += QStringLiteral(" no_proxy=") + noProxy.join(QLatin1Char(','));
     return text;
