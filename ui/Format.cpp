@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/Format.h"
 
+#include "core/engine/CredentialBroker.h"
 #include "core/retry/Decision.h"
 #include "core/store/Records.h"
 
@@ -106,6 +107,35 @@ QString outcome(int status, const QString &error)
     if (status > 0)
         return QString::number(status);
     return error.isEmpty() ? QStringLiteral("—") : error;
+}
+
+bool credentialRefused(const CredentialState &state)
+{
+    return state.phase == CredentialState::Phase::Refused;
+}
+
+bool credentialWaiting(const CredentialState &state, qint64 nowMs)
+{
+    if (state.failingSinceMs < 0 || state.validUntilMs > nowMs)
+        return false;
+    // A request that asks again after a failure is still waiting: the light should not
+    // flicker to "ok" for the time the token endpoint takes to answer.
+    return state.phase == CredentialState::Phase::Failing ||
+           state.phase == CredentialState::Phase::Renewing;
+}
+
+QString credentialTrouble(const CredentialState &state, qint64 nowMs)
+{
+    const QString error = state.lastError.isEmpty() ? Text::tr("no answer") : state.lastError;
+    if (credentialRefused(state))
+        return Text::tr("Credentials %1 refused: %2 — operations parked").arg(state.id, error);
+    if (!credentialWaiting(state, nowMs))
+        return QString();
+    if (state.phase == CredentialState::Phase::Renewing || state.nextTryAtMs < 0)
+        return Text::tr("Waiting for credentials %1 (token endpoint: %2, asking again now)")
+            .arg(state.id, error);
+    return Text::tr("Waiting for credentials %1 (token endpoint: %2, next try %3)")
+        .arg(state.id, error, localTime(state.nextTryAtMs, nowMs));
 }
 
 } // namespace cooldown::format

@@ -4,6 +4,7 @@
 #include <QString>
 
 namespace cooldown {
+struct CredentialState;
 enum class Decision;
 enum class OperationState;
 enum class WaitSource;
@@ -27,5 +28,14 @@ QString decisionName(Decision decision);
 QString waitSourceName(WaitSource source);
 // The HTTP status, or the transport error when there was no response.
 QString outcome(int status, const QString &error);
+// What holds the work of a credential that has no token, in one line: "Waiting for
+// credentials plm (token endpoint: http_503, next try 12:04:10)" or "Credentials plm
+// refused: invalid_client — operations parked". Empty while it has a token or has not
+// failed. Never holds a secret: a CredentialState has none.
+QString credentialTrouble(const CredentialState &state, qint64 nowMs);
+// Whether the credential's work is held: a token request failed and no token that is
+// still valid is held (a renewal that fails ahead of expiry holds nothing yet).
+bool credentialWaiting(const CredentialState &state, qint64 nowMs);
+bool credentialRefused(const CredentialState &state);
 
 } // namespace cooldown::format

@@ -16,8 +16,14 @@ IntegrationState integrationState(const IntegrationStatus &s, qint64 nowMs)
 {
     if (s.paused)
         return IntegrationState::Paused;
+    if (format::credentialRefused(s.credential))
+        return IntegrationState::CredentialsRefused;
     if (s.heldUntilMs > nowMs)
         return IntegrationState::Held;
+    // Before "failing": an operation that failed while the token endpoint was down is
+    // one more sign of that, and what the operator should look at is the token endpoint.
+    if (format::credentialWaiting(s.credential, nowMs))
+        return IntegrationState::WaitingForCredentials;
     if (s.lastEndedFailed)
         return IntegrationState::Failing;
     if (s.attempts > 0 && double(s.throttled) >= kThrottledShare * double(s.attempts))
@@ -32,8 +38,12 @@ QString integrationStateName(IntegrationState state)
     switch (state) {
     case IntegrationState::Paused:
         return IntegrationsModel::tr("paused");
+    case IntegrationState::CredentialsRefused:
+        return IntegrationsModel::tr("credentials refused");
     case IntegrationState::Held:
         return IntegrationsModel::tr("held");
+    case IntegrationState::WaitingForCredentials:
+        return IntegrationsModel::tr("waiting for credentials");
     case IntegrationState::Failing:
         return IntegrationsModel::tr("failing");
     case IntegrationState::Throttled:
@@ -51,9 +61,13 @@ QColor integrationStateColor(IntegrationState state)
     switch (state) {
     case IntegrationState::Paused:
         return QColor(0x80, 0x80, 0x80);
+    case IntegrationState::CredentialsRefused:
     case IntegrationState::Held:
     case IntegrationState::Failing:
         return palette::problem();
+    case IntegrationState::WaitingForCredentials:
+        // A hold of the engine's own, like "waiting", but one that stops every request.
+        return QColor(0x7a, 0x4f, 0xb5);
     case IntegrationState::Throttled:
         return QColor(0xe0, 0x8a, 0x00);
     case IntegrationState::Waiting:
@@ -66,12 +80,14 @@ QColor integrationStateColor(IntegrationState state)
 
 qint64 nextRunAtMs(const IntegrationStatus &s, qint64 nowMs)
 {
-    Q_UNUSED(nowMs);
     qint64 next = s.open.nextAttemptAtMs;
     if (s.nextTickAtMs >= 0)
         next = next < 0 ? s.nextTickAtMs : std::min(next, s.nextTickAtMs);
     if (next >= 0 && s.heldUntilMs > next)
         next = s.heldUntilMs;
+    if (next >= 0 && format::credentialWaiting(s.credential, nowMs) &&
+        s.credential.nextTryAtMs > next)
+        next = s.credential.nextTryAtMs;
     return next;
 }
 
@@ -114,8 +130,36 @@ void IntegrationsModel::setSnapshot(const IntegrationsSnapshot &snapshot)
         return;
     }
     m_rows = snapshot.rows;
+    matchCredentials();
     if (!m_rows.isEmpty())
         emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+void IntegrationsModel::setCredentials(const QList<CredentialState> &credentials)
+{
+    m_credentials.clear();
+    for (const CredentialState &c : credentials)
+        m_credentials.insert(c.id, c);
+    // The engine reports its state every second; rows change only when a credential did.
+    if (matchCredentials() && !m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+bool IntegrationsModel::matchCredentials()
+{
+    bool changed = false;
+    for (IntegrationStatus &row : m_rows) {
+        CredentialState c =
+            row.credentialId.isEmpty() ? CredentialState() : m_credentials.value(row.credentialId);
+        const CredentialState &old = row.credential;
+        // The token count moves with every renewal and shows nowhere: not a change.
+        changed = changed || c.id != old.id || c.phase != old.phase ||
+                  c.validUntilMs != old.validUntilMs || c.failingSinceMs != old.failingSinceMs ||
+                  c.nextTryAtMs != old.nextTryAtMs || c.lastError != old.lastError ||
+                  c.scope != old.scope;
+        row.credential = std::move(c);
+    }
+    return changed;
 }
 
 void IntegrationsModel::setNowMs(qint64 nowMs)
@@ -178,7 +222,8 @@ QVariant IntegrationsModel::data(const QModelIndex &index, int role) const
         }
     case Qt::ForegroundRole:
         if (index.column() == StateColumn &&
-            (state == IntegrationState::Failing || state == IntegrationState::Held))
+            (state == IntegrationState::Failing || state == IntegrationState::Held ||
+             state == IntegrationState::CredentialsRefused))
             return palette::problem();
         if (index.column() == ThrottledColumn && s.attempts > 0 &&
             double(s.throttled) >= kThrottledShare * double(s.attempts))
@@ -234,6 +279,18 @@ QString IntegrationsModel::toolTip(int row, int column) const
             lines << tr("The server holds partition %1 / %2 until %3: %4")
                          .arg(s.policyId, s.partitionKey, format::localTime(s.heldUntilMs, m_nowMs),
                               s.holdReason);
+        const QString trouble = format::credentialTrouble(s.credential, m_nowMs);
+        if (!trouble.isEmpty()) {
+            lines << trouble;
+            if (s.credential.failingSinceMs >= 0)
+                lines << tr("The token endpoint has failed since %1.")
+                             .arg(format::localTime(s.credential.failingSinceMs, m_nowMs));
+            lines << (format::credentialRefused(s.credential)
+                          ? tr("Operations that need a token are parked: mend the client's id "
+                               "or secret, then retry them.")
+                          : tr("Operations wait for a token without spending attempts, and go "
+                               "out once one comes."));
+        }
         if (s.lastEndedFailed)
             lines << tr("Its latest operation that ended failed.");
         if (s.attempts > 0)

@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QHash>
 #include <QList>
 
 namespace cooldown {
@@ -14,8 +15,14 @@ namespace cooldown {
 // is slowed down.
 enum class IntegrationState
 {
-    Paused,    // an operator paused the endpoint: nothing of it is claimed
-    Held,      // its partition has a server's hold now: nothing is sent before it ends
+    Paused, // an operator paused the endpoint: nothing of it is claimed
+    // The token endpoint refused its credential (invalid_client, ...): operations that
+    // need it are parked until someone mends the client's id or secret.
+    CredentialsRefused,
+    Held, // its partition has a server's hold now: nothing is sent before it ends
+    // Its credential has no token because the token endpoint failed: operations wait for
+    // one, without spending attempts, and go out once it comes.
+    WaitingForCredentials,
     Failing,   // its latest operation that ended (succeeded or failed) failed
     Throttled, // 429 and 503 were at least kThrottledShare of its attempts in the range
     Waiting,   // operations wait to retry
@@ -30,12 +37,14 @@ IntegrationState integrationState(const IntegrationStatus &status, qint64 nowMs)
 QString integrationStateName(IntegrationState state);
 QColor integrationStateColor(IntegrationState state);
 // When the endpoint sends next: its earliest due operation or its next tick, not
-// before a hold ends; -1 when nothing is planned.
+// before a hold ends nor, while it waits for credentials, before the next token
+// request; -1 when nothing is planned.
 qint64 nextRunAtMs(const IntegrationStatus &status, qint64 nowMs);
 
 // One row per configured endpoint, in the workspace's order, filled from the reader's
 // snapshots. A snapshot with the same endpoints updates the rows in place (the
-// selection stays); the times count down with setNowMs().
+// selection stays); the times count down with setNowMs(). The credentials' states come
+// from the engine (setCredentials()), matched through each endpoint's credential id.
 class IntegrationsModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -74,6 +83,8 @@ public:
 
     void setSnapshot(const IntegrationsSnapshot &snapshot);
     void setNowMs(qint64 nowMs);
+    // The credentials as the engine last reported them (EngineState::credentials).
+    void setCredentials(const QList<CredentialState> &credentials);
 
     int rowOf(const QString &endpointId) const;
     const IntegrationStatus &statusAt(int row) const { return m_rows.at(row); }
@@ -82,8 +93,11 @@ public:
 
 private:
     QString toolTip(int row, int column) const;
+    // Gives each row the state of its credential; true when one changed.
+    bool matchCredentials();
 
     QList<IntegrationStatus> m_rows;
+    QHash<QString, CredentialState> m_credentials; // by id
     qint64 m_rangeMs = 0;
     qint64 m_nowMs = 0;
 };

@@ -8,6 +8,7 @@
 #include "ui/Palette.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -138,6 +139,7 @@ QList<IntegrationEndpoint> IntegrationsPage::endpointsOf(const WorkspaceConfig &
         // As the scheduler partitions it: the policy's, or the host's learned one.
         endpoint.policyId = e.policy.isEmpty() ? learnedPolicyId(e.url.host()) : e.policy;
         endpoint.partitionKey = e.policy.isEmpty() ? QString() : e.partitionKey;
+        endpoint.credentialId = e.credentials;
         out.append(endpoint);
     }
     return out;
@@ -283,10 +285,33 @@ void IntegrationsPage::selectEndpoint(const QString &endpointId)
         m_table->selectRow(row);
 }
 
+void IntegrationsPage::setCredentials(const QList<CredentialState> &credentials)
+{
+    m_model->setCredentials(credentials);
+    fitStateColumn();
+    updateSummary();
+}
+
+void IntegrationsPage::fitStateColumn()
+{
+    // The column is as wide as the usual lights; a longer one widens it, and it stays so
+    // rather than jumping back and forth while a token endpoint comes and goes.
+    const QFontMetrics metrics = m_table->fontMetrics();
+    int width = 0;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        width = std::max(width,
+                         metrics.horizontalAdvance(
+                             m_model->index(r, IntegrationsModel::StateColumn).data().toString()));
+    width += metrics.height() + 24; // the lamp and the margins
+    if (width > m_table->columnWidth(IntegrationsModel::StateColumn))
+        m_table->setColumnWidth(IntegrationsModel::StateColumn, width);
+}
+
 void IntegrationsPage::showSnapshot(const IntegrationsSnapshot &snapshot)
 {
     m_model->setNowMs(m_clock.nowMs());
     m_model->setSnapshot(snapshot);
+    fitStateColumn();
     updateSummary();
 }
 

@@ -20,7 +20,8 @@ class IntegrationsModel;
 struct WorkspaceConfig;
 
 // Which integration is in trouble: one row per configured endpoint with its light
-// (ok, throttled, waiting, failing, paused, held; docs/integrations.md), last success,
+// (ok, throttled, waiting, failing, paused, held, waiting for credentials, credentials
+// refused; docs/integrations.md), last success,
 // success rate and 429/503 share over the chosen range, p50/p95 exchange durations,
 // next run and a sparkline of the last hour. Read by an IntegrationsReader on a thread
 // of its own, once a second while the store changes. Selecting a row says which
@@ -46,6 +47,9 @@ public:
     void selectEndpoint(const QString &endpointId);
     // The endpoints listed, when the engine runs another workspace.
     void setEndpoints(const WorkspaceConfig &config);
+    // The workspace's credentials as the engine last reported them: an endpoint whose
+    // credential has no token shows that instead of its own light.
+    void setCredentials(const QList<CredentialState> &credentials);
     // Starts reading (once a second); the window calls it once it is set up.
     void start();
 
@@ -58,6 +62,7 @@ signals:
 private:
     void showSnapshot(const IntegrationsSnapshot &snapshot);
     void updateSummary();
+    void fitStateColumn();
     qint64 rangeMs() const;
 
     const Clock &m_clock;

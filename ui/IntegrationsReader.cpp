@@ -253,6 +253,7 @@ void IntegrationsReader::refresh(bool force)
         row.name = e.name;
         row.policyId = e.policyId;
         row.partitionKey = e.partitionKey;
+        row.credentialId = e.credentialId;
         rows.insert(e.id, row);
     }
     m_rows = rows;

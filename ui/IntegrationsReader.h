@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/engine/CredentialBroker.h"
 #include "core/store/Records.h"
 #include "core/store/Store.h"
 #include "ui/ReaderStore.h"
@@ -28,6 +29,7 @@ struct IntegrationEndpoint
     QString name;
     QString policyId;
     QString partitionKey;
+    QString credentialId; // the credential its requests carry, or empty
 };
 
 // What the store says about one endpoint: a plain value, handed from the reader's
@@ -38,6 +40,10 @@ struct IntegrationStatus
     QString name;
     QString policyId;
     QString partitionKey;
+    QString credentialId;
+    // Not the store's but the engine's (EngineState::credentials), as this worker holds
+    // it; the model fills it in. Phase Idle when the endpoint has no credential.
+    CredentialState credential;
     bool paused = false;    // an operator paused the endpoint
     qint64 heldUntilMs = 0; // its partition's server hold (0: none ever placed)
     QString holdReason;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "UiTestSupport.h"
 
+#include "core/engine/EngineSession.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
+#include "ui/Format.h"
 #include "ui/IntegrationsModel.h"
 #include "ui/IntegrationsReader.h"
+#include "ui/Palette.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -34,7 +37,7 @@ IntegrationStatus status(const QString &id)
 IntegrationEndpoint endpoint(const QString &id)
 {
     // Without a policy: the host's learned partition, as the scheduler has it.
-    return {id, QString(), learnedPolicyId(id + QStringLiteral(".example")), QString()};
+    return {id, QString(), learnedPolicyId(id + QStringLiteral(".example")), QString(), QString()};
 }
 
 } // namespace
@@ -46,6 +49,7 @@ class tst_Integrations : public QObject
 private slots:
     void modelPassesTheTester();
     void stateRulesAndPrecedence();
+    void credentialsHoldInsteadOfFailing();
     void statesFromSeededHistories();
     void percentileIsNearestRank();
 };
@@ -131,6 +135,109 @@ void tst_Integrations::stateRulesAndPrecedence()
     QCOMPARE(nextRunAtMs(n, kNow), kNow + 2000);
     n.heldUntilMs = kNow + 9000;
     QCOMPARE(nextRunAtMs(n, kNow), kNow + 9000);
+}
+
+// An endpoint whose credential has no token shows that, from the engine's state, rather
+// than the failure it may have caused; a refused one asks for the operator.
+void tst_Integrations::credentialsHoldInsteadOfFailing()
+{
+    IntegrationsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    IntegrationsSnapshot snapshot;
+    snapshot.rangeMs = 3600000;
+    IntegrationStatus bom = status(QStringLiteral("bom"));
+    bom.credentialId = QStringLiteral("plm");
+    bom.lastEndedFailed = true;
+    bom.open.waiting = 3;
+    bom.nextTickAtMs = kNow + 1000;
+    snapshot.rows = {bom, status(QStringLiteral("other"))};
+    model.setNowMs(kNow);
+    model.setSnapshot(snapshot);
+    QCOMPARE(model.stateAt(0), IntegrationState::Failing);
+
+    // As the window has it: the engine's last report.
+    EngineState engine;
+    CredentialState plm;
+    plm.id = QStringLiteral("plm");
+    plm.phase = CredentialState::Phase::Failing;
+    plm.failingSinceMs = kNow - 60000;
+    plm.nextTryAtMs = kNow + 30000;
+    plm.lastError = QStringLiteral("http_503");
+    CredentialState unused;
+    unused.id = QStringLiteral("unused");
+    unused.phase = CredentialState::Phase::Refused;
+    unused.lastError = QStringLiteral("invalid_client");
+    engine.credentials = {plm, unused};
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+    model.setCredentials(engine.credentials);
+    QVERIFY(changes.count() > 0);
+    const QModelIndex light = model.index(0, IntegrationsModel::StateColumn);
+    QCOMPARE(model.stateAt(0), IntegrationState::WaitingForCredentials);
+    QCOMPARE(light.data().toString(), QStringLiteral("waiting for credentials"));
+    QCOMPARE(model.stateAt(1), IntegrationState::Ok); // names no credential
+    const QString tip = light.data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("Waiting for credentials plm (token endpoint: http_503, "
+                                         "next try %1)")
+                              .arg(format::localTime(kNow + 30000, kNow))),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("without spending attempts")), qPrintable(tip));
+    QVERIFY(!light.data(Qt::ForegroundRole).isValid()); // not the red of a failure
+    // Nothing goes before the next token request.
+    QCOMPARE(model.index(0, IntegrationsModel::NextRunColumn).data().toString(),
+             format::countdown(kNow + 30000, kNow));
+
+    // The engine reports every second; the same state changes nothing.
+    changes.clear();
+    model.setCredentials(engine.credentials);
+    QCOMPARE(changes.count(), 0);
+    // The store's next snapshot keeps it.
+    model.setSnapshot(snapshot);
+    QCOMPARE(model.stateAt(0), IntegrationState::WaitingForCredentials);
+
+    // Asking again after the failure is still waiting.
+    plm.phase = CredentialState::Phase::Renewing;
+    model.setCredentials({plm});
+    QCOMPARE(model.stateAt(0), IntegrationState::WaitingForCredentials);
+    QVERIFY(light.data(Qt::ToolTipRole).toString().contains(QStringLiteral("asking again now")));
+
+    // Refused: parked, and the operator's red.
+    plm.phase = CredentialState::Phase::Refused;
+    plm.lastError = QStringLiteral("invalid_client: Client authentication failed");
+    model.setCredentials({plm});
+    QCOMPARE(model.stateAt(0), IntegrationState::CredentialsRefused);
+    QCOMPARE(light.data().toString(), QStringLiteral("credentials refused"));
+    QCOMPARE(light.data(Qt::ForegroundRole).value<QColor>(), palette::problem());
+    QVERIFY2(light.data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("Credentials plm refused: invalid_client: Client "
+                                          "authentication failed — operations parked")),
+             qPrintable(light.data(Qt::ToolTipRole).toString()));
+
+    // Precedence: the operator's pause first, then the refusal, the server's hold, the
+    // wait for a token, and only then the endpoint's own facts.
+    IntegrationStatus s = bom;
+    s.credential = plm;
+    s.heldUntilMs = kNow + 5000;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::CredentialsRefused);
+    s.paused = true;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Paused);
+    s.paused = false;
+    s.credential.phase = CredentialState::Phase::Failing;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Held);
+    s.heldUntilMs = 0;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::WaitingForCredentials);
+    // A renewal that fails while the token held is still valid holds nothing yet.
+    s.credential.validUntilMs = kNow + 60000;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Failing);
+
+    // A token again: the endpoint's own light.
+    plm.phase = CredentialState::Phase::Valid;
+    plm.failingSinceMs = -1;
+    plm.nextTryAtMs = -1;
+    plm.lastError.clear();
+    plm.validUntilMs = kNow + 3600000;
+    model.setCredentials({plm});
+    QCOMPARE(model.stateAt(0), IntegrationState::Failing);
 }
 
 // A store seeded with one history per light, on fixed timestamps; the reader reads it
