@@ -74,6 +74,12 @@ private:
                         {"client_pkcs12", m_tls->clientPkcs12()},
                         {"pkcs12_passphrase", "${env:P12_PASS}"}},
             QJsonObject{{"id", "ca-only"}, {"ca_file", m_tls->caFile()}},
+            // Host names not checked: the chain still must be the CA's.
+            QJsonObject{
+                {"id", "ca-any-name"}, {"ca_file", m_tls->caFile()}, {"verify_hostname", false}},
+            QJsonObject{{"id", "other-ca-any-name"},
+                        {"ca_file", m_tls->otherCaFile()},
+                        {"verify_hostname", false}},
             // The right client certificate, but trusting a CA that signed nothing here.
             QJsonObject{{"id", "other-ca"},
                         {"ca_file", m_tls->otherCaFile()},
@@ -157,6 +163,7 @@ private slots:
     void withTheClientCertificateAllSucceed_data();
     void withTheClientCertificateAllSucceed();
     void theCaIsTrustedForItsEndpointsOnly();
+    void hostNamesUncheckedOnlyWhereSaid();
 };
 
 // The fixture itself, through Qt's own TLS: refused without the client certificate,
@@ -378,6 +385,51 @@ void tst_Mtls::theCaIsTrustedForItsEndpointsOnly()
     for (const TlsFixture::LogLine &line : lines)
         reused += line.uri.startsWith(QLatin1String("/trusted")) && line.connectionRequests > 1;
     qInfo() << "trusted requests on a connection already open:" << reused << "of" << trusted;
+}
+
+void tst_Mtls::hostNamesUncheckedOnlyWhereSaid()
+{
+    // 127.0.0.2 is not in the server certificate. verify_hostname: false forgives that
+    // and nothing else.
+    const QString id = marker();
+    QList<QStringList> endpoints;
+    for (int i = 0; i < 3; ++i) {
+        endpoints.append(
+            {QStringLiteral("checked-%1").arg(i),
+             m_tls->mismatchedNameUrl(QStringLiteral("/checked?%1&op=%2").arg(id).arg(i)),
+             QStringLiteral("ca-only")});
+        endpoints.append(
+            {QStringLiteral("anyname-%1").arg(i),
+             m_tls->mismatchedNameUrl(QStringLiteral("/anyname?%1&op=%2").arg(id).arg(i)),
+             QStringLiteral("ca-any-name")});
+        endpoints.append(
+            {QStringLiteral("otherca-%1").arg(i),
+             m_tls->mismatchedNameUrl(QStringLiteral("/otherca?%1&op=%2").arg(id).arg(i)),
+             QStringLiteral("other-ca-any-name")});
+    }
+    const QString config = writeWorkspace(QStringLiteral("names"), endpoints);
+    const QString db = m_dir->filePath(QStringLiteral("names.db"));
+    const CooldownResult result = run(config, db);
+    QVERIFY2(result.finished && (result.exitCode == 0 || result.exitCode == 1),
+             result.tail().constData());
+    QString error;
+    auto store = openStore(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const QList<OperationRecord> operations = store->operations({});
+    QCOMPARE(operations.size(), 9);
+    const QString outcomes = describe(operations);
+    for (const OperationRecord &o : operations) {
+        if (o.endpointId.startsWith(QLatin1String("anyname-"))) {
+            QVERIFY2(o.state == OperationState::Succeeded,
+                     qPrintable(o.endpointId + u' ' + outcomes));
+        } else {
+            QVERIFY2(o.state == OperationState::Failed, qPrintable(o.endpointId + u' ' + outcomes));
+            QCOMPARE(o.finalReason, QStringLiteral("tls_error"));
+        }
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(m_tls->logLinesWith(id).size() >= 3, 5000);
+    for (const TlsFixture::LogLine &line : m_tls->logLinesWith(id))
+        QVERIFY2(line.uri.startsWith(QLatin1String("/anyname")), qPrintable(line.uri));
 }
 
 QTEST_GUILESS_MAIN(tst_Mtls)

@@ -113,6 +113,12 @@ public:
     {
         return QStringLiteral("https://127.0.0.1:%1%2").arg(m_optionalPort).arg(pathAndQuery);
     }
+    // The optional port on 127.0.0.2, an address the server certificate does not name:
+    // the chain is trusted with the CA, the host name does not match.
+    QString mismatchedNameUrl(const QString &pathAndQuery = QStringLiteral("/")) const
+    {
+        return QStringLiteral("https://127.0.0.2:%1%2").arg(m_optionalPort).arg(pathAndQuery);
+    }
 
     // The access log so far. nginx writes a line once its answer went out.
     QList<LogLine> logLines() const
@@ -278,13 +284,14 @@ private:
         // As root the master keeps root and the workers drop to nobody, as scripts/nginx
         // does; the workers only write the log the master opened.
         const QByteArray user = ::geteuid() == 0 ? "user nobody nogroup;\n" : "";
-        const auto server = [&dir](quint16 port, const char *verify) {
-            return "    server {\n"
-                   "        listen 127.0.0.1:" +
-                   QByteArray::number(port) +
-                   " ssl;\n"
-                   "        ssl_certificate " +
-                   dir + "/server.pem;\n        ssl_certificate_key " + dir +
+        const auto server = [&dir](quint16 port, const char *verify, bool alsoSecondAddress) {
+            const QByteArray listen =
+                "        listen 127.0.0.1:" + QByteArray::number(port) + " ssl;\n" +
+                (alsoSecondAddress
+                     ? "        listen 127.0.0.2:" + QByteArray::number(port) + " ssl;\n"
+                     : QByteArray());
+            return "    server {\n" + listen + "        ssl_certificate " + dir +
+                   "/server.pem;\n        ssl_certificate_key " + dir +
                    "/server.key;\n"
                    "        ssl_client_certificate " +
                    dir + "/ca.pem;\n        ssl_verify_client " + verify +
@@ -309,7 +316,7 @@ private:
                "\"$request_uri\" $ssl_client_verify $connection $connection_requests';\n"
                "    access_log " +
                dir + "/access.log cooldown;\n    keepalive_requests 100000;\n" +
-               server(m_port, "on") + server(m_optionalPort, "off") + "}\n";
+               server(m_port, "on", false) + server(m_optionalPort, "off", true) + "}\n";
     }
 
     bool startNginx(QString *error)
