@@ -78,7 +78,8 @@ TokenResponse TokenResponse::parse(int status, const QByteArray &body)
         r.kind = Kind::Token;
         return r;
     }
-    if (doc.isObject() && o.value(QLatin1String("error")).isString()) {
+    if (doc.isObject() && o.value(QLatin1String("error")).isString() &&
+        !o.value(QLatin1String("error")).toString().trimmed().isEmpty()) {
         r.error = oneLine(o.value(QLatin1String("error")).toString());
         const QJsonValue description = o.value(QLatin1String("error_description"));
         if (description.isString())

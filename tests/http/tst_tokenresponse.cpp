@@ -56,6 +56,8 @@ void tst_TokenResponse::parse_data()
         << qint64(-1) << "invalid_scope";
     QTest::newRow("wrong url") << 404 << QByteArray("not found") << Kind::Refused << QByteArray()
                                << qint64(-1) << "http_404";
+    QTest::newRow("empty error code") << 401 << QByteArray(R"({"error":""})") << Kind::Refused
+                                      << QByteArray() << qint64(-1) << "http_401";
     QTest::newRow("unavailable") << 503 << QByteArray("") << Kind::Error << QByteArray()
                                  << qint64(-1) << "http_503";
     QTest::newRow("throttled with an error body")
