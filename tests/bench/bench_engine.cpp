@@ -21,12 +21,17 @@
 //   memory      resident memory while the engine runs 1,000,000 attempts in batches of 20,000
 //               (stopped after --memory-seconds, 900 by default): growth per attempt after a
 //               warm-up
+//   credentials the throughput path with an OAuth 2.0 client-credentials token (one token
+//               from an in-process token endpoint, valid throughout), against the same
+//               path with a static bearer credential, runs alternating (--rounds each,
+//               medians); for information, against the token written in the endpoint's
+//               headers
 //
 //   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS] [--claim-ahead-ms MS]
 //                [--send-gather-ms MS]
-//                [--only throughput|lateness|fairness|periodic|startup|memory]
+//                [--only throughput|lateness|fairness|periodic|startup|memory|credentials]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
-//                [--max-seconds S] [--analyze]
+//                [--max-seconds S] [--rounds N] [--analyze]
 
 #include "bench/BareLoop.h"
 #include "bench/BenchHttpServer.h"
@@ -39,12 +44,14 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
+#include "support/ScriptedHttpServer.h"
 
 #include <sqlite3.h>
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -100,11 +107,13 @@ class Engine
 public:
     Engine(const QString &dbPath, const QUrl &url) : Engine(dbPath, singleEndpointConfig(url)) {}
 
-    Engine(const QString &dbPath, const QByteArray &json)
+    // environment: what the config's ${env:NAME} references read.
+    Engine(const QString &dbPath, const QByteArray &json,
+           const QHash<QString, QString> &environment = {})
     {
         QString error;
-        auto config = WorkspaceConfig::parse(json, QStringLiteral("bench.json"), &error, {},
-                                             QHash<QString, QString>{});
+        auto config =
+            WorkspaceConfig::parse(json, QStringLiteral("bench.json"), &error, {}, environment);
         if (!config)
             die(error);
         store = openStore(dbPath);
@@ -219,18 +228,10 @@ struct EngineRun
     double cpuMsPerRequest = 0;
 };
 
-// The engine through `count` due operations of one endpoint (in the shared
-// partition when policyJson is given), until idle or stopped after maxSeconds.
-EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const QUrl &url,
-                           qint64 count, double maxSeconds, const QString &policyJson = {})
+// The engine, made on a database of `count` due operations, run until idle or stopped
+// after maxSeconds: its rate and CPU per request. Every attempt must have succeeded.
+EngineRun measureThroughput(Engine &engine, qint64 count, double maxSeconds)
 {
-    const QString path = prepareDatabase(dir, name);
-    // The run-once endpoint adds the last one itself.
-    if (policyJson.isEmpty())
-        seedDue(path, count - 1);
-    else
-        seedDue(path, count - 1, QStringLiteral("shared"), QStringLiteral("bench"));
-    Engine engine(path, singleEndpointConfig(url, policyJson));
     const double cpuBefore = processCpuSeconds();
     QElapsedTimer timer;
     timer.start();
@@ -250,6 +251,21 @@ EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const 
                  .arg(attempts)
                  .arg(count));
     return {double(attempts) / engineSeconds, cpu * 1000.0 / double(std::max<qint64>(attempts, 1))};
+}
+
+// The engine through `count` due operations of one endpoint (in the shared
+// partition when policyJson is given), until idle or stopped after maxSeconds.
+EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const QUrl &url,
+                           qint64 count, double maxSeconds, const QString &policyJson = {})
+{
+    const QString path = prepareDatabase(dir, name);
+    // The run-once endpoint adds the last one itself.
+    if (policyJson.isEmpty())
+        seedDue(path, count - 1);
+    else
+        seedDue(path, count - 1, QStringLiteral("shared"), QStringLiteral("bench"));
+    Engine engine(path, singleEndpointConfig(url, policyJson));
+    return measureThroughput(engine, count, maxSeconds);
 }
 
 // The bare loop again, but writing each answer as one row in a transaction of its own
@@ -316,6 +332,143 @@ void benchThroughput(const QTemporaryDir &dir, const QUrl &url, qint64 count, do
            QStringLiteral("the loop writing each answer: %1").arg(perSecond(recordingRate)),
            perSecond(plain.rate), ratioText(plain.rate / recordingRate), QStringLiteral("(info)"),
            true);
+}
+
+// How the credentials benchmark's endpoint authenticates: through credential "api"
+// (credentialJson), or with the token written in its own headers when there is none.
+struct AuthCase
+{
+    QString key; // in file names
+    QString name;
+    QString credentialJson;
+    bool oauth = false;
+    std::vector<EngineRun> runs;
+};
+
+// Endpoint "bench" at url, run once, authenticated as `auth` says.
+QByteArray authConfig(const QUrl &url, const AuthCase &auth)
+{
+    const QString credentials =
+        auth.credentialJson.isEmpty()
+            ? QString()
+            : QStringLiteral(R"("credentials": [%1],)").arg(auth.credentialJson);
+    const QString endpointAuth =
+        auth.credentialJson.isEmpty()
+            ? QStringLiteral(R"("headers": {"Authorization": "Bearer ${env:BENCH_TOKEN}"})")
+            : QStringLiteral(R"("credentials": "api")");
+    return QStringLiteral(R"({"version": 1, %1, %2 "endpoints": [{"id": "bench", "url": "%3",)"
+                          R"( "timeout_seconds": 30, %4}]})")
+        .arg(concurrencyJson(), credentials, url.toString(), endpointAuth)
+        .toUtf8();
+}
+
+double medianRate(const std::vector<EngineRun> &runs)
+{
+    std::vector<double> rates;
+    for (const EngineRun &r : runs)
+        rates.push_back(r.rate);
+    std::sort(rates.begin(), rates.end());
+    const size_t n = rates.size();
+    return n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2.0;
+}
+
+double medianCpu(const std::vector<EngineRun> &runs)
+{
+    std::vector<double> cpu;
+    for (const EngineRun &r : runs)
+        cpu.push_back(r.cpuMsPerRequest);
+    std::sort(cpu.begin(), cpu.end());
+    const size_t n = cpu.size();
+    return n % 2 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2.0;
+}
+
+// The throughput path with an OAuth 2.0 client-credentials token, against the same path
+// with a static bearer credential: `rounds` runs of each, alternating (static, OAuth,
+// then, for information, the token in the endpoint's headers), compared by medians.
+// The token endpoint is in process and answers with a token that outlives the run, so
+// each OAuth run asks for exactly one; what is measured is what holding, checking and
+// adding the token costs each request.
+void benchCredentials(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds,
+                      int rounds)
+{
+    ScriptedHttpServer tokenServer;
+    ScriptedResponse token;
+    token.headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
+    token.body = R"({"access_token":"bench-token","token_type":"Bearer","expires_in":86400})";
+    tokenServer.script("/token", {token});
+    const QHash<QString, QString> environment{
+        {QStringLiteral("BENCH_TOKEN"), QStringLiteral("bench-token")},
+        {QStringLiteral("BENCH_CLIENT_SECRET"), QStringLiteral("bench-secret")}};
+
+    AuthCase bearer{
+        QStringLiteral("bearer"),
+        QStringLiteral("static bearer credential"),
+        QStringLiteral(R"({"id": "api", "type": "bearer", "token": "${env:BENCH_TOKEN}"})"),
+        false,
+        {}};
+    AuthCase oauth{QStringLiteral("oauth"),
+                   QStringLiteral("OAuth credential"),
+                   QStringLiteral(R"({"id": "api", "type": "oauth2_client_credentials",)"
+                                  R"( "token_url": "%1", "client_id": "bench",)"
+                                  R"( "client_secret": "${env:BENCH_CLIENT_SECRET}"})")
+                       .arg(tokenServer.url(QStringLiteral("/token"))),
+                   true,
+                   {}};
+    AuthCase header{QStringLiteral("header"),
+                    QStringLiteral("token in the endpoint's headers"),
+                    QString(),
+                    false,
+                    {}};
+
+    bareLoopSeconds(url, std::min<qint64>(count, 1000),
+                    kConcurrency); // warm-up: connections, caches
+    for (int round = 0; round < rounds; ++round) {
+        for (AuthCase *auth : {&bearer, &oauth, &header}) {
+            const QString path = prepareDatabase(
+                dir, QStringLiteral("credentials-%1-%2.db").arg(auth->key).arg(round));
+            seedDue(path, count - 1);
+            {
+                Engine engine(path, authConfig(url, *auth), environment);
+                const qsizetype asked = tokenServer.received.size();
+                auth->runs.push_back(measureThroughput(engine, count, maxSeconds));
+                // One token for the whole run, or the run measured something else.
+                const qsizetype tokenRequests = tokenServer.received.size() - asked;
+                if (tokenRequests != (auth->oauth ? 1 : 0))
+                    die(QStringLiteral("%1: %2 token requests in one run")
+                            .arg(auth->name)
+                            .arg(tokenRequests));
+                if (auth->oauth) {
+                    const QList<CredentialState> states = engine.scheduler->credentialStates();
+                    if (states.size() != 1 || states.first().phase != CredentialState::Phase::Valid)
+                        die(QStringLiteral("the OAuth credential did not hold a valid token"));
+                }
+            }
+            for (const QString &suffix :
+                 {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+                QFile::remove(path + suffix);
+        }
+        note(QStringLiteral("round %1: static bearer %2, OAuth %3, token in headers %4")
+                 .arg(round + 1)
+                 .arg(perSecond(bearer.runs.back().rate), perSecond(oauth.runs.back().rate),
+                      perSecond(header.runs.back().rate)));
+    }
+    const double bearerRate = medianRate(bearer.runs);
+    const double oauthRate = medianRate(oauth.runs);
+    const double headerRate = medianRate(header.runs);
+    note(QStringLiteral("CPU per request (medians): static bearer %1 ms, OAuth %2 ms,"
+                        " token in headers %3 ms")
+             .arg(number(medianCpu(bearer.runs), 3), number(medianCpu(oauth.runs), 3),
+                  number(medianCpu(header.runs), 3)));
+    const double ratio = oauthRate / bearerRate;
+    report(QStringLiteral("engine throughput, OAuth credential valid throughout (%1 due, median"
+                          " of %2)")
+               .arg(count)
+               .arg(rounds),
+           QStringLiteral("static bearer credential: %1").arg(perSecond(bearerRate)),
+           perSecond(oauthRate), ratioText(ratio), QStringLiteral(">= 0.95x"), ratio >= 0.95);
+    report(QStringLiteral("engine throughput, OAuth credential, against the token in headers"),
+           QStringLiteral("Authorization in the endpoint's headers: %1").arg(perSecond(headerRate)),
+           perSecond(oauthRate), ratioText(oauthRate / headerRate), QStringLiteral("(info)"), true);
 }
 
 // How long after its not_before each of `count` operations (ids from firstId on)
@@ -951,6 +1104,7 @@ int main(int argc, char **argv)
     const double capSeconds = option(args, QStringLiteral("--max-seconds"),
                                      g_smoke ? QStringLiteral("20") : QStringLiteral("60"))
                                   .toDouble();
+    const int rounds = option(args, QStringLiteral("--rounds"), QStringLiteral("3")).toInt();
 
     std::unique_ptr<BenchHttpServer> local;
     QUrl url(option(args, QStringLiteral("--url"), QString()));
@@ -960,7 +1114,7 @@ int main(int argc, char **argv)
         note(QStringLiteral("no --url: an in-process server at %1 (figures not representative)")
                  .arg(url.toString()));
     }
-    if (!url.isValid() || count < 2 || latenessCount < 1 || spreadMs < 1)
+    if (!url.isValid() || count < 2 || latenessCount < 1 || spreadMs < 1 || rounds < 1)
         die(QStringLiteral("bad arguments"));
     QTemporaryDir dir;
     if (!dir.isValid())
@@ -968,6 +1122,8 @@ int main(int argc, char **argv)
     note(QStringLiteral("load average: %1").arg(loadAverage()));
     if (which.isEmpty() || which == QLatin1String("throughput"))
         benchThroughput(dir, url, count, capSeconds);
+    if (which.isEmpty() || which == QLatin1String("credentials"))
+        benchCredentials(dir, url, count, capSeconds, rounds);
     if (which.isEmpty() || which == QLatin1String("lateness")) {
         benchLateness(dir, url, latenessCount, spreadMs, capSeconds, true);
         // The same at a tenth of the rate: the timer's own precision, without queueing.
