@@ -70,8 +70,9 @@ struct CredentialConfig
     };
     enum class ClientAuth
     {
-        SecretBasic, // client_secret_basic (the default): HTTP Basic with id and secret
-        SecretPost,  // client_secret_post: both in the form
+        SecretBasic,   // client_secret_basic (the default): HTTP Basic with id and secret
+        SecretPost,    // client_secret_post: both in the form
+        PrivateKeyJwt, // private_key_jwt: a JWT signed with the client's key (RFC 7523)
     };
 
     QString id;
@@ -85,6 +86,11 @@ struct CredentialConfig
     QString scope;
     QString audience;
     QList<QPair<QString, QString>> extraParameters; // sent in the token request's form
+    // private_key_jwt: the key read (and decrypted) at load, in memory only, and the
+    // algorithm it signs with (RS256 or ES256); key_id goes in the JWT header as kid.
+    QByteArray assertionKeyPem;
+    QString assertionAlgorithm;
+    QString assertionKeyId;
     // A token whose answer gives no expires_in is taken to live this long.
     double defaultLifetimeSeconds = 3600;
     double tokenTimeoutSeconds = 30;

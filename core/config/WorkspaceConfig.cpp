@@ -4,6 +4,7 @@
 #include "core/config/JobRequest.h"
 #include "core/config/JsonReader.h"
 #include "core/config/TlsFiles.h"
+#include "core/http/ClientAssertion.h"
 #include "core/http/HttpToken.h"
 
 #include <QCoreApplication>
@@ -281,6 +282,9 @@ const QStringList kOAuthKeys = {QStringLiteral("id"),
                                 QStringLiteral("client_id"),
                                 QStringLiteral("client_secret"),
                                 QStringLiteral("client_auth"),
+                                QStringLiteral("private_key"),
+                                QStringLiteral("key_passphrase"),
+                                QStringLiteral("key_id"),
                                 QStringLiteral("scope"),
                                 QStringLiteral("audience"),
                                 QStringLiteral("extra_parameters"),
@@ -670,8 +674,50 @@ void readTls(const QJsonObject &o, const QString &path, const Substitution &subs
     t.ssl.setPrivateKey(key);
 }
 
+// private_key_jwt (RFC 7523): the client's key instead of a secret. The file is read
+// and decrypted here, so that a wrong path, passphrase or key type is the workspace's
+// error, named with its JSON path.
+void readAssertionKey(const QJsonObject &o, const QString &path, const Substitution &subst,
+                      JsonReader &r, const QDir &base, CredentialConfig &c)
+{
+    if (o.contains(QStringLiteral("client_secret"))) {
+        r.fail(JsonReader::join(path, QStringLiteral("client_secret")),
+               Text::tr("private_key_jwt signs with private_key; no client_secret is sent"));
+        return;
+    }
+    const QString keyPath = JsonReader::join(path, QStringLiteral("private_key"));
+    if (!o.contains(QStringLiteral("private_key"))) {
+        r.fail(keyPath, Text::tr("required with private_key_jwt"));
+        return;
+    }
+    const QString file = tlsPath(o, QStringLiteral("private_key"), path, subst, r, base);
+    const std::optional<QString> passphrase =
+        secret(o, QStringLiteral("key_passphrase"), path, false, subst, r, &c.variables);
+    if (!r.ok())
+        return;
+    QSslKey key;
+    if (const auto problem = tlsfiles::readPrivateKey(
+            file, passphrase ? std::optional<QByteArray>(passphrase->toUtf8()) : std::nullopt,
+            &key)) {
+        r.fail(keyPath, *problem);
+        return;
+    }
+    c.assertionKeyPem = key.toPem();
+    QString why;
+    const std::optional<QString> algorithm = ClientAssertion::algorithmFor(c.assertionKeyPem, &why);
+    if (!algorithm) {
+        r.fail(keyPath, Text::tr("%1 cannot sign a client assertion: %2").arg(file, why));
+        return;
+    }
+    c.assertionAlgorithm = *algorithm;
+    const QString keyId = r.string(o, QStringLiteral("key_id"), path, false);
+    if (const auto resolved = fixedText(keyId, JsonReader::join(path, QStringLiteral("key_id")),
+                                        subst, r, &c.variables))
+        c.assertionKeyId = *resolved;
+}
+
 void readCredential(const QJsonObject &o, const QString &path, const Substitution &subst,
-                    JsonReader &r, CredentialConfig &c)
+                    JsonReader &r, const QDir &base, CredentialConfig &c)
 {
     const QString typePath = JsonReader::join(path, QStringLiteral("type"));
     const QString typeText = r.string(o, QStringLiteral("type"), path, true);
@@ -744,16 +790,28 @@ void readCredential(const QJsonObject &o, const QString &path, const Substitutio
         } else if (auth == QLatin1String("client_secret_post")) {
             c.clientAuth = CredentialConfig::ClientAuth::SecretPost;
         } else if (auth == QLatin1String("private_key_jwt")) {
-            r.fail(authPath, Text::tr("private_key_jwt is not supported yet"));
-            return;
+            c.clientAuth = CredentialConfig::ClientAuth::PrivateKeyJwt;
         } else {
             r.fail(authPath, Text::tr("expected one of: %1")
-                                 .arg(QStringLiteral("client_secret_basic, client_secret_post")));
+                                 .arg(QStringLiteral(
+                                     "client_secret_basic, client_secret_post, private_key_jwt")));
             return;
         }
-        if (const auto value =
-                secret(o, QStringLiteral("client_secret"), path, true, subst, r, &c.variables))
-            c.clientSecret = value->toUtf8();
+        if (c.clientAuth == CredentialConfig::ClientAuth::PrivateKeyJwt) {
+            readAssertionKey(o, path, subst, r, base, c);
+        } else {
+            for (const QString &key :
+                 {QStringLiteral("private_key"), QStringLiteral("key_passphrase"),
+                  QStringLiteral("key_id")}) {
+                if (o.contains(key)) {
+                    r.fail(JsonReader::join(path, key), Text::tr("only with private_key_jwt"));
+                    return;
+                }
+            }
+            if (const auto value =
+                    secret(o, QStringLiteral("client_secret"), path, true, subst, r, &c.variables))
+                c.clientSecret = value->toUtf8();
+        }
         for (const QString &key : {QStringLiteral("scope"), QStringLiteral("audience")}) {
             const QString written = r.string(o, key, path, false);
             const auto resolved =
@@ -1052,7 +1110,7 @@ void readConnectionSections(const QJsonObject &top, const QString &sourceName,
                 if (!o)
                     break;
                 CredentialConfig c;
-                readCredential(*o, entryPath, subst, r, c);
+                readCredential(*o, entryPath, subst, r, base, c);
                 if (r.ok() && config.credential(c.id))
                     r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
                            Text::tr("duplicate id '%1'").arg(c.id));

@@ -3,6 +3,7 @@
 
 #include "core/Logging.h"
 #include "core/engine/Transport.h"
+#include "core/http/ClientAssertion.h"
 #include "core/http/TokenResponse.h"
 #include "core/retry/Backoff.h"
 #include "core/retry/ServerWait.h"
@@ -151,6 +152,11 @@ CredentialGrant CredentialBroker::acquire(const QString &id)
     }
     if (mayAsk)
         request(entry);
+    if (entry.refused && now < entry.retryAtMs) {
+        grant.kind = CredentialGrant::Kind::Refused; // refused before anything was sent
+        grant.reason = entry.state.lastError;
+        return grant;
+    }
     grant.kind = CredentialGrant::Kind::Pending;
     grant.retryAtMs = entry.call ? -1 : entry.retryAtMs;
     return grant;
@@ -206,7 +212,35 @@ void CredentialBroker::request(Entry &entry)
         add(QStringLiteral("audience"), c.audience);
     for (const auto &p : c.extraParameters)
         add(p.first, p.second);
-    if (c.clientAuth == CredentialConfig::ClientAuth::SecretPost) {
+    if (c.clientAuth == CredentialConfig::ClientAuth::PrivateKeyJwt) {
+        // RFC 7523, 2.2: a fresh assertion for every request, its jti never reused.
+        const QString jti = QStringLiteral("%1%2")
+                                .arg(m_random.next(), 16, 16, QLatin1Char('0'))
+                                .arg(m_random.next(), 16, 16, QLatin1Char('0'));
+        QString why;
+        const std::optional<QByteArray> assertion =
+            ClientAssertion::sign(c.assertionKeyPem, c.assertionKeyId, c.clientId,
+                                  c.tokenUrl.toString(QUrl::RemoveUserInfo | QUrl::RemoveFragment),
+                                  jti, m_clock.nowMs(), &why);
+        if (!assertion) {
+            // The key was checked at load; it cannot sign now only if the library
+            // changed under us. Nothing is sent: the client is refused by its own key.
+            const bool first = refuse(entry, QStringLiteral("client_assertion: ") + why);
+            QMetaObject::invokeMethod(
+                this,
+                [this, id = c.id, error = entry.state.lastError, first] {
+                    if (first)
+                        emit refused(id, error);
+                    emit changed(id);
+                },
+                Qt::QueuedConnection);
+            return;
+        }
+        add(QStringLiteral("client_id"), c.clientId);
+        add(QStringLiteral("client_assertion_type"),
+            QLatin1String(ClientAssertion::kAssertionType));
+        add(QStringLiteral("client_assertion"), QString::fromLatin1(*assertion));
+    } else if (c.clientAuth == CredentialConfig::ClientAuth::SecretPost) {
         add(QStringLiteral("client_id"), c.clientId);
         add(QStringLiteral("client_secret"), QString::fromUtf8(c.clientSecret));
     } else {
@@ -285,18 +319,7 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
         entry.state.failingSinceMs = now;
     entry.state.lastError = error;
     if (answer.kind == TokenResponse::Kind::Refused) {
-        const bool first = !entry.refused;
-        entry.refused = true;
-        const qint64 pause =
-            std::min(kMaxRefusalPauseMs, kRefusalPauseMs << std::min(entry.refusals, 8));
-        ++entry.refusals;
-        entry.retryAtMs = now + pause;
-        entry.state.phase = CredentialState::Phase::Refused;
-        entry.state.nextTryAtMs = entry.retryAtMs;
-        qCWarning(lcEngine).noquote()
-            << QStringLiteral("credential %1: the token endpoint refused the client (%2); "
-                              "operations that need it are parked")
-                   .arg(id, error);
+        const bool first = refuse(entry, error);
         if (first)
             emit refused(id, error);
         emit changed(id);
@@ -323,6 +346,27 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
                                          .arg(id, error)
                                          .arg(double(waitMs) / 1000.0);
     emit changed(id);
+}
+
+bool CredentialBroker::refuse(Entry &entry, const QString &error)
+{
+    const qint64 now = m_clock.nowMs();
+    const bool first = !entry.refused;
+    entry.refused = true;
+    const qint64 pause =
+        std::min(kMaxRefusalPauseMs, kRefusalPauseMs << std::min(entry.refusals, 8));
+    ++entry.refusals;
+    entry.retryAtMs = now + pause;
+    if (entry.state.failingSinceMs < 0)
+        entry.state.failingSinceMs = now;
+    entry.state.lastError = error;
+    entry.state.phase = CredentialState::Phase::Refused;
+    entry.state.nextTryAtMs = entry.retryAtMs;
+    qCWarning(lcEngine).noquote()
+        << QStringLiteral("credential %1: the client was refused (%2); operations that need it "
+                          "are parked")
+               .arg(entry.config.id, error);
+    return first;
 }
 
 CredentialState CredentialBroker::state(const QString &id) const

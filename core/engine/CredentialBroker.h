@@ -118,6 +118,9 @@ signals:
 private:
     struct Entry;
     void request(Entry &entry);
+    // Marks the client refused until its pause ends; true when this starts a run of
+    // refusals (the one the refused() signal tells of).
+    bool refuse(Entry &entry, const QString &error);
     void onTokenAnswer(const QString &id, const TransportResult &result);
 
     Transport &m_transport;

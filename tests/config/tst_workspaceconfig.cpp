@@ -68,6 +68,8 @@ private slots:
     void tlsFiles_data();
     void tlsFiles();
     void tlsRelativePathsFromTheWorkspaceFolder();
+    void privateKeyJwt_data();
+    void privateKeyJwt();
     void verifyHostnameOffWarns();
 
 private:
@@ -741,12 +743,17 @@ void tst_WorkspaceConfig::credentialsRefused_data()
         << credential(
                R"("type": "oauth2_client_credentials", "token_url": "https://idp/t", "client_id": "me", "client_secret": "${env:EMPTY}")")
         << "credentials[0].client_secret: environment variable EMPTY is empty";
-    QTest::newRow("private_key_jwt") << oauth(R"(, "client_auth": "private_key_jwt")")
-                                     << "credentials[0].client_auth: private_key_jwt is not "
-                                        "supported yet";
+    QTest::newRow("private_key_jwt with a secret")
+        << oauth(R"(, "client_auth": "private_key_jwt")")
+        << "credentials[0].client_secret: private_key_jwt signs with private_key; no "
+           "client_secret is sent";
+    QTest::newRow("private_key without private_key_jwt")
+        << oauth(R"(, "private_key": "me.key")")
+        << "credentials[0].private_key: only with private_key_jwt";
     QTest::newRow("client_auth unknown")
         << oauth(R"(, "client_auth": "mtls")")
-        << "credentials[0].client_auth: expected one of: client_secret_basic, client_secret_post";
+        << "credentials[0].client_auth: expected one of: client_secret_basic, client_secret_post, "
+           "private_key_jwt";
     QTest::newRow("scope number") << oauth(R"(, "scope": 1)")
                                   << "credentials[0].scope: expected a string";
     QTest::newRow("scope with a job placeholder")
@@ -1382,6 +1389,68 @@ void tst_WorkspaceConfig::tlsFiles()
     }
     QVERIFY(t->verifyHostname);
     QVERIFY(config->warnings.isEmpty());
+}
+
+void tst_WorkspaceConfig::privateKeyJwt_data()
+{
+    QTest::addColumn<QByteArray>("fields");
+    QTest::addColumn<QString>("outcome"); // the algorithm, or the start of the error
+
+    QTest::newRow("RSA key") << QByteArray(R"("private_key": "client.key", "key_id": "k-1")")
+                             << "RS256";
+    QTest::newRow("EC P-256 key") << QByteArray(R"("private_key": "ca.key")") << "ES256";
+    QTest::newRow("encrypted key")
+        << QByteArray(
+               R"("private_key": "client-encrypted.key", "key_passphrase": "${env:KEY_PASS}")")
+        << "RS256";
+    QTest::newRow("no key") << QByteArray()
+                            << "credentials[0].private_key: required with "
+                               "private_key_jwt";
+    QTest::newRow("wrong passphrase")
+        << QByteArray(
+               R"("private_key": "client-encrypted.key", "key_passphrase": "${env:WRONG_PASS}")")
+        << "credentials[0].private_key: cannot decrypt @DIR@/client-encrypted.key";
+    QTest::newRow("a certificate, not a key")
+        << QByteArray(R"("private_key": "ca.pem")")
+        << "credentials[0].private_key: @DIR@/ca.pem holds no private key";
+    QTest::newRow("missing file") << QByteArray(R"("private_key": "nope.key")")
+                                  << "credentials[0].private_key: @DIR@/nope.key does not exist";
+}
+
+void tst_WorkspaceConfig::privateKeyJwt()
+{
+    QFETCH(QByteArray, fields);
+    QFETCH(QString, outcome);
+    makePki();
+    if (!m_pki)
+        QSKIP(qPrintable(m_pkiProblem));
+    const QDir dir(m_pki->path());
+    const QString source = dir.filePath("ws.json");
+    QString error;
+    const auto config =
+        parsed(workspace(R"("credentials": [{"id": "plm", "type": "oauth2_client_credentials", )"
+                         R"("token_url": "https://idp/t", "client_id": "me", )"
+                         R"("client_auth": "private_key_jwt")" +
+                             (fields.isEmpty() ? QByteArray() : ", " + fields) + "}], ",
+                         R"({"id": "m", "url": "https://a/", "credentials": "plm"})"),
+               &error, source);
+    if (!outcome.startsWith(QLatin1String("credentials"))) {
+        QVERIFY2(config, qPrintable(error));
+        const CredentialConfig *c = config->credential("plm");
+        QVERIFY(c);
+        QCOMPARE(int(c->clientAuth), int(CredentialConfig::ClientAuth::PrivateKeyJwt));
+        QCOMPARE(c->assertionAlgorithm, outcome);
+        QVERIFY(c->assertionKeyPem.contains("PRIVATE KEY"));
+        QVERIFY(!c->assertionKeyPem.contains("ENCRYPTED"));
+        QVERIFY(c->clientSecret.isEmpty());
+        QCOMPARE(c->assertionKeyId, fields.contains("key_id") ? QStringLiteral("k-1") : QString());
+        return;
+    }
+    QVERIFY(!config);
+    const QString expected = source + ": " + outcome.replace("@DIR@", dir.path());
+    QVERIFY2(error.startsWith(expected), qPrintable(error));
+    for (const QByteArray &secret : kSecrets)
+        QVERIFY2(!error.contains(QString::fromUtf8(secret)), qPrintable(error));
 }
 
 void tst_WorkspaceConfig::tlsRelativePathsFromTheWorkspaceFolder()

@@ -5,7 +5,12 @@
 #include "core/time/RandomSource.h"
 #include "support/ScriptedHttpServer.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
 
@@ -249,6 +254,59 @@ private slots:
         QCOMPARE(int(g.kind), int(CredentialGrant::Kind::Pending));
         QVERIFY(g.retryAtMs >= kStart && g.retryAtMs <= kStart + 1000); // first backoff: ≤ 1 s
         QCOMPARE(int(b->state(QStringLiteral("plm")).phase), int(CredentialState::Phase::Failing));
+    }
+
+    void privateKeyJwtSignsEachRequest()
+    {
+        const QString openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));
+        if (openssl.isEmpty())
+            QSKIP("openssl is missing (scripts/setup installs it): no key to sign with");
+        QTemporaryDir dir;
+        QProcess p;
+        p.start(openssl,
+                {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("EC"),
+                 QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256")});
+        QVERIFY(p.waitForFinished(30000) && p.exitCode() == 0);
+        m_server.script("/token", {token("tok-1", 10), token("tok-2", 10)});
+        CredentialConfig c = oauth(m_server.url(QStringLiteral("/token")));
+        c.clientAuth = CredentialConfig::ClientAuth::PrivateKeyJwt;
+        c.clientSecret.clear();
+        c.assertionKeyPem = p.readAllStandardOutput();
+        c.assertionAlgorithm = QStringLiteral("ES256");
+        const auto b = broker(c);
+        QSignalSpy changed(b.get(), &CredentialBroker::changed);
+        b->acquire(QStringLiteral("plm"));
+        QVERIFY(changed.wait(5000));
+        m_clock.advance(9'500);
+        b->acquire(QStringLiteral("plm"));
+        QVERIFY(changed.wait(5000));
+        QCOMPARE(tokenRequests(), 2);
+        QSet<QString> ids;
+        for (const ReceivedRequest &r : std::as_const(m_server.received)) {
+            QVERIFY(r.header("Authorization").isEmpty());
+            const QUrlQuery form(QString::fromUtf8(r.body));
+            QCOMPARE(
+                form.queryItemValue(QStringLiteral("client_assertion_type"), QUrl::FullyDecoded),
+                QStringLiteral("urn:ietf:params:oauth:client-assertion-type:jwt-bearer"));
+            QCOMPARE(form.queryItemValue(QStringLiteral("client_id"), QUrl::FullyDecoded),
+                     QStringLiteral("cool down"));
+            QVERIFY(!form.hasQueryItem(QStringLiteral("client_secret")));
+            const QList<QByteArray> jwt =
+                form.queryItemValue(QStringLiteral("client_assertion"), QUrl::FullyDecoded)
+                    .toLatin1()
+                    .split('.');
+            QCOMPARE(jwt.size(), 3);
+            const QJsonObject claims =
+                QJsonDocument::fromJson(
+                    QByteArray::fromBase64(jwt[1], QByteArray::Base64UrlEncoding |
+                                                       QByteArray::OmitTrailingEquals))
+                    .object();
+            QCOMPARE(claims.value(QLatin1String("aud")).toString(),
+                     m_server.url(QStringLiteral("/token")));
+            QCOMPARE(claims.value(QLatin1String("iss")).toString(), QStringLiteral("cool down"));
+            ids.insert(claims.value(QLatin1String("jti")).toString());
+        }
+        QCOMPARE(ids.size(), 2); // never the same assertion twice
     }
 
     void refusalParksAndSpeaksOnce()
