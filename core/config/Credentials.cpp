@@ -36,15 +36,19 @@ QString ProxyConfig::key() const
     }
     // Two users of one proxy are two sets of connections, so the user counts; but it may
     // come from the environment as a secret does, and a key may end up in a log: only a
-    // digest of it is kept. The password is one per user within a process. no_proxy
-    // stays, since two configs that differ in it send a host different ways.
+    // digest of it is kept. no_proxy stays, since two configs that differ in it send a
+    // host different ways.
     QString text = url.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
                                 QUrl::RemoveFragment | QUrl::FullyEncoded);
+    // The password too: two that differ only in it must not share a pool whose proxy
+    // authenticates with one of them.
     const QString user = url.userName(QUrl::FullyDecoded);
-    if (!user.isEmpty())
+    const QString password = url.password(QUrl::FullyDecoded);
+    if (!user.isEmpty() || !password.isEmpty())
         text +=
             QStringLiteral(" user#") +
-            QString::fromLatin1(QCryptographicHash::hash(user.toUtf8(), QCryptographicHash::Sha256)
+            QString::fromLatin1(QCryptographicHash::hash(user.toUtf8() + '\0' + password.toUtf8(),
+                                                         QCryptographicHash::Sha256)
                                     .toHex()
                                     .left(16));
     if (!noProxy.isEmpty())

@@ -23,7 +23,7 @@ struct ProxyConfig
         Inherit, // not given here: the workspace's (for an endpoint), or none
         None,    // "none": always direct
         System,  // "system": what the environment says
-        Explicit // a URL: http://, https:// or socks5://
+        Explicit // a URL: http:// or socks5://
     };
     Kind kind = Kind::Inherit;
     QUrl url; // Explicit: scheme, host and port; user and password resolved from env

@@ -27,6 +27,9 @@ constexpr qint64 kMaxTokenAnswerBytes = 64 * 1024;
 // A token is not sent in its last second (or last tenth, if it lives less than ten
 // seconds): it would expire on the way.
 constexpr qint64 kExpirySkewMs = 1000;
+// Token requests of one credential start at least this far apart, whatever happens:
+// a server whose tokens are refused at once, or expire at once, is not hammered.
+constexpr qint64 kMinRequestSpacingMs = 1000;
 
 QByteArray formEncode(const QString &text)
 {
@@ -61,6 +64,8 @@ const char *textOf(CredentialState::Phase phase)
     return "idle";
 }
 
+// Its times are on the monotonic clock: a wall clock stepped back or forward neither
+// keeps a dead token nor drops a good one. The state shown converts them.
 struct CredentialBroker::Entry
 {
     CredentialConfig config;
@@ -68,19 +73,21 @@ struct CredentialBroker::Entry
     QByteArray token;
     quint64 serial = 0; // of token; 0 while none is held
     quint64 lastSerial = 0;
-    qint64 expiresAtMs = -1;
-    qint64 renewAtMs = -1;
+    quint64 distrusted = 0; // a fresh token a server refused: its 401s are not renewed
+    qint64 expiresAt = -1;
+    qint64 renewAt = -1;
     qint64 skewMs = kExpirySkewMs;
     QHash<quint64, qint64> expiryOfSerial; // the last few tokens' expiries
     TransportCall *call = nullptr;
-    qint64 retryAtMs = -1; // no token request before then
-    int failures = 0;      // in a row
+    qint64 callStartedAt = -1;
+    qint64 retryAt = -1; // no token request before then
+    int failures = 0;    // in a row
     qint64 previousBackoffMs = 0;
     int refusals = 0; // in a row
     bool refused = false;
     CredentialState state;
 
-    bool hasToken(qint64 now) const { return !token.isEmpty() && now < expiresAtMs - skewMs; }
+    bool hasToken(qint64 mono) const { return !token.isEmpty() && mono < expiresAt - skewMs; }
 };
 
 CredentialBroker::CredentialBroker(const QList<CredentialConfig> &credentials,
@@ -133,11 +140,17 @@ CredentialGrant CredentialBroker::acquire(const QString &id)
         grant.headerValue = entry.config.headerValue;
         return grant;
     }
-    const qint64 now = m_clock.nowMs();
-    const bool mayAsk = !entry.call && now >= entry.retryAtMs;
+    const qint64 now = m_clock.monotonicMs();
+    // A token request that neither answers nor fails (a server trickling bytes keeps
+    // Qt's transfer timeout from firing) is given up after its timeout.
+    // Later, not here: its end is told to operations waiting, and acquire()'s caller is
+    // one of them, mid-decision.
+    if (entry.call && now - entry.callStartedAt > qint64(entry.config.tokenTimeoutSeconds * 1000))
+        QMetaObject::invokeMethod(entry.call, &TransportCall::abort, Qt::QueuedConnection);
+    const bool mayAsk = !entry.call && now >= entry.retryAt;
     if (entry.hasToken(now)) {
         // Renewed ahead of its expiry, in the background: the token held goes on serving.
-        if (now >= entry.renewAtMs && mayAsk)
+        if (now >= entry.renewAt && mayAsk)
             request(entry);
         grant.kind = CredentialGrant::Kind::Ready;
         grant.headerName = "Authorization";
@@ -145,20 +158,21 @@ CredentialGrant CredentialBroker::acquire(const QString &id)
         grant.serial = entry.serial;
         return grant;
     }
-    if (entry.refused && now < entry.retryAtMs) {
+    if (entry.refused && now < entry.retryAt) {
         grant.kind = CredentialGrant::Kind::Refused;
         grant.reason = entry.state.lastError;
         return grant;
     }
     if (mayAsk)
         request(entry);
-    if (entry.refused && now < entry.retryAtMs) {
+    if (entry.refused && !entry.call && now < entry.retryAt) {
         grant.kind = CredentialGrant::Kind::Refused; // refused before anything was sent
         grant.reason = entry.state.lastError;
         return grant;
     }
     grant.kind = CredentialGrant::Kind::Pending;
-    grant.retryAtMs = entry.call ? -1 : entry.retryAtMs;
+    grant.retryInMs = entry.call ? -1 : std::max<qint64>(1, entry.retryAt - now);
+    grant.inFlightForMs = entry.call ? now - entry.callStartedAt : 0;
     return grant;
 }
 
@@ -172,8 +186,8 @@ void CredentialBroker::rejected(const QString &id, quint64 serial)
                                       .arg(id);
     entry->token.clear();
     entry->serial = 0;
-    entry->expiresAtMs = -1;
-    entry->renewAtMs = -1;
+    entry->expiresAt = -1;
+    entry->renewAt = -1;
     if (entry->state.phase == CredentialState::Phase::Valid)
         entry->state.phase = CredentialState::Phase::Idle;
     entry->state.validUntilMs = -1;
@@ -191,7 +205,19 @@ bool CredentialBroker::hadExpired(const QString &id, quint64 serial) const
     if (!entry)
         return false;
     const auto expiry = entry->expiryOfSerial.constFind(serial);
-    return expiry != entry->expiryOfSerial.constEnd() && m_clock.nowMs() >= *expiry;
+    return expiry != entry->expiryOfSerial.constEnd() && m_clock.monotonicMs() >= *expiry;
+}
+
+void CredentialBroker::distrust(const QString &id, quint64 serial)
+{
+    if (const auto entry = m_entries.value(id); entry && serial != 0)
+        entry->distrusted = std::max(entry->distrusted, serial);
+}
+
+bool CredentialBroker::isDistrusted(const QString &id, quint64 serial) const
+{
+    const auto entry = m_entries.value(id);
+    return entry && serial != 0 && serial <= entry->distrusted;
 }
 
 void CredentialBroker::request(Entry &entry)
@@ -257,6 +283,11 @@ void CredentialBroker::request(Entry &entry)
     ++entry.state.tokenRequests;
     entry.state.phase = CredentialState::Phase::Renewing;
     const QString id = c.id;
+    entry.callStartedAt = m_clock.monotonicMs();
+    entry.retryAt = entry.callStartedAt + kMinRequestSpacingMs;
+    // Told later: request() runs inside acquire(), whose caller is mid-decision.
+    QMetaObject::invokeMethod(
+        this, [this, id] { emit stateChanged(id); }, Qt::QueuedConnection);
     entry.call = m_transport.send(r);
     connect(entry.call, &TransportCall::finished, this,
             [this, id](const TransportResult &result) { onTokenAnswer(id, result); });
@@ -269,7 +300,8 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
         return;
     Entry &entry = *found;
     entry.call = nullptr;
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = m_clock.monotonicMs();
+    const qint64 wallNow = m_clock.nowMs();
     const CredentialConfig &c = entry.config;
 
     TokenResponse answer;
@@ -291,18 +323,18 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
                                                           : qint64(c.defaultLifetimeSeconds * 1000);
         entry.token = answer.accessToken;
         entry.serial = ++entry.lastSerial;
-        entry.expiresAtMs = now + lifetimeMs;
-        entry.renewAtMs = now + qint64(double(lifetimeMs) * kRenewAtShare);
+        entry.expiresAt = now + lifetimeMs;
+        entry.renewAt = now + qint64(double(lifetimeMs) * kRenewAtShare);
         entry.skewMs = std::min(kExpirySkewMs, lifetimeMs / 10);
-        entry.expiryOfSerial.insert(entry.serial, entry.expiresAtMs);
+        entry.expiryOfSerial.insert(entry.serial, entry.expiresAt);
         entry.expiryOfSerial.remove(entry.serial - 4);
-        entry.retryAtMs = -1;
+        entry.retryAt = std::max(entry.retryAt, now); // the spacing still holds
         entry.failures = 0;
         entry.previousBackoffMs = 0;
         entry.refusals = 0;
         entry.refused = false;
         entry.state.phase = CredentialState::Phase::Valid;
-        entry.state.validUntilMs = entry.expiresAtMs;
+        entry.state.validUntilMs = wallNow + lifetimeMs;
         entry.state.failingSinceMs = -1;
         entry.state.nextTryAtMs = -1;
         entry.state.lastError.clear();
@@ -316,7 +348,7 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
     }
 
     if (entry.state.failingSinceMs < 0)
-        entry.state.failingSinceMs = now;
+        entry.state.failingSinceMs = wallNow;
     entry.state.lastError = error;
     if (answer.kind == TokenResponse::Kind::Refused) {
         const bool first = refuse(entry, error);
@@ -338,9 +370,9 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
         entry.previousBackoffMs = waitMs;
     }
     ++entry.failures;
-    entry.retryAtMs = now + waitMs;
+    entry.retryAt = std::max(entry.retryAt, now + waitMs);
     entry.state.phase = CredentialState::Phase::Failing;
-    entry.state.nextTryAtMs = entry.retryAtMs;
+    entry.state.nextTryAtMs = wallNow + (entry.retryAt - now);
     qCWarning(lcEngine).noquote() << QStringLiteral(
                                          "credential %1: no token (%2); next request in %3 s")
                                          .arg(id, error)
@@ -350,18 +382,19 @@ void CredentialBroker::onTokenAnswer(const QString &id, const TransportResult &r
 
 bool CredentialBroker::refuse(Entry &entry, const QString &error)
 {
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = m_clock.monotonicMs();
+    const qint64 wallNow = m_clock.nowMs();
     const bool first = !entry.refused;
     entry.refused = true;
     const qint64 pause =
         std::min(kMaxRefusalPauseMs, kRefusalPauseMs << std::min(entry.refusals, 8));
     ++entry.refusals;
-    entry.retryAtMs = now + pause;
+    entry.retryAt = now + pause;
     if (entry.state.failingSinceMs < 0)
-        entry.state.failingSinceMs = now;
+        entry.state.failingSinceMs = wallNow;
     entry.state.lastError = error;
     entry.state.phase = CredentialState::Phase::Refused;
-    entry.state.nextTryAtMs = entry.retryAtMs;
+    entry.state.nextTryAtMs = wallNow + pause;
     qCWarning(lcEngine).noquote()
         << QStringLiteral("credential %1: the client was refused (%2); operations that need it "
                           "are parked")
@@ -375,7 +408,7 @@ CredentialState CredentialBroker::state(const QString &id) const
     if (!entry)
         return {};
     CredentialState s = entry->state;
-    if (s.phase == CredentialState::Phase::Valid && !entry->hasToken(m_clock.nowMs()))
+    if (s.phase == CredentialState::Phase::Valid && !entry->hasToken(m_clock.monotonicMs()))
         s.phase = CredentialState::Phase::Idle;
     return s;
 }

@@ -51,16 +51,17 @@ struct CredentialGrant
     enum class Kind
     {
         Ready,   // send with header
-        Pending, // wait: for changed() while a token request is in flight, or until
-                 // retryAtMs for the next one
+        Pending, // wait: for changed() while a token request is in flight, or
+                 // retryInMs for the next one
         Refused, // park: reason says why
     };
     Kind kind = Kind::Pending;
     QByteArray headerName;
-    QByteArray headerValue; // in memory only
-    quint64 serial = 0;     // which token: a 401 names the one it refused
-    qint64 retryAtMs = -1;  // Pending: wall-clock ms; -1 while a request is in flight
-    QString reason;         // Refused: the token endpoint's error, for the record
+    QByteArray headerValue;   // in memory only
+    quint64 serial = 0;       // which token: a 401 names the one it refused
+    qint64 retryInMs = -1;    // Pending: until the next request may go; -1 while one is in flight
+    qint64 inFlightForMs = 0; // Pending, with a request in flight: since when
+    QString reason;           // Refused: the token endpoint's error, for the record
 };
 
 // The workspace's credentials for one worker (docs/credentials.md). Static ones
@@ -101,6 +102,11 @@ public:
     quint64 currentSerial(const QString &id) const;
     // Whether the token serial had passed its expiry by this process's clock.
     bool hadExpired(const QString &id, quint64 serial) const;
+    // A server refused the token serial although it was fresh: a real authentication
+    // failure. Its later 401s are taken as they are, not as a stale token to renew,
+    // so that a server refusing every token costs no token request per job.
+    void distrust(const QString &id, quint64 serial);
+    bool isDistrusted(const QString &id, quint64 serial) const;
 
     CredentialState state(const QString &id) const;
     QList<CredentialState> states() const;
@@ -111,6 +117,9 @@ signals:
     void changed(const QString &id);
     // The token endpoint refused the client; once per run of refusals.
     void refused(const QString &id, const QString &reason);
+    // What state(id) says has changed, and no operation need look again (a token
+    // request has started).
+    void stateChanged(const QString &id);
     // A token request ended (for the run log and the metrics); status 0 without an
     // answer, error empty on success.
     void tokenRequested(const QString &id, int status, const QString &error, qint64 durationMs);

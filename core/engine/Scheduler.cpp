@@ -63,6 +63,21 @@ constexpr int kStandbyToHoldRecords = 2;
 // none on standby for this long.
 constexpr qint64 kStandbyPauseMs = 1000;
 
+// The request's headers as recorded: a credential's value replaced whatever its name,
+// since the store's redaction goes by names that look secret and a "header" credential
+// may have any name.
+HttpHeaders withoutCredential(const HttpHeaders &headers, const QByteArray &credentialHeader)
+{
+    if (credentialHeader.isEmpty())
+        return headers;
+    HttpHeaders out;
+    for (const auto &field : headers.fields())
+        out.append(field.first, field.first.compare(credentialHeader, Qt::CaseInsensitive) == 0
+                                    ? QByteArrayLiteral("[redacted]")
+                                    : field.second);
+    return out;
+}
+
 QString headerLines(const HttpHeaders &headers)
 {
     QString out;
@@ -152,6 +167,11 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
                                                        m_transport, m_clock, m_random);
     connect(m_credentials.get(), &CredentialBroker::changed, this, &Scheduler::onCredentialChanged);
     connect(m_credentials.get(), &CredentialBroker::refused, this, &Scheduler::onCredentialRefused);
+    connect(m_credentials.get(), &CredentialBroker::stateChanged, this, [this](const QString &id) {
+        const CredentialState state = m_credentials->state(id);
+        saveCredentialState(state);
+        emit credentialChanged(state);
+    });
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
@@ -350,11 +370,21 @@ void Scheduler::wake()
     createPeriodicOperations(now, mono);
     renewLeases(now);
 
-    for (auto it = m_held.begin(); it != m_held.end();) {
-        Held &held = *it->second;
-        ++it; // advance() may finish and erase the current entry
-        if (held.stage == Held::Stage::Guard || held.stage == Held::Stage::Bucket)
-            advance(held);
+    // By id, looked up again for each: advance() may finish one operation and, by the
+    // permit it hands over, advance and finish another.
+    const auto due = [mono](const Held &held) {
+        return held.stage == Held::Stage::Guard || held.stage == Held::Stage::Bucket ||
+               (held.stage == Held::Stage::Credentials && mono >= held.readyAtMonotonicMs);
+    };
+    std::vector<qint64> toAdvance;
+    for (const auto &[id, held] : m_held) {
+        if (due(*held))
+            toAdvance.push_back(id);
+    }
+    for (const qint64 id : toAdvance) {
+        const auto it = m_held.find(id);
+        if (it != m_held.end() && due(*it->second))
+            advance(*it->second);
     }
 
     // Claim only what can go out soon: the free global permits, and as many again
@@ -657,16 +687,25 @@ bool Scheduler::takeCredential(Held &held)
         held.tokenSerial = grant.serial;
         return true;
     case CredentialGrant::Kind::Pending:
-        if (grant.retryAtMs >= 0) {
+        if (grant.retryInMs >= 0) {
             // The token endpoint failed and is asked again then: a long wait goes back
             // to the store, a short one waits here for the timer, and then asks again.
-            const qint64 waitMs = std::max<qint64>(1, grant.retryAtMs - nowMs());
             held.stage = Held::Stage::Guard;
-            held.readyAtMonotonicMs = m_clock.monotonicMs() + waitMs;
-            deferOrWait(held, waitMs);
+            held.readyAtMonotonicMs = m_clock.monotonicMs() + grant.retryInMs;
+            deferOrWait(held, grant.retryInMs);
             return false;
         }
-        return false; // the request in flight ends in onCredentialChanged()
+        if (grant.inFlightForMs > kKeepClaimMs) {
+            // A token request that takes this long may take its whole timeout: the
+            // claim, and the fleet's permit it holds, go back to the store meanwhile.
+            deferOrWait(held, kKeepClaimMs + 1);
+            return false;
+        }
+        // The request in flight ends in onCredentialChanged(); looked at again within a
+        // second all the same, in case it does not.
+        held.stage = Held::Stage::Credentials;
+        held.readyAtMonotonicMs = m_clock.monotonicMs() + kKeepClaimMs + 1;
+        return false;
     case CredentialGrant::Kind::Refused: {
         // The client itself was refused: no retry can fix it, an operator must.
         RetryDecision parked;
@@ -688,6 +727,9 @@ bool Scheduler::takeCredential(Held &held)
 
 void Scheduler::saveCredentialState(const CredentialState &state)
 {
+    // A stopping worker has removed its rows, and does not write them again.
+    if (m_stopping)
+        return;
     CredentialStateRow row;
     row.workerId = m_options.workerId;
     row.credentialId = state.id;
@@ -735,7 +777,8 @@ bool Scheduler::renewAfterRefusedToken(Held &held, const TransportResult &result
 {
     const QString &credential = held.endpoint->credentials;
     if (result.status != 401 || credential.isEmpty() || held.sentWithRenewedToken ||
-        !m_credentials->isOAuth(credential) || m_stopping)
+        !m_credentials->isOAuth(credential) ||
+        m_credentials->isDistrusted(credential, held.tokenSerial))
         return false;
     // RFC 6750, 3.1: invalid_token is the server's word that the token is expired or
     // revoked. Without it, a 401 to a token that is no longer the newest, or that has
@@ -747,6 +790,16 @@ bool Scheduler::renewAfterRefusedToken(Held &held, const TransportResult &result
         !m_credentials->hadExpired(credential, held.tokenSerial))
         return false;
     m_credentials->rejected(credential, held.tokenSerial);
+    if (m_stopping) {
+        // Not sent again now, and not failed either: the server did not execute it. It
+        // goes back to the store as it was, for the next start.
+        if (!m_store.releaseClaim(held.op.id, m_options.workerId, held.op.version, nowMs()))
+            qCWarning(lcEngine) << "could not hand back operation" << held.op.id
+                                << m_store.lastError();
+        release(held.op.id);
+        checkIdle();
+        return true;
+    }
     held.sentWithRenewedToken = true;
     held.authName.clear();
     held.authValue.clear();
@@ -814,6 +867,16 @@ void Scheduler::send(Held &held)
             qCWarning(lcEngine) << "operation" << held.op.id
                                 << "has an idempotency key an sf-string cannot carry";
     }
+    if (!e.credentials.isEmpty()) {
+        // Permits may have taken a while: a token renewed meanwhile goes instead of the
+        // one taken before them. One no longer held goes as it is; a 401 renews it.
+        const CredentialGrant grant = m_credentials->acquire(e.credentials);
+        if (grant.kind == CredentialGrant::Kind::Ready) {
+            held.authName = grant.headerName;
+            held.authValue = grant.headerValue;
+            held.tokenSerial = grant.serial;
+        }
+    }
     if (!held.authName.isEmpty())
         r.headers.append(held.authName, held.authValue);
     r.connection = m_connections.value(e.id);
@@ -880,8 +943,10 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     if (result.status == 401 && !e.credentials.isEmpty() &&
         d.action == RetryDecision::Action::Fail) {
         // A fresh token (or a static credential) refused: a real authentication failure,
-        // with the server's own words where it gave them (RFC 6750, 3).
+        // with the server's own words where it gave them (RFC 6750, 3). Its other 401s
+        // are read the same way: no token request per job for a server refusing them all.
         d.reason = QStringLiteral("auth_failed");
+        m_credentials->distrust(e.credentials, held.tokenSerial);
         const auto challenge = AuthChallenge::bearer(result.headers);
         // No "name: value" shape: the store would read it as a header line, and
         // "auth..." as a secret's name.
@@ -899,7 +964,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     if (result.bodyTruncated)
         facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
                                             : facts.error + QStringLiteral(",body_truncated");
-    facts.requestHeaders = headerLines(held.request.headers);
+    facts.requestHeaders = headerLines(withoutCredential(held.request.headers, held.authName));
     facts.responseHeaders = headerLines(result.headers);
     const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
@@ -1295,6 +1360,8 @@ void Scheduler::armTimer(StoreDue storeDue)
         delay = std::min(delay, held->op.leaseExpiresAtMs - m_options.leaseMs / 2 - now);
         if (held->stage == Held::Stage::Guard) {
             continue; // below, all of them together
+        } else if (held->stage == Held::Stage::Credentials) {
+            delay = std::min(delay, held->readyAtMonotonicMs - mono);
         } else if (held->stage == Held::Stage::Bucket) {
             const qint64 heldUntil = m_snooze.heldUntilMs(partitionPolicyOf(*held->endpoint),
                                                           held->op.partitionKey, now);

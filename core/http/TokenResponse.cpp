@@ -69,7 +69,10 @@ TokenResponse TokenResponse::parse(int status, const QByteArray &body)
             seconds = expires.toDouble();
         else if (expires.isString())
             seconds = expires.toString().toDouble();
-        if (std::isfinite(seconds) && seconds >= 0 && seconds < 1e9)
+        // Under a second is no lifetime a token can be used in: read as not said, so
+        // that the credential's default_lifetime_seconds applies and a server's 401
+        // drops it if it was meant.
+        if (std::isfinite(seconds) && seconds >= 1 && seconds < 1e9)
             r.expiresInSeconds = qint64(seconds);
         const QJsonValue scope = o.value(QLatin1String("scope"));
         if (scope.isString())

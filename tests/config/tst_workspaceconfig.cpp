@@ -1131,6 +1131,9 @@ void tst_WorkspaceConfig::proxyKeyHasNoPassword()
     ProxyConfig otherUser = p;
     otherUser.url.setUserName(QStringLiteral("someone else"));
     QVERIFY(otherUser.key() != key);
+    ProxyConfig otherPassword = p;
+    otherPassword.url.setPassword(QStringLiteral("another password"));
+    QVERIFY(otherPassword.key() != key);
     // Two ways that differ are two keys.
     QCOMPARE(config->endpoint("n")->proxy.key(), QStringLiteral("system"));
     QCOMPARE(config->endpoint("d")->proxy.key(), QStringLiteral("none"));

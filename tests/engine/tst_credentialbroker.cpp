@@ -107,7 +107,7 @@ private slots:
         for (int i = 0; i < 20; ++i) {
             const CredentialGrant g = b->acquire(QStringLiteral("plm"));
             QCOMPARE(int(g.kind), int(CredentialGrant::Kind::Pending));
-            QCOMPARE(g.retryAtMs, qint64(-1)); // in flight: wait for changed()
+            QCOMPARE(g.retryInMs, qint64(-1)); // in flight: wait for changed()
         }
         QCOMPARE(int(b->state(QStringLiteral("plm")).phase), int(CredentialState::Phase::Renewing));
         QVERIFY(changed.wait(5000));
@@ -193,6 +193,13 @@ private slots:
         b->acquire(QStringLiteral("plm"));
         QVERIFY(changed.wait(5000));
         const quint64 first = b->currentSerial(QStringLiteral("plm"));
+        // Token requests start at least a second apart, whatever happens.
+        b->rejected(QStringLiteral("plm"), first);
+        const CredentialGrant soon = b->acquire(QStringLiteral("plm"));
+        QCOMPARE(int(soon.kind), int(CredentialGrant::Kind::Pending));
+        QCOMPARE(soon.retryInMs, qint64(1000));
+        QCOMPARE(tokenRequests(), 1);
+        m_clock.advance(1000);
         // Ten requests that carried it come back 401: one renewal.
         for (int i = 0; i < 10; ++i) {
             b->rejected(QStringLiteral("plm"), first);
@@ -219,7 +226,7 @@ private slots:
         QVERIFY(changed.wait(5000));
         CredentialGrant g = b->acquire(QStringLiteral("plm"));
         QCOMPARE(int(g.kind), int(CredentialGrant::Kind::Pending));
-        QCOMPARE(g.retryAtMs, kStart + 7000);
+        QCOMPARE(g.retryInMs, qint64(7000));
         CredentialState s = b->state(QStringLiteral("plm"));
         QCOMPARE(int(s.phase), int(CredentialState::Phase::Failing));
         QCOMPARE(s.failingSinceMs, kStart);
@@ -227,10 +234,10 @@ private slots:
         QCOMPARE(asked.size(), 1);
         QCOMPARE(asked.at(0).at(1).toInt(), 503);
         m_clock.advance(6'999);
-        QCOMPARE(b->acquire(QStringLiteral("plm")).retryAtMs, kStart + 7000);
+        QCOMPARE(b->acquire(QStringLiteral("plm")).retryInMs, qint64(1));
         QCOMPARE(tokenRequests(), 1);
         m_clock.advance(1);
-        QCOMPARE(b->acquire(QStringLiteral("plm")).retryAtMs, qint64(-1));
+        QCOMPARE(b->acquire(QStringLiteral("plm")).retryInMs, qint64(-1));
         QVERIFY(changed.wait(5000));
         QCOMPARE(tokenRequests(), 2);
         QCOMPARE(b->acquire(QStringLiteral("plm")).headerValue, QByteArray("Bearer tok-1"));
@@ -252,7 +259,8 @@ private slots:
         QVERIFY(changed.wait(5000));
         const CredentialGrant g = b->acquire(QStringLiteral("plm"));
         QCOMPARE(int(g.kind), int(CredentialGrant::Kind::Pending));
-        QVERIFY(g.retryAtMs >= kStart && g.retryAtMs <= kStart + 1000); // first backoff: ≤ 1 s
+        // The first backoff is at most a second, and requests start a second apart.
+        QCOMPARE(g.retryInMs, qint64(1000));
         QCOMPARE(int(b->state(QStringLiteral("plm")).phase), int(CredentialState::Phase::Failing));
     }
 

@@ -183,6 +183,9 @@ private slots:
                                                   R"("url": "%1", "credentials": "plm"})")
                                        .arg(m_server->url(QStringLiteral("/api")))
                                        .toUtf8()));
+        // Token requests start a second apart: the new token comes a second later.
+        QCOMPARE(requestsTo("/token").size(), 1);
+        QVERIFY(advance(1'000));
         QCOMPARE(requestsTo("/token").size(), 2);
         const auto api = requestsTo("/api");
         QCOMPARE(api.size(), 2);
@@ -206,6 +209,7 @@ private slots:
         m_server->script("/token", {token("tok-1"), token("tok-2"), token("tok-3")});
         m_server->script("/api", {invalidToken("audience mismatch")});
         QVERIFY(startWith(oauth(), endpoints(1, "/api")));
+        QVERIFY(advance(1'000));
         QCOMPARE(requestsTo("/token").size(), 2);
         QCOMPARE(requestsTo("/api").size(), 2);
         const OperationRecord op = latest(QStringLiteral("e0"));

@@ -38,6 +38,12 @@ void tst_TokenResponse::parse_data()
     QTest::newRow("negative expiry ignored")
         << 200 << QByteArray(R"({"access_token":"t","expires_in":-5})") << Kind::Token
         << QByteArray("t") << qint64(-1) << "";
+    QTest::newRow("zero expiry ignored")
+        << 200 << QByteArray(R"({"access_token":"t","expires_in":0})") << Kind::Token
+        << QByteArray("t") << qint64(-1) << "";
+    QTest::newRow("half a second ignored")
+        << 200 << QByteArray(R"({"access_token":"t","expires_in":0.5})") << Kind::Token
+        << QByteArray("t") << qint64(-1) << "";
     QTest::newRow("no token") << 200 << QByteArray(R"({"token_type":"Bearer"})") << Kind::Error
                               << QByteArray() << qint64(-1) << "token_response_unreadable";
     QTest::newRow("not json") << 200 << QByteArray("<html>login</html>") << Kind::Error
