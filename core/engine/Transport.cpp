@@ -154,6 +154,25 @@ TransportCall::TransportCall(QNetworkReply *reply, const TransportRequest &reque
                         m_tlsFailed = true;
                 });
         connect(reply, &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
+        if (request.redirectsSameOriginOnly) {
+            const QUrl origin = request.url;
+            connect(reply, &QNetworkReply::redirected, this, [this, origin](const QUrl &to) {
+                const int defaultPort = origin.scheme() == QLatin1String("https") ? 443 : 80;
+                const bool sameOrigin =
+                    to.scheme() == origin.scheme() &&
+                    to.host().compare(origin.host(), Qt::CaseInsensitive) == 0 &&
+                    to.port(defaultPort) == origin.port(defaultPort);
+                if (!m_reply)
+                    return;
+                if (sameOrigin) {
+                    emit m_reply->redirectAllowed();
+                } else {
+                    // The 3xx is the answer, as if redirects were not followed at all.
+                    m_redirectRefused = true;
+                    m_reply->abort();
+                }
+            });
+        }
         connect(reply, &QNetworkReply::readyRead, this, &TransportCall::onReadyRead);
         connect(reply, &QNetworkReply::finished, this, &TransportCall::onFinished);
     }
@@ -216,7 +235,10 @@ void TransportCall::onFinished()
         result.bodyTruncated = reply->bytesAvailable() > 0;
     }
     const QNetworkReply::NetworkError error = reply->error();
-    if (m_aborted) {
+    if (m_redirectRefused && result.status != 0) {
+        result.errorText = QStringLiteral("a redirect to another origin was not followed: the "
+                                          "request carries credentials");
+    } else if (m_aborted) {
         result.error = TransportError::ConnectionClosed;
         result.errorText = QStringLiteral("aborted");
     } else if (error != QNetworkReply::NoError && !result.bodyTruncated &&
@@ -320,6 +342,9 @@ TransportCall *Transport::send(const TransportRequest &request)
     QNetworkRequest req(request.url);
     if (request.connection && request.connection->ssl)
         req.setSslConfiguration(*request.connection->ssl);
+    if (request.redirectsSameOriginOnly)
+        req.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::UserVerifiedRedirectPolicy);
     req.setTransferTimeout(request.timeoutMs);
     req.setMaximumRedirectsAllowed(request.maxRedirects);
     req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);

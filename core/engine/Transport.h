@@ -50,6 +50,10 @@ struct TransportRequest
     int maxRedirects = 5;
     qint64 maxResponseBytes = 1 << 20;
     std::shared_ptr<const ConnectionSettings> connection; // null: direct, system CAs
+    // The request carries a credential: a redirect is followed only to the same scheme,
+    // host and port. Qt would copy every header to wherever the server points, and a
+    // download's 302 to a storage host would hand it the token.
+    bool redirectsSameOriginOnly = false;
 };
 
 struct TransportResult
@@ -103,7 +107,8 @@ private:
     bool m_aborted = false;
     bool m_finished = false;
     bool m_https = false;
-    bool m_tlsFailed = false; // the handshake reported certificate errors
+    bool m_tlsFailed = false;       // the handshake reported certificate errors
+    bool m_redirectRefused = false; // to another origin, with a credential
     QByteArray m_method;
     bool m_requestSent = false; // QNAM wrote the whole request at least once
 };

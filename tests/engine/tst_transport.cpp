@@ -3,6 +3,7 @@
 #include "core/time/Clock.h"
 #include "support/RawHttpServer.h"
 #include "support/ReadableEnums.h"
+#include "support/ScriptedHttpServer.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -56,6 +57,7 @@ private slots:
     void endlessHeaderEndsByTimeout();
     void bigBodyIsCapped();
     void redirectLoopIsCapped();
+    void credentialsFollowNoRedirectToAnotherOrigin();
     void badUrls_data();
     void badUrls();
     void abortFinishesOnce();
@@ -269,6 +271,36 @@ void tst_Transport::redirectLoopIsCapped()
     // requests for a cap of 3); what matters is that the loop ends, quickly.
     QVERIFY2(server.requests >= 4 && server.requests <= 8,
              qPrintable(QString::number(server.requests)));
+}
+
+void tst_Transport::credentialsFollowNoRedirectToAnotherOrigin()
+{
+    ScriptedHttpServer api;
+    ScriptedHttpServer storage; // another port: another origin
+    api.script("/download",
+               {{302, {{"Location", storage.url(QStringLiteral("/blob")).toUtf8()}}, {}}});
+    api.script("/moved", {{301, {{"Location", "/here"}}, {}}});
+    TransportRequest req = request(api.url(QStringLiteral("/download")));
+    req.headers.append("Authorization", "Bearer SECRET-TOKEN");
+    req.redirectsSameOriginOnly = true;
+    TransportResult r = exchange(req);
+    QCOMPARE(r.status, 302);
+    QCOMPARE(r.error, TransportError::None);
+    QVERIFY(storage.received.isEmpty());
+
+    // Within the origin, a redirect is followed as any other.
+    req.url = QUrl(api.url(QStringLiteral("/moved")));
+    r = exchange(req);
+    QCOMPARE(r.status, 200);
+    QCOMPARE(api.received.last().path, QByteArray("/here"));
+    QCOMPARE(api.received.last().header("Authorization"), QByteArray("Bearer SECRET-TOKEN"));
+
+    // Without a credential, redirects go where they point, as before.
+    req.url = QUrl(api.url(QStringLiteral("/download")));
+    req.redirectsSameOriginOnly = false;
+    r = exchange(req);
+    QCOMPARE(r.status, 200);
+    QCOMPARE(storage.received.size(), 1);
 }
 
 void tst_Transport::badUrls_data()
