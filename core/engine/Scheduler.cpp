@@ -879,6 +879,7 @@ void Scheduler::send(Held &held)
     }
     if (!held.authName.isEmpty())
         r.headers.append(held.authName, held.authValue);
+    r.redirectsSameOriginOnly = !held.authName.isEmpty();
     r.connection = m_connections.value(e.id);
     r.body = held.filled.body;
     r.timeoutMs = int(e.timeoutSeconds * 1000);
