@@ -82,7 +82,8 @@ private:
             .toUtf8();
     }
 
-    bool startWith(const QByteArray &top, const QByteArray &endpoints)
+    // settle: wait for what the start sends; false leaves the test to drive it.
+    bool startWith(const QByteArray &top, const QByteArray &endpoints, bool settleAfter = true)
     {
         const QByteArray json = R"({"version": 1, )" + top + R"("endpoints": [)" + endpoints + "]}";
         QString error;
@@ -109,7 +110,7 @@ private:
             qWarning() << error;
             return false;
         }
-        return settle();
+        return !settleAfter || settle();
     }
 
     bool settle() { return settleScheduler(*m_scheduler, 10000); }
@@ -306,6 +307,60 @@ private slots:
         QVERIFY(!alertsSent.first().body.contains(kSecret));
         QCOMPARE(int(m_scheduler->credentialStates().first().phase),
                  int(CredentialState::Phase::Refused));
+    }
+
+    void headerCredentialIsRecordedRedactedWhateverItsName()
+    {
+        QVERIFY(startWith(R"("credentials": [{"id": "plm", "type": "header", )"
+                          R"("name": "X-Customer-Code", "value": "${env:API_TOKEN}"}],)",
+                          endpoints(1, "/api")));
+        QCOMPARE(requestsTo("/api").first().header("X-Customer-Code"), QByteArray("static-tok"));
+        AttemptFilter filter;
+        filter.endpointId = QStringLiteral("e0");
+        const QList<AttemptRecord> attempts = m_store->attempts(filter);
+        QCOMPARE(attempts.size(), 1);
+        QVERIFY2(
+            attempts.first().requestHeaders.contains(QLatin1String("X-Customer-Code: [redacted]")),
+            qPrintable(attempts.first().requestHeaders));
+        QVERIFY(!attempts.first().requestHeaders.contains(QLatin1String("static-tok")));
+    }
+
+    void serverRefusingEveryTokenCostsOneRenewal()
+    {
+        // One at a time: each operation meets the token the one before it was refused with.
+        m_server->script("/token", {token("tok-1"), token("tok-2"), token("tok-3"), token("tok-4"),
+                                    token("tok-5")});
+        m_server->script("/api", {invalidToken("wrong audience")});
+        QVERIFY(startWith(R"("concurrency": {"max_in_flight": 1, "per_host": 1}, )" + oauth(),
+                          endpoints(4, "/api")));
+        for (int i = 0; i < 20 && m_scheduler->isIdle() == false; ++i)
+            QVERIFY(advance(1'000));
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(latest(QStringLiteral("e%1").arg(i)).finalReason,
+                     QStringLiteral("auth_failed"));
+        // The first renewal showed the server refuses fresh tokens: the other operations
+        // fail on their first 401 instead of renewing again.
+        QCOMPARE(requestsTo("/token").size(), 2);
+        QCOMPARE(requestsTo("/api").size(), 5);
+    }
+
+    void stuckTokenRequestDoesNotHoldTheClaims()
+    {
+        m_server->script("/token", {{0, {}, {}, true}}); // never answers
+        QVERIFY(startWith(oauth(R"(, "timeout_seconds": 600)"), endpoints(3, "/api"), false));
+        QTRY_COMPARE_WITH_TIMEOUT(requestsTo("/token").size(), 1, 10000);
+        QCOMPARE(m_scheduler->waitingForCredentials(), 3);
+        // A second on, they go back to the store; none failed, none spent an attempt.
+        m_clock->advance(1'100);
+        QVERIFY(m_timer->fireIfDue());
+        QTRY_COMPARE_WITH_TIMEOUT(m_scheduler->waitingForCredentials(), 0, 10000);
+        for (int i = 0; i < 3; ++i) {
+            const OperationRecord op = latest(QStringLiteral("e%1").arg(i));
+            QVERIFY2(op.state == OperationState::Scheduled || op.state == OperationState::Waiting,
+                     qPrintable(QString::fromLatin1(QTest::toString(op.state))));
+            QCOMPARE(op.attempt, 0);
+        }
+        QCOMPARE(requestsTo("/api").size(), 0);
     }
 
     void staticBearerIsSent()
