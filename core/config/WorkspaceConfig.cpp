@@ -1015,6 +1015,17 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     }
 }
 
+// Every event an alert target may hear of, as the file names them.
+QString alertEventNames()
+{
+    QStringList names;
+    for (const AlertEvent e :
+         {AlertEvent::OperationFailed, AlertEvent::EndpointPaused, AlertEvent::PartitionHeld,
+          AlertEvent::PolicyDrift, AlertEvent::CredentialsRefused})
+        names.append(QLatin1String(textOf(e)));
+    return names.join(QStringLiteral(", "));
+}
+
 // An alert target: a webhook that hears of events, sent through the engine as a POST
 // of JSON with its own idempotency key.
 void readAlert(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
@@ -1049,9 +1060,7 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
     if (!r.ok())
         return;
     if (!o.contains(QStringLiteral("events"))) {
-        r.fail(eventsPath, Text::tr("required, expected a list of: %1")
-                               .arg(QStringLiteral("operation_failed, endpoint_paused, "
-                                                   "partition_held, policy_drift")));
+        r.fail(eventsPath, Text::tr("required, expected a list of: %1").arg(alertEventNames()));
         return;
     }
     if (const auto events = r.array(o.value(QStringLiteral("events")), eventsPath)) {
@@ -1061,9 +1070,7 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
             const auto event = alertEventFromString(events->at(i).toString());
             if (!events->at(i).isString() || !event) {
                 r.fail(JsonReader::index(eventsPath, i),
-                       Text::tr("expected one of: %1")
-                           .arg(QStringLiteral("operation_failed, endpoint_paused, "
-                                               "partition_held, policy_drift")));
+                       Text::tr("expected one of: %1").arg(alertEventNames()));
                 break;
             }
             if (!a.events.contains(*event))

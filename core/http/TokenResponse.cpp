@@ -95,6 +95,13 @@ TokenResponse TokenResponse::parse(int status, const QByteArray &body)
     // 408 or a 429 is a server that may recover, whatever its body says.
     if (status >= 400 && status < 500 && status != 408 && status != 429)
         r.kind = Kind::Refused;
+    // Redirects are not followed with a client's secret in the request: token_url must
+    // be the endpoint's own address, and no retry changes that.
+    if (status >= 300 && status < 400) {
+        r.kind = Kind::Refused;
+        r.errorDescription =
+            QStringLiteral("the token endpoint redirects; give token_url its final address");
+    }
     return r;
 }
 

@@ -35,9 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(!token.error.isEmpty());
     }
-    // A refusal is the server's word on the client, never a throttle or an outage.
+    // A refusal is the server's word on the client (or a redirect, which token_url must
+    // not need), never a throttle or an outage.
     if (token.kind == TokenResponse::Kind::Refused)
-        FUZZ_CHECK(status >= 400 && status < 500 && status != 408 && status != 429);
+        FUZZ_CHECK((status >= 300 && status < 500) && status != 408 && status != 429);
     // What goes to logs and the window is one bounded line.
     for (const QString &text : {token.error, token.errorDescription}) {
         FUZZ_CHECK(!text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')));

@@ -64,6 +64,8 @@ void tst_TokenResponse::parse_data()
                                << qint64(-1) << "http_404";
     QTest::newRow("empty error code") << 401 << QByteArray(R"({"error":""})") << Kind::Refused
                                       << QByteArray() << qint64(-1) << "http_401";
+    QTest::newRow("redirect") << 302 << QByteArray() << Kind::Refused << QByteArray() << qint64(-1)
+                              << "http_302";
     QTest::newRow("unavailable") << 503 << QByteArray("") << Kind::Error << QByteArray()
                                  << qint64(-1) << "http_503";
     QTest::newRow("throttled with an error body")
