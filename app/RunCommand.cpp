@@ -27,6 +27,8 @@ namespace cooldown::cli {
 namespace {
 
 const QString kCommand = QStringLiteral("run");
+// --until-idle gives the database this long to come back before it stops.
+constexpr qint64 kUntilIdleDbRetryMs = 30 * 1000;
 
 // One line per state change, for people reading a terminal or a log.
 QString describe(const AttemptRecord &a, const OperationRecord &op)
@@ -100,8 +102,14 @@ int runRun(const QStringList &arguments)
     const QCommandLineOption listenAny(
         QStringLiteral("listen-any"),
         Text::tr("Allow --listen on an address other than loopback (needs api.token)."));
+    const QCommandLineOption dbRetryFor(
+        QStringLiteral("db-retry-for"),
+        Text::tr("While the database is unreachable or its disk full, keep trying for S "
+                 "seconds, then stop with exit code 1 (default: for ever; 30 with "
+                 "--until-idle)."),
+        QStringLiteral("S"));
     parser.addOptions({config, db, forSeconds, untilIdle, demoUrlOpt, workerId, lease, clockSkew,
-                       listen, listenAny});
+                       listen, listenAny, dbRetryFor});
     if (const auto problem = parseStrict(parser, kCommand, arguments))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
@@ -120,6 +128,19 @@ int runRun(const QStringList &arguments)
             return usageError(kCommand, Text::tr("--for: expected seconds above 0, got '%1'")
                                             .arg(parser.value(forSeconds)));
         runForMs = qint64(s * 1000);
+    }
+    // How long the database may stay away before the run gives up; none: for ever.
+    std::optional<qint64> dbRetryForMs;
+    if (parser.isSet(untilIdle))
+        dbRetryForMs = kUntilIdleDbRetryMs;
+    if (parser.isSet(dbRetryFor)) {
+        bool ok = false;
+        const double s = parser.value(dbRetryFor).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s < 0 || s > 1e8)
+            return usageError(kCommand,
+                              Text::tr("--db-retry-for: expected seconds from 0, got '%1'")
+                                  .arg(parser.value(dbRetryFor)));
+        dbRetryForMs = qint64(s * 1000);
     }
     SchedulerOptions options = SchedulerOptions::batched();
     if (parser.isSet(lease)) {
@@ -219,8 +240,11 @@ int runRun(const QStringList &arguments)
         state.maxInFlight = engine->config().concurrency.maxInFlight;
         state.perHost = engine->config().concurrency.perHost;
         engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
-            state.operationsByState = store.openCountsByState();
             state.inFlight = scheduler.inFlight();
+            state.databaseUp = !scheduler.isDatabaseDown();
+            if (!state.databaseUp)
+                return; // nothing is read from a database that is away
+            state.operationsByState = store.openCountsByState();
             for (const CredentialState &c : scheduler.credentialStates()) {
                 if (engine->config().credential(c.id) &&
                     engine->config().credential(c.id)->isOAuth())
@@ -321,6 +345,41 @@ int runRun(const QStringList &arguments)
         stopRequested = true;
         engine->stop();
     };
+    // One line when the database goes away and one when it is back, not one per query;
+    // after --db-retry-for away, the run stops with exit code 1.
+    bool gaveUpOnDatabase = false;
+    QTimer giveUp;
+    giveUp.setSingleShot(true);
+    QString downWhy;
+    qint64 downSinceMs = -1;
+    QObject::connect(&giveUp, &QTimer::timeout, engine.get(), [&] {
+        gaveUpOnDatabase = true;
+        err << Text::tr("cooldown run: the database has been unreachable since %1 (%2); "
+                        "stopping after %3 s of trying (--db-retry-for)")
+                   .arg(isoTime(downSinceMs), downWhy)
+                   .arg(double(*dbRetryForMs) / 1000.0)
+            << '\n';
+        err.flush();
+        requestStop();
+    });
+    QObject::connect(engine.get(), &EngineSession::databaseLost, engine.get(),
+                     [&](const QString &why) {
+                         downWhy = why;
+                         downSinceMs = SystemClock::instance().nowMs();
+                         out << isoTime(downSinceMs) << ' '
+                             << Text::tr("database unreachable since %1 (%2); holding work")
+                                    .arg(isoTime(downSinceMs), why)
+                             << '\n';
+                         out.flush();
+                         if (dbRetryForMs && !stopRequested)
+                             giveUp.start(std::chrono::milliseconds(*dbRetryForMs));
+                     });
+    QObject::connect(engine.get(), &EngineSession::databaseBack, engine.get(), [&](qint64 downMs) {
+        giveUp.stop();
+        out << isoTime(SystemClock::instance().nowMs()) << ' '
+            << Text::tr("database back after %1 s").arg(double(downMs) / 1000.0, 0, 'f', 1) << '\n';
+        out.flush();
+    });
     QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,
                      Qt::QueuedConnection);
     if (parser.isSet(untilIdle))
@@ -398,15 +457,24 @@ int runRun(const QStringList &arguments)
     QCoreApplication::exec();
 
     QMap<OperationState, qint64> counts;
-    engine->runOnEngine([&](Store &store, Scheduler &) { counts = store.countsByState(); });
-    out << "summary (database):";
-    for (const OperationState state : allOperationStates())
-        out << ' ' << toString(state) << '=' << counts.value(state);
+    bool databaseDown = false;
+    engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
+        databaseDown = scheduler.isDatabaseDown();
+        if (!databaseDown)
+            counts = store.countsByState();
+    });
+    if (databaseDown) {
+        out << "summary (this run):";
+    } else {
+        out << "summary (database):";
+        for (const OperationState state : allOperationStates())
+            out << ' ' << toString(state) << '=' << counts.value(state);
+    }
     out << " attempts=" << summary.attempts << " throttled=" << summary.throttles
         << " server_wait_s=" << QString::number(double(summary.serverWaitMs) / 1000.0, 'f', 1)
         << " failed_this_run=" << summary.failedFinally << '\n';
     out.flush();
-    return summary.failedFinally > 0 ? ExitRuntimeFailure : ExitOk;
+    return summary.failedFinally > 0 || gaveUpOnDatabase ? ExitRuntimeFailure : ExitOk;
 }
 
 } // namespace cooldown::cli

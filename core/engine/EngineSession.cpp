@@ -30,6 +30,10 @@ struct EngineSession::Engine
 
 namespace {
 
+// What the engine's SQLite store keeps in reserve for a full disk: the records of a
+// few hundred answered attempts and their rollups.
+constexpr qint64 kStoreReserveBytes = qint64(1) << 20;
+
 // Runs `work` on `context`'s thread and waits for it; at once when that is this thread.
 void runAndWait(QObject *context, const std::function<void()> &work)
 {
@@ -72,7 +76,11 @@ std::unique_ptr<EngineSession> EngineSession::open(WorkspaceConfig config,
         auto engine = std::make_unique<Engine>(Engine{clock, random, options.scheduler,
                                                       self->m_config, nullptr, nullptr, nullptr,
                                                       nullptr, std::nullopt, false});
-        engine->store = Store::open(databaseUrl, &openError);
+        // The engine's store keeps a reserve beside a SQLite file, for the answers that
+        // must still be written when the disk fills.
+        StoreOptions storeOptions;
+        storeOptions.reserveBytes = kStoreReserveBytes;
+        engine->store = Store::open(databaseUrl, &openError, storeOptions);
         if (!engine->store)
             return;
         engine->transport = std::make_unique<Transport>(clock);
@@ -143,6 +151,8 @@ void EngineSession::publishState(Engine &engine)
                 state.credentials.append(c);
         }
         state.waitingForCredentials = e.scheduler->waitingForCredentials();
+        state.databaseDownSinceMs = e.scheduler->databaseDownSinceMs();
+        state.databaseDownWhy = e.scheduler->databaseDownWhy();
         QMetaObject::invokeMethod(
             this,
             [this, state = std::move(state)] {
@@ -170,6 +180,8 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::attemptsWritten, this, &EngineSession::attemptsWritten);
     connect(scheduler, &Scheduler::endpointAutoPaused, this, &EngineSession::endpointAutoPaused);
     connect(scheduler, &Scheduler::credentialChanged, this, &EngineSession::credentialChanged);
+    connect(scheduler, &Scheduler::databaseLost, this, &EngineSession::databaseLost);
+    connect(scheduler, &Scheduler::databaseBack, this, &EngineSession::databaseBack);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(
@@ -192,6 +204,8 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::partitionReleased, scheduler, publish);
     connect(scheduler, &Scheduler::policyDrift, scheduler, publish);
     connect(scheduler, &Scheduler::credentialChanged, scheduler, publish);
+    connect(scheduler, &Scheduler::databaseLost, scheduler, publish);
+    connect(scheduler, &Scheduler::databaseBack, scheduler, publish);
 }
 
 void EngineSession::apply(WorkspaceConfig config)

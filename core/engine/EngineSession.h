@@ -32,6 +32,10 @@ struct EngineState
     int maxInFlight = 0;
     QList<CredentialState> credentials; // the workspace's OAuth credentials, as held here
     int waitingForCredentials = 0;      // operations held until their credential has a token
+    // The database unreachable (docs/database-outages.md): since when (wall clock; -1
+    // while it answers) and why.
+    qint64 databaseDownSinceMs = -1;
+    QString databaseDownWhy;
 };
 
 using PartitionId = QPair<QString, QString>; // policy id, partition key
@@ -134,6 +138,9 @@ signals:
     void attemptsWritten(int count, double seconds);
     void endpointAutoPaused(const QString &endpointId, int failures);
     void credentialChanged(const cooldown::CredentialState &state);
+    // The database became unreachable, once per outage, and came back after downMs.
+    void databaseLost(const QString &why);
+    void databaseBack(qint64 downMs);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

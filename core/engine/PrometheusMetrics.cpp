@@ -148,6 +148,9 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
         out += QStringLiteral("cooldown_operations%1 %2\n")
                    .arg(labels({{"state", toString(s)}}))
                    .arg(state.operationsByState.value(s));
+    header(out, "cooldown_database_up", "gauge",
+           "1 while this worker can use its database, 0 while it is unreachable or full.");
+    out += QStringLiteral("cooldown_database_up %1\n").arg(state.databaseUp ? 1 : 0);
     header(out, "cooldown_in_flight", "gauge", "Exchanges this worker has in flight.");
     out += QStringLiteral("cooldown_in_flight %1\n").arg(state.inFlight);
     header(out, "cooldown_max_in_flight", "gauge",

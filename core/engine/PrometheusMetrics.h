@@ -33,6 +33,9 @@ struct ScrapeState
     QList<CredentialState> credentials;
     int waitingForCredentials = 0;
     qint64 nowMs = 0;
+    // Whether this worker can use its database (docs/database-outages.md): while it
+    // cannot, the figures read from it above are left at zero.
+    bool databaseUp = true;
 };
 
 // The engine's figures in Prometheus' text exposition format (version 0.0.4), for

@@ -62,6 +62,13 @@ constexpr int kStandbyToHoldRecords = 2;
 // After operations on standby went back for want of a permit to wait for, claims take
 // none on standby for this long.
 constexpr qint64 kStandbyPauseMs = 1000;
+// While the database is unreachable, it is tried again after a wait drawn at random
+// up to this, doubling with each try up to kReconnectCapMs (full jitter), and never
+// sooner than kReconnectFloorMs: a fleet does not come back in step, and each worker
+// resumes within about a second of the database answering.
+constexpr qint64 kReconnectFirstMs = 250;
+constexpr qint64 kReconnectCapMs = 1000;
+constexpr qint64 kReconnectFloorMs = 50;
 
 // The request's headers as recorded: a credential's value replaced whatever its name,
 // since the store's redaction goes by names that look secret and a "header" credential
@@ -135,6 +142,8 @@ struct Scheduler::Held
     quint64 tokenSerial = 0;
     // Sent once more after a 401 refused a stale token: a second 401 stands.
     bool sentWithRenewedToken = false;
+    // Its permits came while the database was unreachable: sent once it is back.
+    bool waitingForDatabase = false;
 };
 
 Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
@@ -309,6 +318,9 @@ void Scheduler::stop()
 {
     if (m_stopping)
         return;
+    // One last try, so that what was kept can be written before the end.
+    if (m_databaseDown)
+        tryReconnect();
     m_stopping = true;
     m_timer.disarm();
     if (!m_config.credentials.isEmpty() && !m_store.forgetCredentialStates(m_options.workerId))
@@ -326,7 +338,9 @@ void Scheduler::stop()
     }
     for (qint64 id : unsent) {
         Held &held = *m_held.at(id);
-        m_store.releaseClaim(id, m_options.workerId, held.op.version);
+        // With the database away they stay leased, and go to the lease rules.
+        if (!m_databaseDown || m_recordWhileDown)
+            m_store.releaseClaim(id, m_options.workerId, held.op.version);
         release(id);
     }
     checkIdle();
@@ -351,6 +365,16 @@ void Scheduler::wake()
     // and whether the store is asked for work must agree.
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
+    if (m_databaseDown) {
+        // Nothing is claimed, ticked or sent: the database is tried again at its time.
+        if (m_stopping)
+            checkIdle();
+        else if (mono >= m_reconnectAtMonotonicMs)
+            tryReconnect();
+        else
+            armTimer(StoreDue::Unknown);
+        return;
+    }
     // Records held back for a batch are written first, when their time has come or
     // before the store is asked for work (a claim counts the permits they give back,
     // a tick looks for the endpoint's unfinished operation); writing them wakes us
@@ -369,6 +393,11 @@ void Scheduler::wake()
     m_snooze.expire(now);
     createPeriodicOperations(now, mono);
     renewLeases(now);
+    if (databaseFault()) {
+        m_waking = false;
+        armTimer(StoreDue::Unknown);
+        return;
+    }
 
     // By id, looked up again for each: advance() may finish one operation and, by the
     // permit it hands over, advance and finish another.
@@ -421,7 +450,7 @@ void Scheduler::wake()
                                   : 0},
                              m_options.claimAheadMs);
         if (claimed.isEmpty() && !m_store.lastError().isEmpty())
-            emit storeFailed(m_store.lastError());
+            reportStoreFailure();
         const QSet<qint64> onStandby = m_store.claimedOnStandby();
         for (const OperationRecord &op : claimed)
             admit(op, onStandby.contains(op.id));
@@ -486,7 +515,7 @@ void Scheduler::createPeriodicOperations(qint64 nowMs, qint64 mono)
              .isEmpty())
         noteStoreDue(nowMs);
     if (!m_store.lastError().isEmpty())
-        emit storeFailed(m_store.lastError());
+        reportStoreFailure();
 }
 
 qint64 Scheduler::costOf(const EndpointConfig &endpoint) const
@@ -852,6 +881,13 @@ AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
 
 void Scheduler::send(Held &held)
 {
+    if (m_databaseDown) {
+        // Nothing goes out that might not be recorded: it keeps its permits and goes
+        // once the database is back and its lease renewed.
+        held.waitingForDatabase = true;
+        return;
+    }
+    held.waitingForDatabase = false;
     const EndpointConfig &e = *held.endpoint;
     TransportRequest &r = held.request;
     r.method = e.method;
@@ -1115,8 +1151,19 @@ void Scheduler::finish(Held &held, const AttemptRecord &attempt, const Operation
     release(held.op.id);
     if (heir)
         advance(*heir);
+    if (m_databaseDown && !m_recordWhileDown) {
+        // Kept until the database is back; a worker stopping meanwhile ends without it.
+        if (m_stopping)
+            checkIdle();
+        return;
+    }
     if (m_flushQueued)
         return;
+    if (m_databaseDown) {
+        m_flushQueued = true;
+        QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
+        return;
+    }
     // While the store has nothing due before then, the record waits for the next wake
     // (a periodic check's next batch of ticks, say) so that several are written in one
     // transaction; so it does while work on standby keeps the permits busy and the
@@ -1145,15 +1192,25 @@ void Scheduler::flushFinished()
 {
     m_flushQueued = false;
     m_flushByMonotonicMs = -1;
-    if (m_finishing.isEmpty())
+    if (m_finishing.isEmpty() || (m_databaseDown && !m_recordWhileDown))
         return;
+    if (writeFinished() && !m_databaseDown)
+        wake();
+    else if (m_stopping)
+        checkIdle();
+}
+
+bool Scheduler::writeFinished()
+{
+    if (m_finishing.isEmpty())
+        return true;
     const QList<Store::FinishRequest> batch = std::exchange(m_finishing, {});
     QElapsedTimer writing; // a measurement for the metrics, not a decision: real time
     writing.start();
     const QList<Store::FinishOutcome> outcomes =
         m_store.finishAttempts(batch, m_options.workerId, m_inFlightPeaks.take(nowMs()));
-    emit attemptsWritten(int(batch.size()), double(writing.nsecsElapsed()) / 1e9);
     QSet<QString> endedFailed;
+    QList<Store::FinishRequest> kept;
     for (qsizetype i = 0; i < batch.size(); ++i) {
         const AttemptRecord &attempt = batch.at(i).attempt;
         const Store::FinishOutcome &outcome = outcomes.at(i);
@@ -1189,13 +1246,145 @@ void Scheduler::flushFinished()
             emit attemptRecorded(attempt, outcome.operation);
             break;
         case Store::FinishResult::Failed:
+            if (m_store.fault() != Store::Fault::None) {
+                // The database is away: the record waits for it, first in line.
+                kept.append(batch.at(i));
+                break;
+            }
             qCWarning(lcEngine) << "could not record attempt of operation" << id << outcome.error;
             emit storeFailed(outcome.error);
             break;
         }
     }
+    if (kept.size() < batch.size())
+        emit attemptsWritten(int(batch.size() - kept.size()), double(writing.nsecsElapsed()) / 1e9);
+    if (!kept.isEmpty()) {
+        m_finishing = kept + m_finishing;
+        m_recordWhileDown = false; // a reserve given back is used up
+        databaseFault();
+        return false;
+    }
     pauseAfterFailures(endedFailed);
+    return true;
+}
+
+bool Scheduler::databaseFault()
+{
+    if (m_databaseDown)
+        return true;
+    if (m_store.fault() == Store::Fault::None)
+        return false;
+    enterDatabaseDown();
+    return true;
+}
+
+void Scheduler::reportStoreFailure()
+{
+    if (!databaseFault())
+        emit storeFailed(m_store.lastError());
+}
+
+void Scheduler::enterDatabaseDown()
+{
+    m_databaseDown = true;
+    m_downWhy = m_store.lastError().simplified(); // one line, whatever the driver said
+    m_downSinceMs = nowMs();
+    m_downSinceMonotonicMs = m_clock.monotonicMs();
+    m_reconnectTries = 0;
+    const bool diskFull = m_store.fault() == Store::Fault::DiskFull;
+    qCWarning(lcEngine).noquote()
+        << QStringLiteral("database unreachable (%1): %2; nothing is claimed or sent until it "
+                          "answers; %3 answered and %4 in flight are kept to be recorded")
+               .arg(QLatin1String(textOf(m_store.fault())), m_downWhy)
+               .arg(m_finishing.size())
+               .arg(m_inFlight);
+    // A full disk: the reserve kept beside the database makes room for the answers
+    // already received, and for handing back what was not sent.
+    m_recordWhileDown = diskFull && m_store.releaseReserve();
+    if (m_recordWhileDown && !m_finishing.isEmpty() && !m_flushQueued) {
+        m_flushQueued = true;
+        QMetaObject::invokeMethod(this, &Scheduler::flushFinished, Qt::QueuedConnection);
+    }
+    scheduleReconnect();
+    emit databaseLost(m_downWhy);
+}
+
+void Scheduler::scheduleReconnect()
+{
+    const qint64 ceiling =
+        std::min(kReconnectCapMs, kReconnectFirstMs << std::min(m_reconnectTries, 8));
+    const qint64 delay = std::max(kReconnectFloorMs, m_random.uniformInt(0, ceiling));
+    const qint64 mono = m_clock.monotonicMs();
+    m_reconnectAtMonotonicMs = mono + delay;
+    if (m_stopping)
+        return;
+    m_timer.arm(delay);
+    m_wakeAtMonotonicMs = mono + delay;
+}
+
+void Scheduler::tryReconnect()
+{
+    ++m_reconnectTries;
+    QString why;
+    if (!m_store.reconnect(&why) || !resumeAfterOutage()) {
+        qCDebug(lcEngine).noquote() << QStringLiteral("database still unreachable (try %1): %2")
+                                           .arg(m_reconnectTries)
+                                           .arg(why.isEmpty() ? m_store.lastError() : why);
+        scheduleReconnect();
+        return;
+    }
+    const qint64 downMs = m_clock.monotonicMs() - m_downSinceMonotonicMs;
+    m_databaseDown = false;
+    m_recordWhileDown = false;
+    m_downWhy.clear();
+    qCInfo(lcEngine).noquote()
+        << QStringLiteral("database back after %1 s").arg(double(downMs) / 1000.0, 0, 'f', 1);
+    emit databaseBack(downMs);
+    if (m_stopping)
+        return;
+    // What waited with its permits goes now, then the usual wake.
+    QList<qint64> waiting;
+    for (const auto &[id, held] : m_held) {
+        if (held->waitingForDatabase)
+            waiting.append(id);
+    }
+    for (const qint64 id : std::as_const(waiting)) {
+        const auto it = m_held.find(id);
+        if (it != m_held.end() && it->second->waitingForDatabase)
+            send(*it->second);
+    }
+    noteStoreDue(std::numeric_limits<qint64>::min());
+    m_nextTickKnown = false;
     wake();
+}
+
+bool Scheduler::resumeAfterOutage()
+{
+    // Leases first: one lost while away (another worker rescued the operation after
+    // its expiry) must not be sent; an exchange in flight keeps its record, which the
+    // fence then marks as a lease conflict.
+    const qint64 now = nowMs();
+    QList<qint64> lost;
+    for (auto &[id, held] : m_held) {
+        const qint64 until = now + m_options.leaseMs;
+        if (m_store.renewLease(id, m_options.workerId, held->op.version, until)) {
+            held->op.leaseExpiresAtMs = until;
+            continue;
+        }
+        if (m_store.fault() != Store::Fault::None)
+            return false;
+        if (held->stage != Held::Stage::InFlight)
+            lost.append(id);
+    }
+    for (const qint64 id : std::as_const(lost)) {
+        qCWarning(lcEngine) << "operation" << id
+                            << "lost its lease while the database was away; not sent";
+        m_notBeforeMonotonicMs.remove(id);
+        release(id);
+    }
+    // Then what was answered meanwhile, in the order it came.
+    m_flushByMonotonicMs = -1;
+    return writeFinished() && m_store.fault() == Store::Fault::None;
 }
 
 void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
@@ -1209,6 +1398,8 @@ void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)
         const int failures = endpoint->pauseAfterFailures;
         const auto paused = m_store.pauseAfterFailures(endpointId, failures, nowMs(), workerId());
         if (!paused) {
+            if (databaseFault())
+                return;
             qCWarning(lcEngine) << "could not check endpoint" << endpointId
                                 << "for its automatic pause:" << m_store.lastError();
             emit storeFailed(m_store.lastError());
@@ -1313,6 +1504,8 @@ void Scheduler::renewLeases(qint64 nowMs)
         const qint64 until = nowMs + m_options.leaseMs;
         if (m_store.renewLease(id, m_options.workerId, held->op.version, until))
             held->op.leaseExpiresAtMs = until;
+        else if (m_store.fault() != Store::Fault::None)
+            return; // the database is away: renewed once it is back
     }
 }
 
@@ -1324,6 +1517,13 @@ void Scheduler::armTimer(StoreDue storeDue)
     }
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
+    const auto armForReconnect = [&] {
+        const qint64 delay = std::max<qint64>(0, m_reconnectAtMonotonicMs - mono);
+        m_timer.arm(delay);
+        m_wakeAtMonotonicMs = mono + delay;
+    };
+    if (m_databaseDown || databaseFault())
+        return armForReconnect();
     qint64 delay =
         m_fleetCapped ? std::min(m_options.pollMs, kFleetPermitRecheckMs) : m_options.pollMs;
     if (m_claimContended)
@@ -1333,6 +1533,8 @@ void Scheduler::armTimer(StoreDue storeDue)
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
         const auto due = m_store.nextDueAtMs(now);
+        if (databaseFault())
+            return armForReconnect();
         m_claimAtMs = due.value_or(std::numeric_limits<qint64>::max());
         m_storeDueReadMonotonicMs = mono;
         if (due)
@@ -1353,6 +1555,8 @@ void Scheduler::armTimer(StoreDue storeDue)
             m_nextTickAtMs = m_store.nextTickAtMs();
             m_nextTickKnown = m_store.lastError().isEmpty();
         }
+        if (databaseFault())
+            return armForReconnect();
         if (const auto tick = m_nextTickAtMs)
             delay = std::min(delay, std::max(*tick - m_options.claimAheadMs - now,
                                              m_ticksLookedAtMonotonicMs + tickBatchMs() - mono));
@@ -1407,15 +1611,29 @@ std::optional<qint64> Scheduler::heldSendAtMonotonicMs() const
 
 bool Scheduler::isIdle()
 {
-    if (!m_held.empty() || m_inFlight > 0 || !m_finishing.isEmpty())
+    if (!m_held.empty() || m_inFlight > 0 || !m_finishing.isEmpty() || m_databaseDown)
         return false;
-    // As before: a store that cannot answer has nothing to wait for (storeFailed said why).
-    return !m_store.hasUnfinishedOperations().value_or(false);
+    // As before: a store that cannot answer has nothing to wait for (storeFailed said
+    // why), unless it is away for now: then what it holds is not known.
+    const std::optional<bool> unfinished = m_store.hasUnfinishedOperations();
+    if (!unfinished && databaseFault())
+        return false;
+    return !unfinished.value_or(false);
 }
 
 void Scheduler::checkIdle()
 {
     if (m_stopping) {
+        if (m_inFlight == 0 && m_held.empty() && !m_finishing.isEmpty() && m_databaseDown) {
+            // Stopping with the database away: these answers cannot be recorded. Their
+            // operations stay leased to this worker, and the lease rules decide
+            // (docs/database-outages.md).
+            qCWarning(lcEngine).noquote()
+                << QStringLiteral("%1 answered attempts could not be recorded: the database "
+                                  "is unreachable; their operations are left to the lease rules")
+                       .arg(m_finishing.size());
+            m_finishing.clear();
+        }
         if (m_inFlight == 0 && m_held.empty() && m_finishing.isEmpty()) {
             m_stopping = false;
             m_started = false;

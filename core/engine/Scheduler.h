@@ -123,6 +123,15 @@ public:
     QList<CredentialState> credentialStates() const;
     // Operations held here until their credential has a token.
     int waitingForCredentials() const;
+    // The database cannot be used for now (docs/database-outages.md): the connection
+    // was lost or the disk is full. Nothing is claimed or sent meanwhile; exchanges in
+    // flight finish and their records are kept until it is back.
+    bool isDatabaseDown() const { return m_databaseDown; }
+    // Since when (wall clock), and why, while it is down.
+    qint64 databaseDownSinceMs() const { return m_databaseDown ? m_downSinceMs : -1; }
+    QString databaseDownWhy() const { return m_databaseDown ? m_downWhy : QString(); }
+    // Answered attempts waiting to be recorded.
+    int recordsKept() const { return int(m_finishing.size()); }
 
     // Operator actions. They go through the store, so they work the same from a
     // shell (`cooldown retry`, `cooldown cancel`) against a running worker.
@@ -171,6 +180,10 @@ signals:
     void endpointAutoPaused(const QString &endpointId, int failures);
     // A credential's token was obtained, renewed, failed or refused.
     void credentialChanged(const cooldown::CredentialState &state);
+    // The database became unreachable (once per outage, not per statement), and came
+    // back after downMs: leases renewed, the records kept meanwhile written.
+    void databaseLost(const QString &why);
+    void databaseBack(qint64 downMs);
 
 private:
     struct Held;
@@ -216,6 +229,20 @@ private:
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
                 const QuotaStatement *quota = nullptr, bool handOver = true);
     void flushFinished();
+    // Writes m_finishing; false when the database failed with a fault and the records
+    // were kept for when it is back.
+    bool writeFinished();
+    // Whether the store has met a fault (the database down); enters that state the
+    // first time.
+    bool databaseFault();
+    // A store call failed: a fault enters the database-down state (said once), anything
+    // else is reported by storeFailed.
+    void reportStoreFailure();
+    void enterDatabaseDown();
+    void scheduleReconnect();
+    void tryReconnect();
+    // After a reconnect: leases renewed, records written; false on another fault.
+    bool resumeAfterOutage();
     // After operations of these endpoints ended failed: pauses those whose last
     // pause_after_failures operations all failed.
     void pauseAfterFailures(const QSet<QString> &endpointIds);
@@ -306,6 +333,15 @@ private:
     bool m_nextTickKnown = false;
     // When runDueTicks last ran, on the monotonic clock.
     qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
+    // The database unreachable (docs/database-outages.md).
+    bool m_databaseDown = false;
+    QString m_downWhy;
+    qint64 m_downSinceMs = -1;
+    qint64 m_downSinceMonotonicMs = 0;
+    int m_reconnectTries = 0;
+    qint64 m_reconnectAtMonotonicMs = 0;
+    // A full disk whose reserve was given back: what was answered may still be written.
+    bool m_recordWhileDown = false;
 };
 
 } // namespace cooldown

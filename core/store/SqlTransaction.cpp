@@ -2,6 +2,7 @@
 #include "core/store/SqlTransaction.h"
 
 #include "core/Logging.h"
+#include "core/store/DatabaseFault.h"
 
 #include <QHash>
 #include <QSqlError>
@@ -78,14 +79,26 @@ void SqlTransaction::rollback()
     const QString why = m_error;
     if (!m_savepoint.isEmpty()) {
         // Undoes this transaction's writes and nothing else of the batch.
-        if (!execute(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
-            !execute(QStringLiteral("RELEASE ") + m_savepoint))
+        if ((!execute(QStringLiteral("ROLLBACK TO ") + m_savepoint) ||
+             !execute(QStringLiteral("RELEASE ") + m_savepoint)) &&
+            !alreadyRolledBack(m_error))
             qCWarning(lcStore) << "rollback to a savepoint failed:" << m_error;
         --t_batches[m_database.connectionName()];
-    } else if (!execute(QStringLiteral("ROLLBACK"))) {
+    } else if (m_native && sqlite3_get_autocommit(m_native)) {
+        // SQLite rolled the transaction back itself (a full disk, an I/O error, an
+        // interrupt): there is nothing left to undo.
+    } else if (!execute(QStringLiteral("ROLLBACK")) && !alreadyRolledBack(m_error)) {
         qCWarning(lcStore) << "rollback failed:" << m_error;
     }
     m_error = why;
+}
+
+bool SqlTransaction::alreadyRolledBack(const QString &rollbackError)
+{
+    // SQLite without its own handle says so; a connection that is gone took its
+    // transaction with it (the server rolls it back).
+    return rollbackError.contains(QLatin1String("no transaction is active")) ||
+           faultOfText(rollbackError) == DatabaseFault::ConnectionLost;
 }
 
 SqlBatch::SqlBatch(QSqlDatabase database, sqlite3 *native)

@@ -46,6 +46,8 @@ public:
 private:
     friend class SqlBatch;
     bool execute(const QString &statement);
+    // Whether a failed ROLLBACK only says there was nothing left to roll back.
+    static bool alreadyRolledBack(const QString &rollbackError);
 
     QSqlDatabase m_database;
     sqlite3 *m_native = nullptr;

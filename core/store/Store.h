@@ -3,6 +3,7 @@
 
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
+#include "core/store/DatabaseFault.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
@@ -58,6 +59,11 @@ struct StoreOptions
     // checks (sqliteLibrariesAgree) and uses QtSql alone when they differ; false makes
     // it do so anyway: for tests of that path.
     bool useLinkedSqlite = true;
+    // SQLite: a file of this many bytes kept beside the database (its name and
+    // "-reserve"), given back when the disk fills so that answers already received can
+    // still be recorded (releaseReserve()), and made again once space is back. 0: none.
+    // The engine's store keeps one; readers do not.
+    qint64 reserveBytes = 0;
 };
 
 // Whether Qt's SQLite driver and this program use one SQLite library: the driver's
@@ -384,6 +390,25 @@ public:
 
     ~Store();
     Q_DISABLE_COPY_MOVE(Store)
+
+    // --- When the database is away (docs/database-outages.md) ---------------------------
+    using Fault = DatabaseFault;
+    // The fault the first failure since the last reconnect() showed: the connection was
+    // lost, or the disk is full. None while statements fail only for reasons of their
+    // own. While there is one, further failures of the same kind are logged once.
+    Fault fault() const { return m_fault; }
+    // Makes the database usable again after a fault; true when it is (and the fault is
+    // cleared), false with why in *error. A lost connection: every prepared statement
+    // goes, the connection is closed and opened again with the same settings, and what
+    // a new connection needs is set up again (SQLite's pragmas and busy handler), not
+    // the migrations. A full disk: true once there is room again (SQLite: free space
+    // on the database's file system for the reserve and as much again, and the reserve
+    // is made again; PostgreSQL: the server answers). No fault: true at once.
+    bool reconnect(QString *error);
+    // SQLite with StoreOptions::reserveBytes: deletes the reserve file, so that what
+    // must still be written after the disk filled has room. True when there was one.
+    bool releaseReserve();
+    // -----------------------------------------------------------------------------------
 
     // Until the batch commits, the store's writes go in its one transaction instead of
     // one each (SqlBatch): for bulk work. Null when it could not begin (lastError()).
@@ -799,6 +824,16 @@ private:
     // to fix, not the environment's).
     bool initialise(const StoreOptions &options, const QString &displayName, QString *error,
                     bool *newerSchema);
+    // SQLite: what each new connection needs (pragmas, the busy handler, the
+    // checkpointer); at open and after a reconnect. mode: the journal mode.
+    bool setUpSqliteConnection(const StoreOptions &options, const QString &mode, QString *error);
+    // The reserve file beside a SQLite database (StoreOptions::reserveBytes): made when
+    // missing and the disk has room for it.
+    void makeReserve();
+    // After a lost connection: the statements prepared on it, without a word for each.
+    void dropStatementsOfLostConnection();
+    // Notes the fault a failure shows, if any; returns whether it is a fault.
+    bool noteFault(DatabaseFault fault);
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
@@ -868,6 +903,9 @@ private:
     qint64 m_wantsUntilMs = 0;        // ... until this time, as last written
     qint64 m_cancelledSweptAtMs = -1; // on the lease clock; -1: not yet
     QString m_lastError;
+    StoreOptions m_options; // as opened: a reconnect sets the new connection up the same
+    DatabaseFault m_fault = DatabaseFault::None;
+    QString m_reservePath; // SQLite with a reserve: its file
 };
 
 } // namespace cooldown

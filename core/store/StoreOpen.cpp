@@ -8,6 +8,7 @@
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
+#include "core/store/DatabaseFault.h"
 #include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
@@ -25,6 +26,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
+#include <QStorageInfo>
 #include <QStringList>
 #include <QThread>
 #include <QUrl>
@@ -222,10 +224,15 @@ std::unique_ptr<Store> Store::open(const QString &url, QString *error, const Sto
                      : QStringLiteral("cannot open '%1': %2").arg(shown, detail));
     }
     bool newerSchema = false;
+    store->m_options = options;
     if (!store->initialise(options, shown, &message, &newerSchema)) {
         if (newerSchema)
             kind = OpenFailure::Input;
         return failed(message);
+    }
+    if (!postgres && options.reserveBytes > 0 && parsed->path != QLatin1String(":memory:")) {
+        store->m_reservePath = parsed->path + QStringLiteral("-reserve");
+        store->makeReserve();
     }
     return store;
 }
@@ -289,40 +296,8 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         if (mode != QLatin1String("wal") && mode != QLatin1String("memory"))
             return problem(
                 QStringLiteral("the file cannot be written (journal mode stays '%1')").arg(mode));
-        const QString pragmas[] = {
-            options.fullSync ? QStringLiteral("PRAGMA synchronous=FULL")
-                             : QStringLiteral("PRAGMA synchronous=NORMAL"),
-            QStringLiteral("PRAGMA foreign_keys=ON"),
-            QStringLiteral("PRAGMA busy_timeout=%1").arg(std::max(0, options.busyTimeoutMs)),
-            // After a checkpoint the log is cut back to this size, whatever bulk work
-            // made it grow to.
-            QStringLiteral("PRAGMA journal_size_limit=%1").arg(kJournalSizeLimitBytes),
-        };
-        for (const QString &statement : pragmas) {
-            if (!pragma.exec(statement))
-                return problem(errorText(pragma.lastError()));
-        }
-        // The linked library is called on Qt's connection only if it is Qt's too.
-        if (options.useLinkedSqlite) {
-            if (!pragma.exec(QStringLiteral("SELECT sqlite_source_id()")) || !pragma.next())
-                return problem(errorText(pragma.lastError()));
-            const QString driverSource = pragma.value(0).toString();
-            pragma.finish();
-            m_linkedSqlite = sqliteLibrariesAgree(driverSource, sqlite3_sourceid());
-            if (!m_linkedSqlite)
-                qCWarning(lcStore).noquote()
-                    << "Qt's SQLite driver uses SQLite" << driverSource << "and this program"
-                    << sqlite3_sourceid() << "- the store uses the driver alone";
-        }
-        if (sqlite3 *connection = sqliteHandle()) {
-            m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
-            sqlite3_busy_handler(connection, &pollWhileBusy, &m_busyTimeoutMs);
-        }
-        if (mode == QLatin1String("wal")) {
-            if (sqlite3 *connection = sqliteHandle())
-                m_checkpointer = std::make_unique<WalCheckpointer>(
-                    connection, m_database.databaseName(), WalCheckpointer::kDefaultThreshold);
-        }
+        if (!setUpSqliteConnection(options, mode, &detail))
+            return problem(detail);
     }
 
     m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;
@@ -330,6 +305,50 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
     m_schemaVersion = *found;
     if (*found < target && !migrate(*found, target, &detail))
         return problem(detail);
+    return true;
+}
+
+bool Store::setUpSqliteConnection(const StoreOptions &options, const QString &mode, QString *error)
+{
+    QSqlQuery pragma(m_database);
+    const QString pragmas[] = {
+        options.fullSync ? QStringLiteral("PRAGMA synchronous=FULL")
+                         : QStringLiteral("PRAGMA synchronous=NORMAL"),
+        QStringLiteral("PRAGMA foreign_keys=ON"),
+        QStringLiteral("PRAGMA busy_timeout=%1").arg(std::max(0, options.busyTimeoutMs)),
+        // After a checkpoint the log is cut back to this size, whatever bulk work
+        // made it grow to.
+        QStringLiteral("PRAGMA journal_size_limit=%1").arg(kJournalSizeLimitBytes),
+    };
+    for (const QString &statement : pragmas) {
+        if (!pragma.exec(statement)) {
+            *error = errorText(pragma.lastError());
+            return false;
+        }
+    }
+    // The linked library is called on Qt's connection only if it is Qt's too.
+    if (options.useLinkedSqlite) {
+        if (!pragma.exec(QStringLiteral("SELECT sqlite_source_id()")) || !pragma.next()) {
+            *error = errorText(pragma.lastError());
+            return false;
+        }
+        const QString driverSource = pragma.value(0).toString();
+        pragma.finish();
+        m_linkedSqlite = sqliteLibrariesAgree(driverSource, sqlite3_sourceid());
+        if (!m_linkedSqlite)
+            qCWarning(lcStore).noquote()
+                << "Qt's SQLite driver uses SQLite" << driverSource << "and this program"
+                << sqlite3_sourceid() << "- the store uses the driver alone";
+    }
+    if (sqlite3 *connection = sqliteHandle()) {
+        m_busyTimeoutMs = std::max(0, options.busyTimeoutMs);
+        sqlite3_busy_handler(connection, &pollWhileBusy, &m_busyTimeoutMs);
+    }
+    if (mode == QLatin1String("wal")) {
+        if (sqlite3 *connection = sqliteHandle())
+            m_checkpointer = std::make_unique<WalCheckpointer>(
+                connection, m_database.databaseName(), WalCheckpointer::kDefaultThreshold);
+    }
     return true;
 }
 
@@ -520,6 +539,7 @@ bool Store::exec(QSqlQuery &query)
 {
     if (query.exec())
         return true;
+    noteFault(faultOf(query.lastError()));
     return fail(QStringLiteral("query"), errorText(query.lastError()));
 }
 
@@ -527,14 +547,158 @@ bool Store::exec(SqlStatement &statement)
 {
     if (statement.exec())
         return true;
+    noteFault(faultOf(statement.lastError()));
     return fail(QStringLiteral("query"), errorText(statement.lastError()));
 }
 
 bool Store::fail(const QString &context, const QString &detail)
 {
     m_lastError = QStringLiteral("%1: %2").arg(context, detail);
-    qCWarning(lcStore).noquote() << m_lastError;
+    // A fault (the database away, the disk full) is said once by whoever holds the
+    // work (the scheduler); every statement fails until it ends, so its failures are
+    // for debugging only.
+    if (noteFault(faultOfText(detail)) || m_fault != DatabaseFault::None)
+        qCDebug(lcStore).noquote() << m_lastError;
+    else
+        qCWarning(lcStore).noquote() << m_lastError;
     return false;
+}
+
+bool Store::noteFault(DatabaseFault fault)
+{
+    if (fault == DatabaseFault::None)
+        return false;
+    if (m_fault == DatabaseFault::None)
+        m_fault = fault;
+    return true;
+}
+
+namespace {
+
+// Room enough for a full disk to count as having room again, besides the reserve.
+constexpr qint64 kFreeBytesForBack = qint64(1) << 20;
+
+} // namespace
+
+bool Store::reconnect(QString *error)
+{
+    if (m_fault == DatabaseFault::None)
+        return true;
+    QString why;
+    if (m_fault == DatabaseFault::DiskFull) {
+        if (m_backend == Backend::Sqlite) {
+            const QStorageInfo volume(QFileInfo(m_database.databaseName()).absolutePath());
+            const qint64 wanted = std::max(kFreeBytesForBack, 2 * m_options.reserveBytes);
+            if (volume.isValid() && volume.bytesAvailable() < wanted) {
+                if (error)
+                    *error = QStringLiteral("%1 bytes free, %2 wanted")
+                                 .arg(volume.bytesAvailable())
+                                 .arg(wanted);
+                return false;
+            }
+            makeReserve();
+        } else {
+            QSqlQuery probe(m_database);
+            if (!probe.exec(QStringLiteral("SELECT 1"))) {
+                if (error)
+                    *error = errorText(probe.lastError());
+                if (faultOf(probe.lastError()) == DatabaseFault::ConnectionLost)
+                    m_fault = DatabaseFault::ConnectionLost;
+                return false;
+            }
+        }
+        m_fault = DatabaseFault::None;
+        m_lastError.clear();
+        return true;
+    }
+    // The connection is gone: statements prepared on it go first, then it is opened
+    // again with the settings it was opened with.
+    m_checkpointer.reset();
+    dropStatementsOfLostConnection();
+    m_database.close();
+    if (!m_database.open()) {
+        if (error)
+            *error = redaction::redactText(errorText(m_database.lastError()).trimmed());
+        return false;
+    }
+    if (m_backend == Backend::Sqlite) {
+        QSqlQuery mode(m_database);
+        if (!mode.exec(QStringLiteral("PRAGMA journal_mode")) || !mode.next()) {
+            if (error)
+                *error = errorText(mode.lastError());
+            m_database.close();
+            return false;
+        }
+        const QString journal = mode.value(0).toString();
+        mode.finish();
+        if (!setUpSqliteConnection(m_options, journal, &why)) {
+            if (error)
+                *error = why;
+            m_database.close();
+            return false;
+        }
+    }
+    m_fault = DatabaseFault::None;
+    m_lastError.clear();
+    return true;
+}
+
+namespace {
+
+QtMessageHandler g_outerHandler = nullptr;
+
+// QPSQL tries to DEALLOCATE each prepared statement as it goes, and warns that it
+// cannot for each one on a connection that is gone: that says nothing the outage did
+// not say once already.
+void dropUnfreedStatementWarnings(QtMsgType type, const QMessageLogContext &context,
+                                  const QString &message)
+{
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("Unable to free statement")))
+        return;
+    g_outerHandler(type, context, message);
+}
+
+} // namespace
+
+void Store::dropStatementsOfLostConnection()
+{
+    if (m_backend != Backend::Postgres || m_statements.empty()) {
+        m_statements.clear();
+        return;
+    }
+    g_outerHandler = qInstallMessageHandler(&dropUnfreedStatementWarnings);
+    m_statements.clear();
+    qInstallMessageHandler(g_outerHandler);
+}
+
+void Store::makeReserve()
+{
+    if (m_reservePath.isEmpty() || QFileInfo::exists(m_reservePath))
+        return;
+    QFile reserve(m_reservePath);
+    if (!reserve.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return;
+    // Written out, not a sparse file: its blocks are what it keeps.
+    const QByteArray block(64 * 1024, '\0');
+    bool written = true;
+    for (qint64 left = m_options.reserveBytes; left > 0 && written; left -= block.size())
+        written = reserve.write(block.constData(), std::min<qint64>(left, block.size())) > 0;
+    written = written && reserve.flush();
+    reserve.close();
+    if (!written) {
+        reserve.remove(); // no room for it now; made once there is
+        return;
+    }
+#ifdef Q_OS_UNIX
+    ::chmod(QFile::encodeName(m_reservePath).constData(), 0600);
+#endif
+}
+
+bool Store::releaseReserve()
+{
+    if (m_reservePath.isEmpty() || !QFile::exists(m_reservePath))
+        return false;
+    return QFile::remove(m_reservePath);
 }
 
 bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId)
