@@ -1079,56 +1079,59 @@ void readAlert(const QJsonObject &o, const QString &path, const Substitution &su
     }
 }
 
+// Each object of the list at top[key], in order, with its JSON path; stops at the
+// first error.
+template <typename ReadEntry>
+void forEachEntry(const QJsonObject &top, const QString &key, JsonReader &r, ReadEntry readEntry)
+{
+    if (!r.ok() || !top.contains(key))
+        return;
+    if (const auto entries = r.array(top.value(key), key)) {
+        for (qsizetype i = 0; i < entries->size() && r.ok(); ++i) {
+            const QString entryPath = JsonReader::index(key, i);
+            const auto o = r.object(entries->at(i), entryPath);
+            if (!o)
+                break;
+            readEntry(*o, entryPath);
+        }
+    }
+}
+
 // The "tls", "proxy" and "credentials" sections of the workspace.
 void readConnectionSections(const QJsonObject &top, const QString &sourceName,
                             const Substitution &subst, JsonReader &r, WorkspaceConfig &config)
 {
     // Key material sits beside the workspace file that names it.
     const QDir base = QFileInfo(sourceName).absoluteDir();
-    if (r.ok() && top.contains(QStringLiteral("tls"))) {
-        const QString path = QStringLiteral("tls");
-        if (const auto entries = r.array(top.value(path), path)) {
-            for (qsizetype i = 0; i < entries->size() && r.ok(); ++i) {
-                const QString entryPath = JsonReader::index(path, i);
-                const auto o = r.object(entries->at(i), entryPath);
-                if (!o)
-                    break;
-                TlsConfig t;
-                readTls(*o, entryPath, subst, r, base, t);
-                if (r.ok() && config.tlsConfig(t.id))
-                    r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
-                           Text::tr("duplicate id '%1'").arg(t.id));
-                if (r.ok())
-                    config.tls.append(t);
-            }
-        }
-    }
+    const auto duplicate = [&r](const QString &entryPath, const QString &id) {
+        r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
+               Text::tr("duplicate id '%1'").arg(id));
+    };
+    forEachEntry(top, QStringLiteral("tls"), r, [&](const QJsonObject &o, const QString &path) {
+        TlsConfig t;
+        readTls(o, path, subst, r, base, t);
+        if (r.ok() && config.tlsConfig(t.id))
+            duplicate(path, t.id);
+        if (r.ok())
+            config.tls.append(t);
+    });
 
     config.proxy = readProxy(top, QString(), subst, r);
     if (config.proxy.kind == ProxyConfig::Kind::Inherit)
         config.proxy.kind = ProxyConfig::Kind::None;
 
-    if (r.ok() && top.contains(QStringLiteral("credentials"))) {
-        const QString path = QStringLiteral("credentials");
-        if (const auto entries = r.array(top.value(path), path)) {
-            for (qsizetype i = 0; i < entries->size() && r.ok(); ++i) {
-                const QString entryPath = JsonReader::index(path, i);
-                const auto o = r.object(entries->at(i), entryPath);
-                if (!o)
-                    break;
-                CredentialConfig c;
-                readCredential(*o, entryPath, subst, r, base, c);
-                if (r.ok() && config.credential(c.id))
-                    r.fail(JsonReader::join(entryPath, QStringLiteral("id")),
-                           Text::tr("duplicate id '%1'").arg(c.id));
-                if (r.ok() && !c.tls.isEmpty() && !config.tlsConfig(c.tls))
-                    r.fail(JsonReader::join(entryPath, QStringLiteral("tls")),
-                           Text::tr("no tls entry with id '%1'").arg(c.tls));
-                if (r.ok())
-                    config.credentials.append(c);
-            }
-        }
-    }
+    forEachEntry(top, QStringLiteral("credentials"), r,
+                 [&](const QJsonObject &o, const QString &path) {
+                     CredentialConfig c;
+                     readCredential(o, path, subst, r, base, c);
+                     if (r.ok() && config.credential(c.id))
+                         duplicate(path, c.id);
+                     if (r.ok() && !c.tls.isEmpty() && !config.tlsConfig(c.tls))
+                         r.fail(JsonReader::join(path, QStringLiteral("tls")),
+                                Text::tr("no tls entry with id '%1'").arg(c.tls));
+                     if (r.ok())
+                         config.credentials.append(c);
+                 });
 }
 
 // Proxies and the token requests' roads, once every reference is known to be good; and
