@@ -84,14 +84,7 @@ private:
     // Moves the manual clock in steps, firing the one timer whenever it is due.
     bool advance(qint64 ms, qint64 stepMs = 1000)
     {
-        for (qint64 done = 0; done < ms;) {
-            const qint64 step = std::min(stepMs, ms - done);
-            m_clock->advance(step);
-            done += step;
-            if (m_timer->fireIfDue() && !settleScheduler(*m_scheduler, 10000))
-                return false;
-        }
-        return true;
+        return advanceScheduler(*m_scheduler, *m_clock, *m_timer, ms, stepMs);
     }
 
     // The operations after the first: one per 10 s.

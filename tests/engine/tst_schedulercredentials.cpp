@@ -117,14 +117,7 @@ private:
 
     bool advance(qint64 ms, qint64 stepMs = 100)
     {
-        for (qint64 done = 0; done < ms;) {
-            const qint64 step = std::min(stepMs, ms - done);
-            m_clock->advance(step);
-            done += step;
-            if (m_timer->fireIfDue() && !settle())
-                return false;
-        }
-        return true;
+        return advanceScheduler(*m_scheduler, *m_clock, *m_timer, ms, stepMs);
     }
 
     QList<ReceivedRequest> requestsTo(const QByteArray &path) const

@@ -6,10 +6,14 @@
 // and finish in real time.
 
 #include "core/engine/Scheduler.h"
+#include "core/time/Clock.h"
+#include "core/time/WakeTimer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+
+#include <algorithm>
 
 // Processes events until nothing is in flight (exchanges, and token requests that
 // operations wait for) and the records of what ended are written (they are written one
@@ -32,4 +36,19 @@ inline bool settleScheduler(const cooldown::Scheduler &scheduler, int timeoutMs)
         }
     } while (t.elapsed() < timeoutMs);
     return false;
+}
+
+// Moves the manual clock by ms in steps of stepMs, firing the scheduler's one timer
+// whenever it is due and settling what that sent. False when a settle timed out.
+inline bool advanceScheduler(const cooldown::Scheduler &scheduler, cooldown::ManualClock &clock,
+                             cooldown::ManualWakeTimer &timer, qint64 ms, qint64 stepMs)
+{
+    for (qint64 done = 0; done < ms;) {
+        const qint64 step = std::min(stepMs, ms - done);
+        clock.advance(step);
+        done += step;
+        if (timer.fireIfDue() && !settleScheduler(scheduler, 10000))
+            return false;
+    }
+    return true;
 }
