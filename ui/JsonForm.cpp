@@ -150,12 +150,16 @@ QJsonObject JsonForm::read(QJsonObject item, QString *problem, QString *problemK
     for (const Field &field : m_fields) {
         const QString text = textOf(field.widget);
         switch (field.kind) {
-        case Kind::Text:
+        case Kind::Text: {
+            // A member that is no string (a proxy given as an object) is shown as JSON
+            // text; left as it was shown, it is written back as it was read.
+            const QJsonValue old = item.value(field.key);
             if (text.isEmpty())
                 item.remove(field.key);
-            else
+            else if (old.isString() || old.isUndefined() || jsonText(old) != text)
                 item.insert(field.key, text);
             break;
+        }
         case Kind::Number: {
             const QString trimmed = text.trimmed();
             bool ok = false;

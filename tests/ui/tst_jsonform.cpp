@@ -140,6 +140,23 @@ private slots:
         QVERIFY(!m_every->property("invalid").toBool());
     }
 
+    // A member the form shows as text but the file holds otherwise (a proxy given as an
+    // object) is written back as it was, unless the text is changed.
+    void textOfAnObjectIsKeptAsTheObject()
+    {
+        QJsonObject proxy{{QStringLiteral("url"), QStringLiteral("http://127.0.0.1:3129")}};
+        const QJsonObject item{{QStringLiteral("url"), proxy}};
+        m_form->load(item);
+        QCOMPARE(m_url->text(), QStringLiteral("{\"url\":\"http://127.0.0.1:3129\"}"));
+        QString problem;
+        QString key;
+        QCOMPARE(m_form->read(item, &problem, &key).value(QStringLiteral("url")),
+                 QJsonValue(proxy));
+        m_url->setText(QStringLiteral("system"));
+        QCOMPARE(m_form->read(item, &problem, &key).value(QStringLiteral("url")),
+                 QJsonValue(QStringLiteral("system")));
+    }
+
     void choicesKeepTheTextAndAreNoEdit()
     {
         QSignalSpy edited(m_form.get(), &JsonForm::edited);
