@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/EndpointsDialog.h"
 
+#include "core/time/Clock.h"
+#include "core/time/RandomSource.h"
+#include "ui/CredentialTest.h"
+#include "ui/CredentialsModel.h"
 #include "ui/DriftModel.h"
+#include "ui/Format.h"
 #include "ui/JsonForm.h"
 #include "ui/Palette.h"
 #include "ui/WorkspaceItemsModel.h"
@@ -42,6 +47,9 @@ namespace {
 
 const QString kId = QStringLiteral("id");
 const QString kPolicyId = QStringLiteral("policy_id");
+const QString kCredentials = QStringLiteral("credentials");
+const QString kTls = QStringLiteral("tls");
+const QString kProxy = QStringLiteral("proxy");
 
 QComboBox *choice(const QStringList &items, const QString &placeholder, QWidget *parent)
 {
@@ -98,7 +106,8 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
       m_variables(WorkspaceConfig::demoVariables()),
       m_endpointsModel(new WorkspaceItemsModel(WorkspaceItemsModel::Kind::Endpoints, this)),
       m_policiesModel(new WorkspaceItemsModel(WorkspaceItemsModel::Kind::Policies, this)),
-      m_driftModel(new DriftModel(this))
+      m_driftModel(new DriftModel(this)), m_credentialsModel(new CredentialsModel(this)),
+      m_testClock(&SystemClock::instance()), m_testRandom(&SystemRandom::instance())
 {
     setObjectName(QStringLiteral("endpointsDialog"));
     setWindowTitle(tr("Endpoints and policies"));
@@ -134,6 +143,8 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
     m_policiesView = makeList(m_policiesModel, QStringLiteral("policiesList"));
     m_pages->addTab(m_endpointsView, tr("Endp&oints"));
     m_pages->addTab(m_policiesView, tr("Poli&cies"));
+    m_credentialsView = makeList(m_credentialsModel, QStringLiteral("credentialsList"));
+    m_pages->addTab(m_credentialsView, tr("Credentia&ls"));
 
     m_pages->addTab(makeDriftPage(), tr("Dri&ft"));
     leftLayout->addWidget(m_pages, 1);
@@ -170,7 +181,8 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
         connect(form, &JsonForm::edited, this, &EndpointsDialog::onEdited);
     m_endpointForm = scrolled(makeEndpointForm());
     m_policyForm = scrolled(makePolicyForm());
-    for (QWidget *w : {m_emptyForm, m_endpointForm, m_policyForm})
+    m_credentialForm = scrolled(makeCredentialForm());
+    for (QWidget *w : {m_emptyForm, m_endpointForm, m_policyForm, m_credentialForm})
         m_forms->addWidget(w);
     splitter->addWidget(left);
     splitter->addWidget(m_forms);
@@ -213,15 +225,22 @@ EndpointsDialog::EndpointsDialog(WorkspaceDocument document, const QString &file
                 if (m_pages->currentIndex() == int(Page::Policies))
                     editItem(false, current.row());
             });
+    connect(m_credentialsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (m_pages->currentIndex() == int(Page::Credentials))
+                    showCredential(current.row());
+            });
 
     m_endpointsModel->setItems(m_document.endpoints());
     m_policiesModel->setItems(m_document.policies());
+    m_credentialsModel->setDocument(m_document.root());
     // Room for the warning sign a row with a problem gets.
-    for (QTableView *view : {m_endpointsView, m_policiesView}) {
+    for (QTableView *view : {m_endpointsView, m_policiesView, m_credentialsView}) {
         view->resizeColumnToContents(WorkspaceItemsModel::IdColumn);
         view->setColumnWidth(WorkspaceItemsModel::IdColumn,
                              view->columnWidth(WorkspaceItemsModel::IdColumn) + 24);
     }
+    m_credentialsView->resizeColumnToContents(CredentialsModel::TypeColumn);
     refreshChoices();
     updateNote();
     resize(1080, 660);
@@ -270,7 +289,7 @@ QWidget *EndpointsDialog::makeDriftPage()
     return drift;
 }
 
-QTableView *EndpointsDialog::makeList(WorkspaceItemsModel *model, const QString &objectName)
+QTableView *EndpointsDialog::makeList(QAbstractItemModel *model, const QString &objectName)
 {
     auto *view = new QTableView(this);
     view->setObjectName(objectName);
@@ -317,6 +336,12 @@ QWidget *EndpointsDialog::makeEndpointForm()
                          line(tr("e.g. project-184"), form)));
     layout->addRow(tr("&Retry profile:"), f.add(QStringLiteral("retry"), JsonForm::Kind::Text,
                                                 choice({}, QStringLiteral("default"), form)));
+    layout->addRow(tr("Credenti&als:"), f.add(QStringLiteral("credentials"), JsonForm::Kind::Text,
+                                              choice({}, tr("none"), form)));
+    layout->addRow(tr("TLS settin&gs:"), f.add(QStringLiteral("tls"), JsonForm::Kind::Text,
+                                               choice({}, tr("none: the system's CAs"), form)));
+    layout->addRow(tr("Pro&xy:"), f.add(QStringLiteral("proxy"), JsonForm::Kind::Text,
+                                        choice({}, tr("the workspace's"), form)));
     layout->addRow(tr("Idempotency &header:"),
                    f.add(QStringLiteral("idempotency"), JsonForm::Kind::Header,
                          line(tr("none (e.g. Idempotency-Key)"), form)));
@@ -371,6 +396,344 @@ QWidget *EndpointsDialog::makePolicyForm()
                       QStringLiteral("epoch-ms"), QStringLiteral("http-date")},
                      QStringLiteral("auto"), form)));
     return form;
+}
+
+// The Credentials page's right side: what the selected row says, read-only, and for an
+// OAuth credential a Test that asks its token endpoint for a token.
+QWidget *EndpointsDialog::makeCredentialForm()
+{
+    auto *form = new QWidget;
+    auto *outer = new QVBoxLayout(form);
+    m_credentialTitle = new QLabel(form);
+    m_credentialTitle->setObjectName(QStringLiteral("credentialTitle"));
+    QFont bold = m_credentialTitle->font();
+    bold.setBold(true);
+    m_credentialTitle->setFont(bold);
+    outer->addWidget(m_credentialTitle);
+    m_credentialRows = new QFormLayout;
+    outer->addLayout(m_credentialRows);
+
+    auto *testRow = new QHBoxLayout;
+    m_testButton = new QPushButton(tr("&Test"), form);
+    m_testButton->setObjectName(QStringLiteral("testButton"));
+    m_testButton->setAutoDefault(false);
+    m_testButton->setToolTip(tr("Ask the token endpoint for a token now, as the engine would. "
+                                "The token itself is never shown, and is dropped."));
+    testRow->addWidget(m_testButton);
+    testRow->addStretch(1);
+    outer->addLayout(testRow);
+    m_testResult = new QLabel(form);
+    m_testResult->setObjectName(QStringLiteral("testResult"));
+    m_testResult->setWordWrap(true);
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(m_testResult);
+
+    auto *about = new QLabel(
+        tr("Secrets are read from the environment when the workspace is loaded and are never "
+           "shown here: only the names of the variables. These sections are edited in the "
+           "workspace file; an endpoint names what it uses in its own form."),
+        form);
+    about->setObjectName(QStringLiteral("credentialsAbout"));
+    about->setWordWrap(true);
+    about->setForegroundRole(QPalette::PlaceholderText);
+    outer->addSpacing(12);
+    outer->addWidget(about);
+    outer->addStretch(1);
+    connect(m_testButton, &QPushButton::clicked, this, &EndpointsDialog::testCredential);
+    return form;
+}
+
+void EndpointsDialog::showCredential(int row)
+{
+    m_row = -1;
+    m_formProblem.clear();
+    m_formProblemKey.clear();
+    updateButtons();
+    if (row < 0 || row >= m_credentialsModel->rowCount()) {
+        m_credentialShown.clear();
+        m_forms->setCurrentWidget(m_emptyForm);
+        return;
+    }
+    m_forms->setCurrentWidget(m_credentialForm);
+    const CredentialsModel::Item &item = m_credentialsModel->itemAt(row);
+    const QJsonObject &o = item.object;
+    const QString id = item.id();
+    m_credentialShown = item.kind == CredentialsModel::Kind::Credential ? id : QString();
+    while (m_credentialRows->rowCount() > 0)
+        m_credentialRows->removeRow(0);
+    const auto addRow = [this](const QString &label, const QString &value, bool problem = false) {
+        auto *text = new QLabel(value, m_credentialRows->parentWidget());
+        text->setTextFormat(Qt::PlainText);
+        text->setWordWrap(true);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (problem)
+            palette::showAsProblem(text);
+        m_credentialRows->addRow(label, text);
+    };
+    const auto written = [&o](const char *key) {
+        return o.value(QLatin1String(key)).toString();
+    };
+    const QJsonArray endpoints = m_document.root().value(QStringLiteral("endpoints")).toArray();
+    const QJsonArray alerts = m_document.root().value(QStringLiteral("alerts")).toArray();
+    const auto usersOf = [&](const QString &key, const QString &value) {
+        QStringList names;
+        for (const QJsonArray &list : {endpoints, alerts}) {
+            for (const QJsonValue &v : list) {
+                const QJsonObject e = v.toObject();
+                if (e.value(key).toString() == value)
+                    names.append(e.value(kId).toString());
+            }
+        }
+        return names;
+    };
+    const auto variables = [&](const QStringList &names) {
+        if (names.isEmpty())
+            return;
+        QStringList lines;
+        for (const QString &name : names) {
+            // Whether it is set, never what it holds.
+            const bool set = m_environment ? !m_environment->value(name).isEmpty()
+                                           : !qEnvironmentVariableIsEmpty(qPrintable(name));
+            lines.append(set ? tr("%1 (set)").arg(name) : tr("%1 (not set)").arg(name));
+        }
+        addRow(tr("Environment:"), lines.join(QLatin1Char('\n')));
+    };
+    const auto usedBy = [&](const QStringList &names) {
+        addRow(tr("Used by:"),
+               names.isEmpty() ? tr("nothing yet") : names.join(QStringLiteral(", ")));
+    };
+
+    const bool oauth = item.kind == CredentialsModel::Kind::Credential &&
+                       written("type") == QLatin1String("oauth2_client_credentials");
+    switch (item.kind) {
+    case CredentialsModel::Kind::Credential: {
+        m_credentialTitle->setText(tr("Credentials %1").arg(id));
+        const QString type = written("type");
+        QString typeText = type;
+        if (oauth)
+            typeText = tr("OAuth 2.0 client credentials (%1)").arg(type);
+        else if (type == QLatin1String("bearer"))
+            typeText = tr("Bearer token (%1)").arg(type);
+        else if (type == QLatin1String("basic"))
+            typeText = tr("HTTP Basic (%1)").arg(type);
+        else if (type == QLatin1String("header"))
+            typeText = tr("A header of its own (%1)").arg(type);
+        addRow(tr("Type:"), typeText);
+        if (oauth) {
+            addRow(tr("Token URL:"), written("token_url"));
+            addRow(tr("Client ID:"), written("client_id"));
+            const QString auth = written("client_auth");
+            addRow(tr("Client authentication:"),
+                   auth.isEmpty() ? tr("client_secret_basic (the default)") : auth);
+            addRow(tr("Scope:"), written("scope").isEmpty() ? tr("none") : written("scope"));
+            if (!written("audience").isEmpty())
+                addRow(tr("Audience:"), written("audience"));
+            const QJsonObject extra = o.value(QStringLiteral("extra_parameters")).toObject();
+            if (!extra.isEmpty()) {
+                QStringList lines;
+                for (auto it = extra.begin(); it != extra.end(); ++it)
+                    lines.append(QStringLiteral("%1=%2").arg(it.key(), it.value().toString()));
+                addRow(tr("Extra parameters:"), lines.join(QLatin1Char('\n')));
+            }
+            // The road of the token request: its own, else that of the first endpoint that
+            // uses it (WorkspaceConfig resolves it the same way).
+            const QStringList users = usersOf(kCredentials, id);
+            QJsonObject first;
+            for (const QJsonArray &list : {endpoints, alerts}) {
+                for (const QJsonValue &v : list) {
+                    if (first.isEmpty() && v.toObject().value(kCredentials).toString() == id)
+                        first = v.toObject();
+                }
+            }
+            const QString tls = o.contains(kTls) ? written("tls") : first.value(kTls).toString();
+            QJsonValue proxy = o.value(kProxy);
+            if (proxy.isUndefined())
+                proxy =
+                    first.contains(kProxy) ? first.value(kProxy) : m_document.root().value(kProxy);
+            QString road =
+                tr("TLS: %1; proxy: %2")
+                    .arg(tls.isEmpty() ? tr("the system's CAs") : tls,
+                         proxy.isUndefined() ? tr("none") : CredentialsModel::proxyText(proxy));
+            if (!o.contains(kTls) && !o.contains(kProxy) && !first.isEmpty())
+                road = tr("%1 (those of %2)").arg(road, first.value(kId).toString());
+            addRow(tr("Token request:"), road);
+        } else if (type == QLatin1String("header")) {
+            addRow(tr("Header:"), written("name"));
+        } else {
+            addRow(tr("Header:"), QStringLiteral("Authorization"));
+            if (type == QLatin1String("basic"))
+                addRow(tr("User name:"), written("username"));
+        }
+        variables(CredentialsModel::variablesIn(o));
+        usedBy(usersOf(kCredentials, id));
+        const auto state = m_credentialStates.constFind(id);
+        if (oauth && state != m_credentialStates.constEnd()) {
+            const QString trouble = format::credentialTrouble(*state, m_credentialStatesAtMs);
+            QString text = trouble;
+            if (text.isEmpty() && state->phase == CredentialState::Phase::Valid)
+                text = tr("token valid until %1, scope %2")
+                           .arg(format::localTime(state->validUntilMs, m_credentialStatesAtMs),
+                                state->scope.isEmpty() ? tr("none stated") : state->scope);
+            else if (text.isEmpty() && state->phase == CredentialState::Phase::Renewing)
+                text = tr("asking for a token");
+            else if (text.isEmpty())
+                text = tr("no token held");
+            text += QLatin1Char('\n') +
+                    tr("%n token request(s) since Cooldown started", nullptr, state->tokenRequests);
+            addRow(tr("In the engine:"), text, !trouble.isEmpty());
+        }
+        break;
+    }
+    case CredentialsModel::Kind::Tls: {
+        m_credentialTitle->setText(tr("TLS settings %1").arg(id));
+        const std::pair<const char *, QString> files[] = {
+            {"ca_file", tr("CA file:")},
+            {"client_certificate", tr("Client certificate:")},
+            {"client_key", tr("Client key:")},
+            {"client_pkcs12", tr("PKCS#12 file:")},
+        };
+        for (const auto &[key, label] : files) {
+            if (!written(key).isEmpty())
+                addRow(label, written(key));
+        }
+        if (written("ca_file").isEmpty())
+            addRow(tr("Trusts:"), tr("the system's CAs"));
+        const bool verify = o.value(QStringLiteral("verify_hostname")).toBool(true);
+        addRow(tr("Host names:"),
+               verify ? tr("checked")
+                      : tr("not checked (verify_hostname: false): a certificate issued for "
+                           "another name is accepted"),
+               !verify);
+        variables(CredentialsModel::variablesIn(o));
+        QStringList users = usersOf(kTls, id);
+        for (const QJsonValue &v : m_document.root().value(kCredentials).toArray()) {
+            if (v.toObject().value(kTls).toString() == id)
+                users.append(
+                    tr("the token requests of %1").arg(v.toObject().value(kId).toString()));
+        }
+        usedBy(users);
+        break;
+    }
+    case CredentialsModel::Kind::Proxy: {
+        m_credentialTitle->setText(tr("The workspace's proxy"));
+        const QJsonValue proxy = o.value(kProxy);
+        addRow(tr("Proxy:"), CredentialsModel::proxyText(proxy));
+        variables(CredentialsModel::variablesIn(proxy));
+        QStringList users;
+        for (const QJsonValue &v : endpoints) {
+            if (!v.toObject().contains(kProxy))
+                users.append(v.toObject().value(kId).toString());
+        }
+        usedBy(users);
+        break;
+    }
+    }
+    m_testButton->setVisible(oauth);
+    m_testResult->setVisible(oauth);
+    m_testButton->setEnabled(oauth && !m_test);
+    showTestResult(m_credentialShown);
+    validate();
+}
+
+void EndpointsDialog::showTestResult(const QString &id)
+{
+    if (id != m_credentialShown)
+        return;
+    const auto result = m_testResults.constFind(id);
+    if (result == m_testResults.constEnd()) {
+        m_testResult->clear();
+        m_testResult->setPalette(QPalette());
+        return;
+    }
+    m_testResult->setText(result->first);
+    if (result->second)
+        palette::showAsProblem(m_testResult);
+    else
+        m_testResult->setPalette(QPalette());
+}
+
+QString EndpointsDialog::testResult() const
+{
+    return m_testResults.value(m_credentialShown).first;
+}
+
+void EndpointsDialog::testCredential()
+{
+    const QString id = m_credentialShown;
+    if (id.isEmpty() || m_test)
+        return;
+    // The document as it is now, edits not saved included, read as the engine would.
+    QString error;
+    const std::optional<WorkspaceConfig> config =
+        m_document.validate(&error, m_variables, m_environment);
+    const CredentialConfig *credential = config ? config->credential(id) : nullptr;
+    if (!credential || !credential->isOAuth()) {
+        const QString why = config ? tr("%1 is no OAuth credential").arg(id) : m_problem;
+        m_testResults.insert(id, {tr("Not tested: %1").arg(why), true});
+        showTestResult(id);
+        emit credentialTested(id, false);
+        return;
+    }
+    m_test = new CredentialTest(*config, id, *m_testClock, *m_testRandom, this);
+    connect(m_test, &CredentialTest::finished, this,
+            [this, id](const CredentialTestResult &result) { onTested(id, result); });
+    m_testResults.insert(
+        id, {tr("Asking %1 for a token…").arg(credential->tokenUrl.toDisplayString()), false});
+    showTestResult(id);
+    m_testButton->setEnabled(false);
+    m_test->start();
+}
+
+void EndpointsDialog::onTested(const QString &id, const CredentialTestResult &result)
+{
+    m_test.clear(); // it deletes itself later; another test may start now
+    QString text;
+    if (result.ok) {
+        const qint64 seconds = (result.lifetimeMs + 500) / 1000;
+        text = tr("Token valid until %1 (expires in %2 s), scope %3.")
+                   .arg(QDateTime::fromMSecsSinceEpoch(result.validUntilMs)
+                            .toString(QStringLiteral("HH:mm:ss")))
+                   .arg(seconds)
+                   .arg(result.scope.isEmpty() ? tr("none stated") : result.scope);
+        text += QLatin1Char(' ') +
+                tr("The token endpoint answered in %1.").arg(format::duration(result.durationMs));
+    } else if (result.status > 0) {
+        text = tr("No token: the token endpoint answered HTTP %1: %2")
+                   .arg(result.status)
+                   .arg(result.error);
+    } else {
+        text = tr("No token: %1").arg(result.error);
+    }
+    m_testResults.insert(id, {text, !result.ok});
+    showTestResult(id);
+    m_testButton->setEnabled(true);
+    emit credentialTested(id, result.ok);
+}
+
+void EndpointsDialog::setCredentialStates(const QList<CredentialState> &states, qint64 nowMs)
+{
+    QHash<QString, CredentialState> byId;
+    for (const CredentialState &s : states)
+        byId.insert(s.id, s);
+    m_credentialStatesAtMs = nowMs;
+    // Rebuilt only when what it says changed: the engine reports every second.
+    bool changed = byId.size() != m_credentialStates.size();
+    for (auto it = byId.cbegin(); !changed && it != byId.cend(); ++it) {
+        const CredentialState old = m_credentialStates.value(it.key());
+        changed = old.phase != it->phase || old.validUntilMs != it->validUntilMs ||
+                  old.nextTryAtMs != it->nextTryAtMs || old.lastError != it->lastError ||
+                  old.tokenRequests != it->tokenRequests || old.scope != it->scope;
+    }
+    m_credentialStates = byId;
+    if (changed && currentPage() == Page::Credentials &&
+        m_credentialsView->currentIndex().isValid())
+        showCredential(m_credentialsView->currentIndex().row());
+}
+
+void EndpointsDialog::setTestClock(const Clock &clock, RandomSource &random)
+{
+    m_testClock = &clock;
+    m_testRandom = &random;
 }
 
 void EndpointsDialog::setResolution(const QHash<QString, QString> &variables,
@@ -432,6 +795,12 @@ void EndpointsDialog::selectItem(Page page, int row)
         showPage(page);
         return;
     }
+    if (page == Page::Credentials) {
+        m_pages->setCurrentIndex(int(page));
+        m_credentialsView->setCurrentIndex(m_credentialsModel->index(row, 0));
+        showCredential(m_credentialsView->currentIndex().row());
+        return;
+    }
     const bool endpoint = page == Page::Endpoints;
     QTableView *view = endpoint ? m_endpointsView : m_policiesView;
     m_pages->setCurrentIndex(int(page));
@@ -450,6 +819,12 @@ void EndpointsDialog::showCurrentItem()
         if (!view->currentIndex().isValid() && view->model()->rowCount() > 0)
             view->setCurrentIndex(view->model()->index(0, 0));
         editItem(page == Page::Endpoints, view->currentIndex().row());
+        break;
+    }
+    case Page::Credentials: {
+        if (!m_credentialsView->currentIndex().isValid() && m_credentialsModel->rowCount() > 0)
+            m_credentialsView->setCurrentIndex(m_credentialsModel->index(0, 0));
+        showCredential(m_credentialsView->currentIndex().row());
         break;
     }
     case Page::Drift: {
@@ -481,7 +856,8 @@ void EndpointsDialog::editItem(bool endpoint, int row)
 
 void EndpointsDialog::updateButtons()
 {
-    const bool list = m_pages->currentIndex() != int(Page::Drift);
+    const bool list = m_pages->currentIndex() == int(Page::Endpoints) ||
+                      m_pages->currentIndex() == int(Page::Policies);
     m_addButton->setEnabled(list);
     m_duplicateButton->setEnabled(list && m_row >= 0);
     m_removeButton->setEnabled(list && m_row >= 0);
@@ -498,6 +874,7 @@ void EndpointsDialog::onEdited()
             m_endpointFields->read(m_document.endpoints().value(m_row), &problem, &problemKey);
         m_document.setEndpointAt(m_row, item);
         m_endpointsModel->setItem(m_row, item);
+        m_credentialsModel->setDocument(m_document.root());
     } else {
         const QJsonObject item =
             m_policyFields->read(m_document.policies().value(m_row), &problem, &problemKey);
@@ -520,6 +897,20 @@ void EndpointsDialog::refreshChoices()
     }
     m_endpointFields->setChoices(QStringLiteral("policy"), policies);
     m_endpointFields->setChoices(QStringLiteral("retry"), m_document.retryProfileNames());
+    // Ids as the file has them, in its order; the workspace's check says which is wrong.
+    const auto ids = [this](const QString &key) {
+        QStringList out;
+        for (const QJsonValue &v : m_document.root().value(key).toArray()) {
+            const QString id = v.toObject().value(kId).toString();
+            if (!id.isEmpty() && !out.contains(id))
+                out.append(id);
+        }
+        return out;
+    };
+    m_endpointFields->setChoices(QStringLiteral("credentials"), ids(QStringLiteral("credentials")));
+    m_endpointFields->setChoices(QStringLiteral("tls"), ids(QStringLiteral("tls")));
+    m_endpointFields->setChoices(QStringLiteral("proxy"),
+                                 {QStringLiteral("system"), QStringLiteral("none")});
 }
 
 void EndpointsDialog::validate()
@@ -555,6 +946,8 @@ void EndpointsDialog::markProblem()
     const QString key = m.captured(3);
     m_endpointsModel->setProblem(inEndpoint ? row : -1, m_problem);
     m_policiesModel->setProblem(m.hasMatch() && !inEndpoint ? row : -1, m_problem);
+    m_credentialsModel->setProblem(m.hasMatch() ? QString() : m_problemPath, m_problem);
+    const int credentialRow = m.hasMatch() ? -1 : m_credentialsModel->rowOfPath(m_problemPath);
 
     const bool here = m.hasMatch() && row == m_row && inEndpoint == m_editingEndpoint;
     for (JsonForm *form : {m_endpointFields, m_policyFields}) {
@@ -568,7 +961,9 @@ void EndpointsDialog::markProblem()
         return;
     }
     QString text = tr("<b>Not saved until this is fixed:</b> %1").arg(m_problem.toHtmlEscaped());
-    if (m.hasMatch() && !here)
+    const bool credentialShown = credentialRow >= 0 && currentPage() == Page::Credentials &&
+                                 m_credentialsView->currentIndex().row() == credentialRow;
+    if ((m.hasMatch() && !here) || (credentialRow >= 0 && !credentialShown))
         text += QStringLiteral(" <a href=\"#problem\">%1</a>").arg(tr("Show"));
     m_problemLabel->setText(text);
     m_problemLabel->show();
@@ -579,8 +974,12 @@ void EndpointsDialog::goToProblem()
     static const QRegularExpression kItem(
         QStringLiteral(R"(^(endpoints|policies)\[(\d+)\](?:\.([^.]+))?)"));
     const QRegularExpressionMatch m = kItem.match(m_problemPath);
-    if (!m.hasMatch())
+    if (!m.hasMatch()) {
+        const int row = m_credentialsModel->rowOfPath(m_problemPath);
+        if (row >= 0)
+            selectItem(Page::Credentials, row);
         return;
+    }
     const bool endpoint = m.captured(1) == QLatin1String("endpoints");
     selectItem(endpoint ? Page::Endpoints : Page::Policies, m.captured(2).toInt());
     if (QWidget *field = (endpoint ? m_endpointFields : m_policyFields)->widget(m.captured(3)))

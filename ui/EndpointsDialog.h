@@ -2,16 +2,20 @@
 #pragma once
 
 #include "core/config/WorkspaceDocument.h"
+#include "core/engine/CredentialBroker.h"
 #include "core/ratelimit/PolicyDrift.h"
 
 #include <QDialog>
 #include <QHash>
 #include <QList>
+#include <QPointer>
 #include <QString>
 
 #include <functional>
 #include <optional>
 
+class QAbstractItemModel;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -20,8 +24,13 @@ class QTableView;
 
 namespace cooldown {
 
+class Clock;
+class CredentialTest;
+class CredentialsModel;
 class DriftModel;
 class JsonForm;
+class RandomSource;
+struct CredentialTestResult;
 class WorkspaceItemsModel;
 
 // Adds and edits the endpoints and rate-limit policies of a workspace file. Every
@@ -30,7 +39,11 @@ class WorkspaceItemsModel;
 // the document is valid. Save writes the whole file at once (WorkspaceDocument::save);
 // a workspace that is no file (the demo) is saved as a file the user picks. The
 // window applies what was saved to the running engine (saved()).
-// The Drift page shows what servers advertise against the configured policies.
+// The Credentials page lists the workspace's credentials, tls entries and proxy as the
+// file writes them (a secret only by the name of its variable) and tests an OAuth
+// credential by asking its token endpoint for a token; it shows the token's expiry and
+// scope, never the token. The Drift page shows what servers advertise against the
+// configured policies.
 class EndpointsDialog final : public QDialog
 {
     Q_OBJECT
@@ -41,6 +54,7 @@ public:
     {
         Endpoints,
         Policies,
+        Credentials,
         Drift,
     };
 
@@ -53,6 +67,10 @@ public:
     void setResolution(const QHash<QString, QString> &variables,
                        const std::optional<QHash<QString, QString>> &environment);
     void setDrifts(const QList<PolicyDrift> &drifts, qint64 nowMs);
+    // The credentials as the running engine holds them, for the Credentials page.
+    void setCredentialStates(const QList<CredentialState> &states, qint64 nowMs);
+    // The clock and random source of Test; by default the system's.
+    void setTestClock(const Clock &clock, RandomSource &random);
     void showPage(Page page);
     Page currentPage() const;
     // Picks the file of Save as…; by default a file dialog asks. Empty: cancelled.
@@ -78,25 +96,38 @@ public:
     void addItem();
     void duplicateItem();
     void removeItem();
-    // Shows an item in the form: page Endpoints or Policies, row in that list.
+    // Shows an item in the form: page Endpoints, Policies or Credentials, row in that list.
     void selectItem(Page page, int row);
+    // Asks the token endpoint of the OAuth credential shown for a token now
+    // (credentialTested() follows).
+    void testCredential();
 
     WorkspaceItemsModel *endpointsModel() const { return m_endpointsModel; }
     WorkspaceItemsModel *policiesModel() const { return m_policiesModel; }
     DriftModel *driftModel() const { return m_driftModel; }
+    CredentialsModel *credentialsModel() const { return m_credentialsModel; }
     QPushButton *saveButton() const { return m_saveButton; }
+    QPushButton *testButton() const { return m_testButton; }
+    // What the last test of the credential shown came to, as shown.
+    QString testResult() const;
 
 signals:
     void saved(const QString &path);
+    // A test of credential id ended; ok: a token came.
+    void credentialTested(const QString &id, bool ok);
 
 public slots:
     void reject() override;
 
 private:
     QWidget *makeDriftPage();
+    QWidget *makeCredentialForm();
+    void showCredential(int row);
+    void showTestResult(const QString &id);
+    void onTested(const QString &id, const CredentialTestResult &result);
     QWidget *makeEndpointForm();
     QWidget *makePolicyForm();
-    QTableView *makeList(WorkspaceItemsModel *model, const QString &objectName);
+    QTableView *makeList(QAbstractItemModel *model, const QString &objectName);
 
     void showCurrentItem();
     void editItem(bool endpoint, int row);
@@ -123,10 +154,12 @@ private:
     WorkspaceItemsModel *m_endpointsModel = nullptr;
     WorkspaceItemsModel *m_policiesModel = nullptr;
     DriftModel *m_driftModel = nullptr;
+    CredentialsModel *m_credentialsModel = nullptr;
     QLabel *m_note = nullptr;
     QTabWidget *m_pages = nullptr;
     QTableView *m_endpointsView = nullptr;
     QTableView *m_policiesView = nullptr;
+    QTableView *m_credentialsView = nullptr;
     QTableView *m_driftView = nullptr;
     QLabel *m_noDrift = nullptr;
     QPushButton *m_addButton = nullptr;
@@ -136,6 +169,11 @@ private:
     QWidget *m_emptyForm = nullptr;
     QWidget *m_endpointForm = nullptr;
     QWidget *m_policyForm = nullptr;
+    QWidget *m_credentialForm = nullptr;
+    QLabel *m_credentialTitle = nullptr;
+    QFormLayout *m_credentialRows = nullptr;
+    QPushButton *m_testButton = nullptr;
+    QLabel *m_testResult = nullptr;
     JsonForm *m_endpointFields = nullptr;
     JsonForm *m_policyFields = nullptr;
     QLabel *m_problemLabel = nullptr;
@@ -149,6 +187,16 @@ private:
     QString m_problem;
     QString m_problemPath;
     QString m_savedNote;
+
+    // The credential shown on the Credentials page, by id; the test running, if any, and
+    // what each credential's last test came to (text, and whether it failed).
+    QString m_credentialShown;
+    QPointer<CredentialTest> m_test;
+    QHash<QString, QPair<QString, bool>> m_testResults;
+    QHash<QString, CredentialState> m_credentialStates;
+    qint64 m_credentialStatesAtMs = 0;
+    const Clock *m_testClock = nullptr;
+    RandomSource *m_testRandom = nullptr;
 };
 
 } // namespace cooldown

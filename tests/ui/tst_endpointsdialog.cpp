@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/config/WorkspaceConfig.h"
 #include "core/config/WorkspaceDocument.h"
+#include "support/ScriptedHttpServer.h"
+#include "ui/CredentialsModel.h"
 #include "ui/DriftModel.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/WorkspaceItemsModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QComboBox>
+#include <QDateTime>
 #include <QFile>
+#include <QFormLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -38,6 +46,10 @@ private slots:
     void driftRowsAppear();
     void closingAsksBeforeDroppingChanges();
     void saveAsksBeforeReplacingChangesOnDisk();
+    void credentialsModelReadsTheFileAsWritten();
+    void credentialsPageListsWithoutSecrets();
+    void testFetchesATokenAndShowsNoToken();
+    void endpointFormNamesCredentialsTlsAndProxy();
 
 private:
     std::unique_ptr<EndpointsDialog> openDialog(const QString &path = QString());
@@ -88,6 +100,97 @@ PolicyDrift drift(const char *policy, const char *key, qint64 configured, qint64
             QStringLiteral("quota: server %1, configured %2").arg(advertised).arg(configured));
     d.observedAtMs = 1000;
     return d;
+}
+
+// Secrets the credentials page must never show, by the variables that hold them.
+const QHash<QString, QString> kCredentialEnv = {{"UI_PLM_SECRET", "PLM-SECRET-VALUE-123"},
+                                                {"UI_TEST_TOKEN", "BEARER-SECRET-456"},
+                                                {"UI_PROXY_PASS", "PROXY-PASS-789"}};
+const QStringList kSecrets = {"PLM-SECRET-VALUE-123", "BEARER-SECRET-456", "PROXY-PASS-789",
+                              "SECRET-TOKEN"};
+
+// An OAuth credential whose token endpoint is tokenUrl, a bearer and a header credential,
+// a tls entry that does not check host names, and a proxy with a password.
+QByteArray credentialWorkspace(const QString &tokenUrl)
+{
+    return QStringLiteral(R"({
+  "version": 1,
+  "credentials": [
+    { "id": "plm", "type": "oauth2_client_credentials", "token_url": "%1",
+      "client_id": "cooldown", "client_secret": "${env:UI_PLM_SECRET}", "scope": "a b",
+      "proxy": "none" },
+    { "id": "static", "type": "bearer", "token": "${env:UI_TEST_TOKEN}" },
+    { "id": "key", "type": "header", "name": "X-Api-Key", "value": "k ${env:UI_TEST_TOKEN}" }
+  ],
+  "tls": [ { "id": "lab", "verify_hostname": false } ],
+  "proxy": "http://alice:${env:UI_PROXY_PASS}@127.0.0.1:3128",
+  "endpoints": [
+    { "id": "bom", "url": "https://plm.example.com/api/boms", "credentials": "plm",
+      "tls": "lab" },
+    { "id": "parts", "url": "https://plm.example.com/api/parts", "credentials": "static",
+      "proxy": { "url": "http://127.0.0.1:3129", "no_proxy": [ "localhost" ] } }
+  ]
+})")
+        .arg(tokenUrl)
+        .toUtf8();
+}
+
+// Every text the dialog shows or would show on hovering: labels, buttons, fields,
+// tooltips, and what its lists hold.
+QStringList textsOf(QWidget *root)
+{
+    QStringList texts;
+    QList<QWidget *> widgets = root->findChildren<QWidget *>();
+    widgets.prepend(root);
+    for (QWidget *w : std::as_const(widgets)) {
+        texts << w->toolTip() << w->windowTitle();
+        if (auto *label = qobject_cast<QLabel *>(w))
+            texts << label->text();
+        if (auto *button = qobject_cast<QPushButton *>(w))
+            texts << button->text();
+        if (auto *edit = qobject_cast<QLineEdit *>(w))
+            texts << edit->text();
+        if (auto *edit = qobject_cast<QPlainTextEdit *>(w))
+            texts << edit->toPlainText();
+        if (auto *combo = qobject_cast<QComboBox *>(w)) {
+            texts << combo->currentText();
+            for (int i = 0; i < combo->count(); ++i)
+                texts << combo->itemText(i);
+        }
+        if (auto *view = qobject_cast<QAbstractItemView *>(w); view && view->model()) {
+            const QAbstractItemModel *model = view->model();
+            for (int r = 0; r < model->rowCount(); ++r)
+                for (int c = 0; c < model->columnCount(); ++c)
+                    for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)})
+                        texts << model->index(r, c).data(role).toString();
+        }
+    }
+    return texts;
+}
+
+// What the credentials page shows beside a label ("Used by:").
+QString detail(QWidget *dialog, const QString &label)
+{
+    for (const QFormLayout *form : dialog->findChildren<QFormLayout *>()) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            const QLayoutItem *name = form->itemAt(row, QFormLayout::LabelRole);
+            const QLayoutItem *value = form->itemAt(row, QFormLayout::FieldRole);
+            const auto *nameLabel = name ? qobject_cast<QLabel *>(name->widget()) : nullptr;
+            const auto *valueLabel = value ? qobject_cast<QLabel *>(value->widget()) : nullptr;
+            if (nameLabel && valueLabel && nameLabel->text() == label)
+                return valueLabel->text();
+        }
+    }
+    return QStringLiteral("(no %1)").arg(label);
+}
+
+QString secretIn(const QStringList &texts)
+{
+    for (const QString &text : texts)
+        for (const QString &secret : kSecrets)
+            if (text.contains(secret))
+                return text;
+    return QString();
 }
 
 } // namespace
@@ -478,6 +581,242 @@ void tst_EndpointsDialog::saveAsksBeforeReplacingChangesOnDisk()
     retype(field<QLineEdit>(*dialog, "endpoint:name"), "Again");
     QVERIFY(dialog->save());
     QCOMPARE(asked.size(), 2);
+}
+
+// What a row says comes from the file's text: a tls entry's files and whether it checks
+// host names, a credential's token URL or header, a proxy without its password.
+void tst_EndpointsDialog::credentialsModelReadsTheFileAsWritten()
+{
+    CredentialsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QJsonObject root =
+        QJsonDocument::fromJson(credentialWorkspace("https://idp.example/token")).object();
+    root.insert("tls", QJsonArray{QJsonObject{{"id", "corp"},
+                                              {"ca_file", "/etc/corp/ca.pem"},
+                                              {"client_certificate", "certs/me.pem"},
+                                              {"client_key", "certs/me.key"}},
+                                  QJsonObject{{"id", "lab"}, {"verify_hostname", false}}});
+    model.setDocument(root);
+    QCOMPARE(model.rowCount(), 6);
+    const auto cell = [&model](int row, int column) {
+        return model.index(row, column).data().toString();
+    };
+    QCOMPARE(cell(0, CredentialsModel::IdColumn), "plm");
+    QCOMPARE(cell(0, CredentialsModel::TypeColumn), "oauth2_client_credentials");
+    QCOMPARE(cell(0, CredentialsModel::SummaryColumn), "https://idp.example/token");
+    QCOMPARE(cell(1, CredentialsModel::SummaryColumn), "Authorization");
+    QCOMPARE(cell(2, CredentialsModel::SummaryColumn), "X-Api-Key");
+    QCOMPARE(cell(3, CredentialsModel::IdColumn), "corp");
+    QCOMPARE(cell(3, CredentialsModel::TypeColumn), "tls");
+    QCOMPARE(cell(3, CredentialsModel::SummaryColumn), "ca.pem, me.pem, me.key");
+    QCOMPARE(cell(4, CredentialsModel::SummaryColumn), "host names not checked");
+    QCOMPARE(cell(5, CredentialsModel::TypeColumn), "proxy");
+    QCOMPARE(cell(5, CredentialsModel::SummaryColumn), "http://alice@127.0.0.1:3128");
+    QCOMPARE(model.index(5, 0).data(CredentialsModel::KindRole).toInt(),
+             int(CredentialsModel::Kind::Proxy));
+    QCOMPARE(CredentialsModel::variablesIn(root.value("credentials")),
+             QStringList({"UI_PLM_SECRET", "UI_TEST_TOKEN"}));
+    QCOMPARE(CredentialsModel::proxyText(root.value("endpoints")[1].toObject().value("proxy")),
+             "http://127.0.0.1:3129 (not for: localhost)");
+
+    // A problem's path marks its row; the same rows again change in place.
+    model.setProblem("tls[1].verify_hostname", "expected true or false");
+    QCOMPARE(model.index(4, 0).data(CredentialsModel::ProblemRole).toString(),
+             "expected true or false");
+    QCOMPARE(model.rowOfPath("credentials[2]"), 2);
+    QCOMPARE(model.rowOfPath("endpoints[0].proxy"), -1);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    root.insert("proxy", "system");
+    model.setDocument(root);
+    QCOMPARE(resets.count(), 0);
+    QCOMPARE(cell(5, CredentialsModel::SummaryColumn), "system");
+    root.remove("proxy");
+    model.setDocument(root);
+    QCOMPARE(resets.count(), 1);
+    QCOMPARE(model.rowCount(), 5);
+}
+
+// The page lists every credential, tls entry and the proxy with what it reads from the
+// environment, by name; the values are nowhere in the dialog.
+void tst_EndpointsDialog::credentialsPageListsWithoutSecrets()
+{
+    QFile file(m_path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(credentialWorkspace("https://idp.example/oauth2/token"));
+    file.close();
+    QString error;
+    auto document = WorkspaceDocument::load(m_path, &error);
+    QVERIFY2(document, qPrintable(error));
+    EndpointsDialog dialog(std::move(*document), m_path);
+    QAbstractItemModelTester tester(dialog.credentialsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    dialog.setResolution({}, kCredentialEnv);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+
+    dialog.showPage(EndpointsDialog::Page::Credentials);
+    QCOMPARE(dialog.currentPage(), EndpointsDialog::Page::Credentials);
+    QCOMPARE(dialog.credentialsModel()->rowCount(), 5);
+    auto *add = field<QPushButton>(dialog, "addButton");
+    QVERIFY(add && !add->isEnabled());
+    const QStringList ids = {"plm", "static", "key", "lab", "proxy"};
+    QStringList shown;
+    QStringList usedBy;
+    for (int row = 0; row < ids.size(); ++row) {
+        QCOMPARE(dialog.credentialsModel()->index(row, 0).data().toString(), ids.at(row));
+        dialog.selectItem(EndpointsDialog::Page::Credentials, row);
+        const QStringList texts = textsOf(&dialog);
+        const QString leak = secretIn(texts);
+        QVERIFY2(leak.isEmpty(), qPrintable(ids.at(row) + ": " + leak));
+        shown << ids.at(row) + ": " + texts.join('|');
+        usedBy << detail(&dialog, "Used by:");
+    }
+    const auto rowShows = [&shown](int row, const QString &text) {
+        return shown.at(row).contains(text);
+    };
+    QVERIFY2(rowShows(0, "UI_PLM_SECRET (set)"), qPrintable(shown.at(0)));
+    QVERIFY(rowShows(0, "https://idp.example/oauth2/token"));
+    QVERIFY(rowShows(0, "client_secret_basic (the default)"));
+    QVERIFY(rowShows(0, "a b"));
+    QVERIFY(rowShows(0, "TLS: lab; proxy: none"));
+    QCOMPARE(usedBy, QStringList({"bom", "parts", "nothing yet", "bom", "bom"}));
+    QVERIFY(rowShows(1, "UI_TEST_TOKEN (set)"));
+    QVERIFY(rowShows(2, "X-Api-Key"));
+    QVERIFY(rowShows(2, "nothing yet"));
+    QVERIFY2(rowShows(3, "not checked (verify_hostname: false)"), qPrintable(shown.at(3)));
+    QVERIFY(rowShows(4, "http://alice@127.0.0.1:3128"));
+    QVERIFY(rowShows(4, "UI_PROXY_PASS (set)"));
+    // Only an OAuth credential has a token to fetch.
+    dialog.selectItem(EndpointsDialog::Page::Credentials, 1);
+    QVERIFY(dialog.testButton()->isHidden());
+    dialog.selectItem(EndpointsDialog::Page::Credentials, 0);
+    QVERIFY(!dialog.testButton()->isHidden());
+
+    // A variable that is not set is named as such, and its row shows the problem.
+    dialog.setResolution({}, QHash<QString, QString>{{"UI_TEST_TOKEN", "BEARER-SECRET-456"},
+                                                     {"UI_PROXY_PASS", "PROXY-PASS-789"}});
+    QVERIFY(dialog.problemPath().startsWith("credentials[0].client_secret"));
+    QVERIFY2(dialog.problem().contains("UI_PLM_SECRET"), qPrintable(dialog.problem()));
+    QVERIFY(!dialog.credentialsModel()->index(0, 0).data(CredentialsModel::ProblemRole).isNull());
+    dialog.selectItem(EndpointsDialog::Page::Credentials, 0);
+    QVERIFY(textsOf(&dialog).join('|').contains("UI_PLM_SECRET (not set)"));
+}
+
+// Test asks the token endpoint for a token as the engine would and shows its expiry and
+// scope; never the token. A refusal shows the token endpoint's error.
+void tst_EndpointsDialog::testFetchesATokenAndShowsNoToken()
+{
+    ScriptedHttpServer server;
+    QVERIFY(server.isListening());
+    const QList<QPair<QByteArray, QByteArray>> json = {{"Content-Type", "application/json"}};
+    server.script(
+        "/token",
+        {{200, json, R"({"access_token":"SECRET-TOKEN","expires_in":3600,"scope":"a b"})"},
+         {401, json,
+          R"({"error":"invalid_client","error_description":"Client authentication failed"})"}});
+    QFile file(m_path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(credentialWorkspace(server.url("/token")));
+    file.close();
+    QString error;
+    auto document = WorkspaceDocument::load(m_path, &error);
+    QVERIFY2(document, qPrintable(error));
+    EndpointsDialog dialog(std::move(*document), m_path);
+    dialog.setResolution({}, kCredentialEnv);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.selectItem(EndpointsDialog::Page::Credentials, 0);
+
+    QSignalSpy tested(&dialog, &EndpointsDialog::credentialTested);
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(20000));
+    QCOMPARE(tested.first().at(0).toString(), "plm");
+    QVERIFY(tested.first().at(1).toBool());
+    QString result = dialog.testResult();
+    QVERIFY2(result.contains("(expires in 3600 s), scope a b."), qPrintable(result));
+    const QRegularExpressionMatch until =
+        QRegularExpression("^Token valid until (\\d\\d:\\d\\d:\\d\\d) ").match(result);
+    QVERIFY2(until.hasMatch(), qPrintable(result));
+    const QStringList expected = {
+        QDateTime::fromMSecsSinceEpoch(before + 3600000).toString("HH:mm:ss"),
+        QDateTime::fromMSecsSinceEpoch(QDateTime::currentMSecsSinceEpoch() + 3600000)
+            .toString("HH:mm:ss")};
+    QVERIFY2(expected.contains(until.captured(1)), qPrintable(result));
+    QVERIFY(dialog.testButton()->isEnabled());
+    QString leak = secretIn(textsOf(&dialog));
+    QVERIFY2(leak.isEmpty(), qPrintable(leak));
+
+    // The request was the engine's: a client credentials grant with the scope, the
+    // client authenticated by HTTP Basic.
+    QCOMPARE(server.received.size(), 1);
+    const ReceivedRequest &request = server.received.first();
+    QCOMPARE(request.method, "POST");
+    QVERIFY(request.body.contains("grant_type=client_credentials"));
+    QVERIFY(request.body.contains("scope=a%20b"));
+    QCOMPARE(request.header("Authorization"),
+             "Basic " + QByteArray("cooldown:PLM-SECRET-VALUE-123").toBase64());
+
+    // The second answer refuses the client.
+    tested.clear();
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    QVERIFY(tested.wait(20000));
+    QVERIFY(!tested.first().at(1).toBool());
+    result = dialog.testResult();
+    QCOMPARE(result, "No token: the token endpoint answered HTTP 401: invalid_client: Client "
+                     "authentication failed");
+    leak = secretIn(textsOf(&dialog));
+    QVERIFY2(leak.isEmpty(), qPrintable(leak));
+}
+
+// An endpoint's form names its credential, tls entry and proxy from those of the file,
+// and a proxy given as an object is kept as it is while other fields are edited.
+void tst_EndpointsDialog::endpointFormNamesCredentialsTlsAndProxy()
+{
+    QFile file(m_path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(credentialWorkspace("https://idp.example/oauth2/token"));
+    file.close();
+    QString error;
+    auto document = WorkspaceDocument::load(m_path, &error);
+    QVERIFY2(document, qPrintable(error));
+    EndpointsDialog dialog(std::move(*document), m_path);
+    dialog.setResolution({}, kCredentialEnv);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    dialog.selectItem(EndpointsDialog::Page::Endpoints, 0);
+    auto *credentials = field<QComboBox>(dialog, "endpoint:credentials");
+    auto *tls = field<QComboBox>(dialog, "endpoint:tls");
+    auto *proxy = field<QComboBox>(dialog, "endpoint:proxy");
+    QVERIFY(credentials && tls && proxy);
+    QCOMPARE(credentials->currentText(), "plm");
+    QCOMPARE(tls->currentText(), "lab");
+    QCOMPARE(proxy->currentText(), "");
+    QStringList choices;
+    for (int i = 0; i < credentials->count(); ++i)
+        choices << credentials->itemText(i);
+    QCOMPARE(choices, QStringList({"plm", "static", "key"}));
+
+    credentials->setEditText("nobody");
+    QCOMPARE(dialog.problemPath(), "endpoints[0].credentials");
+    QVERIFY(!dialog.saveButton()->isEnabled());
+    credentials->setEditText("static");
+    QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+    QCOMPARE(dialog.document().endpoints().at(0).value("credentials").toString(), "static");
+    proxy->setEditText("system");
+    QCOMPARE(dialog.document().endpoints().at(0).value("proxy").toString(), "system");
+
+    dialog.selectItem(EndpointsDialog::Page::Endpoints, 1);
+    auto *name = field<QLineEdit>(dialog, "endpoint:name");
+    QVERIFY(name);
+    retype(name, "Parts");
+    const QJsonObject parts = dialog.document().endpoints().at(1);
+    QCOMPARE(parts.value("name").toString(), "Parts");
+    QVERIFY(parts.value("proxy").isObject());
+    QCOMPARE(parts.value("proxy").toObject().value("url").toString(), "http://127.0.0.1:3129");
+    QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
 }
 
 QTEST_MAIN(tst_EndpointsDialog)
