@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFontMetrics>
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
 #include <QMenu>
@@ -28,6 +29,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QTimer>
@@ -93,6 +95,7 @@ MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget
     connect(m_tick, &QTimer::timeout, this, &MainWindow::tick);
     m_tick->start();
     onEngineState();
+    showWarnings();
     tick();
 }
 
@@ -161,6 +164,37 @@ void MainWindow::setupStatusBar()
     connect(m_conflictLabel, &QLabel::linkActivated, this,
             [this] { m_tabs->setCurrentWidget(m_jobs); });
     m_conflictLabel->hide();
+    m_credentialsLabel = new QLabel(this);
+    m_credentialsLabel->setObjectName(QStringLiteral("credentialsLabel"));
+    m_credentialsLabel->setTextFormat(Qt::RichText);
+    m_credentialsLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                                Qt::LinksAccessibleByKeyboard);
+    connect(m_credentialsLabel, &QLabel::linkActivated, this,
+            [this] { openEndpoints(EndpointsDialog::Page::Credentials); });
+    m_credentialsLabel->hide();
+    // A warning stays for as long as the workspace says what it warns of, so it has a
+    // place of its own rather than a message that times out.
+    m_warnings = new QWidget(this);
+    m_warnings->setObjectName(QStringLiteral("warnings"));
+    auto *warningsLayout = new QHBoxLayout(m_warnings);
+    warningsLayout->setContentsMargins(0, 0, 0, 0);
+    warningsLayout->setSpacing(4);
+    auto *warningIcon = new QLabel(m_warnings);
+    const int iconSize = fontMetrics().height();
+    warningIcon->setPixmap(
+        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+    warningsLayout->addWidget(warningIcon);
+    m_warningsLabel = new QLabel(m_warnings);
+    m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
+    m_warningsLabel->setTextFormat(Qt::RichText);
+    m_warningsLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                             Qt::LinksAccessibleByKeyboard);
+    connect(m_warningsLabel, &QLabel::linkActivated, this,
+            [this] { openEndpoints(EndpointsDialog::Page::Credentials); });
+    warningsLayout->addWidget(m_warningsLabel);
+    m_warnings->hide();
+    statusBar()->addPermanentWidget(m_warnings);
+    statusBar()->addPermanentWidget(m_credentialsLabel);
     statusBar()->addPermanentWidget(m_conflictLabel);
     statusBar()->addPermanentWidget(m_driftLabel);
     statusBar()->addPermanentWidget(m_inFlightLabel);
@@ -291,6 +325,8 @@ void MainWindow::onEngineState()
 {
     refreshHolds();
     refreshDrift();
+    showCredentials();
+    m_integrations->setCredentials(m_engine.state().credentials);
     const int inFlight = m_engine.state().inFlight;
     const int limit = m_engine.state().maxInFlight;
     m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));
@@ -369,6 +405,72 @@ void MainWindow::refreshDrift()
     m_driftLabel->setToolTip(lines.join(QLatin1Char('\n')));
     if (m_endpointsDialog)
         m_endpointsDialog->setDrifts(m_engine.state().drifts, m_engine.clock().nowMs());
+}
+
+void MainWindow::showCredentials()
+{
+    const qint64 now = m_engine.clock().nowMs();
+    QStringList lines;
+    int waiting = 0;
+    int refused = 0;
+    for (const CredentialState &c : m_engine.state().credentials) {
+        const QString trouble = format::credentialTrouble(c, now);
+        if (trouble.isEmpty())
+            continue;
+        lines.append(trouble);
+        if (format::credentialRefused(c))
+            ++refused;
+        else
+            ++waiting;
+    }
+    if (m_endpointsDialog)
+        m_endpointsDialog->setCredentialStates(m_engine.state().credentials, now);
+    if (lines == m_credentialLines && !m_credentialsLabel->text().isEmpty())
+        return;
+    m_credentialLines = lines;
+    m_credentialsLabel->setVisible(!lines.isEmpty());
+    if (lines.isEmpty()) {
+        m_credentialsLabel->setText(QStringLiteral(" "));
+        m_credentialsLabel->setToolTip(QString());
+        return;
+    }
+    const QString text =
+        lines.size() == 1
+            ? m_credentialsLabel->fontMetrics().elidedText(lines.first(), Qt::ElideRight, 460)
+            : tr("Credentials: %1 waiting, %2 refused").arg(waiting).arg(refused);
+    // Refused credentials need the operator; a token endpoint that is down ends by itself.
+    const QString style = refused > 0
+                              ? QStringLiteral(" style=\"color:%1\"").arg(palette::problem().name())
+                              : QString();
+    m_credentialsLabel->setText(
+        QStringLiteral("<a href=\"#credentials\"%1>%2</a>")
+            .arg(style, refused > 0 ? QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped())
+                                    : text.toHtmlEscaped()));
+    QStringList tip = lines;
+    tip.append(tr("Click to see the workspace's credentials and test them."));
+    m_credentialsLabel->setToolTip(tip.join(QLatin1Char('\n')));
+}
+
+void MainWindow::showWarnings()
+{
+    const QStringList warnings = m_engine.config().warnings;
+    m_warnings->setVisible(!warnings.isEmpty());
+    if (warnings.isEmpty()) {
+        m_warningsLabel->clear();
+        m_warnings->setToolTip(QString());
+        return;
+    }
+    const QString text = warnings.size() == 1
+                             ? tr("Workspace warning: %1")
+                                   .arg(m_warningsLabel->fontMetrics().elidedText(
+                                       warnings.first(), Qt::ElideRight, 420))
+                             : tr("%n workspace warning(s)", nullptr, int(warnings.size()));
+    m_warningsLabel->setText(
+        QStringLiteral("<a href=\"#warnings\">%1</a>").arg(text.toHtmlEscaped()));
+    QStringList tip = warnings;
+    tip.append(tr("Click to see the workspace's credentials and TLS settings."));
+    m_warnings->setToolTip(tip.join(QLatin1Char('\n')));
+    m_warningsLabel->setToolTip(m_warnings->toolTip());
 }
 
 void MainWindow::showConflicts(const QList<PartitionState> &partitions)
@@ -495,6 +597,7 @@ void MainWindow::onWorkspaceApplied(bool applied, const QString &error)
         Qt::QueuedConnection);
     m_history->setEndpoints(m_engine.config());
     m_integrations->setEndpoints(m_engine.config());
+    showWarnings();
     // Retention follows the workspace too, from the pruner's next pass.
     RetentionPruner *pruner = m_pruner->worker();
     const RetentionConfig retention = m_engine.config().retention;
@@ -536,6 +639,7 @@ void MainWindow::openEndpoints(EndpointsDialog::Page page)
     m_endpointsDialog = new EndpointsDialog(std::move(*document), path, this);
     m_endpointsDialog->setAttribute(Qt::WA_DeleteOnClose);
     m_endpointsDialog->setDrifts(m_engine.state().drifts, m_engine.clock().nowMs());
+    m_endpointsDialog->setCredentialStates(m_engine.state().credentials, m_engine.clock().nowMs());
     m_endpointsDialog->showPage(page);
     connect(m_endpointsDialog, &EndpointsDialog::saved, this,
             [this](const QString &file) { applyWorkspace(file, tr("Saved %1").arg(file)); });

@@ -28,7 +28,8 @@ class OverviewPage;
 // endpoint; selecting one filters Jobs and History), Jobs (operations and the
 // operator's actions) and History (every attempt, the inspector, CSV export), with
 // the database, the permits in flight, the held partitions (of every worker), policy
-// drift and policies that workers configure differently in the status bar.
+// drift, policies that workers configure differently, credentials that hold work and
+// the workspace's warnings in the status bar.
 // Endpoints… edits the workspace file. Geometry, the open tab and the chosen ranges
 // are kept with QSettings.
 // Where the window's workspace comes from.
@@ -82,6 +83,10 @@ private:
     void refreshHolds();
     void showHolds();
     void refreshDrift();
+    // The credentials that hold work, as the engine last reported them.
+    void showCredentials();
+    // What the workspace allows but weakens (a tls entry that does not check host names).
+    void showWarnings();
     void onEngineState();
     // Reads `file` and has the engine run it; `done` says what wrote it.
     void applyWorkspace(const QString &file, const QString &done);
@@ -107,12 +112,16 @@ private:
     QLabel *m_holdsLabel = nullptr;
     QLabel *m_driftLabel = nullptr;
     QLabel *m_conflictLabel = nullptr;
+    QLabel *m_credentialsLabel = nullptr;
+    QWidget *m_warnings = nullptr;
+    QLabel *m_warningsLabel = nullptr;
     QAction *m_endpointsAction = nullptr;
     QPointer<EndpointsDialog> m_endpointsDialog;
     QSystemTrayIcon *m_tray = nullptr;
     QTimer *m_tick = nullptr;
     QList<PartitionHold> m_holds;
-    QStringList m_driftLines; // as last shown
+    QStringList m_driftLines;      // as last shown
+    QStringList m_credentialLines; // as last shown
     int m_failureNotifications = 0;
     int m_lastInFlight = -1;
 };

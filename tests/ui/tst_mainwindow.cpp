@@ -6,10 +6,13 @@
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "support/AttemptFixture.h"
+#include "support/ScriptedHttpServer.h"
 #include "support/SqliteWriteLock.h"
 #include "ui/DriftModel.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/HistoryPage.h"
+#include "ui/IntegrationsModel.h"
+#include "ui/IntegrationsPage.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
 #include "ui/MainWindow.h"
@@ -107,6 +110,7 @@ private slots:
     void jobsSummaryCountsScheduledOperations();
     void windowKeepsTurningWhileTheDatabaseIsLocked();
     void savedWorkspaceIsAppliedWithoutARestart();
+    void credentialsAndWarningsInTheStatusBar();
 
 private:
     std::unique_ptr<EngineSession> openSession(const QByteArray &json);
@@ -685,6 +689,75 @@ void tst_MainWindow::savedWorkspaceIsAppliedWithoutARestart()
         window.historyPage()->findChild<QComboBox *>(QStringLiteral("historyEndpoint"));
     QVERIFY(endpointFilter);
     QVERIFY(endpointFilter->findData(QStringLiteral("added")) >= 0);
+}
+
+// A token endpoint that answers 503 holds the work of its credential: the status bar and
+// the Integrations view say so, and the workspace's warning (a tls entry that does not
+// check host names) stays in the status bar.
+void tst_MainWindow::credentialsAndWarningsInTheStatusBar()
+{
+    ScriptedHttpServer idp;
+    QVERIFY(idp.isListening());
+    idp.script("/token", {{503,
+                           {{"Retry-After", "120"}, {"Content-Type", "application/json"}},
+                           R"({"error":"temporarily_unavailable"})"}});
+    qputenv("UI_MW_SECRET", "MW-SECRET-VALUE");
+    const QByteArray json = QStringLiteral(R"({
+      "version": 1,
+      "credentials": [
+        { "id": "plm", "type": "oauth2_client_credentials", "token_url": "%1",
+          "client_id": "cooldown", "client_secret": "${env:UI_MW_SECRET}" } ],
+      "tls": [ { "id": "lab", "verify_hostname": false } ],
+      "endpoints": [
+        { "id": "bom", "method": "GET", "url": "${demo:base_url}/ok?key=credentials-test",
+          "timeout_seconds": 10, "credentials": "plm", "tls": "lab" } ]
+    })")
+                                .arg(idp.url("/token"))
+                                .toUtf8();
+    auto session = openSession(json);
+    QVERIFY(session);
+    MainWindow window(*session, {QStringLiteral("Test"), QString(), {}});
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    auto *warnings = window.findChild<QLabel *>(QStringLiteral("warningsLabel"));
+    QVERIFY(warnings && warnings->isVisible());
+    QVERIFY2(warnings->text().contains(
+                 QStringLiteral("Workspace warning: tls &#x27;lab&#x27; does not verify host "
+                                "names")) ||
+                 warnings->text().contains(
+                     QStringLiteral("Workspace warning: tls 'lab' does not verify host names")),
+             qPrintable(warnings->text()));
+
+    auto *credentials = window.findChild<QLabel *>(QStringLiteral("credentialsLabel"));
+    QVERIFY(credentials);
+    QTRY_VERIFY_WITH_TIMEOUT(credentials->isVisible(), 15000);
+    QVERIFY2(credentials->text().contains(
+                 QStringLiteral("Waiting for credentials plm (token endpoint: http_503")) ||
+                 credentials->text().contains(
+                     QStringLiteral("Waiting for credentials plm (token endpoint: "
+                                    "temporarily_unavailable")),
+             qPrintable(credentials->text()));
+    // The whole of it in the tooltip, however narrow the status bar.
+    QVERIFY2(credentials->toolTip().contains(QStringLiteral("next try")),
+             qPrintable(credentials->toolTip()));
+    QVERIFY(!credentials->text().contains(QStringLiteral("MW-SECRET-VALUE")));
+
+    // The Integrations view shows the endpoint waiting, not failing.
+    IntegrationsModel *integrations = window.integrationsPage()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(integrations->rowCount(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(integrations->stateAt(0), IntegrationState::WaitingForCredentials,
+                              5000);
+    QCOMPARE(integrations->index(0, IntegrationsModel::StateColumn).data().toString(),
+             QStringLiteral("waiting for credentials"));
+    QVERIFY(!idp.received.isEmpty());
+
+    // The warning's link opens the credentials, which name the state too.
+    QMetaObject::invokeMethod(warnings, "linkActivated", Q_ARG(QString, QStringLiteral("#w")));
+    QTRY_VERIFY(window.endpointsDialog());
+    QCOMPARE(window.endpointsDialog()->currentPage(), EndpointsDialog::Page::Credentials);
+    window.endpointsDialog()->close();
+    qunsetenv("UI_MW_SECRET");
 }
 
 QTEST_MAIN(tst_MainWindow)
