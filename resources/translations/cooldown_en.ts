@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>cooldown::EndpointsDialog</name>
+    <message numerus="yes">
+        <source>%n token request(s) since Cooldown started</source>
+        <translation>
+            <numerusform>%n token request since Cooldown started</numerusform>
+            <numerusform>%n token requests since Cooldown started</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>cooldown::HistoryPage</name>
     <message numerus="yes">
         <source>%Ln operator action(s)</source>
@@ -75,6 +85,13 @@ The server may answer 429 again, and the attempt is recorded as forced.</numerus
         <translation>
             <numerusform>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n request per %2.</numerusform>
             <numerusform>The demo workspace has no file to write a policy into. Open a workspace file to adopt what %1 states: %n requests per %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n workspace warning(s)</source>
+        <translation>
+            <numerusform>%n workspace warning</numerusform>
+            <numerusform>%n workspace warnings</numerusform>
         </translation>
     </message>
 </context>

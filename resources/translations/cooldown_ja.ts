@@ -415,6 +415,44 @@
     </message>
 </context>
 <context>
+    <name>cooldown::CredentialTest</name>
+    <message>
+        <source>%1 is no OAuth credential of this workspace</source>
+        <translation>%1 はこのワークスペースの OAuth 認証情報ではありません</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::CredentialsModel</name>
+    <message>
+        <source> (not for: %1)</source>
+        <translation> (%1 は除く)</translation>
+    </message>
+    <message>
+        <source>host names not checked</source>
+        <translation>ホスト名を検証しない</translation>
+    </message>
+    <message>
+        <source>%1; host names not checked</source>
+        <translation>%1、ホスト名を検証しない</translation>
+    </message>
+    <message>
+        <source>(no id)</source>
+        <translation>(ID なし)</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>Token URL, header or files</source>
+        <translation>トークン URL、ヘッダーまたはファイル</translation>
+    </message>
+</context>
+<context>
     <name>cooldown::CustomRangeDialog</name>
     <message>
         <source>Custom time range</source>
@@ -735,6 +773,240 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     <message>
         <source>Editing &lt;b&gt;%1&lt;/b&gt;. Each change is checked as you type; Save writes the file and the running engine takes it up without a restart.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; を編集中です。変更は入力するたびに検査され、保存するとファイルに書き込まれ、いま動いているエンジンに再起動なしで反映されます。</translation>
+    </message>
+    <message>
+        <source>Credentia&amp;ls</source>
+        <translation>認証情報(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Credenti&amp;als:</source>
+        <translation>認証情報(&amp;A):</translation>
+    </message>
+    <message>
+        <source>TLS settin&amp;gs:</source>
+        <translation>TLS 設定(&amp;G):</translation>
+    </message>
+    <message>
+        <source>none: the system&apos;s CAs</source>
+        <translation>なし (システムの CA)</translation>
+    </message>
+    <message>
+        <source>Pro&amp;xy:</source>
+        <translation>プロキシ(&amp;X):</translation>
+    </message>
+    <message>
+        <source>the workspace&apos;s</source>
+        <translation>ワークスペースの設定</translation>
+    </message>
+    <message>
+        <source>&amp;Test</source>
+        <translation>テスト(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ask the token endpoint for a token now, as the engine would. The token itself is never shown, and is dropped.</source>
+        <translation>エンジンと同じ方法で、今すぐトークンエンドポイントにトークンを要求します。トークン自体は表示されず、そのまま破棄されます。</translation>
+    </message>
+    <message>
+        <source>Secrets are read from the environment when the workspace is loaded and are never shown here: only the names of the variables. These sections are edited in the workspace file; an endpoint names what it uses in its own form.</source>
+        <translation>シークレットはワークスペースの読み込み時に環境変数から読み取られ、ここには表示されません (表示されるのは変数名だけです)。これらのセクションはワークスペースファイルで編集します。エンドポイントが使うものは、そのエンドポイントのフォームで指定します。</translation>
+    </message>
+    <message>
+        <source>%1 (set)</source>
+        <translation>%1 (設定済み)</translation>
+    </message>
+    <message>
+        <source>%1 (not set)</source>
+        <translation>%1 (未設定)</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>環境変数:</translation>
+    </message>
+    <message>
+        <source>Used by:</source>
+        <translation>使用元:</translation>
+    </message>
+    <message>
+        <source>nothing yet</source>
+        <translation>まだありません</translation>
+    </message>
+    <message>
+        <source>Credentials %1</source>
+        <translation>認証情報 %1</translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 client credentials (%1)</source>
+        <translation>OAuth 2.0 クライアントクレデンシャル (%1)</translation>
+    </message>
+    <message>
+        <source>Bearer token (%1)</source>
+        <translation>Bearer トークン (%1)</translation>
+    </message>
+    <message>
+        <source>HTTP Basic (%1)</source>
+        <translation>HTTP Basic 認証 (%1)</translation>
+    </message>
+    <message>
+        <source>A header of its own (%1)</source>
+        <translation>独自のヘッダー (%1)</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>種類:</translation>
+    </message>
+    <message>
+        <source>Token URL:</source>
+        <translation>トークン URL:</translation>
+    </message>
+    <message>
+        <source>Client ID:</source>
+        <translation>クライアント ID:</translation>
+    </message>
+    <message>
+        <source>Client authentication:</source>
+        <translation>クライアント認証:</translation>
+    </message>
+    <message>
+        <source>client_secret_basic (the default)</source>
+        <translation>client_secret_basic (既定)</translation>
+    </message>
+    <message>
+        <source>Scope:</source>
+        <translation>スコープ:</translation>
+    </message>
+    <message>
+        <source>Audience:</source>
+        <translation>オーディエンス:</translation>
+    </message>
+    <message>
+        <source>Extra parameters:</source>
+        <translation>追加パラメーター:</translation>
+    </message>
+    <message>
+        <source>TLS: %1; proxy: %2</source>
+        <translation>TLS: %1、プロキシ: %2</translation>
+    </message>
+    <message>
+        <source>the system&apos;s CAs</source>
+        <translation>システムの CA</translation>
+    </message>
+    <message>
+        <source>%1 (those of %2)</source>
+        <translation>%1 (%2 と同じ)</translation>
+    </message>
+    <message>
+        <source>Token request:</source>
+        <translation>トークン要求:</translation>
+    </message>
+    <message>
+        <source>Header:</source>
+        <translation>ヘッダー:</translation>
+    </message>
+    <message>
+        <source>User name:</source>
+        <translation>ユーザー名:</translation>
+    </message>
+    <message>
+        <source>token valid until %1, scope %2</source>
+        <translation>トークンは %1 まで有効、スコープ %2</translation>
+    </message>
+    <message>
+        <source>none stated</source>
+        <translation>指定なし</translation>
+    </message>
+    <message>
+        <source>asking for a token</source>
+        <translation>トークンを要求中</translation>
+    </message>
+    <message>
+        <source>no token held</source>
+        <translation>トークンなし</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token request(s) since Cooldown started</source>
+        <translation>
+            <numerusform>Cooldown の起動以降 %n 回のトークン要求</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>In the engine:</source>
+        <translation>エンジンでの状態:</translation>
+    </message>
+    <message>
+        <source>TLS settings %1</source>
+        <translation>TLS 設定 %1</translation>
+    </message>
+    <message>
+        <source>CA file:</source>
+        <translation>CA ファイル:</translation>
+    </message>
+    <message>
+        <source>Client certificate:</source>
+        <translation>クライアント証明書:</translation>
+    </message>
+    <message>
+        <source>Client key:</source>
+        <translation>クライアント鍵:</translation>
+    </message>
+    <message>
+        <source>PKCS#12 file:</source>
+        <translation>PKCS#12 ファイル:</translation>
+    </message>
+    <message>
+        <source>Trusts:</source>
+        <translation>信頼する CA:</translation>
+    </message>
+    <message>
+        <source>Host names:</source>
+        <translation>ホスト名:</translation>
+    </message>
+    <message>
+        <source>checked</source>
+        <translation>検証する</translation>
+    </message>
+    <message>
+        <source>not checked (verify_hostname: false): a certificate issued for another name is accepted</source>
+        <translation>検証しない (verify_hostname: false): 別の名前に発行された証明書も受け入れます</translation>
+    </message>
+    <message>
+        <source>the token requests of %1</source>
+        <translation>%1 のトークン要求</translation>
+    </message>
+    <message>
+        <source>The workspace&apos;s proxy</source>
+        <translation>ワークスペースのプロキシ</translation>
+    </message>
+    <message>
+        <source>Proxy:</source>
+        <translation>プロキシ:</translation>
+    </message>
+    <message>
+        <source>%1 is no OAuth credential</source>
+        <translation>%1 は OAuth 認証情報ではありません</translation>
+    </message>
+    <message>
+        <source>Not tested: %1</source>
+        <translation>テストしていません: %1</translation>
+    </message>
+    <message>
+        <source>Asking %1 for a token…</source>
+        <translation>%1 にトークンを要求しています…</translation>
+    </message>
+    <message>
+        <source>Token valid until %1 (expires in %2 s), scope %3.</source>
+        <translation>トークンは %1 まで有効です (あと %2 秒で期限切れ)。スコープ: %3。</translation>
+    </message>
+    <message>
+        <source>The token endpoint answered in %1.</source>
+        <translation>トークンエンドポイントの応答時間は %1 でした。</translation>
+    </message>
+    <message>
+        <source>No token: the token endpoint answered HTTP %1: %2</source>
+        <translation>トークンを取得できません: トークンエンドポイントの応答は HTTP %1: %2</translation>
+    </message>
+    <message>
+        <source>No token: %1</source>
+        <translation>トークンを取得できません: %1</translation>
     </message>
 </context>
 <context>
@@ -1064,6 +1336,26 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     <message>
         <source>Last hour</source>
         <translation>直近 1 時間</translation>
+    </message>
+    <message>
+        <source>credentials refused</source>
+        <translation>認証情報が拒否</translation>
+    </message>
+    <message>
+        <source>waiting for credentials</source>
+        <translation>認証情報待ち</translation>
+    </message>
+    <message>
+        <source>The token endpoint has failed since %1.</source>
+        <translation>トークンエンドポイントは %1 から失敗しています。</translation>
+    </message>
+    <message>
+        <source>Operations that need a token are parked: mend the client&apos;s id or secret, then retry them.</source>
+        <translation>トークンが必要なオペレーションは保留されています。クライアント ID またはシークレットを直してから再試行してください。</translation>
+    </message>
+    <message>
+        <source>Operations wait for a token without spending attempts, and go out once one comes.</source>
+        <translation>オペレーションは試行回数を消費せずにトークンを待ち、トークンが届きしだい送信されます。</translation>
     </message>
 </context>
 <context>
@@ -1501,6 +1793,28 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>
             <numerusform>オペレーションが %n 件続けて失敗しました。ジョブページの「エンドポイントを再開」で再び実行します。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Credentials: %1 waiting, %2 refused</source>
+        <translation>認証情報: 待機中 %1、拒否 %2</translation>
+    </message>
+    <message>
+        <source>Click to see the workspace&apos;s credentials and test them.</source>
+        <translation>クリックするとワークスペースの認証情報を表示し、テストできます。</translation>
+    </message>
+    <message>
+        <source>Workspace warning: %1</source>
+        <translation>ワークスペースの警告: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n workspace warning(s)</source>
+        <translation>
+            <numerusform>ワークスペースの警告 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click to see the workspace&apos;s credentials and TLS settings.</source>
+        <translation>クリックするとワークスペースの認証情報と TLS 設定を表示します。</translation>
     </message>
 </context>
 <context>
@@ -3126,6 +3440,22 @@ Options of every command:
     <message>
         <source>fail</source>
         <translation>失敗</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>応答なし</translation>
+    </message>
+    <message>
+        <source>Credentials %1 refused: %2 — operations parked</source>
+        <translation>認証情報 %1 が拒否されました: %2 — オペレーションは保留中</translation>
+    </message>
+    <message>
+        <source>Waiting for credentials %1 (token endpoint: %2, asking again now)</source>
+        <translation>認証情報 %1 を待機中 (トークンエンドポイント: %2、再要求中)</translation>
+    </message>
+    <message>
+        <source>Waiting for credentials %1 (token endpoint: %2, next try %3)</source>
+        <translation>認証情報 %1 を待機中 (トークンエンドポイント: %2、次の要求 %3)</translation>
     </message>
 </context>
 <context>

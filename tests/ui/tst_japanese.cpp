@@ -290,7 +290,7 @@ QList<ShownText> tst_Japanese::everyText(bool *ok)
     texts += shownTexts(&window);
 
     for (const auto page : {EndpointsDialog::Page::Endpoints, EndpointsDialog::Page::Policies,
-                            EndpointsDialog::Page::Drift}) {
+                            EndpointsDialog::Page::Credentials, EndpointsDialog::Page::Drift}) {
         window.openEndpoints(page);
         EndpointsDialog *dialog = window.endpointsDialog();
         if (!dialog)
