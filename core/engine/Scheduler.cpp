@@ -1049,9 +1049,26 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     // A refusal hands its permit to nobody: what waits on standby in its lane was
     // claimed before it, and goes back to be claimed at the pace it teaches.
     const bool refused = result.status == 429 || result.status == 503;
-    finish(held, a, next, quota ? &*quota : nullptr, !refused);
+    // Nor does an answer whose stated quota has no unit left beyond what this worker
+    // still has under way in the lane: the next request must wait for a claim that
+    // counts the statement, not go out on the permit before the statement is written.
+    const bool spent =
+        quota && quota->remaining <= inFlightInLane(partitionPolicy, partitionKey, op.id);
+    finish(held, a, next, quota ? &*quota : nullptr, !refused && !spent);
     if (quota || refused)
-        handBackClaimedAhead(partitionPolicy, partitionKey, refused);
+        handBackClaimedAhead(partitionPolicy, partitionKey, refused || spent);
+}
+
+int Scheduler::inFlightInLane(const QString &policyId, const QString &partitionKey,
+                              qint64 exceptOperationId) const
+{
+    int n = 0;
+    for (const auto &[id, held] : m_held) {
+        n += id != exceptOperationId && held->stage == Held::Stage::InFlight && held->endpoint &&
+             held->op.partitionKey == partitionKey &&
+             partitionPolicyOf(*held->endpoint) == policyId;
+    }
+    return n;
 }
 
 void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &partitionKey,

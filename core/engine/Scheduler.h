@@ -220,6 +220,9 @@ private:
     // what waits on standby in the lane.
     void handBackClaimedAhead(const QString &policyId, const QString &partitionKey,
                               bool standbyToo = false);
+    // Exchanges of this worker in flight in the lane, but the one given.
+    int inFlightInLane(const QString &policyId, const QString &partitionKey,
+                       qint64 exceptOperationId) const;
     void send(Held &held);
     void onFinished(qint64 operationId, const TransportResult &result);
     // What an attempt of held did, apart from its exchange (Bookkeeping.h).

@@ -55,14 +55,13 @@ private:
     std::unique_ptr<QProcess> m_server;
     int m_port = 0;
 
-    bool startServer(const QString &headers)
+    bool startServer(const QString &headers, int limit = kLimit, int windowSeconds = kWindowSeconds)
     {
         m_server = std::make_unique<QProcess>();
         m_server->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_server->start(m_node,
-                        {m_script, QStringLiteral("--limit"), QString::number(kLimit),
-                         QStringLiteral("--window-seconds"), QString::number(kWindowSeconds),
-                         QStringLiteral("--headers"), headers});
+        m_server->start(m_node, {m_script, QStringLiteral("--limit"), QString::number(limit),
+                                 QStringLiteral("--window-seconds"), QString::number(windowSeconds),
+                                 QStringLiteral("--headers"), headers});
         if (!m_server->waitForStarted(10000))
             return false;
         while (m_server->waitForReadyRead(10000)) {
@@ -119,6 +118,7 @@ private slots:
     }
 
     void learnsAndKeepsToTheServersQuota_data();
+    void noSecondBurstWhenAsManyInFlightAsTheQuota();
     void learnsAndKeepsToTheServersQuota();
 };
 
@@ -272,6 +272,57 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
                  qPrintable(p.learnedFrom));
         qInfo().noquote() << "measured pace" << p.pace.intervalUs << "us from" << p.learnedFrom;
     }
+}
+
+// As many in flight as the server's quota (4 per 6 s, four at a time, no policy): the
+// first four answers each state the quota, and the fourth says none is left. No fifth
+// request may go out on a permit one of them frees before what they stated is counted:
+// not one refusal, from the first request to the last.
+void tst_SelfPacing::noSecondBurstWhenAsManyInFlightAsTheQuota()
+{
+    constexpr int kQuota = 4;
+    constexpr int kWindow = 6;
+    constexpr int kBurstJobs = 12;
+    QVERIFY2(startServer(QStringLiteral("draft-7"), kQuota, kWindow),
+             "the rate-limited server did not start");
+    QByteArray endpoints;
+    for (int i = 0; i < kBurstJobs; ++i)
+        endpoints += (i ? ",\n" : "") +
+                     QStringLiteral(R"({"id": "job-%1", "url": "http://127.0.0.1:%2/job/%1",)"
+                                    R"( "timeout_seconds": 10})")
+                         .arg(i)
+                         .arg(m_port)
+                         .toUtf8();
+    const QByteArray config = R"({"version": 1, "concurrency": {"max_in_flight": 4}, )"
+                              R"("endpoints": [)" +
+                              endpoints + "]}";
+    const QString configPath = m_dir.filePath(QStringLiteral("burst.json"));
+    const QString dbPath = m_dir.filePath(QStringLiteral("burst.db"));
+    {
+        QFile file(configPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(config);
+    }
+    QProcess run;
+    run.start(QStringLiteral(COOLDOWN_BINARY),
+              {QStringLiteral("run"), QStringLiteral("--config"), configPath,
+               QStringLiteral("--db"), dbPath, QStringLiteral("--until-idle")});
+    QVERIFY2(run.waitForStarted(10000), qPrintable(run.errorString()));
+    if (!run.waitForFinished(kRunTimeoutMs)) {
+        run.kill();
+        QFAIL("cooldown run did not go idle in time");
+    }
+    QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0,
+             run.readAllStandardError().right(2000).constData());
+    const auto server = stats();
+    QVERIFY(server);
+    const QString figures = QStringLiteral("%1 requests, %2 refused, first to last %3 ms")
+                                .arg(server->requests)
+                                .arg(server->refused)
+                                .arg(server->lastMs - server->firstMs);
+    qInfo().noquote() << figures;
+    QCOMPARE(server->done.size(), kBurstJobs);
+    QVERIFY2(server->refused == 0, qPrintable(figures));
 }
 
 QTEST_GUILESS_MAIN(tst_SelfPacing)
