@@ -65,10 +65,15 @@ inline CooldownResult runCooldown(const QStringList &arguments,
     QElapsedTimer elapsed;
     elapsed.start();
     // Both pipes are drained as it goes, so that a chatty run never blocks on a full one.
-    while (!process.waitForFinished(100)) {
+    // whileRunning may turn an event loop of its own (waiting for a reply from a test
+    // server): the process's end is then seen there, and waitForFinished() answers false
+    // for a process no longer running. Not running is finished, however it was noticed.
+    while (process.state() != QProcess::NotRunning && !process.waitForFinished(100)) {
         result.out += process.readAllStandardOutput();
         result.err += process.readAllStandardError();
-        if (elapsed.elapsed() >= timeoutMs || process.state() == QProcess::NotRunning) {
+        if (process.state() == QProcess::NotRunning)
+            break;
+        if (elapsed.elapsed() >= timeoutMs) {
             process.kill();
             process.waitForFinished(5000);
             result.out += process.readAllStandardOutput();
