@@ -12,15 +12,22 @@
 #include "support/OAuthServer.h"
 #include "support/ReadableEnums.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 using namespace cooldown;
 
@@ -54,6 +61,23 @@ QString describe(const QJsonObject &stats)
     shown.remove(QStringLiteral("by_path"));
     shown.remove(QStringLiteral("token_forms"));
     return QString::fromUtf8(QJsonDocument(shown).toJson(QJsonDocument::Compact));
+}
+
+// POST /control/exp?mode=ceil|floor: how the server reckons the exp of the tokens it
+// issues from now on (see server.js).
+bool setExpMode(const OAuthServer &server, const QString &mode)
+{
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest request(QUrl(server.resourceUrl(QStringLiteral("/control/exp?mode=") + mode)));
+    request.setTransferTimeout(10000);
+    const std::unique_ptr<QNetworkReply> reply(manager.post(request, QByteArray()));
+    QEventLoop loop;
+    QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    if (!reply->isFinished())
+        loop.exec();
+    return reply->error() == QNetworkReply::NoError &&
+           reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
 }
 
 } // namespace
@@ -179,20 +203,38 @@ private slots:
         m_dir.reset();
     }
 
+    void tokensRenewAcrossLifetimes_data();
     void tokensRenewAcrossLifetimes();
     void refusedTokenIsRenewedOnceAndTheRequestSentAgain();
     void jobsWaitWhileTheTokenEndpointIsDown();
     void refusedClientParksTheWorkWithOneAlert();
 };
 
-// 200 jobs at 20 a second against tokens that live 3 s: about 10 s, three lifetimes
-// and more. No job fails, each is done once, and the engine asks for a token about
-// once per renewal period (80 % of a lifetime), not per job.
+void tst_OAuth::tokensRenewAcrossLifetimes_data()
+{
+    QTest::addColumn<QString>("expMode");
+    QTest::addColumn<int>("lifetime");
+    // exp rounded up: a token renewed at 80 % of expires_in is never sent expired.
+    QTest::newRow("exp never before expires_in") << QStringLiteral("ceil") << 3;
+    // exp = floor(now) + expires_in, as identity providers issue them: a token lives
+    // between 1 and 2 s and the engine renews it at 1.6 s, so one issued in the last
+    // 0.6 s of a second is sent expired and refused (401 invalid_token). Each renewal
+    // comes 0.6 s further into a second, so at least one of three tokens in a row is.
+    QTest::newRow("exp floored, as identity providers do") << QStringLiteral("floor") << 2;
+}
+
+// 200 jobs at 20 a second against tokens that live a few seconds: about 10 s, three
+// lifetimes and more. No job fails, each is done once, and the engine asks for a token
+// about once per renewal period (80 % of a lifetime), not per job; with floored exps,
+// once more per token refused on its expiry, at most one refusal per expiry.
 void tst_OAuth::tokensRenewAcrossLifetimes()
 {
+    QFETCH(QString, expMode);
+    QFETCH(int, lifetime);
+    const bool floored = expMode == QLatin1String("floor");
     constexpr int kJobs = 200;
-    constexpr int kLifetime = 3;
-    QVERIFY2(startServer(kLifetime), "the OAuth server did not start");
+    QVERIFY2(startServer(lifetime), "the OAuth server did not start");
+    QVERIFY(setExpMode(*m_server, expMode));
     const QString config = writeWorkspace(QStringLiteral("renew"), 20);
     QVERIFY(!config.isEmpty());
     const QString db = m_dir->filePath(QStringLiteral("renew.db"));
@@ -209,6 +251,7 @@ void tst_OAuth::tokensRenewAcrossLifetimes()
     QVERIFY(stats);
     const QString figures = describe(*stats);
     qInfo().noquote() << figures;
+    QCOMPARE(stats->value(QLatin1String("exp_mode")).toString(), expMode);
 
     QString error;
     auto store = openStore(db, &error);
@@ -223,26 +266,42 @@ void tst_OAuth::tokensRenewAcrossLifetimes()
     QCOMPARE(stats->value(QLatin1String("idempotency_keys")).toObject().size(), kJobs);
     QCOMPARE(count(*stats, "duplicate_posts"), 0);
     QCOMPARE(count(*stats, "resource_401_missing"), 0);
+    QCOMPARE(count(*stats, "resource_401_revoked"), 0);
 
     // The run must span several lifetimes, or it proves nothing about renewal.
-    const qint64 spanMs = qint64(stats->value(QLatin1String("resource_last_ms")).toDouble() -
-                                 stats->value(QLatin1String("resource_first_ms")).toDouble());
-    QVERIFY2(spanMs >= 3 * kLifetime * 1000, qPrintable(figures));
+    const qint64 lifetimeMs = qint64(lifetime) * 1000;
+    const qint64 lastMs = qint64(stats->value(QLatin1String("resource_last_ms")).toDouble());
+    const qint64 spanMs =
+        lastMs - qint64(stats->value(QLatin1String("resource_first_ms")).toDouble());
+    QVERIFY2(spanMs >= 3 * lifetimeMs, qPrintable(figures));
 
-    // A token per renewal period (80 % of its lifetime) and the first one; a tenth of
-    // slack on the period for "about 80 %".
+    // Refusals: at most one per token that expired during the run. With floored exps
+    // the path is taken: the engine dropped the token, renewed it and sent again.
+    const int refusals = count(*stats, "resource_401");
+    const QList<qint64> expiresAt = times(*stats, "token_exps_ms");
+    const int expiries = int(std::count_if(expiresAt.cbegin(), expiresAt.cend(),
+                                           [lastMs](qint64 exp) { return exp <= lastMs; }));
+    QVERIFY2(refusals <= expiries, qPrintable(figures));
+    QCOMPARE(count(*stats, "resource_401_expired"), refusals);
+    if (floored)
+        QVERIFY2(refusals >= 1, qPrintable(figures));
+
+    // A token per renewal period (80 % of its lifetime, a tenth of slack for "about"),
+    // the first one, and one per token refused on its expiry.
     const int issued = count(*stats, "tokens_issued");
-    const int renewalBound = 1 + int(std::ceil(spanMs / (0.72 * kLifetime * 1000)));
-    QVERIFY2(issued >= 1 + int(spanMs / (kLifetime * 1000)), qPrintable(figures));
+    const int renewalBound =
+        1 + int(std::ceil(double(spanMs) / (0.72 * double(lifetimeMs)))) + refusals;
+    QVERIFY2(issued >= 1 + int(spanMs / lifetimeMs), qPrintable(figures));
     QVERIFY2(issued <= renewalBound, qPrintable(figures));
     QCOMPARE(count(*stats, "token_requests"), issued);
-    // Single flight: never two token requests at once, nor one soon after another.
+    QCOMPARE(expiresAt.size(), issued);
+    // Single flight: never two token requests at once, nor one soon after another. A
+    // token serves at least half its lifetime; floored, it may end a second early.
+    const qint64 shortestServiceMs =
+        floored ? std::min(lifetimeMs / 2, lifetimeMs - 1000 - 50) : lifetimeMs / 2;
     const QList<qint64> issuedAt = times(*stats, "token_times_ms");
     for (int i = 1; i < issuedAt.size(); ++i)
-        QVERIFY2(issuedAt.at(i) - issuedAt.at(i - 1) >= kLifetime * 1000 / 2, qPrintable(figures));
-    // A token renewed ahead of expires_in is never refused: at most one 401 per expiry.
-    const int expiries = int(spanMs / (kLifetime * 1000));
-    QVERIFY2(count(*stats, "resource_401") <= expiries, qPrintable(figures));
+        QVERIFY2(issuedAt.at(i) - issuedAt.at(i - 1) >= shortestServiceMs, qPrintable(figures));
 
     // The token requests were the client credentials grant, with the scope, the client
     // authenticated with HTTP Basic.
@@ -312,14 +371,20 @@ void tst_OAuth::refusedTokenIsRenewedOnceAndTheRequestSentAgain()
     QCOMPARE(count(*stats, "token_requests"), 2);
 }
 
-// The token endpoint answers 503 with Retry-After: 2 for the first 6 s. The jobs wait
-// (none fails), the token requests keep to the server's wait and are not one per job,
-// and once it answers, the first request to the API carries a token that verifies.
+// The token endpoint answers 503 with Retry-After: 2 from before the run until the test
+// brings it back, 5 s after it refused the engine's first token request: the outage
+// starts with the engine's asking, however slowly the run starts. The jobs wait (none
+// fails), the token requests keep to the server's wait and are not one per job, and
+// once it answers, the first request to the API carries a token that verifies.
 void tst_OAuth::jobsWaitWhileTheTokenEndpointIsDown()
 {
     constexpr int kJobs = 20;
-    constexpr int kDownSeconds = 6;
+    constexpr int kDownAfterFirstRefusalMs = 5000;
     constexpr int kRetryAfter = 2;
+    // Bounds: the first token request must come within this, and the outage ends by
+    // itself after the other (should the test not end it), failing the case either way.
+    constexpr int kFirstRequestWithinMs = 60000;
+    constexpr int kOutageCapSeconds = 150;
     QVERIFY2(startServer(3600), "the OAuth server did not start");
     const QString config = writeWorkspace(QStringLiteral("down"), 20);
     QVERIFY(!config.isEmpty());
@@ -327,16 +392,40 @@ void tst_OAuth::jobsWaitWhileTheTokenEndpointIsDown()
     QByteArray output;
     QVERIFY2(enqueue(config, db, kJobs, &output), output.constData());
 
-    QVERIFY(m_server->setTokenMode(QStringLiteral("unavailable"), kDownSeconds, kRetryAfter));
-    const auto before = m_server->stats();
-    QVERIFY(before);
-    const qint64 upAtMs = qint64(before->value(QLatin1String("token_mode_until_ms")).toDouble());
-    QVERIFY(upAtMs > 0);
+    QVERIFY(m_server->setTokenMode(QStringLiteral("unavailable"), kOutageCapSeconds, kRetryAfter));
 
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QElapsedTimer sinceFirstRefusal;
+    bool restored = false;
+    bool restoreFailed = false;
+    qint64 upAtMs = 0; // wall clock, just before the endpoint was brought back
+    auto restore = [&] {
+        upAtMs = QDateTime::currentMSecsSinceEpoch();
+        restored = m_server->setTokenMode(QStringLiteral("normal"));
+        restoreFailed = !restored;
+    };
     const CooldownResult run =
         runCooldown({QStringLiteral("run"), QStringLiteral("--config"), config,
                      QStringLiteral("--db"), db, QStringLiteral("--until-idle")},
-                    environment(), kRunTimeoutMs);
+                    environment(), kRunTimeoutMs, [&] {
+                        if (restored || restoreFailed)
+                            return;
+                        if (!sinceFirstRefusal.isValid()) {
+                            const auto now = m_server->stats();
+                            if (now && count(*now, "token_refused_unavailable") >= 1)
+                                sinceFirstRefusal.start();
+                            else if (sinceStart.elapsed() >= kFirstRequestWithinMs)
+                                restore(); // so that the run ends; the checks below say why
+                            return;
+                        }
+                        if (sinceFirstRefusal.elapsed() >= kDownAfterFirstRefusalMs)
+                            restore();
+                    });
+    QVERIFY2(!restoreFailed, "the token endpoint could not be brought back");
+    QVERIFY2(sinceFirstRefusal.isValid(),
+             "no token request was refused: the engine did not ask within a minute");
+    QVERIFY2(restored, "the run ended before the token endpoint was brought back");
     QVERIFY2(run.ok(), run.tail().constData());
 
     const auto stats = m_server->stats();
@@ -357,9 +446,12 @@ void tst_OAuth::jobsWaitWhileTheTokenEndpointIsDown()
     // The token endpoint was asked while it was down, not once per job, and never
     // before the Retry-After it gave had passed.
     const int refused = count(*stats, "token_refused_unavailable");
-    QVERIFY2(refused >= 1, qPrintable(figures));
-    QVERIFY2(refused <= kDownSeconds / kRetryAfter + 2, qPrintable(figures));
     const QList<qint64> asked = times(*stats, "token_request_times_ms");
+    QVERIFY2(refused >= 1 && asked.size() > refused, qPrintable(figures));
+    QVERIFY2(asked.at(refused) >= upAtMs, qPrintable(figures));
+    const qint64 downMs = upAtMs - asked.first();
+    QVERIFY2(downMs >= kDownAfterFirstRefusalMs, qPrintable(figures));
+    QVERIFY2(refused <= downMs / (kRetryAfter * 1000) + 2, qPrintable(figures));
     for (int i = 1; i < asked.size() && i <= refused; ++i)
         QVERIFY2(asked.at(i) - asked.at(i - 1) >= kRetryAfter * 1000 - 50, qPrintable(figures));
 

@@ -3,9 +3,15 @@
 // tests, built on code nobody on this project wrote: oauth2-mock-server (npm) issues
 // signed JWT access tokens for the client credentials grant, and the API verifies
 // them with jose against the token server's JWKS, as a real resource server does.
-//   node server.js [--lifetime SECONDS] [--client-id ID] [--client-secret SECRET]
-// --lifetime: each token's expires_in; its exp is never earlier, so that a client
-//   that renews ahead of expires_in never sends an expired token.
+//   node server.js [--lifetime SECONDS] [--exp ceil|floor] [--client-id ID]
+//                  [--client-secret SECRET]
+// --lifetime: each token's expires_in.
+// --exp: how a token's exp is reckoned from it.
+//   ceil (the default): exp = ceil(now + lifetime), never earlier than expires_in from
+//     now, so that a client that renews ahead of expires_in never sends an expired token.
+//   floor: as identity providers do, iat = floor(now) and exp = iat + lifetime, up to a
+//     second before expires_in from now: a client that renews at 80 % of a short
+//     lifetime does send expired tokens, and must renew on the 401 and send again.
 // --client-id / --client-secret: when given, a token request naming another client or
 //   secret is refused with 400 invalid_client (as an identity provider does).
 // Both listen on 127.0.0.1, on free ports; once ready it prints one JSON line:
@@ -20,7 +26,8 @@
 //                          when it is expired, revoked or does not verify; 401 +
 //                          WWW-Authenticate: Bearer when there is none
 //   POST /hooks/...        no token needed: a webhook target (alerts), 200; what came
-//                          (body, Idempotency-Key, Authorization) is kept in stats
+//                          (body, Idempotency-Key, Authorization, every header) is
+//                          kept in stats
 //   GET  /stats            what arrived, as JSON: token_requests (every POST /token),
 //                          token_requests_by_client, token_requests_by_auth,
 //                          tokens_issued, token_refused_unavailable,
@@ -31,7 +38,8 @@
 //                          resource_401_expired, resource_401_revoked),
 //                          resource_401_missing (no token), by_path, first and last
 //                          times, idempotency_keys (POSTs answered 200, by key),
-//                          duplicate_posts, hooks, token_mode
+//                          duplicate_posts, hooks, token_mode, exp_mode,
+//                          token_exps_ms (the exp of each token issued, in ms)
 //   POST /control/token?mode=unavailable&seconds=S&retry_after=R
 //                          the token endpoint answers 503 + Retry-After: R for S
 //                          seconds (no seconds: until mode=normal)
@@ -39,6 +47,8 @@
 //                          the token endpoint answers 400 {"error":"invalid_client"}
 //   POST /control/token?mode=normal
 //   POST /control/revoke   every token issued so far is refused from now on
+//   POST /control/exp?mode=ceil|floor
+//                          as --exp, for the tokens issued from now on
 import http from 'node:http';
 import basicAuth from 'basic-auth';
 import { OAuth2Issuer, OAuth2Service } from 'oauth2-mock-server';
@@ -50,10 +60,16 @@ function option(name, fallback) {
     return at >= 0 && at + 1 < args.length ? args[at + 1] : fallback;
 }
 const lifetime = Number(option('--lifetime', '3600'));
+const expModes = ['ceil', 'floor'];
+let expMode = option('--exp', 'ceil');
 const expectedClientId = option('--client-id', '');
 const expectedClientSecret = option('--client-secret', '');
 if (!(lifetime > 0)) {
     console.error('--lifetime takes a positive number of seconds');
+    process.exit(2);
+}
+if (!expModes.includes(expMode)) {
+    console.error('--exp takes ceil or floor');
     process.exit(2);
 }
 
@@ -69,6 +85,7 @@ const stats = {
     token_last_ms: 0,
     token_request_times_ms: [], // when each token request arrived
     token_times_ms: [],         // when each token was issued
+    token_exps_ms: [],          // the exp of each token issued
     // Every access token issued: the secrets test looks for them where they must not be.
     tokens: [],
     // What each token request carried as its form, secrets left out.
@@ -88,9 +105,10 @@ const stats = {
     idempotency_keys: {},
     duplicate_posts: 0,
     ok_without_key: 0,
-    hooks: [],                  // {path, body} of what arrived under /hooks/
+    hooks: [],                  // {path, body, …, headers} of what arrived under /hooks/
     token_mode: 'normal',
     token_mode_until_ms: 0,
+    exp_mode: expMode,
 };
 
 // The token endpoint's behaviour, set over /control/token.
@@ -117,8 +135,17 @@ await issuer.keys.generate('RS256');
 const service = new OAuth2Service(issuer);
 
 service.on('beforeTokenSigning', (token, req) => {
-    // Whole seconds, rounded up: the token lives at least `lifetime` from now.
-    token.payload.exp = Math.ceil(Date.now() / 1000 + lifetime);
+    const now = Date.now() / 1000;
+    if (expMode === 'floor') {
+        // Whole seconds, rounded down, as identity providers issue them: the token may
+        // end up to a second before expires_in from now.
+        token.payload.iat = Math.floor(now);
+        token.payload.exp = token.payload.iat + lifetime;
+    } else {
+        // Whole seconds, rounded up: the token lives at least `lifetime` from now.
+        token.payload.exp = Math.ceil(now + lifetime);
+    }
+    req.cooldownTokenExp = token.payload.exp;
     token.payload.client_id = clientOf(req).id;
     signed += 1;
     token.payload.jti = `${process.pid}-${signed}`;
@@ -165,6 +192,7 @@ service.on('beforeResponse', (response, req) => {
     issuedIds.push(req.cooldownTokenId);
     stats.tokens.push(response.body.access_token);
     stats.token_times_ms.push(Date.now());
+    stats.token_exps_ms.push(req.cooldownTokenExp * 1000);
 });
 
 const tokenServer = http.createServer((req, res) => {
@@ -286,6 +314,17 @@ const resourceServer = http.createServer(async (req, res) => {
         send(res, 200, { mode, until_ms: modeUntilMs, retry_after: retryAfterSeconds });
         return;
     }
+    if (req.method === 'POST' && path === '/control/exp') {
+        const wanted = url.searchParams.get('mode') || '';
+        if (!expModes.includes(wanted)) {
+            send(res, 400, { error: `unknown exp mode ${wanted}` });
+            return;
+        }
+        expMode = wanted;
+        stats.exp_mode = expMode;
+        send(res, 200, { exp_mode: expMode });
+        return;
+    }
     if (req.method === 'POST' && path === '/control/revoke') {
         for (const id of issuedIds)
             revokedIds.add(id);
@@ -298,6 +337,7 @@ const resourceServer = http.createServer(async (req, res) => {
             body,
             idempotency_key: req.headers['idempotency-key'] || null,
             authorization: req.headers.authorization || null,
+            headers: req.headers, // names in lower case
         });
         send(res, 200, { ok: true });
         return;
