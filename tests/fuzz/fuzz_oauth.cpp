@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(token.tokenType == QLatin1String("Bearer"));
         for (const char c : token.accessToken)
             FUZZ_CHECK(uchar(c) >= 0x21 && uchar(c) <= 0x7e);
-        FUZZ_CHECK(!token.expiresInSeconds || *token.expiresInSeconds >= 0);
+        // An expires_in of 0 or below (or under a second) is read as not said.
+        FUZZ_CHECK(!token.expiresInSeconds || *token.expiresInSeconds > 0);
     } else {
         FUZZ_CHECK(!token.error.isEmpty());
     }
