@@ -12,6 +12,7 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
+#include "secrets/AuthenticatingProxy.h"
 #include "support/CooldownRun.h"
 #include "support/OAuthServer.h"
 #include "support/ScriptedHttpServer.h"
@@ -335,18 +336,26 @@ void tst_Secrets::commandLine()
 
 // The secrets of the workspace's credentials and what they bring: an OAuth client
 // secret (sent as HTTP Basic and in a form), every access token the token endpoint
-// issued (several: they live 2 s), a static bearer token and a PKCS#12 passphrase. Real
-// servers: the OAuth servers of tests/e2e/oauth-server and an mTLS nginx. None of them
-// may be in the database, its WAL, the run's log, the CSV or the audit export.
+// issued (several: they live 2 s), a static bearer token, a header credential under a
+// name that says nothing of secrets, a proxy's password, a PKCS#12 passphrase and an
+// encrypted PEM key's passphrase. Real servers: the OAuth servers of
+// tests/e2e/oauth-server, an mTLS nginx and a tinyproxy that asks for a password. None
+// of them may be in the database, its WAL, the run's log, the CSV or the audit export.
 void tst_Secrets::credentialsCommandLine()
 {
     QString missing = OAuthServer::missingTools();
     if (missing.isEmpty())
         missing = TlsFixture::missingTools();
+    if (missing.isEmpty())
+        missing = AuthenticatingProxy::missingTools();
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     const QByteArray clientSecret = "clientsecretJw4Rk8Tn2Vq";
     const QByteArray staticToken = "statictokenPz6Hd3Wm9Ls";
+    const QByteArray customerCode = "custcodeRb7Nx2Kw5Tq";
+    const QByteArray proxyUser = "cooldown";
+    const QByteArray proxyPassword = "proxypassHs3Lm8Vc1Zd";
+    const QByteArray keyPassphrase = "keypassFq9Tg4Xn6Wb";
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     OAuthServer oauth;
@@ -358,6 +367,26 @@ void tst_Secrets::credentialsCommandLine()
     QVERIFY2(oauth.start(options, &error), qPrintable(error));
     TlsFixture tls;
     QVERIFY2(tls.start(&error), qPrintable(error));
+    AuthenticatingProxy proxy;
+    QVERIFY2(proxy.start(proxyUser, proxyPassword, &error), qPrintable(error));
+    // The client key encrypted (PKCS#8, AES-256), its passphrase read by openssl from
+    // the environment.
+    const QString encryptedKey = dir.filePath(QStringLiteral("client-encrypted.key"));
+    {
+        QProcess openssl;
+        QProcessEnvironment opensslEnvironment = QProcessEnvironment::systemEnvironment();
+        opensslEnvironment.insert(QStringLiteral("KEY_PASS"), QString::fromLatin1(keyPassphrase));
+        openssl.setProcessEnvironment(opensslEnvironment);
+        openssl.setProcessChannelMode(QProcess::MergedChannels);
+        openssl.start(TlsFixture::opensslBinary(),
+                      {QStringLiteral("pkey"), QStringLiteral("-in"), tls.clientKey(),
+                       QStringLiteral("-aes256"), QStringLiteral("-passout"),
+                       QStringLiteral("env:KEY_PASS"), QStringLiteral("-out"), encryptedKey});
+        QVERIFY(openssl.waitForFinished(60000));
+        QVERIFY2(openssl.exitStatus() == QProcess::NormalExit && openssl.exitCode() == 0,
+                 openssl.readAll().constData());
+        QVERIFY(readTextFile(encryptedKey).contains("-----BEGIN ENCRYPTED PRIVATE KEY-----"));
+    }
 
     auto oauthCredential = [&oauth](const QString &id, const QString &clientAuth) {
         return QJsonObject{{"id", id},
@@ -390,6 +419,24 @@ void tst_Secrets::credentialsCommandLine()
                                  {"idempotency", QJsonObject{{"header", "Idempotency-Key"}}}});
     endpoints.append(QJsonObject{
         {"id", "mtls"}, {"url", tls.url(QStringLiteral("/api/mtls"))}, {"tls", "corp-p12"}});
+    endpoints.append(QJsonObject{{"id", "mtls-pem"},
+                                 {"url", tls.url(QStringLiteral("/api/mtls-pem"))},
+                                 {"tls", "corp-pem"}});
+    endpoints.append(QJsonObject{{"id", "customer"},
+                                 {"method", "POST"},
+                                 {"url", oauth.resourceUrl(QStringLiteral("/hooks/customer"))},
+                                 {"body", "{}"},
+                                 {"credentials", "customer"},
+                                 {"idempotency", QJsonObject{{"header", "Idempotency-Key"}}}});
+    endpoints.append(
+        QJsonObject{{"id", "proxied"},
+                    {"method", "POST"},
+                    {"url", oauth.resourceUrl(QStringLiteral("/hooks/proxied"))},
+                    {"body", "{}"},
+                    {"proxy", QStringLiteral("http://%1:${env:PROXY_PASS}@127.0.0.1:%2")
+                                  .arg(QString::fromLatin1(proxyUser))
+                                  .arg(proxy.port())},
+                    {"idempotency", QJsonObject{{"header", "Idempotency-Key"}}}});
     const QJsonObject workspace{
         {"version", 1},
         {"policies", QJsonArray{QJsonObject{
@@ -398,11 +445,20 @@ void tst_Secrets::credentialsCommandLine()
          QJsonArray{
              oauthCredential("plm", "client_secret_basic"),
              oauthCredential("plm-post", "client_secret_post"),
-             QJsonObject{{"id", "static"}, {"type", "bearer"}, {"token", "${env:STATIC_TOKEN}"}}}},
+             QJsonObject{{"id", "static"}, {"type", "bearer"}, {"token", "${env:STATIC_TOKEN}"}},
+             QJsonObject{{"id", "customer"},
+                         {"type", "header"},
+                         {"name", "X-Customer-Code"},
+                         {"value", "${env:CUSTOMER_CODE}"}}}},
         {"tls", QJsonArray{QJsonObject{{"id", "corp-p12"},
                                        {"ca_file", tls.caFile()},
                                        {"client_pkcs12", tls.clientPkcs12()},
-                                       {"pkcs12_passphrase", "${env:P12_PASS}"}}}},
+                                       {"pkcs12_passphrase", "${env:P12_PASS}"}},
+                           QJsonObject{{"id", "corp-pem"},
+                                       {"ca_file", tls.caFile()},
+                                       {"client_certificate", tls.clientCertificate()},
+                                       {"client_key", encryptedKey},
+                                       {"key_passphrase", "${env:KEY_PASS}"}}}},
         {"endpoints", endpoints}};
     const QString configPath = dir.filePath(QStringLiteral("credentials.json"));
     QVERIFY(writeTextFile(configPath, QJsonDocument(workspace).toJson()));
@@ -412,6 +468,9 @@ void tst_Secrets::credentialsCommandLine()
     environment.insert(QStringLiteral("STATIC_TOKEN"), QString::fromLatin1(staticToken));
     environment.insert(QStringLiteral("P12_PASS"),
                        QString::fromLatin1(TlsFixture::pkcs12Passphrase()));
+    environment.insert(QStringLiteral("CUSTOMER_CODE"), QString::fromLatin1(customerCode));
+    environment.insert(QStringLiteral("PROXY_PASS"), QString::fromLatin1(proxyPassword));
+    environment.insert(QStringLiteral("KEY_PASS"), QString::fromLatin1(keyPassphrase));
     environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("cooldown.*=true"));
     for (const char *name : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy",
                              "ALL_PROXY", "no_proxy", "NO_PROXY"})
@@ -445,20 +504,55 @@ void tst_Secrets::credentialsCommandLine()
     QVERIFY(byAuth.value(QLatin1String("client_secret_post")).toInt() >= 1);
     QCOMPARE(stats->value(QLatin1String("token_refused_invalid_client")).toInt(), 0);
     QCOMPARE(stats->value(QLatin1String("resource_ok")).toInt(), 31);
+    QHash<QString, QJsonObject> hookAt;
     const QJsonArray hooks = stats->value(QLatin1String("hooks")).toArray();
-    QCOMPARE(hooks.size(), 1);
-    QCOMPARE(hooks.first()[QLatin1String("authorization")].toString().toLatin1(),
+    for (const QJsonValue &hook : hooks)
+        hookAt.insert(hook[QLatin1String("path")].toString(), hook.toObject());
+    QCOMPARE(hooks.size(), 3);
+    QCOMPARE(hookAt.value(QStringLiteral("/hooks/static"))
+                 .value(QLatin1String("authorization"))
+                 .toString()
+                 .toLatin1(),
              "Bearer " + staticToken);
-    QTRY_COMPARE_WITH_TIMEOUT(tls.logLinesWith(QStringLiteral("/api/mtls")).size(), 1, 5000);
-    QCOMPARE(tls.logLinesWith(QStringLiteral("/api/mtls")).first().clientVerify,
-             QStringLiteral("SUCCESS"));
+    QCOMPARE(hookAt.value(QStringLiteral("/hooks/customer"))
+                 .value(QLatin1String("headers"))[QLatin1String("x-customer-code")]
+                 .toString()
+                 .toLatin1(),
+             customerCode);
+    // tinyproxy forwards only a request that gave the password: the one that came
+    // through it to the server had.
+    QVERIFY(hookAt.contains(QStringLiteral("/hooks/proxied")));
+    const QByteArray proxyLog = proxy.log();
+    QVERIFY2(
+        proxyLog.contains("POST " + oauth.resourceUrl(QStringLiteral("/hooks/proxied")).toLatin1()),
+        proxyLog.right(3000).constData());
+    QVERIFY2(proxyLog.contains("Established connection"), proxyLog.right(3000).constData());
+    // The client certificate was presented, with the PKCS#12 file and with the PEM key.
+    auto verifiedAt = [&tls](const QString &path) {
+        QStringList verify;
+        const QList<TlsFixture::LogLine> lines = tls.logLines();
+        for (const TlsFixture::LogLine &line : lines) {
+            if (line.uri == path)
+                verify.append(line.clientVerify);
+        }
+        return verify;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(verifiedAt(QStringLiteral("/api/mtls")),
+                              QStringList{QStringLiteral("SUCCESS")}, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(verifiedAt(QStringLiteral("/api/mtls-pem")),
+                              QStringList{QStringLiteral("SUCCESS")}, 5000);
 
     QList<QPair<QString, QByteArray>> secrets{
         {QStringLiteral("client secret"), clientSecret},
         {QStringLiteral("client credentials as HTTP Basic"),
          QByteArray("cooldown:" + clientSecret).toBase64()},
         {QStringLiteral("static bearer token"), staticToken},
-        {QStringLiteral("PKCS#12 passphrase"), TlsFixture::pkcs12Passphrase()}};
+        {QStringLiteral("X-Customer-Code header credential"), customerCode},
+        {QStringLiteral("proxy password"), proxyPassword},
+        {QStringLiteral("proxy credentials as HTTP Basic"),
+         QByteArray(proxyUser + ':' + proxyPassword).toBase64()},
+        {QStringLiteral("PKCS#12 passphrase"), TlsFixture::pkcs12Passphrase()},
+        {QStringLiteral("PEM key passphrase"), keyPassphrase}};
     const QJsonArray tokens = stats->value(QLatin1String("tokens")).toArray();
     QVERIFY2(tokens.size() >= 3, "the tokens were not renewed: fewer than three were issued");
     for (int i = 0; i < tokens.size(); ++i) {
@@ -477,7 +571,7 @@ void tst_Secrets::credentialsCommandLine()
         return found;
     };
     const QByteArray csv = readTextFile(csvPath);
-    QVERIFY(csv.count("\r\n") >= 33);
+    QVERIFY(csv.count("\r\n") >= 36);
     QStringList found = leaks(QStringLiteral("cooldown run output"), run.out + run.err);
     found += leaks(QStringLiteral("cooldown export output"), exported.out + exported.err);
     found += leaks(QStringLiteral("exported CSV"), csv);
@@ -490,6 +584,7 @@ void tst_Secrets::credentialsCommandLine()
     }
     // The request headers were stored (names kept, values redacted): the search saw them.
     QVERIFY(stored.contains("Authorization"));
+    QVERIFY(stored.contains("X-Customer-Code"));
     QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral(", "))));
 }
 
