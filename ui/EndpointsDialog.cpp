@@ -580,7 +580,7 @@ void EndpointsDialog::showCredential(int row)
                 text = tr("no token held");
             text += QLatin1Char('\n') +
                     tr("%n token request(s) since Cooldown started", nullptr, state->tokenRequests);
-            addRow(tr("In the engine:"), text, !trouble.isEmpty());
+            addRow(tr("In the engine:"), text, format::credentialRefused(*state));
         }
         break;
     }
@@ -629,7 +629,6 @@ void EndpointsDialog::showCredential(int row)
     }
     }
     m_testButton->setVisible(oauth);
-    m_testResult->setVisible(oauth);
     m_testButton->setEnabled(oauth && !m_test);
     showTestResult(m_credentialShown);
     validate();
@@ -640,6 +639,8 @@ void EndpointsDialog::showTestResult(const QString &id)
     if (id != m_credentialShown)
         return;
     const auto result = m_testResults.constFind(id);
+    // No room is kept for a result that is not there.
+    m_testResult->setVisible(result != m_testResults.constEnd());
     if (result == m_testResults.constEnd()) {
         m_testResult->clear();
         m_testResult->setPalette(QPalette());
@@ -690,13 +691,13 @@ void EndpointsDialog::onTested(const QString &id, const CredentialTestResult &re
     QString text;
     if (result.ok) {
         const qint64 seconds = (result.lifetimeMs + 500) / 1000;
-        text = tr("Token valid until %1 (expires in %2 s), scope %3.")
+        text = tr("Token valid until %1 (expires in %2 s), scope %3. The token endpoint answered "
+                  "in %4.")
                    .arg(QDateTime::fromMSecsSinceEpoch(result.validUntilMs)
                             .toString(QStringLiteral("HH:mm:ss")))
                    .arg(seconds)
-                   .arg(result.scope.isEmpty() ? tr("none stated") : result.scope);
-        text += QLatin1Char(' ') +
-                tr("The token endpoint answered in %1.").arg(format::duration(result.durationMs));
+                   .arg(result.scope.isEmpty() ? tr("none stated") : result.scope,
+                        format::duration(result.durationMs));
     } else if (result.status > 0) {
         text = tr("No token: the token endpoint answered HTTP %1: %2")
                    .arg(result.status)
@@ -806,6 +807,18 @@ void EndpointsDialog::selectItem(Page page, int row)
     m_pages->setCurrentIndex(int(page));
     view->setCurrentIndex(view->model()->index(row, 0));
     editItem(endpoint, view->currentIndex().row());
+}
+
+void EndpointsDialog::selectCredential(const QString &id)
+{
+    for (int row = 0; row < m_credentialsModel->rowCount(); ++row) {
+        const CredentialsModel::Item &item = m_credentialsModel->itemAt(row);
+        if (item.kind == CredentialsModel::Kind::Credential && item.id() == id) {
+            selectItem(Page::Credentials, row);
+            return;
+        }
+    }
+    showPage(Page::Credentials);
 }
 
 void EndpointsDialog::showCurrentItem()

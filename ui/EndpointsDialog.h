@@ -98,6 +98,8 @@ public:
     void removeItem();
     // Shows an item in the form: page Endpoints, Policies or Credentials, row in that list.
     void selectItem(Page page, int row);
+    // Shows the credential id on the Credentials page.
+    void selectCredential(const QString &id);
     // Asks the token endpoint of the OAuth credential shown for a token now
     // (credentialTested() follows).
     void testCredential();

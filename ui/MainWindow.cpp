@@ -169,8 +169,17 @@ void MainWindow::setupStatusBar()
     m_credentialsLabel->setTextFormat(Qt::RichText);
     m_credentialsLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
                                                 Qt::LinksAccessibleByKeyboard);
-    connect(m_credentialsLabel, &QLabel::linkActivated, this,
-            [this] { openEndpoints(EndpointsDialog::Page::Credentials); });
+    connect(m_credentialsLabel, &QLabel::linkActivated, this, [this] {
+        openEndpoints(EndpointsDialog::Page::Credentials);
+        // The first credential that holds work, with what the engine says of it.
+        const qint64 now = m_engine.clock().nowMs();
+        for (const CredentialState &c : m_engine.state().credentials) {
+            if (m_endpointsDialog && !format::credentialTrouble(c, now).isEmpty()) {
+                m_endpointsDialog->selectCredential(c.id);
+                break;
+            }
+        }
+    });
     m_credentialsLabel->hide();
     // A warning stays for as long as the workspace says what it warns of, so it has a
     // place of its own rather than a message that times out.
@@ -436,7 +445,7 @@ void MainWindow::showCredentials()
     }
     const QString text =
         lines.size() == 1
-            ? m_credentialsLabel->fontMetrics().elidedText(lines.first(), Qt::ElideRight, 460)
+            ? m_credentialsLabel->fontMetrics().elidedText(lines.first(), Qt::ElideRight, 380)
             : tr("Credentials: %1 waiting, %2 refused").arg(waiting).arg(refused);
     // Refused credentials need the operator; a token endpoint that is down ends by itself.
     const QString style = refused > 0
@@ -463,7 +472,7 @@ void MainWindow::showWarnings()
     const QString text = warnings.size() == 1
                              ? tr("Workspace warning: %1")
                                    .arg(m_warningsLabel->fontMetrics().elidedText(
-                                       warnings.first(), Qt::ElideRight, 420))
+                                       warnings.first(), Qt::ElideRight, 300))
                              : tr("%n workspace warning(s)", nullptr, int(warnings.size()));
     m_warningsLabel->setText(
         QStringLiteral("<a href=\"#warnings\">%1</a>").arg(text.toHtmlEscaped()));
