@@ -993,20 +993,16 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <translation>%1 にトークンを要求しています…</translation>
     </message>
     <message>
-        <source>Token valid until %1 (expires in %2 s), scope %3.</source>
-        <translation>トークンは %1 まで有効です (あと %2 秒で期限切れ)。スコープ: %3。</translation>
-    </message>
-    <message>
-        <source>The token endpoint answered in %1.</source>
-        <translation>トークンエンドポイントの応答時間は %1 でした。</translation>
-    </message>
-    <message>
         <source>No token: the token endpoint answered HTTP %1: %2</source>
         <translation>トークンを取得できません: トークンエンドポイントの応答は HTTP %1: %2</translation>
     </message>
     <message>
         <source>No token: %1</source>
         <translation>トークンを取得できません: %1</translation>
+    </message>
+    <message>
+        <source>Token valid until %1 (expires in %2 s), scope %3. The token endpoint answered in %4.</source>
+        <translation>トークンは %1 まで有効です (あと %2 秒で期限切れ)。スコープ: %3。トークンエンドポイントの応答時間は %4 でした。</translation>
     </message>
 </context>
 <context>
@@ -1339,7 +1335,7 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     </message>
     <message>
         <source>credentials refused</source>
-        <translation>認証情報が拒否</translation>
+        <translation>認証情報拒否</translation>
     </message>
     <message>
         <source>waiting for credentials</source>
