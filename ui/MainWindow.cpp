@@ -332,6 +332,7 @@ void MainWindow::onAttempt(const AttemptRecord &attempt, const OperationRecord &
 
 void MainWindow::onEngineState()
 {
+    showDatabase();
     refreshHolds();
     refreshDrift();
     showCredentials();
@@ -344,6 +345,29 @@ void MainWindow::onEngineState()
     QMetaObject::invokeMethod(
         reader, [reader, inFlight, limit] { reader->noteInFlight(inFlight, limit); },
         Qt::QueuedConnection);
+}
+
+void MainWindow::showDatabase()
+{
+    // The engine holds its work while the database is away and resumes by itself
+    // (docs/database-outages.md); the window says so, and since when.
+    const EngineState &state = m_engine.state();
+    const QString shown = tr("Database: %1").arg(Store::displayUrl(m_engine.databaseUrl()));
+    if (state.databaseDownSinceMs < 0) {
+        m_databaseLabel->setText(shown);
+        m_databaseLabel->setToolTip(m_workspace.name);
+        return;
+    }
+    const QString since = QLocale().toString(
+        QDateTime::fromMSecsSinceEpoch(state.databaseDownSinceMs).time(), QLocale::ShortFormat);
+    m_databaseLabel->setText(
+        QStringLiteral("<b style=\"color:%1\">%2</b>")
+            .arg(palette::problem().name(),
+                 tr("Database unreachable since %1: work is held").arg(since).toHtmlEscaped()));
+    m_databaseLabel->setToolTip(
+        tr("%1\n%2\nNothing is claimed or sent until it answers again; answers already "
+           "received are kept and written then.")
+            .arg(shown, state.databaseDownWhy));
 }
 
 void MainWindow::refreshHolds()

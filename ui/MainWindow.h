@@ -80,6 +80,7 @@ private:
     void connectEngine();
     void onSnapshot(const LiveSnapshot &snapshot);
     void onAttempt(const AttemptRecord &attempt, const OperationRecord &operation);
+    void showDatabase();
     void refreshHolds();
     void showHolds();
     void refreshDrift();
