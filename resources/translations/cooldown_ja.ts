@@ -1812,6 +1812,18 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>Click to see the workspace&apos;s credentials and TLS settings.</source>
         <translation>クリックするとワークスペースの認証情報と TLS 設定を表示します。</translation>
     </message>
+    <message>
+        <source>Database unreachable since %1: work is held</source>
+        <translation>データベースに %1 から接続できません: 処理を止めています</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+Nothing is claimed or sent until it answers again; answers already received are kept and written then.</source>
+        <translation>%1
+%2
+データベースが再び応答するまで、何も取得・送信しません。受信済みの応答は保持され、その時点で書き込まれます。</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::OverviewPage</name>
@@ -3138,6 +3150,72 @@ Options of every command:
         <source>%1 per %3 s (quota unit: %2), burst %4</source>
         <translation>%3 秒あたり %1 (クォータ単位: %2)、バースト %4</translation>
     </message>
+    <message>
+        <source>%1: credentials &apos;%2&apos; (%3) read %4 from the environment
+</source>
+        <translation>%1: 認証情報 &apos;%2&apos; (%3) が環境変数から読み込んだもの: %4
+</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>%1: warning: %2</source>
+        <translation>%1: 警告: %2</translation>
+    </message>
+    <message>
+        <source>While the database is unreachable or its disk full, keep trying for S seconds, then stop with exit code 1 (default: for ever; 30 with --until-idle).</source>
+        <translation>データベースに接続できない間やそのディスクがいっぱいの間、S 秒まで再試行を続け、その後は終了コード 1 で停止します (既定: 無期限。--until-idle では 30)。</translation>
+    </message>
+    <message>
+        <source>--db-retry-for: expected seconds from 0, got &apos;%1&apos;</source>
+        <translation>--db-retry-for: 0 以上の秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>cooldown run: the database has been unreachable since %1 (%2); stopping after %3 s of trying (--db-retry-for)</source>
+        <translation>cooldown run: データベースに %1 から接続できません (%2)。%3 秒間再試行したため停止します (--db-retry-for)</translation>
+    </message>
+    <message>
+        <source>database unreachable since %1 (%2); holding work</source>
+        <translation>データベースに %1 から接続できません (%2)。処理を止めています</translation>
+    </message>
+    <message>
+        <source>database back after %1 s</source>
+        <translation>データベースが %1 秒後に復旧しました</translation>
+    </message>
+    <message>
+        <source>credentials (each worker holds its own token): %1
+</source>
+        <translation>認証情報 (トークンはワーカーごとに保持): %1
+</translation>
+    </message>
+    <message>
+        <source>valid until %1</source>
+        <translation>%1 まで有効</translation>
+    </message>
+    <message>
+        <source>renewing</source>
+        <translation>更新中</translation>
+    </message>
+    <message>
+        <source>failing since %1, next try at %2 (%3)</source>
+        <translation>%1 から失敗中、次の要求は %2 (%3)</translation>
+    </message>
+    <message>
+        <source>refused by the token endpoint since %1 (%2); operations that need it are parked</source>
+        <translation>%1 からトークンエンドポイントが拒否 (%2)、これを必要とするオペレーションは保留中</translation>
+    </message>
+    <message>
+        <source>no token yet</source>
+        <translation>トークン未取得</translation>
+    </message>
+    <message>
+        <source>; %1 token requests, as of %2
+</source>
+        <translation>、トークン要求 %1 回 (%2 時点)
+</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -3352,6 +3430,206 @@ Options of every command:
     <message>
         <source>the token in %1 is %2 characters long; use at least 16 random ones</source>
         <translation>%1 のトークンは %2 文字です。ランダムな文字を 16 文字以上使ってください</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 が存在しません</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 はファイルではありません</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB</source>
+        <translation>%1 は %2 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>%1 is empty</source>
+        <translation>%1 は空です</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds no certificate (expected PEM)</source>
+        <translation>%1 に証明書がありません (PEM が必要です)</translation>
+    </message>
+    <message>
+        <source>%1 holds a certificate that cannot be read</source>
+        <translation>%1 に読み取れない証明書が含まれています</translation>
+    </message>
+    <message>
+        <source>%1 is encrypted and no key_passphrase is given</source>
+        <translation>%1 は暗号化されていますが、key_passphrase が指定されていません</translation>
+    </message>
+    <message>
+        <source>cannot decrypt %1: wrong passphrase, or not an RSA, EC or DSA key</source>
+        <translation>%1 を復号できません: パスフレーズが違うか、RSA、EC、DSA のいずれの鍵でもありません</translation>
+    </message>
+    <message>
+        <source>%1 holds no private key (expected an RSA, EC or DSA key in PEM)</source>
+        <translation>%1 に秘密鍵がありません (PEM 形式の RSA、EC、DSA のいずれかの鍵が必要です)</translation>
+    </message>
+    <message>
+        <source>cannot open %1: wrong passphrase, not a PKCS#12 file, or one encrypted with a legacy algorithm that OpenSSL 3 no longer reads (export it again without -legacy)</source>
+        <translation>%1 を開けません: パスフレーズが違うか、PKCS#12 ファイルでないか、OpenSSL 3 では読めなくなった古いアルゴリズムで暗号化されています (-legacy を付けずにエクスポートし直してください)</translation>
+    </message>
+    <message>
+        <source>%1 holds no certificate and key</source>
+        <translation>%1 に証明書と鍵がそろっていません</translation>
+    </message>
+    <message>
+        <source>a ${job:NAME} placeholder cannot stand here: this is the workspace&apos;s, the same for every job</source>
+        <translation>ここには ${job:NAME} プレースホルダーを置けません: これはワークスペースの設定で、どのジョブでも同じです</translation>
+    </message>
+    <message>
+        <source>expected ${env:NAME}: a secret is read from the environment, never written in the file</source>
+        <translation>${env:NAME} の形で指定してください: 秘密情報は環境変数から読み、ファイルには書きません</translation>
+    </message>
+    <message>
+        <source>environment variable %1 is empty</source>
+        <translation>環境変数 %1 が空です</translation>
+    </message>
+    <message>
+        <source>environment variable %1 holds a control character (a line break?)</source>
+        <translation>環境変数 %1 に制御文字が含まれています (改行ではありませんか?)</translation>
+    </message>
+    <message>
+        <source>expected &quot;system&quot;, &quot;none&quot;, a proxy URL (http:// or socks5://) or an object with &quot;url&quot; and &quot;no_proxy&quot;</source>
+        <translation>&quot;system&quot;、&quot;none&quot;、プロキシ URL (http:// または socks5://)、または &quot;url&quot; と &quot;no_proxy&quot; を持つオブジェクトを指定してください</translation>
+    </message>
+    <message>
+        <source>an https:// proxy (TLS to the proxy itself) is not supported; use its http:// address: requests to https:// endpoints stay encrypted through it</source>
+        <translation>https:// のプロキシ (プロキシ自体への TLS) には対応していません。プロキシの http:// アドレスを使ってください: https:// のエンドポイントへのリクエストは、プロキシを通っても暗号化されたままです</translation>
+    </message>
+    <message>
+        <source>a proxy URL is a scheme, a host and a port, with no path</source>
+        <translation>プロキシ URL はスキーム、ホスト、ポートだけで書き、パスは付けません</translation>
+    </message>
+    <message>
+        <source>the user of a proxy URL is written as it is, or as ${env:NAME}</source>
+        <translation>プロキシ URL のユーザーはそのまま書くか、${env:NAME} の形で書いてください</translation>
+    </message>
+    <message>
+        <source>the password of a proxy URL must be ${env:NAME}: a secret is read from the environment, never written in the file</source>
+        <translation>プロキシ URL のパスワードは ${env:NAME} の形にしてください: 秘密情報は環境変数から読み、ファイルには書きません</translation>
+    </message>
+    <message>
+        <source>a proxy URL with &apos;@&apos; needs a user before it</source>
+        <translation>&apos;@&apos; を含むプロキシ URL では、その前にユーザーが必要です</translation>
+    </message>
+    <message>
+        <source>the host and port of a proxy URL are written as they are</source>
+        <translation>プロキシ URL のホストとポートには参照を使わず、そのまま書いてください</translation>
+    </message>
+    <message>
+        <source>a proxy URL needs a port (http://proxy.example:3128)</source>
+        <translation>プロキシ URL にはポートが必要です (http://proxy.example:3128)</translation>
+    </message>
+    <message>
+        <source>expected a host name, &quot;.domain&quot;, an IP address or &quot;*&quot;</source>
+        <translation>ホスト名、&quot;.domain&quot;、IP アドレス、&quot;*&quot; のいずれかを指定してください</translation>
+    </message>
+    <message>
+        <source>expected a file name</source>
+        <translation>ファイル名を指定してください</translation>
+    </message>
+    <message>
+        <source>give either client_pkcs12 or client_certificate and client_key, not both</source>
+        <translation>client_pkcs12 か、client_certificate と client_key の組か、どちらか一方だけを指定してください</translation>
+    </message>
+    <message>
+        <source>required with client_certificate</source>
+        <translation>client_certificate があるときは必須です</translation>
+    </message>
+    <message>
+        <source>required with client_key</source>
+        <translation>client_key があるときは必須です</translation>
+    </message>
+    <message>
+        <source>only with client_key</source>
+        <translation>client_key があるときだけ指定できます</translation>
+    </message>
+    <message>
+        <source>only with client_pkcs12</source>
+        <translation>client_pkcs12 があるときだけ指定できます</translation>
+    </message>
+    <message>
+        <source>this build of Qt has no TLS backend to read key material with</source>
+        <translation>この Qt のビルドには、鍵や証明書を読み込むための TLS バックエンドがありません</translation>
+    </message>
+    <message>
+        <source>the key in %1 is not the key of the certificate in %2</source>
+        <translation>%1 の鍵は %2 の証明書に対応する鍵ではありません</translation>
+    </message>
+    <message>
+        <source>private_key_jwt signs with private_key; no client_secret is sent</source>
+        <translation>private_key_jwt は private_key で署名します。client_secret は送信しません</translation>
+    </message>
+    <message>
+        <source>required with private_key_jwt</source>
+        <translation>private_key_jwt では必須です</translation>
+    </message>
+    <message>
+        <source>%1 cannot sign a client assertion: %2</source>
+        <translation>%1 ではクライアントアサーションに署名できません: %2</translation>
+    </message>
+    <message>
+        <source>expected an absolute http or https URL</source>
+        <translation>http または https の絶対 URL を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a client id</source>
+        <translation>クライアント ID を指定してください</translation>
+    </message>
+    <message>
+        <source>only with private_key_jwt</source>
+        <translation>private_key_jwt のときだけ指定できます</translation>
+    </message>
+    <message>
+        <source>this form field is the token request&apos;s own</source>
+        <translation>このフォームフィールドはトークン要求自体が設定するものです</translation>
+    </message>
+    <message>
+        <source>expected a user name as it is, or ${env:NAME}</source>
+        <translation>ユーザー名をそのまま書くか、${env:NAME} の形で指定してください</translation>
+    </message>
+    <message>
+        <source>expected a user name without &apos;:&apos;</source>
+        <translation>&apos;:&apos; を含まないユーザー名を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a ${env:NAME} reference in the value: a secret is read from the environment, never written in the file</source>
+        <translation>値には ${env:NAME} 参照を含めてください: 秘密情報は環境変数から読み、ファイルには書きません</translation>
+    </message>
+    <message>
+        <source>header values cannot contain line breaks (from %1)</source>
+        <translation>ヘッダーの値に改行は使えません (%1 の値に含まれています)</translation>
+    </message>
+    <message>
+        <source>no credentials with id &apos;%1&apos;</source>
+        <translation>ID が &apos;%1&apos; の認証情報はありません</translation>
+    </message>
+    <message>
+        <source>the headers already set %1, which the credentials &apos;%2&apos; send</source>
+        <translation>headers で %1 がすでに設定されていますが、これは認証情報 &apos;%2&apos; が送るヘッダーです</translation>
+    </message>
+    <message>
+        <source>no tls entry with id &apos;%1&apos;</source>
+        <translation>tls に ID が &apos;%1&apos; のエントリーはありません</translation>
+    </message>
+    <message>
+        <source>the token requests of credentials %1</source>
+        <translation>認証情報 %1 のトークン要求</translation>
+    </message>
+    <message>
+        <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false); no endpoint uses it</source>
+        <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)。使っているエンドポイントはありません</translation>
+    </message>
+    <message>
+        <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false), for: %2</source>
+        <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)。対象: %2</translation>
     </message>
 </context>
 <context>
