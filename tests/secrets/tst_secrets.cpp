@@ -12,8 +12,8 @@
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
-#include "secrets/AuthenticatingProxy.h"
 #include "support/CooldownRun.h"
+#include "support/ForwardProxy.h"
 #include "support/OAuthServer.h"
 #include "support/ScriptedHttpServer.h"
 #include "support/TlsFixture.h"
@@ -347,7 +347,7 @@ void tst_Secrets::credentialsCommandLine()
     if (missing.isEmpty())
         missing = TlsFixture::missingTools();
     if (missing.isEmpty())
-        missing = AuthenticatingProxy::missingTools();
+        missing = ForwardProxy::missingTools();
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     const QByteArray clientSecret = "clientsecretJw4Rk8Tn2Vq";
@@ -367,8 +367,8 @@ void tst_Secrets::credentialsCommandLine()
     QVERIFY2(oauth.start(options, &error), qPrintable(error));
     TlsFixture tls;
     QVERIFY2(tls.start(&error), qPrintable(error));
-    AuthenticatingProxy proxy;
-    QVERIFY2(proxy.start(proxyUser, proxyPassword, &error), qPrintable(error));
+    ForwardProxy proxy; // asking for a password
+    QVERIFY2(proxy.start(&error, proxyUser, proxyPassword), qPrintable(error));
     // The client key encrypted (PKCS#8, AES-256), its passphrase read by openssl from
     // the environment.
     const QString encryptedKey = dir.filePath(QStringLiteral("client-encrypted.key"));

@@ -59,8 +59,12 @@ public:
                    : QString();
     }
 
-    bool start(QString *error)
+    // user and password (letters and digits: tinyproxy's config takes them unquoted):
+    // only a client that gives them is let through (BasicAuth); others get 407.
+    bool start(QString *error, const QByteArray &user = {}, const QByteArray &password = {})
     {
+        m_user = user;
+        m_password = password;
         if (!m_dir.isValid())
             return fail(error, QStringLiteral("no temporary folder"));
         // As root tinyproxy drops to nobody before it opens its log: the log's folder
@@ -114,6 +118,12 @@ public:
     quint16 port() const { return m_port; }
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
     QString logPath() const { return m_dir.filePath(QStringLiteral("log/tinyproxy.log")); }
+    // The whole log so far.
+    QByteArray log() const
+    {
+        QFile file(logPath());
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
     // What tinyproxy printed itself (it logs to the file; this holds start-up errors).
     QByteArray output() const { return m_process ? m_process->readAll() : QByteArray(); }
 
@@ -195,6 +205,8 @@ private:
                             "LogLevel Info\n"
                             "LogFile \"" +
                             QFile::encodeName(logPath()) + "\"\n";
+        if (!m_user.isEmpty())
+            config += "BasicAuth " + m_user + ' ' + m_password + '\n';
         if (::geteuid() == 0)
             config += "User nobody\nGroup nogroup\n";
         QFile file(m_dir.filePath(QStringLiteral("tinyproxy.conf")));
@@ -225,4 +237,6 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
+    QByteArray m_user;
+    QByteArray m_password;
 };
