@@ -366,8 +366,10 @@ int runRun(const QStringList &arguments)
                      [&](const QString &why) {
                          downWhy = why;
                          downSinceMs = SystemClock::instance().nowMs();
+                         // A log line: English whatever the language, as the others
+                         // (docs/translations.md).
                          out << isoTime(downSinceMs) << ' '
-                             << Text::tr("database unreachable since %1 (%2); holding work")
+                             << QStringLiteral("database unreachable since %1 (%2); holding work")
                                     .arg(isoTime(downSinceMs), why)
                              << '\n';
                          out.flush();
@@ -377,7 +379,8 @@ int runRun(const QStringList &arguments)
     QObject::connect(engine.get(), &EngineSession::databaseBack, engine.get(), [&](qint64 downMs) {
         giveUp.stop();
         out << isoTime(SystemClock::instance().nowMs()) << ' '
-            << Text::tr("database back after %1 s").arg(double(downMs) / 1000.0, 0, 'f', 1) << '\n';
+            << QStringLiteral("database back after %1 s").arg(double(downMs) / 1000.0, 0, 'f', 1)
+            << '\n';
         out.flush();
     });
     QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,

@@ -3177,14 +3177,6 @@ Options of every command:
         <translation>cooldown run: データベースに %1 から接続できません (%2)。%3 秒間再試行したため停止します (--db-retry-for)</translation>
     </message>
     <message>
-        <source>database unreachable since %1 (%2); holding work</source>
-        <translation>データベースに %1 から接続できません (%2)。処理を止めています</translation>
-    </message>
-    <message>
-        <source>database back after %1 s</source>
-        <translation>データベースが %1 秒後に復旧しました</translation>
-    </message>
-    <message>
         <source>credentials (each worker holds its own token): %1
 </source>
         <translation>認証情報 (トークンはワーカーごとに保持): %1
