@@ -257,7 +257,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
         QSqlQuery row =
             prepare(QStringLiteral("SELECT policy_version, definition FROM rate_partitions"
                                    " WHERE policy_id = :policy AND partition_key = :partition") +
-                    (m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString()));
+                    forUpdate());
         row.bindValue(QStringLiteral(":policy"), text(policyId));
         row.bindValue(QStringLiteral(":partition"), text(partitionKey));
         if (!exec(row) || !row.next()) {

@@ -3,6 +3,7 @@
 
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
+#include "core/store/ClaimPlanner.h"
 #include "core/store/DatabaseFault.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
@@ -21,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QSqlQuery;
 struct sqlite3;
@@ -104,24 +106,6 @@ struct TickEndpoint
     QString partitionKey;
     qint64 cost = 1;
     QString host;
-};
-
-// Concurrency that holds for every worker of a database together: a running
-// operation whose lease is live holds one permit (and one of its host's) until its
-// attempt is recorded, or until its lease expires when its worker died. 0: no limit.
-struct FleetConcurrency
-{
-    int maxInFlight = 0;
-    int perHost = 0;
-    // The most of one host's permits the claiming worker takes (what it can send
-    // soon); 0: no cap of its own. While other workers want permits, each takes no
-    // more than an even share of per_host either.
-    int perHostForWorker = 0;
-    // How many operations per host the claiming worker may hold on standby beyond its
-    // permits, no more than it holds permits of that host: each is sent when one of
-    // the worker's own attempts to that host ends, and takes over its permit
-    // (Store::FinishRequest::permitTo). 0: none.
-    int standbyPerHost = 0;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -847,8 +831,59 @@ private:
                                                               bool *failed);
     // The time partition buckets are paced by, in µs: the database's clock or nowMs.
     std::optional<qint64> paceNowUs(qint64 nowMs);
+    // What the two backends spell differently. GREATEST/MAX and LEAST/MIN of values.
     QString greatest() const;
     QString least() const;
+    // " INDEXED BY index" on SQLite: the partial indexes are in claim order, and
+    // without statistics SQLite would rather sort every pending operation. Nothing on
+    // PostgreSQL, whose planner has statistics.
+    QString indexedBy(const char *index) const;
+    // " FOR UPDATE [SKIP LOCKED]" on PostgreSQL; nothing on SQLite, whose write
+    // transaction holds the whole database.
+    QString forUpdate(bool skipLocked = false) const;
+
+    // The steps of claimDue (StoreClaims.cpp); what it decides is ClaimPlanner's.
+    // The clocks of one claim: the caller's (nowMs, and aheadNowMs for work taken
+    // ahead), the pacing clock (µs) and the lease clock (ms), both the database's on
+    // PostgreSQL.
+    struct ClaimClock
+    {
+        qint64 nowMs = 0;
+        qint64 aheadNowMs = 0;
+        qint64 paceNowUs = 0;
+        qint64 leaseNowMs = 0;
+    };
+    // A forced operation's cost, added to its bucket's TAT.
+    struct ForcedCharge
+    {
+        QString policyId;
+        QString partitionKey;
+        qint64 cost = 1;
+    };
+    // PostgreSQL: the fleet's turn to count permits, without waiting for it; *paceNow:
+    // the database's clock when it paces.
+    bool takeClaimTurn(bool *mine, std::optional<qint64> *paceNow);
+    // Ends operations an operator cancelled while their lease ran, once it expired.
+    bool sweepCancelledLeases(qint64 leaseNowMs);
+    // The permits held fleet-wide and by workerId, and the workers contending for them.
+    bool countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermits *permits);
+    // Runs a SELECT of id, cost, host and due time, and appends its rows.
+    bool collectCandidates(SqlStatement *query, QList<ClaimCandidate> *out);
+    bool readRescues(qint64 leaseNowMs, int limit, ClaimPlan *plan);
+    bool takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan *plan,
+                    QList<ForcedCharge> *forced);
+    // Whether any operation is due at nowMs; nullopt on failure.
+    std::optional<bool> anyDue(qint64 nowMs);
+    // The partitions whose next_at has come, each with the due operations its pace
+    // gives (room at most), and the operations without a partition as one lane more.
+    bool readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> *lanes);
+    // Writes whether this worker wants permits (workers.wants_until), when it changed.
+    bool noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped);
+    bool writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
+                     bool standbyKnown, QList<OperationRecord> *claimed);
+    // Each lane's new TAT, window and when a claim looks at it next.
+    bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
+    bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     OperationLookup singleOperation(const QString &where, const QVariant &value);
     // The lookup as an optional, for callers that only need the record.

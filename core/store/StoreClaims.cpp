@@ -4,6 +4,8 @@
 #include "core/store/Store.h"
 #include "core/store/StoreSql.h"
 
+#include "core/store/ClaimPlanner.h"
+
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
@@ -87,139 +89,34 @@ constexpr qint64 kCancelledSweepMs = 1000;
 // A caller's clock this far from the database's is moved onto it part by part.
 constexpr qint64 kSkewedClockMs = 1000;
 
-// An operation a claim may take.
-struct Candidate
-{
-    qint64 id = 0;
-    qint64 cost = 1;
-    QString host;
-    qint64 dueAtMs = 0;
-};
-
-// A partition a claim looked at (or the operations without one), and what it found.
-struct Lane
-{
-    QString policyId;
-    QString partitionKey;
-    Gcra pace;
-    qint64 tatUs = 0;
-    qint64 heldUntilMs = 0;
-    qint64 lookAtMs = 0;
-    ServerWindow server;
-    bool smooth = false;
-    bool partitioned = true;
-    bool held = false;
-    qint64 wanted = 0;           // candidates asked for; -1: not looked at in this claim
-    QList<Candidate> candidates; // in due order
-    qsizetype taken = 0;
-
-    // Whether the stated window paces the lane at nowMs, and whether its own pace does.
-    bool windowPaced(qint64 nowMs) const { return partitioned && server.isKnown(nowMs); }
-    bool gcraPaced(qint64 nowMs) const
-    {
-        return partitioned && !pace.isUnlimited() && (smooth || !windowPaced(nowMs));
-    }
-    // Units the lane can give at nowMs (paceNowUs on the pacing clock), within room.
-    qint64 units(qint64 nowMs, qint64 paceNowUs, qint64 room) const
-    {
-        qint64 units = room;
-        if (gcraPaced(nowMs))
-            units = std::min(units, pace.available(tatUs, paceNowUs));
-        if (windowPaced(nowMs))
-            units = std::min(units, server.available(pace.intervalUs, nowMs));
-        return units;
-    }
-};
-
-// The fleet's permits as a claim sees them: live leases of running operations.
-struct Permits
-{
-    FleetConcurrency limits;
-    qint64 running = 0;
-    QHash<QString, qint64> runningByHost;
-
-    qint64 mine = 0; // held by the claiming worker
-    QHash<QString, qint64> mineByHost;
-    QHash<QString, qint64> standbyByHost; // the claiming worker's operations on standby
-    int contenders = 1; // workers holding permits or wanting some, the claimer included
-
-    bool limited() const { return limits.maxInFlight > 0 || limits.perHost > 0; }
-    // The permits the claiming worker may still take.
-    qint64 free() const
-    {
-        if (limits.maxInFlight <= 0)
-            return std::numeric_limits<qint64>::max();
-        const qint64 share = (limits.maxInFlight + contenders - 1) / contenders;
-        return std::max<qint64>(0, std::min(limits.maxInFlight - running, share - mine));
-    }
-    bool hostFull(const QString &host) const
-    {
-        if (limits.perHost <= 0)
-            return false;
-        if (runningByHost.value(host) >= limits.perHost)
-            return true;
-        qint64 cap = (limits.perHost + contenders - 1) / contenders;
-        if (limits.perHostForWorker > 0)
-            cap = std::min<qint64>(cap, limits.perHostForWorker);
-        return mineByHost.value(host) >= cap;
-    }
-    // Whether the claiming worker may take one more permit for host.
-    bool permitFree(const QString &host) const { return free() > 0 && !hostFull(host); }
-    void take(const QString &host)
-    {
-        ++running;
-        ++mine;
-        ++runningByHost[host];
-        ++mineByHost[host];
-    }
-    // Whether an operation to host may wait on standby for one of the claiming
-    // worker's permits of that host: one at most for each.
-    bool standbyFree(const QString &host) const
-    {
-        const qint64 standby = standbyByHost.value(host);
-        if (standby >= limits.standbyPerHost || standby >= mineByHost.value(host))
-            return false;
-        // None for a worker above its even share while others hold or want permits:
-        // the permits it would hand over would stay with it, and theirs never come.
-        if (limits.maxInFlight > 0 && mine > (limits.maxInFlight + contenders - 1) / contenders)
-            return false;
-        return limits.perHost <= 0 ||
-               mineByHost.value(host) <= (limits.perHost + contenders - 1) / contenders;
-    }
-    bool anyStandbyFree() const
-    {
-        for (auto it = mineByHost.cbegin(); it != mineByHost.cend(); ++it) {
-            if (standbyFree(it.key()))
-                return true;
-        }
-        return false;
-    }
-};
-
 } // namespace
+
+QString Store::indexedBy(const char *index) const
+{
+    return m_backend == Backend::Postgres ? QString()
+                                          : QStringLiteral(" INDEXED BY ") + QLatin1String(index);
+}
+
+QString Store::forUpdate(bool skipLocked) const
+{
+    if (m_backend != Backend::Postgres)
+        return {};
+    return skipLocked ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QStringLiteral(" FOR UPDATE");
+}
 
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                        int limit, const FleetConcurrency &concurrency,
                                        qint64 aheadMs)
 {
-    const qint64 aheadNowMs = nowMs + std::max<qint64>(0, aheadMs);
-    QList<OperationRecord> claimed;
     m_claimCapped = false;
     m_claimContended = false;
     m_claimedOnStandby.clear();
     if (limit <= 0)
-        return claimed;
-    const bool postgres = m_backend == Backend::Postgres;
-    const QString lock = postgres ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QString();
-    const QString notPaused =
-        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
-    auto hint = [&](const char *index) {
-        return postgres ? QString() : QStringLiteral(" INDEXED BY ") + QLatin1String(index);
-    };
+        return {};
     SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("claim"), transaction.error());
-        return claimed;
+        return {};
     }
     // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
     // write lock does it there), so that two cannot both take the last one. A claim
@@ -227,20 +124,15 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     // costs one statement. That statement also reads the clock buckets and leases run
     // on (below): one round trip less while the turn is held.
     std::optional<qint64> paceNow;
-    if (postgres && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
-        SqlStatement *turn = cached(
-            QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002),"
-                           " CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
-        if (!turn || !exec(*turn))
-            return claimed;
-        const bool mine = turn->next() && turn->value(0).toBool();
-        if (mine && m_paceByDatabaseClock)
-            paceNow = turn->value(1).toLongLong();
-        turn->finish();
+    if (m_backend == Backend::Postgres &&
+        (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
+        bool mine = false;
+        if (!takeClaimTurn(&mine, &paceNow))
+            return {};
         if (!mine) {
             m_claimContended = true;
             m_lastError.clear(); // not a failure
-            return claimed;      // rolled back: nothing was changed
+            return {};           // rolled back: nothing was changed
         }
     }
     // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
@@ -249,517 +141,513 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
     if (!paceNow)
         paceNow = paceNowUs(nowMs);
     if (!paceNow)
-        return claimed;
-    const qint64 leaseNow = *paceNow / 1000;
-    m_clockOffsetMs = leaseNow - nowMs;
+        return {};
+    ClaimClock clock;
+    clock.nowMs = nowMs;
+    clock.aheadNowMs = nowMs + std::max<qint64>(0, aheadMs);
+    clock.paceNowUs = *paceNow;
+    clock.leaseNowMs = *paceNow / 1000;
+    m_clockOffsetMs = clock.leaseNowMs - nowMs;
 
+    if (!sweepCancelledLeases(clock.leaseNowMs))
+        return {};
+
+    // Fleet-wide permits: the running operations whose leases are live.
+    FleetPermits permits;
+    permits.limits = concurrency;
+    const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
+    if (!standbyKnown || !permits.limited())
+        permits.limits.standbyPerHost = 0;
+    if (permits.limited() && !countPermits(workerId, clock.leaseNowMs, &permits))
+        return {};
+
+    // Rescues first: their operations have waited longest, and they send nothing, so
+    // they need no permit. Then forced operations, which bypass their bucket, not the
+    // permits.
+    ClaimPlan plan;
+    QList<ForcedCharge> forced;
+    if (!readRescues(clock.leaseNowMs, limit, &plan) ||
+        !takeForced(nowMs, limit, permits, &plan, &forced))
+        return {};
+
+    // The lanes: partitions whose next_at has come, in that order (the least recently
+    // served first), and the operations without a partition as one lane more. Each
+    // lane offers the due operations its bucket has units for; a round takes one from
+    // each, until the claim or the fleet's permits are full (ClaimPlanner).
+    std::vector<ClaimLane> lanes;
+    const int room = limit - int(plan.picked.size());
+    // The lanes are read for the whole room, not only what the fleet's permits leave
+    // of it, so that the claim knows whether work was left behind for want of permits.
+    if (room > 0 && permits.permitted(room) == 0 && !permits.anyStandbyFree()) {
+        const std::optional<bool> due = anyDue(nowMs);
+        if (!due)
+            return {};
+        plan.capped = *due;
+    } else if (room > 0) {
+        if (!readLanes(clock, room, &lanes))
+            return {};
+        takeRounds(lanes, permits, room, nowMs, clock.paceNowUs, plan);
+    }
+    m_claimCapped = plan.capped;
+    m_claimedOnStandby = plan.onStandby;
+
+    QList<OperationRecord> claimed;
+    if ((permits.limited() && !noteWanting(workerId, clock.leaseNowMs, plan.capped)) ||
+        !writeClaims(plan, workerId, clock.leaseNowMs + leaseMs, standbyKnown, &claimed) ||
+        !writeLanes(lanes, clock) || !chargeForced(forced, clock.paceNowUs))
+        return {};
+    if (!transaction.commit()) {
+        fail(QStringLiteral("claim"), transaction.error());
+        return {};
+    }
+    for (OperationRecord &op : claimed)
+        op.leaseExpiresAtMs -= m_clockOffsetMs;
+    // In the order picked: rescues, forced, then round by round.
+    QHash<qint64, qsizetype> order;
+    for (qsizetype i = 0; i < plan.picked.size(); ++i)
+        order.insert(plan.picked.at(i), i);
+    std::sort(claimed.begin(), claimed.end(),
+              [&order](const OperationRecord &a, const OperationRecord &b) {
+                  return order.value(a.id) < order.value(b.id);
+              });
+    return claimed;
+}
+
+bool Store::takeClaimTurn(bool *mine, std::optional<qint64> *paceNow)
+{
+    SqlStatement *turn =
+        cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002),"
+                              " CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
+    if (!turn || !exec(*turn))
+        return false;
+    *mine = turn->next() && turn->value(0).toBool();
+    if (*mine && m_paceByDatabaseClock)
+        *paceNow = turn->value(1).toLongLong();
+    turn->finish();
+    return true;
+}
+
+bool Store::sweepCancelledLeases(qint64 leaseNowMs)
+{
     // Operations an operator cancelled while their lease ran end once it expires. On
     // SQLite an UPDATE that finds nothing still costs more than the SELECT that looks
     // first (it opens the table and each of its indexes for writing); on PostgreSQL
     // the SELECT would be another round trip.
     // On PostgreSQL it runs at most once a second: such an operation ends at most a
     // second later, and the claims between, which hold the fleet's turn, save a write.
-    bool cancelledDue = true;
-    if (postgres) {
-        cancelledDue = m_cancelledSweptAtMs < 0 || leaseNow < m_cancelledSweptAtMs ||
-                       leaseNow - m_cancelledSweptAtMs >= kCancelledSweepMs;
-        if (cancelledDue)
-            m_cancelledSweptAtMs = leaseNow;
+    bool due = true;
+    if (m_backend == Backend::Postgres) {
+        due = m_cancelledSweptAtMs < 0 || leaseNowMs < m_cancelledSweptAtMs ||
+              leaseNowMs - m_cancelledSweptAtMs >= kCancelledSweepMs;
+        if (due)
+            m_cancelledSweptAtMs = leaseNowMs;
     } else {
         SqlStatement *expired = cached(QStringLiteral(
             "SELECT 1 FROM operations INDEXED BY operations_leased WHERE state = 'running'"
             " AND lease_expires_at <= :now AND cancel_requested = 1 LIMIT 1"));
         if (!expired)
-            return claimed;
-        expired->bindValue(QStringLiteral(":now"), leaseNow);
+            return false;
+        expired->bindValue(QStringLiteral(":now"), leaseNowMs);
         if (!exec(*expired))
-            return claimed;
-        cancelledDue = expired->next();
+            return false;
+        due = expired->next();
         expired->finish();
     }
-    if (cancelledDue) {
-        SqlStatement *cancelled = cached(QStringLiteral(
-            "UPDATE operations SET state = 'cancelled', final_reason = 'cancelled_by_operator',"
-            " lease_owner = '', lease_expires_at = -1, next_attempt_at = -1,"
-            " version = version + 1"
-            " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
-        if (!cancelled)
-            return claimed;
-        cancelled->bindValue(QStringLiteral(":now"), leaseNow);
-        if (!exec(*cancelled))
-            return claimed;
-    }
+    if (!due)
+        return true;
+    SqlStatement *cancelled = cached(QStringLiteral(
+        "UPDATE operations SET state = 'cancelled', final_reason ="
+        " 'cancelled_by_operator', lease_owner = '', lease_expires_at = -1,"
+        " next_attempt_at = -1, version = version + 1"
+        " WHERE state = 'running' AND cancel_requested = 1 AND lease_expires_at <= :now"));
+    if (!cancelled)
+        return false;
+    cancelled->bindValue(QStringLiteral(":now"), leaseNowMs);
+    return exec(*cancelled);
+}
 
-    // Fleet-wide permits: the running operations whose leases are live.
-    Permits permits;
-    permits.limits = concurrency;
+bool Store::countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermits *permits)
+{
+    // Operations on standby hold leases, not permits.
     const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
-    if (!standbyKnown || !permits.limited())
-        permits.limits.standbyPerHost = 0;
-    qint64 wantedAtMs = -1; // the time the workers table is kept in
-    if (permits.limited()) {
-        // Operations on standby hold leases, not permits.
-        SqlStatement *running = cached(
-            standbyKnown
-                ? QStringLiteral("SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
-                                 " WHERE state = 'running' AND lease_expires_at > :now"
-                                 " GROUP BY host, lease_owner, holds_permit")
-                : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
-                                 " WHERE state = 'running' AND lease_expires_at > :now"
-                                 " GROUP BY host, lease_owner"));
-        if (!running)
-            return claimed;
-        running->bindValue(QStringLiteral(":now"), leaseNow);
-        if (!exec(*running))
-            return claimed;
-        QSet<QString> contenders{workerId};
-        while (running->next()) {
-            const qint64 count = running->value(3).toLongLong();
-            const QString owner = running->value(1).toString();
-            const QString host = running->value(0).toString();
-            contenders.insert(owner);
-            if (running->value(2).toLongLong() == 0) {
-                if (owner == workerId)
-                    permits.standbyByHost[host] += count;
-                continue;
-            }
-            permits.runningByHost[host] += count;
-            permits.running += count;
-            if (owner == workerId) {
-                permits.mine += count;
-                permits.mineByHost[host] += count;
-            }
+    SqlStatement *running =
+        cached(standbyKnown ? QStringLiteral(
+                                  "SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
+                                  " WHERE state = 'running' AND lease_expires_at > :now"
+                                  " GROUP BY host, lease_owner, holds_permit")
+                            : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
+                                             " WHERE state = 'running' AND lease_expires_at > :now"
+                                             " GROUP BY host, lease_owner"));
+    if (!running)
+        return false;
+    running->bindValue(QStringLiteral(":now"), leaseNowMs);
+    if (!exec(*running))
+        return false;
+    QSet<QString> contenders{workerId};
+    while (running->next()) {
+        const qint64 count = running->value(3).toLongLong();
+        const QString owner = running->value(1).toString();
+        const QString host = running->value(0).toString();
+        contenders.insert(owner);
+        if (running->value(2).toLongLong() == 0) {
+            if (owner == workerId)
+                permits->standbyByHost[host] += count;
+            continue;
         }
-        running->finish();
-        // Workers that hold permits or lately went without share the fleet's permits
-        // evenly; one alone may take them all.
-        wantedAtMs = leaseNow;
-        SqlStatement *wanting =
-            cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
-        if (!wanting)
-            return claimed;
-        wanting->bindValue(QStringLiteral(":now"), wantedAtMs);
-        if (!exec(*wanting))
-            return claimed;
-        while (wanting->next())
-            contenders.insert(wanting->value(0).toString());
-        wanting->finish();
-        permits.contenders = int(contenders.size());
+        permits->runningByHost[host] += count;
+        permits->running += count;
+        if (owner == workerId) {
+            permits->mine += count;
+            permits->mineByHost[host] += count;
+        }
     }
+    running->finish();
+    // Workers that hold permits or lately went without share the fleet's permits
+    // evenly; one alone may take them all.
+    SqlStatement *wanting =
+        cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
+    if (!wanting)
+        return false;
+    wanting->bindValue(QStringLiteral(":now"), leaseNowMs);
+    if (!exec(*wanting))
+        return false;
+    while (wanting->next())
+        contenders.insert(wanting->value(0).toString());
+    wanting->finish();
+    permits->contenders = int(contenders.size());
+    return true;
+}
 
-    QList<qint64> picked;
-    // Runs a cached SELECT of operation id, cost, host and due time, and collects them.
-    auto collect = [&](SqlStatement *query, QList<Candidate> *out) {
-        if (!query || !exec(*query))
-            return false;
-        while (query->next())
-            out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
-                         query->value(2).toString(), query->value(3).toLongLong()});
-        const bool ok = !query->lastError().isValid();
-        query->finish();
-        return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
-    };
+bool Store::collectCandidates(SqlStatement *query, QList<ClaimCandidate> *out)
+{
+    if (!query || !exec(*query))
+        return false;
+    while (query->next())
+        out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
+                     query->value(2).toString(), query->value(3).toLongLong()});
+    const bool ok = !query->lastError().isValid();
+    query->finish();
+    return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
+}
 
-    // Rescues first: their operations have waited longest, and they send nothing, so
-    // they need no permit.
+bool Store::readRescues(qint64 leaseNowMs, int limit, ClaimPlan *plan)
+{
     SqlStatement *rescue =
         cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations"
                               " WHERE state = 'running' AND lease_expires_at <= :now"
                               " AND cancel_requested = 0"
                               " ORDER BY lease_expires_at LIMIT :limit") +
-               lock);
+               forUpdate(true));
     if (!rescue)
-        return claimed;
-    rescue->bindValue(QStringLiteral(":now"), leaseNow);
+        return false;
+    rescue->bindValue(QStringLiteral(":now"), leaseNowMs);
     rescue->bindValue(QStringLiteral(":limit"), limit);
-    QList<Candidate> rescued;
-    if (!collect(rescue, &rescued))
-        return claimed;
-    for (const Candidate &row : std::as_const(rescued))
-        picked.append(row.id);
+    QList<ClaimCandidate> rescued;
+    if (!collectCandidates(rescue, &rescued))
+        return false;
+    for (const ClaimCandidate &row : std::as_const(rescued))
+        plan->picked.append(row.id);
+    return true;
+}
 
-    // Forced operations bypass their bucket, not the permits; what they send is still
-    // counted in the bucket.
-    QList<std::tuple<QString, QString, qint64>> forced; // policy, partition, cost
-    if (picked.size() < limit) {
-        SqlStatement *query = cached(
-            QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
-                           " WHERE state IN ('scheduled', 'waiting') AND force_next = 1"
-                           " AND next_attempt_at <= :now%2 ORDER BY next_attempt_at"
-                           " LIMIT :limit%3")
-                .arg(hint("operations_forced"), notPaused, lock));
-        if (!query)
-            return claimed;
-        query->bindValue(QStringLiteral(":now"), nowMs);
-        query->bindValue(QStringLiteral(":limit"), limit - int(picked.size()));
-        if (!exec(*query))
-            return claimed;
-        while (query->next()) {
-            const QString host = query->value(4).toString();
-            if (!permits.permitFree(host)) {
-                m_claimCapped = true;
-                continue;
-            }
-            permits.take(host);
-            picked.append(query->value(0).toLongLong());
-            forced.append({query->value(1).toString(), query->value(2).toString(),
-                           query->value(3).toLongLong()});
+bool Store::takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan *plan,
+                       QList<ForcedCharge> *forced)
+{
+    if (plan->picked.size() >= limit)
+        return true;
+    SqlStatement *query =
+        cached(QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
+                              " WHERE %2 AND force_next = 1 AND next_attempt_at <= :now%3"
+                              " ORDER BY next_attempt_at LIMIT :limit%4")
+                   .arg(indexedBy("operations_forced"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), forUpdate(true)));
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":now"), nowMs);
+    query->bindValue(QStringLiteral(":limit"), limit - int(plan->picked.size()));
+    if (!exec(*query))
+        return false;
+    while (query->next()) {
+        const QString host = query->value(4).toString();
+        if (!permits.permitFree(host)) {
+            plan->capped = true;
+            continue;
         }
-        query->finish();
+        permits.take(host);
+        plan->picked.append(query->value(0).toLongLong());
+        forced->append(
+            {query->value(1).toString(), query->value(2).toString(), query->value(3).toLongLong()});
     }
+    query->finish();
+    return true;
+}
 
-    // The lanes: partitions whose next_at has come, in that order (the least recently
-    // served first), and the operations without a partition as one lane more. Each
-    // lane offers the due operations its bucket has units for; a round takes one from
-    // each, until the claim or the fleet's permits are full.
-    std::vector<Lane> lanes;
-    const int room = limit - int(picked.size());
-    // What the fleet's permits leave of it: the lanes are read for the whole room, so
-    // that the claim knows whether work was left behind for want of permits.
-    int permitted = room;
-    if (permits.limits.maxInFlight > 0)
-        permitted = int(std::min<qint64>(permits.free(), room));
-    // Beyond its permits a worker may take operations on standby, each for a permit of
-    // its own that it hands over when an attempt ends: then the claim's room bounds it.
-    const bool standby = permits.limits.standbyPerHost > 0;
-    if (room > 0 && permitted == 0 && !permits.anyStandbyFree()) {
-        SqlStatement *anyDue = cached(
-            QStringLiteral("SELECT id FROM operations%1 WHERE state IN ('scheduled', 'waiting')"
-                           " AND next_attempt_at <= :now%2 LIMIT 1")
-                .arg(hint("operations_due"), notPaused));
-        if (!anyDue)
-            return claimed;
-        anyDue->bindValue(QStringLiteral(":now"), nowMs);
-        if (!exec(*anyDue))
-            return claimed;
-        m_claimCapped = anyDue->next();
-        anyDue->finish();
-    } else if (room > 0) {
-        const qint64 paceNowMs = leaseNow;
-        SqlStatement *partitions =
-            cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
-                                  " held_until, look_at, pacing, server_quota, server_window_ms,"
-                                  " server_remaining, server_reset_at, server_known_until,"
-                                  " server_opened_at FROM rate_partitions WHERE next_at <= :now"
-                                  " ORDER BY next_at LIMIT :limit") +
-                   lock);
-        SqlStatement *dueInPartition = cached(
-            QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
-                           " WHERE policy_id = :policy"
-                           " AND partition_key = :partition"
-                           " AND state IN ('scheduled', 'waiting') AND next_attempt_at <= :now"
-                           " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
-                .arg(hint("operations_due_by_partition"), notPaused, lock));
-        if (!partitions || !dueInPartition)
-            return claimed;
-        partitions->bindValue(QStringLiteral(":now"), std::max(aheadNowMs, paceNowMs));
-        // Partitions found empty are put right as they are read, so a few more than
-        // the room are read; the rest wait for the next claim.
-        partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
-        if (!exec(*partitions))
-            return claimed;
-        while (partitions->next()) {
-            Lane lane;
-            lane.policyId = partitions->value(0).toString();
-            lane.partitionKey = partitions->value(1).toString();
-            lane.pace.intervalUs = partitions->value(2).toLongLong();
-            lane.pace.capacity = partitions->value(3).toLongLong();
-            lane.tatUs = partitions->value(4).toLongLong();
-            lane.heldUntilMs = partitions->value(5).toLongLong();
-            lane.lookAtMs = partitions->value(6).toLongLong();
-            lane.smooth = partitions->value(7).toString() == u"smooth";
-            lane.server.quota = partitions->value(8).toLongLong();
-            lane.server.windowMs = partitions->value(9).toLongLong();
-            lane.server.remaining = partitions->value(10).toLongLong();
-            lane.server.resetAtMs = partitions->value(11).toLongLong();
-            lane.server.knownUntilMs = partitions->value(12).toLongLong();
-            lane.server.openedAtMs = partitions->value(13).toLongLong();
-            lanes.push_back(std::move(lane));
-        }
-        partitions->finish();
-        int offering = 0; // lanes that offer something
-        for (Lane &lane : lanes) {
-            if (offering >= room) {
-                lane.wanted = -1;
-                continue;
-            }
-            lane.held = lane.heldUntilMs > nowMs;
-            lane.wanted = lane.held ? 0 : lane.units(nowMs, *paceNow, room);
-            if (lane.wanted <= 0)
-                continue;
-            const bool paced = lane.gcraPaced(nowMs) || lane.windowPaced(nowMs);
-            dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
-            dueInPartition->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-            dueInPartition->bindValue(QStringLiteral(":now"), paced ? nowMs : aheadNowMs);
-            dueInPartition->bindValue(QStringLiteral(":limit"), lane.wanted);
-            if (!collect(dueInPartition, &lane.candidates))
-                return claimed;
-            if (!lane.candidates.isEmpty())
-                ++offering;
-        }
-        Lane free;
-        free.partitioned = false;
-        free.wanted = room;
-        SqlStatement *unpartitioned =
-            cached(QStringLiteral(
-                       "SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE state"
-                       " IN ('scheduled', 'waiting') AND policy_id = '' AND next_attempt_at <= :now"
-                       " AND force_next = 0%2 ORDER BY next_attempt_at LIMIT :limit%3")
-                       .arg(hint("operations_due_unpartitioned"), notPaused, lock));
-        if (!unpartitioned)
-            return claimed;
-        unpartitioned->bindValue(QStringLiteral(":now"), aheadNowMs);
-        unpartitioned->bindValue(QStringLiteral(":limit"), room);
-        if (!collect(unpartitioned, &free.candidates))
-            return claimed;
-        lanes.push_back(std::move(free));
+std::optional<bool> Store::anyDue(qint64 nowMs)
+{
+    SqlStatement *query = cached(
+        QStringLiteral("SELECT id FROM operations%1 WHERE %2 AND next_attempt_at <= :now%3 LIMIT 1")
+            .arg(indexedBy("operations_due"), QLatin1String(kPending), QLatin1String(kNotPaused)));
+    if (!query)
+        return std::nullopt;
+    query->bindValue(QStringLiteral(":now"), nowMs);
+    if (!exec(*query))
+        return std::nullopt;
+    const bool due = query->next();
+    query->finish();
+    return due;
+}
 
-        // Round-robin. Under a byte quota a lane stops offering when its next cost no
-        // longer fits; a candidate whose host has no fleet-wide permit left, and no
-        // place on standby, is passed over, and keeps its token. Work due now is taken
-        // first, in every lane; work taken ahead only gets the room it leaves.
-        const qsizetype full = picked.size() + (standby ? room : permitted);
-        const auto placeless = [&](const QString &host) {
-            return !permits.permitFree(host) && !(standby && permits.standbyFree(host));
-        };
-        // One round: the next candidate of each lane; false when none was taken.
-        auto takeRound = [&](bool ahead) {
-            bool took = false;
-            for (Lane &lane : lanes) {
-                if (picked.size() >= full)
-                    break;
-                while (lane.taken < lane.candidates.size() &&
-                       placeless(lane.candidates.at(lane.taken).host)) {
-                    lane.candidates.removeAt(lane.taken);
-                    m_claimCapped = true;
-                }
-                if (lane.taken >= lane.candidates.size())
-                    continue;
-                const Candidate &candidate = lane.candidates.at(lane.taken);
-                if (!ahead && candidate.dueAtMs > nowMs)
-                    continue; // not due yet: the rounds for work ahead may take it
-                const bool gcra = lane.gcraPaced(nowMs);
-                const bool window = lane.windowPaced(nowMs);
-                if ((gcra && lane.pace.available(lane.tatUs, *paceNow) <
-                                 std::min(candidate.cost, lane.pace.capacity)) ||
-                    (window && lane.server.available(lane.pace.intervalUs, nowMs) <= 0)) {
-                    lane.candidates.resize(lane.taken); // offers no more
-                    continue;
-                }
-                if (gcra)
-                    lane.tatUs = lane.pace.take(lane.tatUs, candidate.cost, *paceNow);
-                if (window)
-                    lane.server.take(candidate.cost, lane.pace.intervalUs, nowMs);
-                if (permits.permitFree(candidate.host)) {
-                    permits.take(candidate.host);
-                } else {
-                    ++permits.standbyByHost[candidate.host];
-                    m_claimedOnStandby.insert(candidate.id);
-                }
-                picked.append(candidate.id);
-                ++lane.taken;
-                took = true;
-            }
-            return took;
-        };
-        for (const bool ahead : {false, true}) {
-            bool took = true;
-            while (took && picked.size() < full)
-                took = takeRound(ahead);
-        }
-        if (!standby && permitted < room && picked.size() >= full) {
-            for (const Lane &lane : lanes)
-                m_claimCapped = m_claimCapped || lane.taken < lane.candidates.size();
-        }
+bool Store::readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> *lanes)
+{
+    SqlStatement *partitions =
+        cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
+                              " held_until, look_at, pacing, server_quota, server_window_ms,"
+                              " server_remaining, server_reset_at, server_known_until,"
+                              " server_opened_at FROM rate_partitions WHERE next_at <= :now"
+                              " ORDER BY next_at LIMIT :limit") +
+               forUpdate(true));
+    SqlStatement *dueInPartition =
+        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
+                              " WHERE policy_id = :policy AND partition_key = :partition"
+                              " AND %2 AND next_attempt_at <= :now"
+                              " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
+                   .arg(indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), forUpdate(true)));
+    SqlStatement *unpartitioned =
+        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE %2"
+                              " AND policy_id = '' AND next_attempt_at <= :now"
+                              " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
+                   .arg(indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), forUpdate(true)));
+    if (!partitions || !dueInPartition || !unpartitioned)
+        return false;
+    partitions->bindValue(QStringLiteral(":now"), std::max(clock.aheadNowMs, clock.leaseNowMs));
+    // Partitions found empty are put right as they are read, so a few more than the
+    // room are read; the rest wait for the next claim.
+    partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
+    if (!exec(*partitions))
+        return false;
+    while (partitions->next()) {
+        ClaimLane lane;
+        lane.policyId = partitions->value(0).toString();
+        lane.partitionKey = partitions->value(1).toString();
+        lane.pace.intervalUs = partitions->value(2).toLongLong();
+        lane.pace.capacity = partitions->value(3).toLongLong();
+        lane.tatUs = partitions->value(4).toLongLong();
+        lane.heldUntilMs = partitions->value(5).toLongLong();
+        lane.lookAtMs = partitions->value(6).toLongLong();
+        lane.smooth = partitions->value(7).toString() == u"smooth";
+        lane.server.quota = partitions->value(8).toLongLong();
+        lane.server.windowMs = partitions->value(9).toLongLong();
+        lane.server.remaining = partitions->value(10).toLongLong();
+        lane.server.resetAtMs = partitions->value(11).toLongLong();
+        lane.server.knownUntilMs = partitions->value(12).toLongLong();
+        lane.server.openedAtMs = partitions->value(13).toLongLong();
+        lanes->push_back(std::move(lane));
     }
+    partitions->finish();
+    const qint64 nowMs = clock.nowMs;
+    int offering = 0; // lanes that offer something
+    for (ClaimLane &lane : *lanes) {
+        if (offering >= room) {
+            lane.wanted = -1;
+            continue;
+        }
+        lane.held = lane.heldUntilMs > nowMs;
+        lane.wanted = lane.held ? 0 : lane.units(nowMs, clock.paceNowUs, room);
+        if (lane.wanted <= 0)
+            continue;
+        // A paced lane gives only what is due now; its units are taken when sent.
+        const bool paced = lane.gcraPaced(nowMs) || lane.windowPaced(nowMs);
+        dueInPartition->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+        dueInPartition->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+        dueInPartition->bindValue(QStringLiteral(":now"), paced ? nowMs : clock.aheadNowMs);
+        dueInPartition->bindValue(QStringLiteral(":limit"), lane.wanted);
+        if (!collectCandidates(dueInPartition, &lane.candidates))
+            return false;
+        if (!lane.candidates.isEmpty())
+            ++offering;
+    }
+    ClaimLane free;
+    free.partitioned = false;
+    free.wanted = room;
+    unpartitioned->bindValue(QStringLiteral(":now"), clock.aheadNowMs);
+    unpartitioned->bindValue(QStringLiteral(":limit"), room);
+    if (!collectCandidates(unpartitioned, &free.candidates))
+        return false;
+    lanes->push_back(std::move(free));
+    return true;
+}
 
+bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped)
+{
     // A worker that left work behind for want of permits says so, so that the others
     // make room for it; one that no longer wants clears it.
     // One that keeps wanting writes again only when its time would move by half: not at
     // every claim, while it holds the fleet's turn.
-    const qint64 wantsUntilMs = m_claimCapped ? wantedAtMs + kWantingMs : 0;
-    const bool wantStands = m_claimCapped && m_wantingPermits && wantsUntilMs >= m_wantsUntilMs &&
-                            wantsUntilMs - m_wantsUntilMs < kWantingMs / 2;
-    if (wantedAtMs >= 0 && (m_claimCapped || m_wantingPermits) && !wantStands) {
-        SqlStatement *want = cached(QStringLiteral(
-            "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
-            " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
-        if (!want)
-            return {};
-        want->bindValue(QStringLiteral(":worker"), text(workerId));
-        want->bindValue(QStringLiteral(":until"), wantsUntilMs);
-        if (!exec(*want))
-            return {};
-        m_wantingPermits = m_claimCapped;
-        m_wantsUntilMs = wantsUntilMs;
-    }
+    const qint64 wantsUntilMs = capped ? leaseNowMs + kWantingMs : 0;
+    const bool stands = capped && m_wantingPermits && wantsUntilMs >= m_wantsUntilMs &&
+                        wantsUntilMs - m_wantsUntilMs < kWantingMs / 2;
+    if ((!capped && !m_wantingPermits) || stands)
+        return true;
+    SqlStatement *want = cached(QStringLiteral(
+        "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
+        " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
+    if (!want)
+        return false;
+    want->bindValue(QStringLiteral(":worker"), text(workerId));
+    want->bindValue(QStringLiteral(":until"), wantsUntilMs);
+    if (!exec(*want))
+        return false;
+    m_wantingPermits = capped;
+    m_wantsUntilMs = wantsUntilMs;
+    return true;
+}
 
-    if (!picked.isEmpty()) {
-        QString set = QStringLiteral(
-            "rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
-            " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
-        if (postgres) {
-            // One round trip for the claim: one statement for any number of operations,
-            // prepared once (their ids go in as arrays).
-            const auto idArray = [](const auto &idSet) {
-                QStringList ids;
-                ids.reserve(idSet.size());
-                for (qint64 id : idSet)
-                    ids.append(QString::number(id));
-                return QStringLiteral("{%1}").arg(ids.join(u','));
-            };
-            // Rescues (running before this update) send nothing and hold no permit.
-            // So do operations claimed on standby.
-            if (standbyKnown)
-                set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
-                                      " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
-            SqlStatement *update = cached(
-                QStringLiteral(
-                    "UPDATE operations SET %1 WHERE id = ANY(CAST(:ids AS BIGINT[])) RETURNING %2")
-                    .arg(set, operationColumns()));
-            if (!update)
-                return {};
-            update->bindValue(QStringLiteral(":owner"), text(workerId));
-            update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
-            if (standbyKnown)
-                update->bindValue(QStringLiteral(":standby"), idArray(m_claimedOnStandby));
-            update->bindValue(QStringLiteral(":ids"), idArray(picked));
-            if (!exec(*update))
-                return {};
-            while (update->next())
-                claimed.append(readOperation(*update));
-            if (update->lastError().isValid()) {
-                fail(QStringLiteral("claim"), errorText(update->lastError()));
-                return {};
-            }
-            update->finish();
-        } else {
-            // SQLite is in this process: statements prepared once, per operation, cost
-            // less than parsing a new statement for each claim (most claims take one or
-            // two) and RETURNING's temporary table.
-            // Rescues (running before this update) send nothing and hold no permit.
-            if (standbyKnown)
-                set += QStringLiteral(
-                    ", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
-            SqlStatement *update =
-                cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
-            SqlStatement *read = cached(
-                QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
-            if (!update || !read)
-                return {};
-            for (qint64 id : std::as_const(picked)) {
-                update->bindValue(QStringLiteral(":owner"), text(workerId));
-                update->bindValue(QStringLiteral(":expires"), leaseNow + leaseMs);
-                update->bindValue(QStringLiteral(":id"), id);
-                if (standbyKnown)
-                    update->bindValue(QStringLiteral(":permit"),
-                                      m_claimedOnStandby.contains(id) ? 0 : 1);
-                if (!exec(*update))
-                    return {};
-                read->bindValue(QStringLiteral(":id"), id);
-                if (!exec(*read))
-                    return {};
-                if (!read->next()) {
-                    fail(QStringLiteral("claim"), QStringLiteral("operation %1 vanished").arg(id));
-                    return {};
-                }
-                claimed.append(readOperation(*read));
-                read->finish();
-            }
-        }
-        for (OperationRecord &op : claimed)
-            op.leaseExpiresAtMs -= m_clockOffsetMs;
+bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
+                        bool standbyKnown, QList<OperationRecord> *claimed)
+{
+    if (plan.picked.isEmpty())
+        return true;
+    QString set =
+        QStringLiteral("rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
+                       " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
+    if (m_backend == Backend::Postgres) {
+        // One round trip for the claim: one statement for any number of operations,
+        // prepared once (their ids go in as arrays).
+        const auto idArray = [](const auto &idSet) {
+            QStringList ids;
+            ids.reserve(idSet.size());
+            for (qint64 id : idSet)
+                ids.append(QString::number(id));
+            return QStringLiteral("{%1}").arg(ids.join(u','));
+        };
+        // Rescues (running before this update) send nothing and hold no permit. So do
+        // operations claimed on standby.
+        if (standbyKnown)
+            set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
+                                  " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
+        SqlStatement *update = cached(
+            QStringLiteral(
+                "UPDATE operations SET %1 WHERE id = ANY(CAST(:ids AS BIGINT[])) RETURNING %2")
+                .arg(set, operationColumns()));
+        if (!update)
+            return false;
+        update->bindValue(QStringLiteral(":owner"), text(workerId));
+        update->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
+        if (standbyKnown)
+            update->bindValue(QStringLiteral(":standby"), idArray(plan.onStandby));
+        update->bindValue(QStringLiteral(":ids"), idArray(plan.picked));
+        if (!exec(*update))
+            return false;
+        while (update->next())
+            claimed->append(readOperation(*update));
+        if (update->lastError().isValid())
+            return fail(QStringLiteral("claim"), errorText(update->lastError()));
+        update->finish();
+        return true;
     }
+    // SQLite is in this process: statements prepared once, per operation, cost less
+    // than parsing a new statement for each claim (most claims take one or two) and
+    // RETURNING's temporary table.
+    // Rescues (running before this update) send nothing and hold no permit.
+    if (standbyKnown)
+        set +=
+            QStringLiteral(", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
+    SqlStatement *update =
+        cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
+    SqlStatement *read =
+        cached(QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
+    if (!update || !read)
+        return false;
+    for (qint64 id : plan.picked) {
+        update->bindValue(QStringLiteral(":owner"), text(workerId));
+        update->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
+        update->bindValue(QStringLiteral(":id"), id);
+        if (standbyKnown)
+            update->bindValue(QStringLiteral(":permit"), plan.onStandby.contains(id) ? 0 : 1);
+        if (!exec(*update))
+            return false;
+        read->bindValue(QStringLiteral(":id"), id);
+        if (!exec(*read))
+            return false;
+        if (!read->next())
+            return fail(QStringLiteral("claim"), QStringLiteral("operation %1 vanished").arg(id));
+        claimed->append(readOperation(*read));
+        read->finish();
+    }
+    return true;
+}
 
+bool Store::writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock)
+{
     // Each partition looked at learns when a claim may find work there next: when its
-    // bucket has a unit and no hold stands, and not before its first pending
-    // operation is due; one just served goes behind those still waiting.
-    if (paceNow) {
-        const qint64 paceNowMs = *paceNow / 1000;
-        SqlStatement *update = cached(QStringLiteral(
-            "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
-            " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
-            " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = "
-            ":partition"));
-        SqlStatement *firstPending = cached(
-            QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
-                           " AND partition_key = :partition AND state IN ('scheduled', 'waiting')%2"
-                           " ORDER BY next_attempt_at LIMIT 1")
-                .arg(hint("operations_due_by_partition"), notPaused));
-        if (!update || !firstPending)
-            return {};
-        for (const Lane &lane : lanes) {
-            if (!lane.partitioned || lane.wanted < 0)
-                continue;
-            qint64 lookAt = lane.lookAtMs;
-            if (lane.wanted > 0 && lane.candidates.size() < lane.wanted &&
-                lane.taken == lane.candidates.size()) {
-                // It ran out of due work: its next is its first pending operation.
-                firstPending->bindValue(QStringLiteral(":policy"), text(lane.policyId));
-                firstPending->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-                if (!exec(*firstPending))
-                    return {};
-                lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
-                firstPending->finish();
-            }
-            qint64 ready = lane.gcraPaced(nowMs) ? lane.pace.availableAtMs(lane.tatUs, 1, paceNowMs)
-                                                 : paceNowMs;
-            if (lane.windowPaced(nowMs))
-                ready = std::max(ready, lane.server.availableAtMs(lane.pace.intervalUs, nowMs));
-            if (lane.held)
-                ready = std::max(ready, lane.heldUntilMs);
-            qint64 next = std::max(ready, lookAt);
-            if (lane.taken > 0)
-                next = std::max(next, paceNowMs);
-            update->bindValue(QStringLiteral(":tat"), lane.tatUs);
-            update->bindValue(QStringLiteral(":look"), lookAt);
-            update->bindValue(QStringLiteral(":ready"), ready);
-            update->bindValue(QStringLiteral(":next"), next);
-            update->bindValue(QStringLiteral(":remaining"), lane.server.remaining);
-            update->bindValue(QStringLiteral(":reset"), lane.server.resetAtMs);
-            update->bindValue(QStringLiteral(":opened"), lane.server.openedAtMs);
-            update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
-            update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-            if (!exec(*update))
-                return {};
+    // bucket has a unit and no hold stands, and not before its first pending operation
+    // is due; one just served goes behind those still waiting.
+    SqlStatement *update = cached(QStringLiteral(
+        "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
+        " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
+        " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = :partition"));
+    SqlStatement *firstPending = cached(
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
+                       " AND partition_key = :partition AND %2%3 ORDER BY next_attempt_at LIMIT 1")
+            .arg(indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused)));
+    if (!update || !firstPending)
+        return false;
+    const qint64 paceNowMs = clock.paceNowUs / 1000;
+    for (const ClaimLane &lane : lanes) {
+        if (!lane.partitioned || lane.wanted < 0)
+            continue;
+        qint64 lookAt = lane.lookAtMs;
+        if (lane.ranDry()) {
+            // It ran out of due work: its next is its first pending operation.
+            firstPending->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+            firstPending->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+            if (!exec(*firstPending))
+                return false;
+            lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
+            firstPending->finish();
         }
+        const qint64 ready = lane.readyAtMs(clock.nowMs, paceNowMs);
+        update->bindValue(QStringLiteral(":tat"), lane.tatUs);
+        update->bindValue(QStringLiteral(":look"), lookAt);
+        update->bindValue(QStringLiteral(":ready"), ready);
+        update->bindValue(QStringLiteral(":next"), lane.nextAtMs(ready, lookAt, paceNowMs));
+        update->bindValue(QStringLiteral(":remaining"), lane.server.remaining);
+        update->bindValue(QStringLiteral(":reset"), lane.server.resetAtMs);
+        update->bindValue(QStringLiteral(":opened"), lane.server.openedAtMs);
+        update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
+        update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
+        if (!exec(*update))
+            return false;
     }
-    if (!forced.isEmpty()) {
-        const std::optional<qint64> now = paceNow ? paceNow : paceNowUs(nowMs);
-        if (!now)
-            return {};
-        SqlStatement *charge =
-            cached(QStringLiteral(
-                       "UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
+    return true;
+}
+
+bool Store::chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs)
+{
+    // What forced operations send is still counted in their bucket.
+    if (forced.isEmpty())
+        return true;
+    SqlStatement *charge = cached(
+        QStringLiteral("UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
                        " ELSE %1(tat_us, :now) + interval_us * :cost END"
                        " WHERE policy_id = :policy AND partition_key = :partition")
-                       .arg(greatest()));
-        if (!charge)
-            return {};
-        for (const auto &[policyId, partitionKey, cost] : std::as_const(forced)) {
-            if (policyId.isEmpty())
-                continue;
-            charge->bindValue(QStringLiteral(":now"), *now);
-            charge->bindValue(QStringLiteral(":cost"), cost);
-            charge->bindValue(QStringLiteral(":policy"), text(policyId));
-            charge->bindValue(QStringLiteral(":partition"), text(partitionKey));
-            if (!exec(*charge))
-                return {};
-        }
+            .arg(greatest()));
+    if (!charge)
+        return false;
+    for (const ForcedCharge &f : forced) {
+        if (f.policyId.isEmpty())
+            continue;
+        charge->bindValue(QStringLiteral(":now"), paceNowUs);
+        charge->bindValue(QStringLiteral(":cost"), f.cost);
+        charge->bindValue(QStringLiteral(":policy"), text(f.policyId));
+        charge->bindValue(QStringLiteral(":partition"), text(f.partitionKey));
+        if (!exec(*charge))
+            return false;
     }
-    if (!transaction.commit()) {
-        fail(QStringLiteral("claim"), transaction.error());
-        return {};
-    }
-    // In the order picked: rescues, forced, then round by round.
-    QHash<qint64, qsizetype> order;
-    for (qsizetype i = 0; i < picked.size(); ++i)
-        order.insert(picked.at(i), i);
-    std::sort(claimed.begin(), claimed.end(),
-              [&order](const OperationRecord &a, const OperationRecord &b) {
-                  return order.value(a.id) < order.value(b.id);
-              });
-    return claimed;
+    return true;
 }
 
 bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
@@ -831,7 +719,7 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
 
 bool Store::observeQuota(const FinishRequest &request)
 {
-    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    const QString lock = forUpdate();
     SqlStatement *row = cached(
         QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
                        " server_known_until, server_opened_at FROM rate_partitions"
@@ -911,7 +799,7 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     }
     if (partitions.isEmpty())
         return true;
-    const QString lock = m_backend == Backend::Postgres ? QStringLiteral(" FOR UPDATE") : QString();
+    const QString lock = forUpdate();
     SqlStatement *row = cached(
         QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
                        " server_quota, server_known_until FROM rate_partitions"
@@ -1166,18 +1054,16 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     }
     // The partial indexes are in claim order; without statistics SQLite would rather
     // sort every pending operation, so it is told which to walk.
-    const bool sqlite = m_backend == Backend::Sqlite;
-    const QString notPaused =
-        QStringLiteral(" AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)");
     SqlStatement *unpartitioned = cached(
-        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
-                       " 'waiting') AND policy_id = ''%2 ORDER BY next_attempt_at LIMIT 1")
-            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_due_unpartitioned") : QString(),
-                 notPaused));
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND policy_id = ''%3"
+                       " ORDER BY next_attempt_at LIMIT 1")
+            .arg(indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused)));
     SqlStatement *forced = cached(
-        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE state IN ('scheduled',"
-                       " 'waiting') AND force_next = 1%2 ORDER BY next_attempt_at LIMIT 1")
-            .arg(sqlite ? QStringLiteral(" INDEXED BY operations_forced") : QString(), notPaused));
+        QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND force_next = 1%3"
+                       " ORDER BY next_attempt_at LIMIT 1")
+            .arg(indexedBy("operations_forced"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused)));
     // A partition's next_at: when its bucket has a unit, no hold stands and its first
     // pending operation is due (paced by the database's clock on PostgreSQL).
     // next_at mixes the database's clock (ready_at) with the operations' (look_at). When

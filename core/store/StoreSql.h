@@ -22,6 +22,12 @@ class QSqlError;
 
 namespace cooldown::storesql {
 
+// An operation waiting for its next attempt, as a condition on the operations table.
+inline constexpr char kPending[] = "state IN ('scheduled', 'waiting')";
+// And its endpoint is not paused: appended to a WHERE clause.
+inline constexpr char kNotPaused[] =
+    " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)";
+
 // The order readOperation() expects.
 extern const char kOperationColumns[];
 
