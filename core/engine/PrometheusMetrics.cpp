@@ -48,6 +48,13 @@ void header(QString &out, const char *name, const char *type, const char *help)
                .arg(QLatin1String(name), QLatin1String(help), QLatin1String(type));
 }
 
+// A gauge without labels: its header and its one sample.
+void gauge(QString &out, const char *name, const char *help, qint64 value)
+{
+    header(out, name, "gauge", help);
+    out += QStringLiteral("%1 %2\n").arg(QLatin1String(name)).arg(value);
+}
+
 } // namespace
 
 QString PrometheusMetrics::statusClass(int status)
@@ -91,6 +98,14 @@ void PrometheusMetrics::recordStoreWrite(double seconds)
 QByteArray PrometheusMetrics::render(const ScrapeState &state) const
 {
     QString out;
+    renderAttempts(out);
+    renderState(out, state);
+    renderCredentials(out, state);
+    return out.toUtf8();
+}
+
+void PrometheusMetrics::renderAttempts(QString &out) const
+{
     header(out, "cooldown_attempts_total", "counter",
            "Attempts recorded by this worker, by endpoint, status class and decision.");
     for (const auto &[key, n] : m_attempts) {
@@ -107,30 +122,12 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
         out += QStringLiteral("cooldown_throttled_responses_total%1 %2\n")
                    .arg(labels({{"endpoint", key.first}, {"code", QString::number(key.second)}}))
                    .arg(n);
-
-    const auto histogram = [&out](const char *name, const QString &labelPairs, const Histogram &h) {
-        qint64 cumulative = 0;
-        const QString inner = labelPairs.isEmpty() ? QString() : labelPairs + QLatin1Char(',');
-        for (size_t i = 0; i < kWaitBuckets.size(); ++i) {
-            cumulative += h.buckets[i];
-            out += QStringLiteral("%1_bucket{%2le=\"%3\"} %4\n")
-                       .arg(QLatin1String(name), inner, sample(kWaitBuckets[i]))
-                       .arg(cumulative);
-        }
-        out += QStringLiteral("%1_bucket{%2le=\"+Inf\"} %3\n")
-                   .arg(QLatin1String(name), inner)
-                   .arg(h.count);
-        const QString braces =
-            labelPairs.isEmpty() ? QString() : QLatin1Char('{') + labelPairs + QLatin1Char('}');
-        out += QStringLiteral("%1_sum%2 %3\n").arg(QLatin1String(name), braces, sample(h.sum));
-        out += QStringLiteral("%1_count%2 %3\n").arg(QLatin1String(name), braces).arg(h.count);
-    };
     header(out, "cooldown_wait_seconds", "histogram",
            "Waits chosen before a retry, by where they came from (retry-after, ratelimit, "
            "x-ratelimit, problem, backoff).");
     for (const auto &[source, h] : m_waits)
-        histogram("cooldown_wait_seconds", QStringLiteral("source=\"%1\"").arg(labelValue(source)),
-                  h);
+        histogram(out, "cooldown_wait_seconds",
+                  QStringLiteral("source=\"%1\"").arg(labelValue(source)), h);
     header(out, "cooldown_final_failures_total", "counter",
            "Operations this worker failed finally, by reason.");
     for (const auto &[reason, n] : m_finalFailures)
@@ -139,8 +136,31 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
                    .arg(n);
     header(out, "cooldown_store_write_seconds", "histogram",
            "How long committing a group of finished attempts to the database took.");
-    histogram("cooldown_store_write_seconds", QString(), m_storeWrites);
+    histogram(out, "cooldown_store_write_seconds", QString(), m_storeWrites);
+}
 
+void PrometheusMetrics::histogram(QString &out, const char *name, const QString &labelPairs,
+                                  const Histogram &h)
+{
+    qint64 cumulative = 0;
+    const QString inner = labelPairs.isEmpty() ? QString() : labelPairs + QLatin1Char(',');
+    for (size_t i = 0; i < kWaitBuckets.size(); ++i) {
+        cumulative += h.buckets[i];
+        out += QStringLiteral("%1_bucket{%2le=\"%3\"} %4\n")
+                   .arg(QLatin1String(name), inner, sample(kWaitBuckets[i]))
+                   .arg(cumulative);
+    }
+    out += QStringLiteral("%1_bucket{%2le=\"+Inf\"} %3\n")
+               .arg(QLatin1String(name), inner)
+               .arg(h.count);
+    const QString braces =
+        labelPairs.isEmpty() ? QString() : QLatin1Char('{') + labelPairs + QLatin1Char('}');
+    out += QStringLiteral("%1_sum%2 %3\n").arg(QLatin1String(name), braces, sample(h.sum));
+    out += QStringLiteral("%1_count%2 %3\n").arg(QLatin1String(name), braces).arg(h.count);
+}
+
+void PrometheusMetrics::renderState(QString &out, const ScrapeState &state)
+{
     header(out, "cooldown_operations", "gauge",
            "Operations in the database that have not ended, by state.");
     for (const OperationState s : {OperationState::Scheduled, OperationState::Running,
@@ -148,20 +168,16 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
         out += QStringLiteral("cooldown_operations%1 %2\n")
                    .arg(labels({{"state", toString(s)}}))
                    .arg(state.operationsByState.value(s));
-    header(out, "cooldown_database_up", "gauge",
-           "1 while this worker can use its database, 0 while it is unreachable or full.");
-    out += QStringLiteral("cooldown_database_up %1\n").arg(state.databaseUp ? 1 : 0);
-    header(out, "cooldown_in_flight", "gauge", "Exchanges this worker has in flight.");
-    out += QStringLiteral("cooldown_in_flight %1\n").arg(state.inFlight);
-    header(out, "cooldown_max_in_flight", "gauge",
-           "The workspace's max_in_flight (for all workers together).");
-    out += QStringLiteral("cooldown_max_in_flight %1\n").arg(state.maxInFlight);
-    header(out, "cooldown_per_host_limit", "gauge",
-           "The workspace's per_host (for all workers together).");
-    out += QStringLiteral("cooldown_per_host_limit %1\n").arg(state.perHost);
-    header(out, "cooldown_held_partitions", "gauge",
-           "Partitions a server told to wait, as the database has them.");
-    out += QStringLiteral("cooldown_held_partitions %1\n").arg(state.heldPartitions);
+    gauge(out, "cooldown_database_up",
+          "1 while this worker can use its database, 0 while it is unreachable or full.",
+          state.databaseUp ? 1 : 0);
+    gauge(out, "cooldown_in_flight", "Exchanges this worker has in flight.", state.inFlight);
+    gauge(out, "cooldown_max_in_flight",
+          "The workspace's max_in_flight (for all workers together).", state.maxInFlight);
+    gauge(out, "cooldown_per_host_limit", "The workspace's per_host (for all workers together).",
+          state.perHost);
+    gauge(out, "cooldown_held_partitions",
+          "Partitions a server told to wait, as the database has them.", state.heldPartitions);
     header(out, "cooldown_policy_partitions", "gauge", "Partitions of each policy.");
     for (auto it = state.partitionsByPolicy.cbegin(); it != state.partitionsByPolicy.cend(); ++it)
         out += QStringLiteral("cooldown_policy_partitions%1 %2\n")
@@ -174,40 +190,41 @@ QByteArray PrometheusMetrics::render(const ScrapeState &state) const
         out += QStringLiteral("cooldown_policy_available_units%1 %2\n")
                    .arg(labels({{"policy", it.key()}}))
                    .arg(it.value());
-    if (!state.credentials.isEmpty()) {
-        header(out, "cooldown_credential_state", "gauge",
-               "1 for the state each OAuth credential of this worker is in (idle, valid, "
-               "renewing, failing, refused), 0 for the others.");
-        for (const CredentialState &c : state.credentials) {
-            for (const auto phase :
-                 {CredentialState::Phase::Idle, CredentialState::Phase::Valid,
-                  CredentialState::Phase::Renewing, CredentialState::Phase::Failing,
-                  CredentialState::Phase::Refused})
-                out += QStringLiteral("cooldown_credential_state%1 %2\n")
-                           .arg(labels(
-                               {{"credentials", c.id}, {"state", QLatin1String(textOf(phase))}}))
-                           .arg(c.phase == phase ? 1 : 0);
-        }
-        header(out, "cooldown_credential_valid_seconds", "gauge",
-               "Seconds the token each OAuth credential holds is still valid; 0 without one.");
-        for (const CredentialState &c : state.credentials)
-            out += QStringLiteral("cooldown_credential_valid_seconds%1 %2\n")
-                       .arg(labels({{"credentials", c.id}}),
-                            sample(c.validUntilMs > state.nowMs
-                                       ? double(c.validUntilMs - state.nowMs) / 1000.0
-                                       : 0.0));
-        header(out, "cooldown_credential_token_requests_total", "counter",
-               "Token requests this worker sent for each OAuth credential.");
-        for (const CredentialState &c : state.credentials)
-            out += QStringLiteral("cooldown_credential_token_requests_total%1 %2\n")
-                       .arg(labels({{"credentials", c.id}}))
-                       .arg(c.tokenRequests);
-        header(out, "cooldown_waiting_for_credentials", "gauge",
-               "Operations this worker holds until their credential has a token.");
-        out += QStringLiteral("cooldown_waiting_for_credentials %1\n")
-                   .arg(state.waitingForCredentials);
+}
+
+void PrometheusMetrics::renderCredentials(QString &out, const ScrapeState &state)
+{
+    if (state.credentials.isEmpty())
+        return;
+    header(out, "cooldown_credential_state", "gauge",
+           "1 for the state each OAuth credential of this worker is in (idle, valid, "
+           "renewing, failing, refused), 0 for the others.");
+    for (const CredentialState &c : state.credentials) {
+        for (const auto phase : {CredentialState::Phase::Idle, CredentialState::Phase::Valid,
+                                 CredentialState::Phase::Renewing, CredentialState::Phase::Failing,
+                                 CredentialState::Phase::Refused})
+            out +=
+                QStringLiteral("cooldown_credential_state%1 %2\n")
+                    .arg(labels({{"credentials", c.id}, {"state", QLatin1String(textOf(phase))}}))
+                    .arg(c.phase == phase ? 1 : 0);
     }
-    return out.toUtf8();
+    header(out, "cooldown_credential_valid_seconds", "gauge",
+           "Seconds the token each OAuth credential holds is still valid; 0 without one.");
+    for (const CredentialState &c : state.credentials)
+        out += QStringLiteral("cooldown_credential_valid_seconds%1 %2\n")
+                   .arg(labels({{"credentials", c.id}}),
+                        sample(c.validUntilMs > state.nowMs
+                                   ? double(c.validUntilMs - state.nowMs) / 1000.0
+                                   : 0.0));
+    header(out, "cooldown_credential_token_requests_total", "counter",
+           "Token requests this worker sent for each OAuth credential.");
+    for (const CredentialState &c : state.credentials)
+        out += QStringLiteral("cooldown_credential_token_requests_total%1 %2\n")
+                   .arg(labels({{"credentials", c.id}}))
+                   .arg(c.tokenRequests);
+    gauge(out, "cooldown_waiting_for_credentials",
+          "Operations this worker holds until their credential has a token.",
+          state.waitingForCredentials);
 }
 
 } // namespace cooldown

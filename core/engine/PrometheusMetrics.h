@@ -69,6 +69,14 @@ private:
         void observe(double seconds);
     };
 
+    // The parts of render(): what this worker's attempts counted, the state it was
+    // given, and its credentials (only when it has some).
+    void renderAttempts(QString &out) const;
+    static void renderState(QString &out, const ScrapeState &state);
+    static void renderCredentials(QString &out, const ScrapeState &state);
+    static void histogram(QString &out, const char *name, const QString &labelPairs,
+                          const Histogram &h);
+
     std::map<std::tuple<QString, QString, QString>, qint64> m_attempts; // endpoint, class, decision
     std::map<std::pair<QString, int>, qint64> m_throttles;              // endpoint, 429 or 503
     std::map<QString, Histogram> m_waits;                               // by source
