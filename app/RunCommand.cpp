@@ -21,6 +21,7 @@
 #include <QTimer>
 
 #include <cmath>
+#include <functional>
 
 namespace cooldown::cli {
 
@@ -58,11 +59,55 @@ struct Summary
     qint64 throttles = 0;
     qint64 serverWaitMs = 0;
     qint64 failedFinally = 0;
+
+    void add(const AttemptRecord &a, const OperationRecord &op)
+    {
+        ++attempts;
+        if (a.status == 429 || a.status == 503)
+            ++throttles;
+        if (a.waitMs > 0 && a.waitSource != WaitSource::Backoff && a.waitSource != WaitSource::None)
+            serverWaitMs += a.waitMs;
+        if (op.state == OperationState::Failed && !a.leaseConflict)
+            ++failedFinally;
+    }
 };
 
-} // namespace
+// What the command line asked for, checked.
+struct RunArguments
+{
+    QString configPath;
+    QString dbUrl;
+    QUrl demo;
+    std::optional<qint64> runForMs;
+    bool untilIdle = false;
+    // How long the database may stay away before the run gives up; none: for ever.
+    std::optional<qint64> dbRetryForMs;
+    SchedulerOptions options = SchedulerOptions::batched();
+    qint64 skewMs = 0;
+    QString listenText; // as given; empty: no listener
+    QHostAddress listenAddress;
+    quint16 listenPort = 0;
+    bool listenAny = false;
+};
 
-int runRun(const QStringList &arguments)
+// Seconds from an option, within [low, high] (low excluded when lowOpen); nullopt with
+// the usage error's text in *problem.
+std::optional<qint64> secondsOption(const QCommandLineParser &parser,
+                                    const QCommandLineOption &option, double low, double high,
+                                    bool lowOpen, const QString &expected, QString *problem)
+{
+    bool ok = false;
+    const double s = parser.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(s) || s < low || (lowOpen && s == low) || s > high) {
+        *problem = expected.arg(parser.value(option));
+        return std::nullopt;
+    }
+    return qint64(s * 1000);
+}
+
+// The command line into *args; an exit code when the run is not to start (help, or a
+// usage error already printed).
+std::optional<int> parseArguments(const QStringList &arguments, RunArguments *args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(Text::tr("Runs the engine without a window."));
@@ -120,202 +165,188 @@ int runRun(const QStringList &arguments)
         return usageError(kCommand, Text::tr("--config is required"));
     if (parser.isSet(forSeconds) && parser.isSet(untilIdle))
         return usageError(kCommand, Text::tr("give --for or --until-idle, not both"));
-    std::optional<qint64> runForMs;
+    QString problem;
     if (parser.isSet(forSeconds)) {
-        bool ok = false;
-        const double s = parser.value(forSeconds).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s <= 0 || s > 1e8)
-            return usageError(kCommand, Text::tr("--for: expected seconds above 0, got '%1'")
-                                            .arg(parser.value(forSeconds)));
-        runForMs = qint64(s * 1000);
+        args->runForMs =
+            secondsOption(parser, forSeconds, 0, 1e8, true,
+                          Text::tr("--for: expected seconds above 0, got '%1'"), &problem);
+        if (!args->runForMs)
+            return usageError(kCommand, problem);
     }
-    // How long the database may stay away before the run gives up; none: for ever.
-    std::optional<qint64> dbRetryForMs;
-    if (parser.isSet(untilIdle))
-        dbRetryForMs = kUntilIdleDbRetryMs;
+    args->untilIdle = parser.isSet(untilIdle);
+    if (args->untilIdle)
+        args->dbRetryForMs = kUntilIdleDbRetryMs;
     if (parser.isSet(dbRetryFor)) {
-        bool ok = false;
-        const double s = parser.value(dbRetryFor).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 0 || s > 1e8)
-            return usageError(kCommand,
-                              Text::tr("--db-retry-for: expected seconds from 0, got '%1'")
-                                  .arg(parser.value(dbRetryFor)));
-        dbRetryForMs = qint64(s * 1000);
+        args->dbRetryForMs =
+            secondsOption(parser, dbRetryFor, 0, 1e8, false,
+                          Text::tr("--db-retry-for: expected seconds from 0, got '%1'"), &problem);
+        if (!args->dbRetryForMs)
+            return usageError(kCommand, problem);
     }
-    SchedulerOptions options = SchedulerOptions::batched();
     if (parser.isSet(lease)) {
-        bool ok = false;
-        const double s = parser.value(lease).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 1 || s > 86400)
-            return usageError(kCommand,
-                              Text::tr("--lease: expected seconds from 1 to 86400, got '%1'")
-                                  .arg(parser.value(lease)));
-        options.leaseMs = qint64(s * 1000);
+        const std::optional<qint64> ms = secondsOption(
+            parser, lease, 1, 86400, false,
+            Text::tr("--lease: expected seconds from 1 to 86400, got '%1'"), &problem);
+        if (!ms)
+            return usageError(kCommand, problem);
+        args->options.leaseMs = *ms;
     }
-    qint64 skewMs = 0;
+    args->options.workerId = parser.value(workerId);
     if (parser.isSet(clockSkew)) {
-        bool ok = false;
-        const double s = parser.value(clockSkew).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || std::abs(s) > 86400)
-            return usageError(kCommand,
-                              Text::tr("--clock-skew: expected seconds from -86400 to 86400, "
-                                       "got '%1'")
-                                  .arg(parser.value(clockSkew)));
-        skewMs = qint64(s * 1000);
+        const std::optional<qint64> ms = secondsOption(
+            parser, clockSkew, -86400, 86400, false,
+            Text::tr("--clock-skew: expected seconds from -86400 to 86400, got '%1'"), &problem);
+        if (!ms)
+            return usageError(kCommand, problem);
+        args->skewMs = *ms;
     }
-    QHostAddress listenAddress;
-    quint16 listenPort = 0;
     if (parser.isSet(listen)) {
-        QString problem;
-        if (!LocalListener::parseAddress(parser.value(listen), &listenAddress, &listenPort,
+        args->listenText = parser.value(listen);
+        if (!LocalListener::parseAddress(args->listenText, &args->listenAddress, &args->listenPort,
                                          &problem))
             return usageError(kCommand, QStringLiteral("--listen: %1").arg(problem));
     }
-    QString demoProblem;
-    const std::optional<QUrl> demo = demoUrl(parser, demoUrlOpt, &demoProblem);
-    if (!demo)
-        return usageError(kCommand, demoProblem);
-
-    QString error;
-    auto workspace =
-        WorkspaceConfig::load(parser.value(config), &error, WorkspaceConfig::demoVariables(*demo));
-    if (!workspace)
-        return usageError(kCommand, error);
-    // Anyone who can reach a listener on another address can read the metrics and, with
-    // the token, hand in jobs: that is a choice made twice, never by default.
-    if (parser.isSet(listen) && !listenAddress.isLoopback()) {
-        if (!parser.isSet(listenAny))
-            return usageError(kCommand, Text::tr("--listen %1 is not a loopback address; give "
-                                                 "--listen-any as well to serve other machines")
-                                            .arg(parser.value(listen)));
-        if (!workspace->api.enabled())
-            return usageError(kCommand,
-                              Text::tr("--listen-any needs api.token in the workspace, so that "
-                                       "only clients with the token can hand in jobs"));
-    } else if (parser.isSet(listenAny) && !parser.isSet(listen)) {
+    args->listenAny = parser.isSet(listenAny);
+    if (args->listenAny && !parser.isSet(listen))
         return usageError(kCommand, Text::tr("--listen-any goes with --listen"));
+    const std::optional<QUrl> demo = demoUrl(parser, demoUrlOpt, &problem);
+    if (!demo)
+        return usageError(kCommand, problem);
+    args->demo = *demo;
+    args->configPath = parser.value(config);
+    args->dbUrl = databaseUrl(parser, db);
+    return std::nullopt;
+}
+
+// Anyone who can reach a listener on another address can read the metrics and, with
+// the token, hand in jobs: that is a choice made twice, never by default.
+std::optional<QString> refuseListener(const RunArguments &args, const WorkspaceConfig &workspace)
+{
+    if (args.listenText.isEmpty() || args.listenAddress.isLoopback())
+        return std::nullopt;
+    if (!args.listenAny)
+        return Text::tr("--listen %1 is not a loopback address; give --listen-any as well to "
+                        "serve other machines")
+            .arg(args.listenText);
+    if (!workspace.api.enabled())
+        return Text::tr("--listen-any needs api.token in the workspace, so that only clients "
+                        "with the token can hand in jobs");
+    return std::nullopt;
+}
+
+// History older than the workspace keeps goes in small batches, on a thread and a
+// connection of its own, a minute after the start and every hour after.
+class Pruning final
+{
+public:
+    Pruning(const QString &dbUrl, const RetentionConfig &retention)
+        : m_pruner(new RetentionPruner(
+              dbUrl, SystemClock::instance(),
+              RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays)))
+    {
+        m_thread.setObjectName(QStringLiteral("retention"));
+        m_pruner->moveToThread(&m_thread);
+        QObject::connect(&m_thread, &QThread::finished, m_pruner, &QObject::deleteLater);
+        m_thread.start();
+        RetentionPruner *pruner = m_pruner;
+        QTimer::singleShot(60 * 1000, pruner, [pruner] { pruner->start(3600 * 1000); });
     }
-    const QString dbUrl = databaseUrl(parser, db);
-    // Opened here first for the command's own message and exit code when it cannot be;
-    // the engine opens its own connection on its thread.
-    int openFailed = ExitOk;
-    if (!openStoreFor(kCommand, dbUrl, Create::IfMissing, &openFailed))
-        return openFailed;
+    ~Pruning()
+    {
+        m_thread.quit();
+        m_thread.wait();
+    }
+    Pruning(const Pruning &) = delete;
+    Pruning &operator=(const Pruning &) = delete;
 
-    // History older than the workspace keeps goes in small batches, on a thread and a
-    // connection of its own, a minute after the start and every hour after.
-    const RetentionConfig retention = workspace->retention;
-    QThread pruneThread;
-    pruneThread.setObjectName(QStringLiteral("retention"));
-    auto *pruner =
-        new RetentionPruner(dbUrl, SystemClock::instance(),
-                            RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
-    pruner->moveToThread(&pruneThread);
-    QObject::connect(&pruneThread, &QThread::finished, pruner, &QObject::deleteLater);
-    pruneThread.start();
-    QTimer::singleShot(60 * 1000, pruner, [pruner] { pruner->start(3600 * 1000); });
-    const auto stopPruning = qScopeGuard([&pruneThread] {
-        pruneThread.quit();
-        pruneThread.wait();
+    // From the next pass.
+    void follow(const RetentionConfig &r)
+    {
+        RetentionPruner *pruner = m_pruner;
+        QMetaObject::invokeMethod(
+            pruner,
+            [pruner, r] {
+                pruner->setPeriods(RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
+            },
+            Qt::QueuedConnection);
+    }
+
+private:
+    QThread m_thread;
+    RetentionPruner *m_pruner; // lives on m_thread, deleted when it finishes
+};
+
+// The gauges of a scrape, read on the engine's thread.
+ScrapeState scrape(EngineSession &engine, const Clock &clock)
+{
+    ScrapeState state;
+    state.maxInFlight = engine.config().concurrency.maxInFlight;
+    state.perHost = engine.config().concurrency.perHost;
+    engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
+        state.inFlight = scheduler.inFlight();
+        state.databaseUp = !scheduler.isDatabaseDown();
+        if (!state.databaseUp)
+            return; // nothing is read from a database that is away
+        state.operationsByState = store.openCountsByState();
+        for (const CredentialState &c : scheduler.credentialStates()) {
+            const CredentialConfig *credential = engine.config().credential(c.id);
+            if (credential && credential->isOAuth())
+                state.credentials.append(c);
+        }
+        state.waitingForCredentials = scheduler.waitingForCredentials();
+        const qint64 now = clock.nowMs();
+        state.nowMs = now;
+        for (const PartitionState &p : store.partitions(now)) {
+            ++state.partitionsByPolicy[p.policyId];
+            state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
+            state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
+        }
     });
+    return state;
+}
 
-    StopOnSignal stopSignals;
-    const SkewedClock clock(SystemClock::instance(), skewMs);
-    options.workerId = parser.value(workerId);
-    EngineOptions engineOptions;
-    engineOptions.clock = &clock;
-    engineOptions.scheduler = options;
-    auto engine = EngineSession::open(std::move(*workspace), dbUrl, &error, engineOptions);
-    if (!engine)
-        return runtimeError(kCommand, error);
+// The listener's routes: the local API, and Prometheus' /metrics.
+LocalResponse route(const LocalRequest &request, JobsApi &api,
+                    const std::function<QByteArray()> &metrics)
+{
+    if (JobsApi::handles(request))
+        return api.handle(request);
+    if (request.path != "/metrics")
+        return LocalResponse::text(404, "here are /metrics and /v1/jobs\n");
+    if (request.method != "GET" && request.method != "HEAD") {
+        LocalResponse r = LocalResponse::text(405, "GET only\n");
+        r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});
+        return r;
+    }
+    LocalResponse r = LocalResponse::text(200, metrics());
+    r.contentType = "text/plain; version=0.0.4; charset=utf-8";
+    return r;
+}
 
-    // Prometheus: counters fed by the engine, gauges read at each scrape.
-    PrometheusMetrics prometheus;
-    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
-                     [&](const AttemptRecord &a) { prometheus.record(a); });
-    QObject::connect(engine.get(), &EngineSession::attemptsWritten, engine.get(),
-                     [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
-    const auto renderMetrics = [&] {
-        ScrapeState state;
-        state.maxInFlight = engine->config().concurrency.maxInFlight;
-        state.perHost = engine->config().concurrency.perHost;
-        engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
-            state.inFlight = scheduler.inFlight();
-            state.databaseUp = !scheduler.isDatabaseDown();
-            if (!state.databaseUp)
-                return; // nothing is read from a database that is away
-            state.operationsByState = store.openCountsByState();
-            for (const CredentialState &c : scheduler.credentialStates()) {
-                if (engine->config().credential(c.id) &&
-                    engine->config().credential(c.id)->isOAuth())
-                    state.credentials.append(c);
-            }
-            state.waitingForCredentials = scheduler.waitingForCredentials();
-            const qint64 now = clock.nowMs();
-            state.nowMs = now;
-            for (const PartitionState &p : store.partitions(now)) {
-                ++state.partitionsByPolicy[p.policyId];
-                state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
-                state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
-            }
-        });
-        return prometheus.render(state);
-    };
-    SystemRandom random;
-    JobsApi api(*engine, random);
-    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
-                     [&](const AttemptRecord &, const OperationRecord &op) {
-                         if (op.state != OperationState::Scheduled &&
-                             op.state != OperationState::Waiting &&
-                             op.state != OperationState::Running)
-                             api.noteLeftQueue(clock.nowMs());
-                     });
-    LocalListener listener(
-        [&](const LocalRequest &request) {
-            if (JobsApi::handles(request))
-                return api.handle(request);
-            if (request.path != "/metrics")
-                return LocalResponse::text(404, "here are /metrics and /v1/jobs\n");
-            if (request.method != "GET" && request.method != "HEAD") {
-                LocalResponse r = LocalResponse::text(405, "GET only\n");
-                r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});
-                return r;
-            }
-            LocalResponse r = LocalResponse::text(200, renderMetrics());
-            r.contentType = "text/plain; version=0.0.4; charset=utf-8";
-            return r;
-        },
-        engine->config().api.maxBodyBytes);
+QString timestamp()
+{
+    return isoTime(SystemClock::instance().nowMs());
+}
 
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    Summary summary;
-    bool stopRequested = false;
-    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
+// One line for each thing the engine did that an operator reading a terminal or a log
+// wants to know: attempts, holds, credentials, endpoints paused, database errors.
+// Never a token. Log lines are English whatever the language (docs/translations.md).
+void logEngine(EngineSession &engine, QTextStream &out, QTextStream &err, Summary &summary)
+{
+    QObject::connect(&engine, &EngineSession::attemptRecorded, &engine,
                      [&](const AttemptRecord &a, const OperationRecord &op) {
-                         ++summary.attempts;
-                         if (a.status == 429 || a.status == 503)
-                             ++summary.throttles;
-                         if (a.waitMs > 0 && a.waitSource != WaitSource::Backoff &&
-                             a.waitSource != WaitSource::None)
-                             summary.serverWaitMs += a.waitMs;
-                         if (op.state == OperationState::Failed && !a.leaseConflict)
-                             ++summary.failedFinally;
+                         summary.add(a, op);
                          out << describe(a, op) << '\n';
                          out.flush();
                      });
-    QObject::connect(
-        engine.get(), &EngineSession::partitionHeld, engine.get(), [&](const PartitionHold &h) {
-            out << isoTime(SystemClock::instance().nowMs()) << " partition " << h.policyId << '/'
-                << h.partitionKey << " held until " << isoTime(h.untilMs) << " (" << h.why << ")\n";
-            out.flush();
-        });
-    // One line each time a credential's token is obtained, fails or is refused; never
-    // the token.
-    QObject::connect(engine.get(), &EngineSession::credentialChanged, engine.get(),
+    QObject::connect(&engine, &EngineSession::partitionHeld, &engine, [&](const PartitionHold &h) {
+        out << timestamp() << " partition " << h.policyId << '/' << h.partitionKey << " held until "
+            << isoTime(h.untilMs) << " (" << h.why << ")\n";
+        out.flush();
+    });
+    QObject::connect(&engine, &EngineSession::credentialChanged, &engine,
                      [&](const CredentialState &c) {
-                         out << isoTime(SystemClock::instance().nowMs()) << " credentials " << c.id
-                             << ' ' << textOf(c.phase);
+                         out << timestamp() << " credentials " << c.id << ' ' << textOf(c.phase);
                          if (c.phase == CredentialState::Phase::Valid)
                              out << " until " << isoTime(c.validUntilMs);
                          if (c.phase == CredentialState::Phase::Failing)
@@ -326,142 +357,81 @@ int runRun(const QStringList &arguments)
                          out.flush();
                      });
     // No command resumes an endpoint: the dashboard's Resume endpoint does.
-    QObject::connect(engine.get(), &EngineSession::endpointAutoPaused, engine.get(),
+    QObject::connect(&engine, &EngineSession::endpointAutoPaused, &engine,
                      [&](const QString &endpointId, int failures) {
-                         out << isoTime(SystemClock::instance().nowMs()) << " endpoint "
-                             << endpointId << " paused after " << failures
+                         out << timestamp() << " endpoint " << endpointId << " paused after "
+                             << failures
                              << " failed operations in a row; resume it with Resume endpoint"
                                 " on the dashboard's Jobs page\n";
                          out.flush();
                      });
-    QObject::connect(engine.get(), &EngineSession::storeFailed, engine.get(),
-                     [&](const QString &message) {
-                         err << "cooldown run: database: " << message << '\n';
-                         err.flush();
-                     });
-    const auto requestStop = [&] {
-        if (stopRequested)
-            return;
-        stopRequested = true;
-        engine->stop();
-    };
-    // One line when the database goes away and one when it is back, not one per query;
-    // after --db-retry-for away, the run stops with exit code 1.
-    bool gaveUpOnDatabase = false;
-    QTimer giveUp;
-    giveUp.setSingleShot(true);
-    QString downWhy;
-    qint64 downSinceMs = -1;
-    QObject::connect(&giveUp, &QTimer::timeout, engine.get(), [&] {
-        gaveUpOnDatabase = true;
-        err << Text::tr("cooldown run: the database has been unreachable since %1 (%2); "
-                        "stopping after %3 s of trying (--db-retry-for)")
-                   .arg(isoTime(downSinceMs), downWhy)
-                   .arg(double(*dbRetryForMs) / 1000.0)
-            << '\n';
+    QObject::connect(&engine, &EngineSession::storeFailed, &engine, [&](const QString &message) {
+        err << "cooldown run: database: " << message << '\n';
         err.flush();
-        requestStop();
     });
-    QObject::connect(engine.get(), &EngineSession::databaseLost, engine.get(),
-                     [&](const QString &why) {
-                         downWhy = why;
-                         downSinceMs = SystemClock::instance().nowMs();
-                         // A log line: English whatever the language, as the others
-                         // (docs/translations.md).
-                         out << isoTime(downSinceMs) << ' '
-                             << QStringLiteral("database unreachable since %1 (%2); holding work")
-                                    .arg(isoTime(downSinceMs), why)
-                             << '\n';
-                         out.flush();
-                         if (dbRetryForMs && !stopRequested)
-                             giveUp.start(std::chrono::milliseconds(*dbRetryForMs));
-                     });
-    QObject::connect(engine.get(), &EngineSession::databaseBack, engine.get(), [&](qint64 downMs) {
-        giveUp.stop();
-        out << isoTime(SystemClock::instance().nowMs()) << ' '
-            << QStringLiteral("database back after %1 s").arg(double(downMs) / 1000.0, 0, 'f', 1)
-            << '\n';
-        out.flush();
-    });
-    QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,
-                     Qt::QueuedConnection);
-    if (parser.isSet(untilIdle))
-        QObject::connect(engine.get(), &EngineSession::idle, engine.get(), requestStop,
-                         Qt::QueuedConnection);
-    // SIGHUP reads the workspace file again and runs the engine on it without a
-    // restart; a file that does not validate is not applied, and the run goes on.
-    const QString configPath = parser.value(config);
-    const auto reload = [&] {
-        QString problem;
-        auto next =
-            WorkspaceConfig::load(configPath, &problem, WorkspaceConfig::demoVariables(*demo));
-        if (!next) {
-            err << "cooldown run: SIGHUP: not applied, the running workspace stays: " << problem
+}
+
+// One line when the database goes away and one when it is back, not one per query;
+// after retryForMs away (none: for ever), stop() is called, unless stopping already.
+class DatabaseWatch final
+{
+public:
+    DatabaseWatch(EngineSession &engine, std::optional<qint64> retryForMs, QTextStream &out,
+                  QTextStream &err, const bool &stopping, std::function<void()> stop)
+    {
+        m_giveUp.setSingleShot(true);
+        QObject::connect(&m_giveUp, &QTimer::timeout, &engine, [this, retryForMs, &err, stop] {
+            m_gaveUp = true;
+            err << Text::tr("cooldown run: the database has been unreachable since %1 (%2); "
+                            "stopping after %3 s of trying (--db-retry-for)")
+                       .arg(isoTime(m_downSinceMs), m_why)
+                       .arg(double(retryForMs.value_or(0)) / 1000.0)
                 << '\n';
             err.flush();
-            return;
-        }
-        out << isoTime(SystemClock::instance().nowMs()) << " SIGHUP: applying " << configPath
-            << '\n';
-        out.flush();
-        engine->apply(std::move(*next));
-    };
-    QObject::connect(
-        engine.get(), &EngineSession::configApplied, engine.get(),
-        [&](bool applied, const QString &problem) {
-            if (applied) {
-                // Retention follows the workspace too, from the next pass.
-                const RetentionConfig r = engine->config().retention;
-                QMetaObject::invokeMethod(
-                    pruner,
-                    [pruner, r] {
-                        pruner->setPeriods(RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
-                    },
-                    Qt::QueuedConnection);
-                listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
-                out << isoTime(SystemClock::instance().nowMs())
-                    << " workspace applied: " << engine->config().endpoints.size()
-                    << " endpoints\n";
-                out.flush();
-            } else {
-                err << "cooldown run: the workspace was not applied: " << problem << '\n';
-                err.flush();
-            }
+            stop();
         });
-    if (!stopSignals.install(
-            [&](int signal) {
-                if (signal == SIGHUP)
-                    reload();
-                else
-                    requestStop();
-            },
-            &error, {SIGINT, SIGTERM, SIGHUP}))
-        return runtimeError(kCommand, error);
-    if (runForMs)
-        QTimer::singleShot(std::chrono::milliseconds(*runForMs), engine.get(), requestStop);
-
-    if (parser.isSet(listen) && !listener.listen(listenAddress, listenPort, &error))
-        return runtimeError(kCommand,
-                            QStringLiteral("--listen %1: %2").arg(parser.value(listen), error));
-    if (!engine->start(&error))
-        return runtimeError(kCommand, error);
-    if (parser.isSet(listen)) {
-        const QString host = listenAddress.protocol() == QAbstractSocket::IPv6Protocol
-                                 ? QLatin1Char('[') + listenAddress.toString() + QLatin1Char(']')
-                                 : listenAddress.toString();
-        out << "cooldown run: metrics at http://" << host << ':' << listener.port() << "/metrics\n";
-        if (engine->config().api.enabled())
-            out << "cooldown run: jobs API at http://" << host << ':' << listener.port()
-                << "/v1/jobs\n";
+        QObject::connect(&engine, &EngineSession::databaseLost, &engine,
+                         [this, retryForMs, &out, &stopping](const QString &why) {
+                             m_why = why;
+                             m_downSinceMs = SystemClock::instance().nowMs();
+                             out << isoTime(m_downSinceMs) << ' '
+                                 << QStringLiteral("database unreachable since %1 (%2); holding "
+                                                   "work")
+                                        .arg(isoTime(m_downSinceMs), why)
+                                 << '\n';
+                             out.flush();
+                             if (retryForMs && !stopping)
+                                 m_giveUp.start(std::chrono::milliseconds(*retryForMs));
+                         });
+        QObject::connect(&engine, &EngineSession::databaseBack, &engine,
+                         [this, &out](qint64 downMs) {
+                             m_giveUp.stop();
+                             out << timestamp() << ' '
+                                 << QStringLiteral("database back after %1 s")
+                                        .arg(double(downMs) / 1000.0, 0, 'f', 1)
+                                 << '\n';
+                             out.flush();
+                         });
     }
-    out << "cooldown run: worker " << engine->workerId() << " on " << Store::displayUrl(dbUrl)
-        << '\n';
-    out.flush();
-    QCoreApplication::exec();
+    DatabaseWatch(const DatabaseWatch &) = delete;
+    DatabaseWatch &operator=(const DatabaseWatch &) = delete;
 
+    bool gaveUp() const { return m_gaveUp; }
+
+private:
+    QTimer m_giveUp;
+    QString m_why;
+    qint64 m_downSinceMs = -1;
+    bool m_gaveUp = false;
+};
+
+// The last line: the database's counts (or this run's alone when it is away) and what
+// this run sent.
+void printSummary(EngineSession &engine, const Summary &summary, QTextStream &out)
+{
     QMap<OperationState, qint64> counts;
     bool databaseDown = false;
-    engine->runOnEngine([&](Store &store, Scheduler &scheduler) {
+    engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
         databaseDown = scheduler.isDatabaseDown();
         if (!databaseDown)
             counts = store.countsByState();
@@ -477,7 +447,144 @@ int runRun(const QStringList &arguments)
         << " server_wait_s=" << QString::number(double(summary.serverWaitMs) / 1000.0, 'f', 1)
         << " failed_this_run=" << summary.failedFinally << '\n';
     out.flush();
-    return summary.failedFinally > 0 || gaveUpOnDatabase ? ExitRuntimeFailure : ExitOk;
+}
+
+} // namespace
+
+int runRun(const QStringList &arguments)
+{
+    RunArguments args;
+    if (const std::optional<int> exit = parseArguments(arguments, &args))
+        return *exit;
+    QString error;
+    auto workspace =
+        WorkspaceConfig::load(args.configPath, &error, WorkspaceConfig::demoVariables(args.demo));
+    if (!workspace)
+        return usageError(kCommand, error);
+    if (const std::optional<QString> refused = refuseListener(args, *workspace))
+        return usageError(kCommand, *refused);
+    // Opened here first for the command's own message and exit code when it cannot be;
+    // the engine opens its own connection on its thread.
+    int openFailed = ExitOk;
+    if (!openStoreFor(kCommand, args.dbUrl, Create::IfMissing, &openFailed))
+        return openFailed;
+
+    Pruning pruning(args.dbUrl, workspace->retention);
+    StopOnSignal stopSignals;
+    const SkewedClock clock(SystemClock::instance(), args.skewMs);
+    EngineOptions engineOptions;
+    engineOptions.clock = &clock;
+    engineOptions.scheduler = args.options;
+    auto engine = EngineSession::open(std::move(*workspace), args.dbUrl, &error, engineOptions);
+    if (!engine)
+        return runtimeError(kCommand, error);
+
+    // Prometheus: counters fed by the engine, gauges read at each scrape.
+    PrometheusMetrics prometheus;
+    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
+                     [&](const AttemptRecord &a) { prometheus.record(a); });
+    QObject::connect(engine.get(), &EngineSession::attemptsWritten, engine.get(),
+                     [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
+    SystemRandom random;
+    JobsApi api(*engine, random);
+    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
+                     [&](const AttemptRecord &, const OperationRecord &op) {
+                         if (op.state != OperationState::Scheduled &&
+                             op.state != OperationState::Waiting &&
+                             op.state != OperationState::Running)
+                             api.noteLeftQueue(clock.nowMs());
+                     });
+    const auto metrics = [&] {
+        return prometheus.render(scrape(*engine, clock));
+    };
+    LocalListener listener(
+        [&](const LocalRequest &request) { return route(request, api, metrics); },
+        engine->config().api.maxBodyBytes);
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Summary summary;
+    logEngine(*engine, out, err, summary);
+    bool stopRequested = false;
+    const auto requestStop = [&] {
+        if (stopRequested)
+            return;
+        stopRequested = true;
+        engine->stop();
+    };
+    DatabaseWatch database(*engine, args.dbRetryForMs, out, err, stopRequested, requestStop);
+    QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,
+                     Qt::QueuedConnection);
+    if (args.untilIdle)
+        QObject::connect(engine.get(), &EngineSession::idle, engine.get(), requestStop,
+                         Qt::QueuedConnection);
+    // SIGHUP reads the workspace file again and runs the engine on it without a
+    // restart; a file that does not validate is not applied, and the run goes on.
+    const auto reload = [&] {
+        QString problem;
+        auto next = WorkspaceConfig::load(args.configPath, &problem,
+                                          WorkspaceConfig::demoVariables(args.demo));
+        if (!next) {
+            err << "cooldown run: SIGHUP: not applied, the running workspace stays: " << problem
+                << '\n';
+            err.flush();
+            return;
+        }
+        out << timestamp() << " SIGHUP: applying " << args.configPath << '\n';
+        out.flush();
+        engine->apply(std::move(*next));
+    };
+    QObject::connect(engine.get(), &EngineSession::configApplied, engine.get(),
+                     [&](bool applied, const QString &problem) {
+                         if (!applied) {
+                             err << "cooldown run: the workspace was not applied: " << problem
+                                 << '\n';
+                             err.flush();
+                             return;
+                         }
+                         // Retention follows the workspace too.
+                         pruning.follow(engine->config().retention);
+                         listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
+                         out << timestamp()
+                             << " workspace applied: " << engine->config().endpoints.size()
+                             << " endpoints\n";
+                         out.flush();
+                     });
+    if (!stopSignals.install(
+            [&](int signal) {
+                if (signal == SIGHUP)
+                    reload();
+                else
+                    requestStop();
+            },
+            &error, {SIGINT, SIGTERM, SIGHUP}))
+        return runtimeError(kCommand, error);
+    if (args.runForMs)
+        QTimer::singleShot(std::chrono::milliseconds(*args.runForMs), engine.get(), requestStop);
+
+    const bool listening = !args.listenText.isEmpty();
+    if (listening && !listener.listen(args.listenAddress, args.listenPort, &error))
+        return runtimeError(kCommand,
+                            QStringLiteral("--listen %1: %2").arg(args.listenText, error));
+    if (!engine->start(&error))
+        return runtimeError(kCommand, error);
+    if (listening) {
+        const QString host =
+            args.listenAddress.protocol() == QAbstractSocket::IPv6Protocol
+                ? QLatin1Char('[') + args.listenAddress.toString() + QLatin1Char(']')
+                : args.listenAddress.toString();
+        out << "cooldown run: metrics at http://" << host << ':' << listener.port() << "/metrics\n";
+        if (engine->config().api.enabled())
+            out << "cooldown run: jobs API at http://" << host << ':' << listener.port()
+                << "/v1/jobs\n";
+    }
+    out << "cooldown run: worker " << engine->workerId() << " on " << Store::displayUrl(args.dbUrl)
+        << '\n';
+    out.flush();
+    QCoreApplication::exec();
+
+    printSummary(*engine, summary, out);
+    return summary.failedFinally > 0 || database.gaveUp() ? ExitRuntimeFailure : ExitOk;
 }
 
 } // namespace cooldown::cli
