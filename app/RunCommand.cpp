@@ -296,7 +296,7 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
         state.waitingForCredentials = scheduler.waitingForCredentials();
         const qint64 now = clock.nowMs();
         state.nowMs = now;
-        for (const PartitionState &p : store.partitions(now)) {
+        for (const PartitionState &p : store.partitions(now).value_or(QList<PartitionState>())) {
             ++state.partitionsByPolicy[p.policyId];
             state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
             state.heldPartitions += p.heldUntilMs > now ? 1 : 0;

@@ -102,7 +102,10 @@ int runStatus(const QStringList &arguments)
 
     const qint64 now = SystemClock::instance().nowMs();
     const QList<WorkerLeases> workers = store->workers();
-    const QList<PartitionState> partitions = store->partitions(now);
+    const std::optional<QList<PartitionState>> read = store->partitions(now);
+    if (!read)
+        return runtimeError(kCommand, store->lastError());
+    const QList<PartitionState> &partitions = *read;
     const QMap<OperationState, qint64> counts = store->countsByState();
     const qint64 due = store->dueCount(now);
     if (!store->lastError().isEmpty() && due < 0)

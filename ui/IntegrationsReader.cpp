@@ -203,11 +203,10 @@ bool IntegrationsReader::readDurations(qint64 nowMs)
 
 bool IntegrationsReader::readHolds(qint64 nowMs)
 {
-    const QString errorBefore = m_store->lastError();
-    const QList<PartitionState> partitions = m_store->partitions(nowMs);
-    if (partitions.isEmpty() && m_store->lastError() != errorBefore &&
-        !m_store->lastError().isEmpty())
+    const std::optional<QList<PartitionState>> read = m_store->partitions(nowMs);
+    if (!read)
         return false;
+    const QList<PartitionState> &partitions = *read;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
         IntegrationStatus &row = m_rows[e.id];
         row.heldUntilMs = 0;

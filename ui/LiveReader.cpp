@@ -248,9 +248,9 @@ void LiveReader::refresh(bool force)
     }
     if (changed || m_partitionsReadAtMs < 0 ||
         now - m_partitionsReadAtMs >= kPartitionsIntervalMs) {
-        const QString errorBefore = m_store->lastError();
-        m_last.partitions = m_store->partitions(now);
-        if (m_last.partitions.isEmpty() && m_store->lastError() != errorBefore)
+        if (std::optional<QList<PartitionState>> partitions = m_store->partitions(now))
+            m_last.partitions = std::move(*partitions);
+        else
             emit failed(m_store->lastError());
         m_partitionsReadAtMs = now;
         send = true;

@@ -144,7 +144,12 @@ std::optional<DrainInput> readDrainInput(Store &store, const OperationSelection 
         selectedDue[{g.policyId, g.partitionKey}] += g.dueNow;
         endpoints.insert(g.endpointId);
     }
-    for (const PartitionState &p : store.partitions(nowMs)) {
+    const std::optional<QList<PartitionState>> partitions = store.partitions(nowMs);
+    if (!partitions) {
+        *error = store.lastError();
+        return std::nullopt;
+    }
+    for (const PartitionState &p : *partitions) {
         const PartitionKey key{p.policyId, p.partitionKey};
         if (!selectedDue.contains(key))
             continue;

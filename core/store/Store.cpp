@@ -324,12 +324,12 @@ bool Store::ensureLearnedPartition(const QString &policyId)
     return exec(*insert);
 }
 
-QList<PartitionState> Store::partitions(qint64 nowMs)
+std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
 {
     QList<PartitionState> out;
     const std::optional<qint64> paceNow = paceNowUs(nowMs);
     if (!paceNow)
-        return out;
+        return std::nullopt;
     QSqlQuery query = prepare(QStringLiteral(
         "SELECT p.policy_id, p.partition_key, p.policy_version, p.interval_us, p.capacity,"
         " p.tat_us, p.held_until, p.hold_reason, p.definition, p.conflict,"
@@ -343,7 +343,7 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         " FROM rate_partitions p ORDER BY p.policy_id, p.partition_key"));
     query.bindValue(QStringLiteral(":now"), nowMs);
     if (!exec(query))
-        return out;
+        return std::nullopt;
     while (query.next()) {
         PartitionState p;
         p.policyId = query.value(0).toString();
@@ -380,6 +380,10 @@ QList<PartitionState> Store::partitions(qint64 nowMs)
         if (p.availableUnits == std::numeric_limits<qint64>::max())
             p.availableUnits = -1; // no limit known
         out.append(p);
+    }
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("partitions"), errorText(query.lastError()));
+        return std::nullopt;
     }
     return out;
 }

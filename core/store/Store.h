@@ -450,8 +450,9 @@ public:
     // (learnedPolicyId(host), partition key ""): unpaced until a server states a quota.
     bool ensureLearnedPartition(const QString &policyId);
     // Every partition with its bucket, hold and queue, for `cooldown status` and the
-    // dashboard; nowMs decides what is due.
-    QList<PartitionState> partitions(qint64 nowMs);
+    // dashboard; nowMs decides what is due. nullopt when it cannot be read (lastError()),
+    // which is not the same as none.
+    std::optional<QList<PartitionState>> partitions(qint64 nowMs);
     // Workers holding running operations, by the latest lease expiry.
     QList<WorkerLeases> workers();
     // A worker's credential as it stands now (written when it changes), and every

@@ -231,7 +231,8 @@ void tst_Nginx::neverEarlyAllSucceedAndLogMatchesStore()
 
     // nginx states no quota: the host's partition (the endpoints have no policy) learns
     // no quota but a pace, measured from what was refused.
-    const QList<PartitionState> partitions = store->partitions(QDateTime::currentMSecsSinceEpoch());
+    const QList<PartitionState> partitions =
+        store->partitions(QDateTime::currentMSecsSinceEpoch()).value();
     QCOMPARE(partitions.size(), 1);
     const PartitionState &host = partitions.first();
     QVERIFY(host.isLearned());

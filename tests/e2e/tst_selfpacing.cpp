@@ -259,7 +259,8 @@ void tst_SelfPacing::learnsAndKeepsToTheServersQuota()
     QVERIFY2(server->lastMs - server->firstMs <= allowedMs, qPrintable(figures));
 
     // One bucket for the fleet, learned from the server, with the lines that taught it.
-    const QList<PartitionState> partitions = store->partitions(QDateTime::currentMSecsSinceEpoch());
+    const QList<PartitionState> partitions =
+        store->partitions(QDateTime::currentMSecsSinceEpoch()).value();
     QCOMPARE(partitions.size(), 1);
     const PartitionState &p = partitions.first();
     QCOMPARE(p.isLearned(), policy.isEmpty());

@@ -250,7 +250,8 @@ void tst_EngineSession::stateFollowsTheEngine()
     QVERIFY(applied.at(0).at(0).toBool());
     qint64 heldUntil = 0;
     session->runOnEngine([&](Store &store, Scheduler &) {
-        const QList<PartitionState> partitions = store.partitions(SystemClock::instance().nowMs());
+        const QList<PartitionState> partitions =
+            store.partitions(SystemClock::instance().nowMs()).value();
         for (const PartitionState &p : partitions) {
             if (p.policyId == QStringLiteral("p"))
                 heldUntil = p.heldUntilMs;
@@ -264,7 +265,9 @@ void tst_EngineSession::stateFollowsTheEngine()
     QTRY_COMPARE_WITH_TIMEOUT(lifted.count(), 1, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(session->state().holds.isEmpty(), 5000);
     session->runOnEngine([&](Store &store, Scheduler &) {
-        for (const PartitionState &p : store.partitions(SystemClock::instance().nowMs()))
+        const QList<PartitionState> partitions =
+            store.partitions(SystemClock::instance().nowMs()).value();
+        for (const PartitionState &p : partitions)
             QVERIFY(p.heldUntilMs <= SystemClock::instance().nowMs());
     });
 }

@@ -643,7 +643,7 @@ void tst_Scheduler::slowPartitionDoesNotStarveOthers()
     QCOMPARE(m_store->countsByState().value(OperationState::Running), 0);
     // The periodic endpoint has no policy: its host's learned partition, with no quota
     // learned, is the other row.
-    auto partitions = m_store->partitions(m_clock->nowMs());
+    auto partitions = m_store->partitions(m_clock->nowMs()).value();
     QCOMPARE(partitions.size(), 2);
     QVERIFY(partitions.first().isLearned());
     QCOMPARE(partitions.first().policyId, QStringLiteral("learned:127.0.0.1"));
@@ -733,7 +733,7 @@ void tst_Scheduler::liftingAnotherWorkersHold()
     m_scheduler->liftHold("p", "k1");
     QVERIFY(settle());
     QCOMPARE(otherRequests(), before + 1);
-    QCOMPARE(m_store->partitions(m_clock->nowMs()).first().heldUntilMs, 0);
+    QCOMPARE(m_store->partitions(m_clock->nowMs()).value().first().heldUntilMs, 0);
 }
 
 void tst_Scheduler::rescuesAnExpiredLease()

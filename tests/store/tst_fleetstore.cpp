@@ -211,7 +211,7 @@ void tst_FleetStore::backlogDelaysNoOtherPartition()
     const auto next = store->nextDueAtMs();
     QVERIFY(next);
     QCOMPARE(*next, kNow + 60'000);
-    const QList<PartitionState> partitions = store->partitions(kNow + 2);
+    const QList<PartitionState> partitions = store->partitions(kNow + 2).value();
     QCOMPARE(partitions.size(), 2);
     const PartitionState &slow = partitions.at(1);
     QCOMPARE(slow.partitionKey, QStringLiteral("slow"));
@@ -268,7 +268,7 @@ void tst_FleetStore::holdStopsEveryWorker()
     QCOMPARE(partitionKeys(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8)),
              QStringList{QStringLiteral("-")});
     QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 29'999, kLease, 8).isEmpty());
-    const QList<PartitionState> partitions = b->partitions(kNow + 2000);
+    const QList<PartitionState> partitions = b->partitions(kNow + 2000).value();
     QCOMPARE(partitions.size(), 1);
     QCOMPARE(partitions.first().heldUntilMs, kNow + 30'000);
     QCOMPARE(partitions.first().holdReason, QStringLiteral("429 retry-after 30 s"));
@@ -297,7 +297,7 @@ void tst_FleetStore::liftFreesAHoldThisWorkerNeverSaw()
                                QStringLiteral("429 retry-after 60 s")) == 1);
     QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8).isEmpty());
     QCOMPARE(b->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), -1, kNow + 2000), 1);
-    QCOMPARE(b->partitions(kNow + 2000).first().heldUntilMs, 0);
+    QCOMPARE(b->partitions(kNow + 2000).value().first().heldUntilMs, 0);
     QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 2000, kLease, 8).size(), 1);
 }
 
@@ -730,13 +730,13 @@ void tst_FleetStore::newerPolicyVersionIsKept()
     QCOMPARE(b->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 2,
                                 QStringLiteral("{other}"), Gcra::forLimit(100, 5000, 50), &stored),
              Store::PaceResult::Conflict);
-    QCOMPARE(b->partitions(kNow).first().pace, Gcra::forLimit(10, 5000, 2));
+    QCOMPARE(b->partitions(kNow).value().first().pace, Gcra::forLimit(10, 5000, 2));
     // A newer version takes over, tokens and all.
     QCOMPARE(b->ensurePartition(QStringLiteral("p"), QStringLiteral("k"), 3, QStringLiteral("{v3}"),
                                 Gcra::forLimit(20, 5000, 4)),
              Store::PaceResult::Written);
-    QCOMPARE(a->partitions(kNow).first().policyVersion, 3);
-    QCOMPARE(a->partitions(kNow).first().pace, Gcra::forLimit(20, 5000, 4));
+    QCOMPARE(a->partitions(kNow).value().first().policyVersion, 3);
+    QCOMPARE(a->partitions(kNow).value().first().pace, Gcra::forLimit(20, 5000, 4));
 }
 
 void tst_FleetStore::databaseClockPacesSkewedWorkers()
@@ -756,7 +756,7 @@ void tst_FleetStore::databaseClockPacesSkewedWorkers()
     // behind would find the bucket full again, as three minutes of refill.
     QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 180'000, kLease, 8).size(), 2);
     QCOMPARE(behind->claimDue(QStringLiteral("behind"), real - 180'000, kLease, 8).size(), 0);
-    const PartitionState state = behind->partitions(real - 180'000).first();
+    const PartitionState state = behind->partitions(real - 180'000).value().first();
     QCOMPARE(state.availableUnits, 0);
     // The next token is about 5 s after the database's now, whatever the workers say.
     QVERIFY2(qAbs(state.nextTokenAtMs - (real + 5000)) < 2500,
@@ -796,7 +796,7 @@ void tst_FleetStore::measuredPaceIsShared()
         QCOMPARE(outcome.result, Store::FinishResult::Committed);
 
     // Six went through in the second nginx asked to wait: one every 166.7 ms.
-    const QList<PartitionState> partitions = b->partitions(kNow + 100);
+    const QList<PartitionState> partitions = b->partitions(kNow + 100).value();
     QCOMPARE(partitions.size(), 1);
     QCOMPARE(partitions.first().server.quota, 0);
     QCOMPARE(partitions.first().pace.intervalUs, 1'000'000 / 6);

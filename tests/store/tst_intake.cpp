@@ -267,7 +267,7 @@ void tst_Intake::eachPartitionKeyIsPacedByThePolicy()
         jobs.append(upload(QStringLiteral("P-%1").arg(i), QStringLiteral("A"), QString(),
                            i < 3 ? QStringLiteral("north") : QStringLiteral("south")));
     QVERIFY(enqueue(*store, jobs).ok());
-    const QList<PartitionState> partitions = store->partitions(kNow);
+    const QList<PartitionState> partitions = store->partitions(kNow).value();
     QStringList keys;
     for (const PartitionState &p : partitions) {
         if (p.policyId != QLatin1String("bom"))

@@ -121,6 +121,7 @@ private slots:
     void expiredLeaseRescue();
     void oneShot();
     void snoozePartition();
+    void partitionsUnreadAreNotNone();
     void operatorRetry();
     void cancel();
     void pausedEndpoint();
@@ -814,6 +815,25 @@ void tst_Store::oneShot()
     QVERIFY(a->ensureOneShotOperation(QStringLiteral("other"), QStringLiteral("k4"), kNow, {}, {},
                                       &created));
     QVERIFY(created);
+}
+
+void tst_Store::partitionsUnreadAreNotNone()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const std::optional<QList<PartitionState>> none = store->partitions(kNow);
+    QVERIFY(none);
+    QVERIFY(none->isEmpty());
+    QVERIFY(*store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow,
+                                    QStringLiteral("read-v1"), QStringLiteral("A")) > 0);
+    QCOMPARE(store->partitions(kNow).value().size(), 1);
+    // A table that cannot be read is a failure with a reason, not "no partitions".
+    QString error;
+    QVERIFY2(
+        rawExec({QStringLiteral("ALTER TABLE rate_partitions RENAME TO partitions_gone")}, &error),
+        qPrintable(error));
+    QCOMPARE(store->partitions(kNow), std::nullopt);
+    QVERIFY(!store->lastError().isEmpty());
 }
 
 void tst_Store::snoozePartition()

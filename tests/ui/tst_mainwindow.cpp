@@ -482,7 +482,7 @@ void tst_MainWindow::partitionsShowAnotherWorkersHoldAndLiftIt()
     QTest::mouseClick(lift, Qt::LeftButton);
     // Applied by the engine on its thread, a moment later.
     QTRY_COMPARE_WITH_TIMEOUT(
-        store->partitions(SystemClock::instance().nowMs()).first().heldUntilMs, 0, 5000);
+        store->partitions(SystemClock::instance().nowMs()).value().first().heldUntilMs, 0, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("not due yet"), 5000);
     QTRY_COMPARE(holds->text(), QStringLiteral("No held partitions"));
     QTRY_COMPARE_WITH_TIMEOUT(jobPartitionText(), QStringLiteral("p-1"), 10000);
@@ -519,7 +519,7 @@ void tst_MainWindow::policyConflictIsReportedInTheStatusBar()
     QVERIFY(
         partitions->index(0, 0).data(PartitionsModel::ConflictRole).toString().contains(theirs));
     // The database's version is kept.
-    QCOMPARE(store->partitions(SystemClock::instance().nowMs()).first().pace,
+    QCOMPARE(store->partitions(SystemClock::instance().nowMs()).value().first().pace,
              Gcra::forLimit(10, 60000, 2));
 
     // A newer version settles it for everyone.
