@@ -60,6 +60,101 @@ int exportAudit(const QString &url, qint64 fromMs, qint64 toMs, const QString &f
     return ExitOk;
 }
 
+// --from or --to as a time; nullopt with the usage error printed in *exit.
+std::optional<qint64> timeOption(const QCommandLineParser &parser, const QCommandLineOption &option,
+                                 int *exit)
+{
+    const auto ms = parseTimeMs(parser.value(option));
+    if (!ms)
+        *exit = usageError(kCommand, Text::tr("--%1: not a time: '%2' (expected ISO 8601 such as "
+                                              "2026-11-29T12:00:00Z, or an HTTP-date)")
+                                         .arg(option.names().constFirst(), parser.value(option)));
+    return ms;
+}
+
+// The cut a retention pass would make now (RetentionPeriods, as the pruner takes it),
+// applied to *filter; what it is, in a sentence. A period that keeps everything
+// leaves the file with its header alone.
+QString selectPrunable(const RetentionConfig &retention, bool ofRollups, const QString &configPath,
+                       AttemptFilter *filter)
+{
+    const RetentionPeriods periods =
+        RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays);
+    const qint64 nowMs = SystemClock::instance().nowMs();
+    const qint64 cutoff = ofRollups ? periods.rollupCutoffMs(nowMs) : periods.rawCutoffMs(nowMs);
+    if (ofRollups)
+        filter->toMs = std::max<qint64>(0, cutoff); // the minutes before it; [0, 0): none
+    else if (cutoff >= 0)
+        filter->prunableBeforeMs = cutoff;
+    else
+        filter->limit = 0; // nothing
+    if (cutoff < 0)
+        return Text::tr("%1 is 0 in %2: retention keeps everything and prunes nothing")
+            .arg(ofRollups ? QStringLiteral("retention.rollup_days")
+                           : QStringLiteral("retention.raw_days"),
+                 configPath);
+    if (ofRollups)
+        return Text::tr("as of now, retention prunes the rollups of the minutes before "
+                        "%1 (retention.rollup_days: %2)")
+            .arg(isoTime(cutoff))
+            .arg(retention.rollupDays);
+    return Text::tr("as of now, retention prunes the attempts that started before "
+                    "%1 (retention.raw_days: %2) whose operation has ended")
+        .arg(isoTime(cutoff))
+        .arg(retention.rawDays);
+}
+
+// Whatever was written, and then the note on what retention prunes, if any.
+int done(const QString &written, const QString &prunedNote)
+{
+    printOut(written + QLatin1Char('\n'));
+    if (!prunedNote.isEmpty())
+        printOut(prunedNote + QLatin1Char('\n'));
+    return ExitOk;
+}
+
+int writeRollups(Store *store, const AttemptFilter &filter, const QString &fileName,
+                 const QString &prunedNote)
+{
+    bool interrupted = false;
+    StopOnSignal stopSignals;
+    QString error;
+    if (!stopSignals.install([&interrupted](int) { interrupted = true; }, &error))
+        return runtimeError(kCommand, error);
+    const qint64 rows = CsvExporter::writeRollups(
+        store, filter.fromMs, filter.toMs, filter.endpointId, fileName, &error, [&interrupted] {
+            QCoreApplication::processEvents();
+            return interrupted;
+        });
+    if (rows < 0)
+        return runtimeError(kCommand, error);
+    return done(Text::tr("exported %1 rollup rows to %2").arg(rows).arg(fileName), prunedNote);
+}
+
+int writeAttempts(Store *store, const AttemptFilter &filter, const QString &fileName,
+                  const QString &prunedNote)
+{
+    CsvExporter exporter;
+    QEventLoop loop;
+    int exitCode = ExitRuntimeFailure;
+    QString message;
+    QObject::connect(&exporter, &CsvExporter::finished, &loop, [&](int code, const QString &text) {
+        exitCode = code == CsvExporter::NoError ? ExitOk : ExitRuntimeFailure;
+        message = text;
+        loop.quit();
+    });
+    // Interrupted: stop cleanly so that no half-written file is left behind.
+    StopOnSignal stopSignals;
+    QString error;
+    if (!stopSignals.install([&exporter](int) { exporter.cancel(); }, &error))
+        return runtimeError(kCommand, error);
+    exporter.start(store, filter, fileName);
+    loop.exec();
+    if (exitCode != ExitOk)
+        return runtimeError(kCommand, message);
+    return done(message, prunedNote);
+}
+
 } // namespace
 
 int runExport(const QStringList &arguments)
@@ -142,22 +237,17 @@ int runExport(const QStringList &arguments)
     }
 
     AttemptFilter filter;
+    int badTime = ExitOk;
     if (parser.isSet(from)) {
-        const auto ms = parseTimeMs(parser.value(from));
+        const auto ms = timeOption(parser, from, &badTime);
         if (!ms)
-            return usageError(kCommand,
-                              Text::tr("--from: not a time: '%1' (expected ISO 8601 such as "
-                                       "2026-11-29T12:00:00Z, or an HTTP-date)")
-                                  .arg(parser.value(from)));
+            return badTime;
         filter.fromMs = *ms;
     }
     if (parser.isSet(to)) {
-        const auto ms = parseTimeMs(parser.value(to));
+        const auto ms = timeOption(parser, to, &badTime);
         if (!ms)
-            return usageError(kCommand,
-                              Text::tr("--to: not a time: '%1' (expected ISO 8601 such as "
-                                       "2026-11-29T12:00:00Z, or an HTTP-date)")
-                                  .arg(parser.value(to)));
+            return badTime;
         filter.toMs = *ms;
     }
     if (filter.fromMs >= 0 && filter.toMs >= 0 && filter.toMs <= filter.fromMs)
@@ -196,83 +286,13 @@ int runExport(const QStringList &arguments)
     if (!store)
         return openFailed;
 
-    // The cut a retention pass would make now (RetentionPeriods, as the pruner takes
-    // it); -1 when the period keeps everything, and the file then holds only its header.
     QString prunedNote;
-    if (parser.isSet(prunable)) {
-        const RetentionPeriods periods =
-            RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays);
-        const qint64 nowMs = SystemClock::instance().nowMs();
-        const bool ofRollups = parser.isSet(rollups);
-        const qint64 cutoff =
-            ofRollups ? periods.rollupCutoffMs(nowMs) : periods.rawCutoffMs(nowMs);
-        if (cutoff < 0) {
-            prunedNote = Text::tr("%1 is 0 in %2: retention keeps everything and prunes nothing")
-                             .arg(ofRollups ? QStringLiteral("retention.rollup_days")
-                                            : QStringLiteral("retention.raw_days"),
-                                  parser.value(config));
-        } else if (ofRollups) {
-            prunedNote = Text::tr("as of now, retention prunes the rollups of the minutes before "
-                                  "%1 (retention.rollup_days: %2)")
-                             .arg(isoTime(cutoff))
-                             .arg(retention.rollupDays);
-        } else {
-            prunedNote = Text::tr("as of now, retention prunes the attempts that started before "
-                                  "%1 (retention.raw_days: %2) whose operation has ended")
-                             .arg(isoTime(cutoff))
-                             .arg(retention.rawDays);
-        }
-        if (ofRollups)
-            filter.toMs = std::max<qint64>(0, cutoff); // the minutes before it; [0, 0): none
-        else if (cutoff >= 0)
-            filter.prunableBeforeMs = cutoff;
-        else
-            filter.limit = 0; // nothing
-    }
-
-    if (parser.isSet(rollups)) {
-        bool interrupted = false;
-        StopOnSignal stopSignals;
-        QString error;
-        if (!stopSignals.install([&interrupted](int) { interrupted = true; }, &error))
-            return runtimeError(kCommand, error);
-        const qint64 rows =
-            CsvExporter::writeRollups(store.get(), filter.fromMs, filter.toMs, filter.endpointId,
-                                      parser.value(out), &error, [&interrupted] {
-                                          QCoreApplication::processEvents();
-                                          return interrupted;
-                                      });
-        if (rows < 0)
-            return runtimeError(kCommand, error);
-        printOut(Text::tr("exported %1 rollup rows to %2").arg(rows).arg(parser.value(out)) +
-                 QLatin1Char('\n'));
-        if (!prunedNote.isEmpty())
-            printOut(prunedNote + QLatin1Char('\n'));
-        return ExitOk;
-    }
-
-    CsvExporter exporter;
-    QEventLoop loop;
-    int exitCode = ExitRuntimeFailure;
-    QString message;
-    QObject::connect(&exporter, &CsvExporter::finished, &loop, [&](int code, const QString &text) {
-        exitCode = code == CsvExporter::NoError ? ExitOk : ExitRuntimeFailure;
-        message = text;
-        loop.quit();
-    });
-    // Interrupted: stop cleanly so that no half-written file is left behind.
-    StopOnSignal stopSignals;
-    QString error;
-    if (!stopSignals.install([&exporter](int) { exporter.cancel(); }, &error))
-        return runtimeError(kCommand, error);
-    exporter.start(store.get(), filter, parser.value(out));
-    loop.exec();
-    if (exitCode != ExitOk)
-        return runtimeError(kCommand, message);
-    printOut(message + QLatin1Char('\n'));
-    if (!prunedNote.isEmpty())
-        printOut(prunedNote + QLatin1Char('\n'));
-    return ExitOk;
+    if (parser.isSet(prunable))
+        prunedNote =
+            selectPrunable(retention, parser.isSet(rollups), parser.value(config), &filter);
+    if (parser.isSet(rollups))
+        return writeRollups(store.get(), filter, parser.value(out), prunedNote);
+    return writeAttempts(store.get(), filter, parser.value(out), prunedNote);
 }
 
 } // namespace cooldown::cli

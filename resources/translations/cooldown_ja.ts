@@ -2503,14 +2503,6 @@ Options of every command:
         <translation>--out は必須です</translation>
     </message>
     <message>
-        <source>--from: not a time: &apos;%1&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
-        <translation>--from: &apos;%1&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
-    </message>
-    <message>
-        <source>--to: not a time: &apos;%1&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
-        <translation>--to: &apos;%1&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
-    </message>
-    <message>
         <source>--to must be later than --from</source>
         <translation>--to は --from より後にしてください</translation>
     </message>
@@ -3207,6 +3199,10 @@ Options of every command:
 </source>
         <translation>、トークン要求 %1 回 (%2 時点)
 </translation>
+    </message>
+    <message>
+        <source>--%1: not a time: &apos;%2&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
+        <translation>--%1: &apos;%2&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
     </message>
 </context>
 <context>
