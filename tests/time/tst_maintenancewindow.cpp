@@ -85,9 +85,8 @@ public:
         mktime(&january);
         mktime(&july);
         const bool summerTime = january.tm_isdst > 0 || july.tm_isdst > 0;
-        for (const int dst : {1, 0}) {
-            if (dst == 1 && !summerTime)
-                continue;
+        // The reading with summer time said on or off, as mktime reads it.
+        const auto reading = [&](int dst) {
             std::tm tm{};
             tm.tm_year = year - 1900;
             tm.tm_mon = month - 1;
@@ -95,22 +94,18 @@ public:
             tm.tm_hour = hour;
             tm.tm_min = minute;
             tm.tm_isdst = dst;
-            const qint64 at = qint64(mktime(&tm)) * 1000;
+            return qint64(mktime(&tm)) * 1000;
+        };
+        for (const int dst : {1, 0}) {
+            if (dst == 1 && !summerTime)
+                continue;
+            const qint64 at = reading(dst);
             const std::tm back = local(at);
             if (back.tm_year == year - 1900 && back.tm_mon == month - 1 && back.tm_mday == day &&
                 back.tm_hour == hour && back.tm_min == minute && (!first || at < *first))
                 first = at;
         }
-        if (first)
-            return *first;
-        std::tm tm{};
-        tm.tm_year = year - 1900;
-        tm.tm_mon = month - 1;
-        tm.tm_mday = day;
-        tm.tm_hour = hour;
-        tm.tm_min = minute;
-        tm.tm_isdst = 0;
-        return qint64(mktime(&tm)) * 1000;
+        return first ? *first : reading(0);
     }
 
 private:
