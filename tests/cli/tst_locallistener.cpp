@@ -147,7 +147,6 @@ void tst_LocalListener::readsABodyThatArrivesInPieces()
     Client client;
     QVERIFY(client.connectTo(m_listener->port()));
     client.socket->write("PUT /piece HTTP/1.1\r\nContent-Le");
-    QTest::qWait(0);
     QVERIFY(QTest::qWaitFor([&] { return client.socket->bytesToWrite() == 0; }, 5000));
     client.socket->write("ngth: 10\r\n\r\n0123");
     QVERIFY(QTest::qWaitFor([&] { return client.socket->bytesToWrite() == 0; }, 5000));
