@@ -4,7 +4,7 @@
 namespace cooldown {
 
 AuditReader::AuditReader(QString databaseUrl)
-    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Refuse)
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Refuse)
 {
     // The rows cross to the page's thread by a queued signal.
     qRegisterMetaType<QList<AuditRecord>>();
@@ -17,9 +17,9 @@ void AuditReader::read(quint64 generation, qint64 fromMs, int limit)
     // A failed open is said once: the page asks again every few seconds.
     if (!m_store.ensureOpen([this](const QString &error) { emit failed(error); }))
         return;
-    const auto rows = m_store->operatorActions(fromMs, -1, limit, true);
+    const auto rows = m_store.operatorActions(fromMs, -1, limit, true);
     if (!rows) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     emit rowsRead(generation, *rows);

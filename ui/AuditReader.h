@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/query/QueryStore.h"
 #include "core/store/OperatorAudit.h"
-#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
@@ -10,7 +10,7 @@
 
 namespace cooldown {
 
-// Reads the operator audit table for History from a Store of its own, on the thread it
+// Reads the operator audit table for History from a QueryStore of its own, on the thread it
 // was moved to (see WorkerThread). Answers carry the generation of their question.
 class AuditReader final : public QObject
 {
@@ -30,7 +30,7 @@ signals:
     void failed(const QString &message);
 
 private:
-    ReaderStore m_store;
+    QueryStore m_store;
 };
 
 } // namespace cooldown

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/BulkEstimateReader.h"
 
-#include "core/store/Store.h"
-
 namespace cooldown {
 
-BulkEstimateReader::BulkEstimateReader(QString databaseUrl) : m_databaseUrl(std::move(databaseUrl))
+BulkEstimateReader::BulkEstimateReader(QString databaseUrl)
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Refuse)
 {
     // The answer crosses to the dialog's thread by a queued signal.
     qRegisterMetaType<BulkPreview>();
@@ -15,17 +14,12 @@ BulkEstimateReader::~BulkEstimateReader() = default;
 
 bool BulkEstimateReader::ensureOpen(quint64 generation)
 {
-    if (m_store)
+    // Every question gets an answer, the reason the store did not open included: the
+    // dialog waits for one per generation.
+    if (m_store.ensureOpen([](const QString &) {}))
         return true;
-    QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
-    m_store = Store::open(m_databaseUrl, &error, options);
-    if (!m_store) {
-        emit failed(generation, error);
-        return false;
-    }
-    return true;
+    emit failed(generation, m_store.lastError());
+    return false;
 }
 
 void BulkEstimateReader::estimate(quint64 generation, const OperationSelection &selection,
@@ -34,13 +28,13 @@ void BulkEstimateReader::estimate(quint64 generation, const OperationSelection &
     if (!ensureOpen(generation))
         return;
     BulkPreview preview;
-    preview.matched = m_store->countMatching(selection);
+    preview.matched = m_store.countMatching(selection);
     if (preview.matched < 0) {
-        emit failed(generation, m_store->lastError());
+        emit failed(generation, m_store.lastError());
         return;
     }
     QString error;
-    const auto input = readDrainInput(*m_store, selection, action, nowMs, maxInFlight, &error);
+    const auto input = m_store.drainInput(selection, action, nowMs, maxInFlight, &error);
     if (!input) {
         emit failed(generation, error);
         return;
@@ -58,9 +52,9 @@ void BulkEstimateReader::estimate(quint64 generation, const OperationSelection &
          selection.reasons.contains(QStringLiteral("idempotency_key_expired")))) {
         OperationSelection expired = selection;
         expired.reasons = {QStringLiteral("idempotency_key_expired")};
-        preview.keyExpired = m_store->countMatching(expired);
+        preview.keyExpired = m_store.countMatching(expired);
         if (preview.keyExpired < 0) {
-            emit failed(generation, m_store->lastError());
+            emit failed(generation, m_store.lastError());
             return;
         }
     }

@@ -2,8 +2,7 @@
 #pragma once
 
 #include "core/engine/DrainEstimate.h"
-#include "core/store/OperationSelection.h"
-#include "core/store/OperatorAudit.h"
+#include "core/query/QueryStore.h"
 
 #include <QList>
 #include <QMetaType>
@@ -14,8 +13,6 @@
 #include <memory>
 
 namespace cooldown {
-
-class Store;
 
 // What a bulk action would do, read before it is applied: the count, what the action
 // can change of it and how long that takes to go out (docs/bulk-actions.md).
@@ -30,7 +27,7 @@ struct BulkPreview
     DrainEstimate estimate;
 };
 
-// Answers the bulk-action dialog's questions from a Store of its own, on the thread it
+// Answers the bulk-action dialog's questions from a QueryStore of its own, on the thread it
 // was moved to (see WorkerThread), with the same store calls and estimate as
 // `cooldown retry|cancel --filter --dry-run`. Every answer carries the generation of
 // the question, so that the dialog can drop answers to a filter it has left behind.
@@ -54,8 +51,7 @@ signals:
 private:
     bool ensureOpen(quint64 generation);
 
-    QString m_databaseUrl;
-    std::unique_ptr<Store> m_store;
+    QueryStore m_store;
 };
 
 } // namespace cooldown

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/CsvExportJob.h"
 
+#include "core/query/QueryStore.h"
 #include "core/store/CsvExporter.h"
 
 namespace cooldown {
@@ -17,12 +18,13 @@ CsvExportWorker::~CsvExportWorker()
 void CsvExportWorker::run(const QString &databaseUrl, const AttemptFilter &filter,
                           const QString &fileName)
 {
-    QString error;
-    StoreOptions options;
-    options.createIfMissing = false;
+    // A store that did not open is tried again at the next export: the reason is
+    // the answer to this one.
     if (!m_store)
-        m_store = Store::open(databaseUrl, &error, options);
-    if (!m_store) {
+        m_store = std::make_unique<QueryStore>(databaseUrl, QueryStore::IfMissing::Refuse);
+    QString error;
+    if (!m_store->ensureOpen([&error](const QString &why) { error = why; })) {
+        m_store.reset();
         emit finished(CsvExporter::OpenFailed, error, 0);
         return;
     }
@@ -33,7 +35,7 @@ void CsvExportWorker::run(const QString &databaseUrl, const AttemptFilter &filte
             emit finished(code, text, m_exporter->rowsWritten());
         });
     }
-    m_exporter->start(m_store.get(), filter, fileName);
+    m_store->exportAttempts(m_exporter, filter, fileName);
 }
 
 void CsvExportWorker::cancel()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "core/store/Store.h"
+#include "core/query/QueryRecords.h"
 #include "ui/WorkerThread.h"
 
 #include <QObject>
@@ -12,8 +12,9 @@
 namespace cooldown {
 
 class CsvExporter;
+class QueryStore;
 
-// Runs one CsvExporter, with a Store of its own, on the thread it was moved to.
+// Runs one CsvExporter, with a QueryStore of its own, on the thread it was moved to.
 class CsvExportWorker final : public QObject
 {
     Q_OBJECT
@@ -33,7 +34,7 @@ signals:
     void finished(int error, const QString &text, qint64 rowsWritten);
 
 private:
-    std::unique_ptr<Store> m_store;
+    std::unique_ptr<QueryStore> m_store;
     CsvExporter *m_exporter = nullptr;
 };
 

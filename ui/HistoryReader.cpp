@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/HistoryReader.h"
 
-#include "core/store/Store.h"
-
 #include <QMetaObject>
 
 #include <algorithm>
@@ -10,7 +8,7 @@
 namespace cooldown {
 
 HistoryReader::HistoryReader(QString databaseUrl)
-    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Refuse)
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Refuse)
 {}
 
 HistoryReader::~HistoryReader() = default;
@@ -32,9 +30,9 @@ void HistoryReader::load(quint64 generation, const HistoryQuery &query)
     if (!ensureOpen())
         return;
     // Read before the first chunk: whatever that chunk does not hold lies above it.
-    const qint64 newest = m_store->newestAttemptId();
+    const qint64 newest = m_store.newestAttemptId();
     if (newest < 0) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     m_checkedId = newest;
@@ -58,9 +56,9 @@ void HistoryReader::indexChunk(quint64 generation)
     // A small first chunk, so that the newest rows show at once.
     const int chunk = m_indexed == 0 ? kFirstIndexChunk : kIndexChunk;
     filter.limit = chunk;
-    const QList<qint64> ids = m_store->attemptIds(filter);
-    if (ids.isEmpty() && !m_store->lastError().isEmpty()) {
-        emit failed(m_store->lastError());
+    const QList<qint64> ids = m_store.attemptIds(filter);
+    if (ids.isEmpty() && !m_store.lastError().isEmpty()) {
+        emit failed(m_store.lastError());
         return;
     }
     if (!ids.isEmpty()) {
@@ -75,9 +73,9 @@ void HistoryReader::indexChunk(quint64 generation)
         return;
     if (m_total < 0) {
         // Counted once the first rows are out: it only tells how far the reading got.
-        m_total = m_store->countAttempts(m_query.storeFilter());
+        m_total = m_store.countAttempts(m_query.storeFilter());
         if (m_total < 0) {
-            emit failed(m_store->lastError());
+            emit failed(m_store.lastError());
             return;
         }
     }
@@ -95,9 +93,9 @@ void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
     filter.limit = int(std::min<qint64>(lastId - firstId + 1, 5000));
     QList<AttemptRecord> out;
     for (;;) {
-        const QList<AttemptRecord> rows = m_store->attempts(filter);
-        if (rows.isEmpty() && !m_store->lastError().isEmpty()) {
-            emit failed(m_store->lastError());
+        const QList<AttemptRecord> rows = m_store.attempts(filter);
+        if (rows.isEmpty() && !m_store.lastError().isEmpty()) {
+            emit failed(m_store.lastError());
             return;
         }
         bool done = rows.size() < filter.limit;
@@ -119,9 +117,9 @@ void HistoryReader::poll(quint64 generation)
 {
     if (generation != m_generation || !m_complete || m_query.toMs >= 0 || !ensureOpen())
         return;
-    const qint64 newest = m_store->newestAttemptId();
+    const qint64 newest = m_store.newestAttemptId();
     if (newest < 0) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     if (newest <= m_checkedId)
@@ -129,9 +127,9 @@ void HistoryReader::poll(quint64 generation)
     AttemptFilter filter = m_query.storeFilter();
     filter.afterId = m_checkedId;
     filter.beforeId = newest + 1;
-    const QList<qint64> added = m_store->attemptIds(filter);
-    if (added.isEmpty() && !m_store->lastError().isEmpty()) {
-        emit failed(m_store->lastError());
+    const QList<qint64> added = m_store.attemptIds(filter);
+    if (added.isEmpty() && !m_store.lastError().isEmpty()) {
+        emit failed(m_store.lastError());
         return;
     }
     m_checkedId = newest;

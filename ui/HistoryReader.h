@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/query/QueryStore.h"
 #include "core/store/Records.h"
 #include "ui/HistoryQuery.h"
-#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
@@ -13,7 +13,7 @@
 
 namespace cooldown {
 
-// Answers the History view's questions from a Store of its own, on the thread it was
+// Answers the History view's questions from a QueryStore of its own, on the thread it was
 // moved to (see WorkerThread). Every answer carries the generation of the query it
 // belongs to, so that answers to a query the view has left behind can be dropped.
 //
@@ -56,7 +56,7 @@ private:
     bool ensureOpen();
     void indexChunk(quint64 generation);
 
-    ReaderStore m_store;
+    QueryStore m_store;
     quint64 m_generation = 0;
     HistoryQuery m_query;
     // Every attempt up to this id has been looked at: poll() looks above it. It starts

@@ -27,7 +27,7 @@ bool isThrottle(const QString &statusClass)
 
 IntegrationsReader::IntegrationsReader(QString databaseUrl, const Clock &clock,
                                        QList<IntegrationEndpoint> endpoints)
-    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Create), m_clock(clock),
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Create), m_clock(clock),
       m_endpoints(std::move(endpoints))
 {
     qRegisterMetaType<cooldown::IntegrationsSnapshot>();
@@ -53,7 +53,7 @@ bool IntegrationsReader::ensureOpen()
 
 void IntegrationsReader::fail()
 {
-    emit failed(m_store->lastError());
+    emit failed(m_store.lastError());
 }
 
 void IntegrationsReader::start(int intervalMs)
@@ -92,9 +92,9 @@ void IntegrationsReader::tick()
 
 bool IntegrationsReader::readOpenWork()
 {
-    const auto open = m_store->openWorkByEndpoint();
-    const auto ticks = m_store->nextTicksByEndpoint();
-    const auto paused = m_store->pausedEndpointIds();
+    const auto open = m_store.openWorkByEndpoint();
+    const auto ticks = m_store.nextTicksByEndpoint();
+    const auto paused = m_store.pausedEndpointIds();
     if (!open || !ticks || !paused)
         return false;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
@@ -102,7 +102,7 @@ bool IntegrationsReader::readOpenWork()
         row.open = open->value(e.id);
         row.nextTickAtMs = ticks->value(e.id, -1);
         row.paused = paused->contains(e.id);
-        const auto ended = m_store->lastEndedState(e.id);
+        const auto ended = m_store.lastEndedState(e.id);
         if (!ended)
             return false;
         row.lastEndedFailed = *ended == OperationState::Failed;
@@ -110,7 +110,7 @@ bool IntegrationsReader::readOpenWork()
         // looks again only at what started since (less the longest exchange).
         const qint64 from = m_successSearchedFrom.value(e.id, -1);
         const qint64 now = m_clock.nowMs();
-        const auto success = m_store->lastSuccessAtMs(e.id, from);
+        const auto success = m_store.lastSuccessAtMs(e.id, from);
         if (!success)
             return false;
         if (*success >= 0 || from < 0)
@@ -145,14 +145,14 @@ bool IntegrationsReader::readRange(qint64 nowMs)
     };
     if (m_rangeStale || from != m_sumsFromMs || settled != m_sumsSettledMs) {
         m_settledSums.clear();
-        if (!m_store->forEachRollup(from, settled, step, add(m_settledSums)))
+        if (!m_store.forEachRollup(from, settled, step, add(m_settledSums)))
             return false;
         m_sumsFromMs = from;
         m_sumsSettledMs = settled;
     }
     // Other workers' clocks may run a little ahead of this one.
     QHash<QString, RangeSums> recent;
-    if (!m_store->forEachRollup(settled, nowMs + kHourMs, step, add(recent)))
+    if (!m_store.forEachRollup(settled, nowMs + kHourMs, step, add(recent)))
         return false;
     for (IntegrationStatus &row : m_rows) {
         const RangeSums a = m_settledSums.value(row.endpointId);
@@ -172,24 +172,24 @@ bool IntegrationsReader::readSpark(qint64 nowMs)
         row.hourAttempts = QList<int>(kSparkMinutes, 0);
         row.hourThrottled = QList<int>(kSparkMinutes, 0);
     }
-    return m_store->forEachRollup(first, first + kSparkMinutes * kMinuteMs, kMinuteMs,
-                                  [this, first](const RollupRecord &r) {
-                                      const auto it = m_rows.find(r.endpointId);
-                                      const qint64 slot = (r.minuteAtMs - first) / kMinuteMs;
-                                      if (it == m_rows.end() || slot < 0 || slot >= kSparkMinutes)
-                                          return true;
-                                      it->hourAttempts[slot] += int(r.attempts);
-                                      if (isThrottle(r.statusClass))
-                                          it->hourThrottled[slot] += int(r.attempts);
-                                      return true;
-                                  });
+    return m_store.forEachRollup(first, first + kSparkMinutes * kMinuteMs, kMinuteMs,
+                                 [this, first](const RollupRecord &r) {
+                                     const auto it = m_rows.find(r.endpointId);
+                                     const qint64 slot = (r.minuteAtMs - first) / kMinuteMs;
+                                     if (it == m_rows.end() || slot < 0 || slot >= kSparkMinutes)
+                                         return true;
+                                     it->hourAttempts[slot] += int(r.attempts);
+                                     if (isThrottle(r.statusClass))
+                                         it->hourThrottled[slot] += int(r.attempts);
+                                     return true;
+                                 });
 }
 
 bool IntegrationsReader::readDurations(qint64 nowMs)
 {
     const qint64 from = nowMs - m_rangeMs;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
-        auto values = m_store->exchangeDurations(e.id, from, nowMs + kHourMs, kDurationSample);
+        auto values = m_store.exchangeDurations(e.id, from, nowMs + kHourMs, kDurationSample);
         if (!values)
             return false;
         IntegrationStatus &row = m_rows[e.id];
@@ -203,7 +203,7 @@ bool IntegrationsReader::readDurations(qint64 nowMs)
 
 bool IntegrationsReader::readHolds(qint64 nowMs)
 {
-    const std::optional<QList<PartitionState>> read = m_store->partitions(nowMs);
+    const std::optional<QList<PartitionState>> read = m_store.partitions(nowMs);
     if (!read)
         return false;
     const QList<PartitionState> &partitions = *read;
@@ -227,7 +227,7 @@ void IntegrationsReader::refresh(bool force)
     if (!ensureOpen())
         return;
     const qint64 now = m_clock.nowMs();
-    const std::optional<QByteArray> token = m_store->changeToken();
+    const std::optional<QByteArray> token = m_store.changeToken();
     if (!token)
         fail();
     const bool changed = force || !token || token != m_token;

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "core/engine/CredentialBroker.h"
+#include "core/query/QueryStore.h"
 #include "core/store/Records.h"
 #include "core/store/Store.h"
-#include "ui/ReaderStore.h"
 
 #include <QHash>
 #include <QList>
@@ -73,7 +73,7 @@ struct IntegrationsSnapshot
     QList<IntegrationStatus> rows; // in the workspace's order
 };
 
-// Reads the store for the Integrations view, from a Store of its own on the thread it
+// Reads the store for the Integrations view, from a QueryStore of its own on the thread it
 // was moved to (ui/WorkerThread.h), like LiveReader: once a tick it asks the store's
 // change token and reads only when another connection committed, or when a new minute
 // moved the range. Success rate and 429/503 share come from the rollups (the hourly
@@ -126,7 +126,7 @@ private:
     bool readHolds(qint64 nowMs);
     void fail();
 
-    ReaderStore m_store;
+    QueryStore m_store;
     const Clock &m_clock;
     QList<IntegrationEndpoint> m_endpoints;
     QTimer *m_timer = nullptr;

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/JobsReader.h"
 
-#include "core/store/Store.h"
-
 #include <QMetaObject>
 
 #include <algorithm>
@@ -27,7 +25,7 @@ QList<qint64> mergeAscending(const QList<QList<qint64>> &lists, int limit)
 } // namespace
 
 JobsReader::JobsReader(QString databaseUrl)
-    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Refuse)
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Refuse)
 {}
 
 JobsReader::~JobsReader() = default;
@@ -60,8 +58,8 @@ std::optional<QList<qint64>> JobsReader::readIds(qint64 afterId, int limit)
     const QList<OperationState> byState = states();
     QList<QList<qint64>> lists;
     const auto read = [&]() -> bool {
-        lists.append(m_store->operationIds(filter));
-        return lists.constLast().size() > 0 || m_store->lastError().isEmpty();
+        lists.append(m_store.operationIds(filter));
+        return lists.constLast().size() > 0 || m_store.lastError().isEmpty();
     };
     if (byState.isEmpty()) {
         if (!read())
@@ -91,8 +89,8 @@ std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qi
     QList<OperationRecord> out;
     for (const std::optional<OperationState> &state : std::as_const(passes)) {
         filter.state = state;
-        const QList<OperationRecord> rows = m_store->operations(filter);
-        if (rows.isEmpty() && !m_store->lastError().isEmpty())
+        const QList<OperationRecord> rows = m_store.operations(filter);
+        if (rows.isEmpty() && !m_store.lastError().isEmpty())
             return std::nullopt;
         out.append(rows);
     }
@@ -117,8 +115,8 @@ std::optional<QList<qint64>> JobsReader::readLatestIds()
         filter.state = OperationState::Failed;
     filter.newestFirst = true;
     filter.limit = JobsQuery::kLatestOperations;
-    QList<qint64> ids = m_store->operationIds(filter);
-    if (ids.isEmpty() && !m_store->lastError().isEmpty())
+    QList<qint64> ids = m_store.operationIds(filter);
+    if (ids.isEmpty() && !m_store.lastError().isEmpty())
         return std::nullopt;
     std::reverse(ids.begin(), ids.end());
     return ids;
@@ -147,7 +145,7 @@ void JobsReader::indexChunk(quint64 generation)
     const std::optional<QList<OperationRecord>> records =
         ids && first ? recordsOfFirst(*ids) : std::make_optional(QList<OperationRecord>());
     if (!ids || !records) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     if (!ids->isEmpty())
@@ -166,7 +164,7 @@ void JobsReader::reindex(quint64 generation)
     const std::optional<QList<qint64>> ids =
         m_query.scope != JobsScope::Active ? readLatestIds() : readIds(0, -1);
     if (!ids) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     // Operations above the last id read are new to the view: they come with their rows.
@@ -174,7 +172,7 @@ void JobsReader::reindex(quint64 generation)
     const std::optional<QList<OperationRecord>> records =
         recordsOfFirst(QList<qint64>(above, ids->cend()));
     if (!records) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     if (!ids->isEmpty())
@@ -188,7 +186,7 @@ void JobsReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
         return;
     const std::optional<QList<OperationRecord>> records = readRecords(firstId, lastId);
     if (!records) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return;
     }
     emit fetched(generation, firstId, lastId, *records);

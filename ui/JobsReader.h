@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/query/QueryStore.h"
 #include "core/store/Records.h"
 #include "ui/JobsQuery.h"
-#include "ui/ReaderStore.h"
 
 #include <QList>
 #include <QObject>
@@ -14,7 +14,7 @@
 
 namespace cooldown {
 
-// Answers the Jobs view's questions from a Store of its own, on the thread it was moved
+// Answers the Jobs view's questions from a QueryStore of its own, on the thread it was moved
 // to (see WorkerThread). Every answer carries the generation of the query it belongs
 // to, so that answers to a query the view has left behind can be dropped.
 //
@@ -75,7 +75,7 @@ private:
     // The states a page of the query is read by, one query each; empty: any state.
     QList<OperationState> states() const;
 
-    ReaderStore m_store;
+    QueryStore m_store;
     quint64 m_generation = 0;
     JobsQuery m_query;
     qint64 m_lastId = 0; // the highest id indexed so far: the next chunk looks above it

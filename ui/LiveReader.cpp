@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/LiveReader.h"
 
-#include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/TimeSteps.h"
 
@@ -23,7 +22,7 @@ constexpr qint64 kInFlightKeptMs = 8LL * 24 * 3600 * 1000;
 
 LiveReader::LiveReader(QString databaseUrl, const Clock &clock, QHash<QString, QString> partitionOf,
                        QStringList endpointIds)
-    : m_store(std::move(databaseUrl), ReaderStore::IfMissing::Create), m_clock(clock),
+    : m_store(std::move(databaseUrl), QueryStore::IfMissing::Create), m_clock(clock),
       m_partitionOf(std::move(partitionOf)), m_endpointIds(std::move(endpointIds)),
       m_figures(clock, kKeepEverything), m_inFlight(clock, kInFlightKeptMs)
 {
@@ -154,31 +153,31 @@ bool LiveReader::readFigures(qint64 fromMs)
     // A live range takes what other workers' clocks put a little ahead of this one too.
     const qint64 to = m_fixed ? m_windowToMs : now + 24 * 3600 * 1000;
     const bool read =
-        fineBuckets() ? m_store->forEachAttemptSum(from, to, bucket,
-                                                   [this](const RollupRecord &row) {
-                                                       RollupRecord inSlot = row;
-                                                       inSlot.minuteAtMs = slotOf(row.minuteAtMs);
-                                                       m_figures.add(inSlot);
-                                                       return true;
-                                                   })
-                      : m_store->forEachRollup(from, to, bucket, [this](const RollupRecord &row) {
+        fineBuckets() ? m_store.forEachAttemptSum(from, to, bucket,
+                                                  [this](const RollupRecord &row) {
+                                                      RollupRecord inSlot = row;
+                                                      inSlot.minuteAtMs = slotOf(row.minuteAtMs);
+                                                      m_figures.add(inSlot);
+                                                      return true;
+                                                  })
+                      : m_store.forEachRollup(from, to, bucket, [this](const RollupRecord &row) {
                             m_figures.add(row);
                             return true;
                         });
     if (!read) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return false;
     }
     // The fleet's in-flight peaks, stored per minute: a short bucket shows the peak of
     // the minute it is in.
     const bool fine = fineBuckets();
-    const auto peaks = m_store->inFlightPeaks(floorTo(from, Metrics::kMinuteMs), to,
-                                              fine ? Metrics::kMinuteMs : bucket);
+    const auto peaks = m_store.inFlightPeaks(floorTo(from, Metrics::kMinuteMs), to,
+                                             fine ? Metrics::kMinuteMs : bucket);
     if (!peaks) {
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
         return false;
     }
-    for (const Store::InFlightPeak &p : *peaks) {
+    for (const InFlightPeak &p : *peaks) {
         if (!fine) {
             m_figures.addPeak(p.minuteAtMs, p.peak);
             continue;
@@ -205,9 +204,9 @@ void LiveReader::refresh(bool force)
     if (!ensureOpen())
         return;
     const qint64 now = m_clock.nowMs();
-    const std::optional<QByteArray> token = m_store->changeToken();
+    const std::optional<QByteArray> token = m_store.changeToken();
     if (!token)
-        emit failed(m_store->lastError());
+        emit failed(m_store.lastError());
     const bool changed = force || !token || token != m_token;
     m_token = token;
     // A new minute, or a new bucket of less, moves the range.
@@ -230,28 +229,28 @@ void LiveReader::refresh(bool force)
     }
 
     if (changed) {
-        m_last.counts = m_store->openCountsByState();
+        m_last.counts = m_store.openCountsByState();
         m_last.pausedEndpoints.clear();
         for (const QString &endpoint : std::as_const(m_endpointIds)) {
-            if (m_store->isEndpointPaused(endpoint).value_or(false))
+            if (m_store.isEndpointPaused(endpoint).value_or(false))
                 m_last.pausedEndpoints.insert(endpoint);
         }
-        m_last.rawHistoryFromMs = m_store->earliestAttemptMs();
+        m_last.rawHistoryFromMs = m_store.earliestAttemptMs();
         ++m_last.storeChanges;
     }
     if (changed || newStep) {
-        const qint64 failedToday = m_store->finalFailuresSince(localMidnightMs());
+        const qint64 failedToday = m_store.finalFailuresSince(localMidnightMs());
         if (failedToday >= 0)
             m_last.failedToday = failedToday;
         else
-            emit failed(m_store->lastError());
+            emit failed(m_store.lastError());
     }
     if (changed || m_partitionsReadAtMs < 0 ||
         now - m_partitionsReadAtMs >= kPartitionsIntervalMs) {
-        if (std::optional<QList<PartitionState>> partitions = m_store->partitions(now))
+        if (std::optional<QList<PartitionState>> partitions = m_store.partitions(now))
             m_last.partitions = std::move(*partitions);
         else
-            emit failed(m_store->lastError());
+            emit failed(m_store.lastError());
         m_partitionsReadAtMs = now;
         send = true;
     }

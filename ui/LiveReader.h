@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/engine/Metrics.h"
+#include "core/query/QueryStore.h"
 #include "core/store/Records.h"
-#include "ui/ReaderStore.h"
 
 #include <QHash>
 #include <QList>
@@ -41,7 +41,7 @@ struct LiveSnapshot
     bool fixedWindow = false; // the figures of a fixed window, not of the last so much
 };
 
-// Reads the store for the live views, from a Store of its own on the thread it was
+// Reads the store for the live views, from a QueryStore of its own on the thread it was
 // moved to, and sends a LiveSnapshot with the figures of the chosen range, the open
 // operation counts and every partition's bucket, hold and queue. The figures come from the store's
 // per-minute rollups, summed per bucket by the database: one indexed query for a range of any
@@ -109,7 +109,7 @@ private:
     qint64 rangeFromMs(qint64 nowMs) const;
     qint64 localMidnightMs() const;
 
-    ReaderStore m_store;
+    QueryStore m_store;
     const Clock &m_clock;
     QHash<QString, QString> m_partitionOf;
     QStringList m_endpointIds;
