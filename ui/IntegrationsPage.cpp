@@ -2,6 +2,7 @@
 #include "ui/IntegrationsPage.h"
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/query/ChangePoller.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/time/Clock.h"
 #include "ui/IntegrationsModel.h"
@@ -242,17 +243,13 @@ IntegrationsPage::~IntegrationsPage()
     disconnect(m_reader->worker(), nullptr, this, nullptr);
 }
 
-void IntegrationsPage::start()
+void IntegrationsPage::start(ChangePoller *changes)
 {
     IntegrationsReader *reader = m_reader->worker();
+    connect(changes, &ChangePoller::polled, reader, &IntegrationsReader::tick);
     const qint64 range = rangeMs();
     QMetaObject::invokeMethod(
-        reader,
-        [reader, range] {
-            reader->setRange(range);
-            reader->start(1000);
-        },
-        Qt::QueuedConnection);
+        reader, [reader, range] { reader->setRange(range); }, Qt::QueuedConnection);
     m_tick->start();
 }
 

@@ -15,6 +15,7 @@ class QTimer;
 
 namespace cooldown {
 
+class ChangePoller;
 class Clock;
 class IntegrationsModel;
 struct WorkspaceConfig;
@@ -24,8 +25,8 @@ struct WorkspaceConfig;
 // refused; docs/integrations.md), last success,
 // success rate and 429/503 share over the chosen range, p50/p95 exchange durations,
 // next run and a sparkline of the last hour. Read by an IntegrationsReader on a thread
-// of its own, once a second while the store changes. Selecting a row says which
-// endpoint the Jobs and History views should show (endpointSelected).
+// of its own, at the window's ChangePoller's polls while the store changes. Selecting a
+// row says which endpoint the Jobs and History views should show (endpointSelected).
 class IntegrationsPage final : public QWidget
 {
     Q_OBJECT
@@ -50,8 +51,9 @@ public:
     // The workspace's credentials as the engine last reported them: an endpoint whose
     // credential has no token shows that instead of its own light.
     void setCredentials(const QList<CredentialState> &credentials);
-    // Starts reading (once a second); the window calls it once it is set up.
-    void start();
+    // Starts reading, at each poll of changes (once a second); the window calls it once
+    // it is set up.
+    void start(ChangePoller *changes);
 
 signals:
     // The operator selected an endpoint's row (empty: none any more).

@@ -4,8 +4,6 @@
 #include "core/time/Clock.h"
 #include "core/time/TimeSteps.h"
 
-#include <QTimer>
-
 #include <algorithm>
 
 namespace cooldown {
@@ -56,16 +54,6 @@ void IntegrationsReader::fail()
     emit failed(m_store.lastError());
 }
 
-void IntegrationsReader::start(int intervalMs)
-{
-    if (!m_timer) {
-        m_timer = new QTimer(this);
-        connect(m_timer, &QTimer::timeout, this, &IntegrationsReader::tick);
-    }
-    m_timer->start(intervalMs);
-    poll();
-}
-
 void IntegrationsReader::setRange(qint64 rangeMs)
 {
     m_rangeMs = std::max<qint64>(kMinuteMs, rangeMs);
@@ -82,12 +70,20 @@ void IntegrationsReader::setEndpoints(const QList<IntegrationEndpoint> &endpoint
 
 void IntegrationsReader::poll()
 {
-    refresh(true);
+    if (ensureOpen())
+        refresh(true, true);
 }
 
-void IntegrationsReader::tick()
+void IntegrationsReader::tick(const ChangeToken &token)
 {
-    refresh(false);
+    if (!ensureOpen())
+        return;
+    if (!token.value)
+        emit failed(token.error);
+    // As LiveReader::tick: only the poller's tokens are compared with each other.
+    const bool changed = !token.value || token.value != m_token;
+    m_token = token.value;
+    refresh(false, changed);
 }
 
 bool IntegrationsReader::readOpenWork()
@@ -222,16 +218,9 @@ bool IntegrationsReader::readHolds(qint64 nowMs)
     return true;
 }
 
-void IntegrationsReader::refresh(bool force)
+void IntegrationsReader::refresh(bool force, bool changed)
 {
-    if (!ensureOpen())
-        return;
     const qint64 now = m_clock.nowMs();
-    const std::optional<QByteArray> token = m_store.changeToken();
-    if (!token)
-        fail();
-    const bool changed = force || !token || token != m_token;
-    m_token = token;
     const qint64 minute = floorTo(now, kMinuteMs);
     const bool newMinute = minute != m_lastMinute;
     m_lastMinute = minute;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/CredentialBroker.h"
+#include "core/query/ChangePoller.h"
 #include "core/query/QueryStore.h"
 #include "core/store/Records.h"
 #include "core/store/Store.h"
@@ -14,8 +15,6 @@
 
 #include <memory>
 #include <optional>
-
-class QTimer;
 
 namespace cooldown {
 
@@ -74,8 +73,8 @@ struct IntegrationsSnapshot
 };
 
 // Reads the store for the Integrations view, from a QueryStore of its own on the thread it
-// was moved to (ui/WorkerThread.h), like LiveReader: once a tick it asks the store's
-// change token and reads only when another connection committed, or when a new minute
+// was moved to (ui/WorkerThread.h), like LiveReader: each tick brings the store's change
+// token (ChangePoller) and it reads only when another connection committed, or when a new minute
 // moved the range. Success rate and 429/503 share come from the rollups (the hourly
 // table for ranges of a day and more; what no longer changes is summed once), the
 // light's facts from the open operations (state index), the partitions and the
@@ -105,10 +104,10 @@ public:
     static qint64 percentile(QList<qint64> &values, int p);
 
 public slots:
-    void start(int intervalMs);
     void setRange(qint64 rangeMs);
     void setEndpoints(const QList<cooldown::IntegrationEndpoint> &endpoints);
-    void tick();
+    // What each poll of the ChangePoller runs (ChangePoller::polled).
+    void tick(const cooldown::ChangeToken &token);
     // Reads everything now.
     void poll();
 
@@ -118,7 +117,8 @@ signals:
 
 private:
     bool ensureOpen();
-    void refresh(bool force);
+    // force reads everything, changed or not.
+    void refresh(bool force, bool changed);
     bool readOpenWork();
     bool readRange(qint64 nowMs);
     bool readSpark(qint64 nowMs);
@@ -129,9 +129,8 @@ private:
     QueryStore m_store;
     const Clock &m_clock;
     QList<IntegrationEndpoint> m_endpoints;
-    QTimer *m_timer = nullptr;
     qint64 m_rangeMs = 24 * 3600 * 1000;
-    std::optional<QByteArray> m_token;
+    std::optional<QByteArray> m_token; // the poller's, as last heard
     qint64 m_lastMinute = -1;
     qint64 m_slowReadAtMs = -1;
     bool m_rangeStale = true;

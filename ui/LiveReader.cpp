@@ -5,7 +5,6 @@
 #include "core/time/TimeSteps.h"
 
 #include <QDateTime>
-#include <QTimer>
 
 #include <algorithm>
 
@@ -44,16 +43,6 @@ void LiveReader::setEndpoints(const QHash<QString, QString> &partitionOf,
 bool LiveReader::ensureOpen()
 {
     return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
-}
-
-void LiveReader::start(int intervalMs)
-{
-    if (!m_timer) {
-        m_timer = new QTimer(this);
-        connect(m_timer, &QTimer::timeout, this, &LiveReader::tick);
-    }
-    m_timer->start(intervalMs);
-    poll();
 }
 
 void LiveReader::setRange(qint64 rangeMs, qint64 bucketMs)
@@ -191,24 +180,26 @@ bool LiveReader::readFigures(qint64 fromMs)
 
 void LiveReader::poll()
 {
-    refresh(true);
+    if (ensureOpen())
+        refresh(true, true);
 }
 
-void LiveReader::tick()
-{
-    refresh(false);
-}
-
-void LiveReader::refresh(bool force)
+void LiveReader::tick(const ChangeToken &token)
 {
     if (!ensureOpen())
         return;
+    if (!token.value)
+        emit failed(token.error);
+    // Only the poller's tokens are compared: on SQLite a token counts the commits one
+    // connection saw, so this reader's own connection would not agree with it.
+    const bool changed = !token.value || token.value != m_token;
+    m_token = token.value;
+    refresh(false, changed);
+}
+
+void LiveReader::refresh(bool force, bool changed)
+{
     const qint64 now = m_clock.nowMs();
-    const std::optional<QByteArray> token = m_store.changeToken();
-    if (!token)
-        emit failed(m_store.lastError());
-    const bool changed = force || !token || token != m_token;
-    m_token = token;
     // A new minute, or a new bucket of less, moves the range.
     const qint64 step = floorTo(now, fineBuckets() ? m_bucketMs : Metrics::kMinuteMs);
     const bool newStep = step != m_lastStep;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/Metrics.h"
+#include "core/query/ChangePoller.h"
 #include "core/query/QueryStore.h"
 #include "core/store/Records.h"
 
@@ -16,8 +17,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-
-class QTimer;
 
 namespace cooldown {
 
@@ -51,9 +50,10 @@ struct LiveSnapshot
 // record in the same database show up too. A fixed window (setWindow) is read once; it
 // does not follow the clock.
 //
-// Idle means idle: each tick asks the store for its change token (Store::changeToken)
-// and reads nothing else while it stays the same, except the partitions now and then
-// (their buckets refill with time) and the figures when a new minute starts.
+// Idle means idle: each tick brings the store's change token, read once for every
+// reader by the window's ChangePoller, and the reader reads nothing else while it stays
+// the same, except the partitions now and then (their buckets refill with time) and the
+// figures when a new minute starts. The reader runs no timer of its own.
 class LiveReader final : public QObject
 {
     Q_OBJECT
@@ -74,8 +74,6 @@ public:
     static constexpr qint64 kSettleMs = 2 * 60000;
 
 public slots:
-    // Starts polling every intervalMs (the first poll runs at once).
-    void start(int intervalMs);
     // The Overview's range: the last rangeMs, in buckets of bucketMs.
     void setRange(qint64 rangeMs, qint64 bucketMs);
     // The Overview's range: [fromMs, toMs) in buckets of bucketMs, read afresh and
@@ -84,9 +82,10 @@ public slots:
     // The workspace's endpoints, when the engine runs another workspace.
     void setEndpoints(const QHash<QString, QString> &partitionOf, const QStringList &endpointIds);
     void noteInFlight(int inFlight, int maxInFlight);
-    // What the timer runs: reads only what changed since the last tick, and sends a
-    // snapshot only when something did (or a new minute moved the range).
-    void tick();
+    // What each poll of the ChangePoller runs (ChangePoller::polled): reads only what
+    // changed since the last tick, and sends a snapshot only when something did (or a
+    // new minute moved the range).
+    void tick(const cooldown::ChangeToken &token);
     // Reads everything now instead of at the next tick, changed or not.
     void poll();
 
@@ -96,8 +95,8 @@ signals:
 
 private:
     bool ensureOpen();
-    // One tick; force reads everything whether or not the store changed.
-    void refresh(bool force);
+    // One tick; force reads and sends everything whether or not the store changed.
+    void refresh(bool force, bool changed);
     // The figures of the range afresh, or (fromMs >= 0) the buckets from there on.
     bool readFigures(qint64 fromMs);
     qint64 alignedBucketMs() const;
@@ -117,16 +116,15 @@ private:
     Metrics m_inFlight;                    // exchanges in flight, sampled live
     std::map<qint64, int> m_peakPerSecond; // the same per second, for the fine buckets
     int m_maxInFlight = 0;
-    QTimer *m_timer = nullptr;
     qint64 m_rangeMs = 15 * 60000;
     qint64 m_bucketMs = 60000;
     bool m_fixed = false; // a fixed window rather than the last so much
     qint64 m_windowFromMs = -1;
     qint64 m_windowToMs = -1;
-    bool m_figuresStale = true;    // the range changed: read it whole
-    qint64 m_settledBeforeMs = -1; // buckets before this one no longer change
-    qint64 m_lastStep = -1;        // the minute, or the fine bucket, of the last tick
-    std::optional<QByteArray> m_token;
+    bool m_figuresStale = true;        // the range changed: read it whole
+    qint64 m_settledBeforeMs = -1;     // buckets before this one no longer change
+    qint64 m_lastStep = -1;            // the minute, or the fine bucket, of the last tick
+    std::optional<QByteArray> m_token; // the poller's, as last heard
     qint64 m_partitionsReadAtMs = -1;
     LiveSnapshot m_last; // what was sent last, parts of it kept while nothing changes
 };

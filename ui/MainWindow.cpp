@@ -62,6 +62,8 @@ MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget
         if (!label.isEmpty())
             partitionOf.insert(e.id, label);
     }
+    m_changes = std::make_unique<WorkerThread<ChangePoller>>(QStringLiteral("change poller"),
+                                                             engine.databaseUrl());
     m_reader = std::make_unique<WorkerThread<LiveReader>>(QStringLiteral("live reader"),
                                                           engine.databaseUrl(), engine.clock(),
                                                           partitionOf, endpointIds);
@@ -228,6 +230,8 @@ void MainWindow::setupTray()
 void MainWindow::connectEngine()
 {
     LiveReader *reader = m_reader->worker();
+    ChangePoller *changes = m_changes->worker();
+    connect(changes, &ChangePoller::polled, reader, &LiveReader::tick);
     connect(reader, &LiveReader::snapshotReady, this, &MainWindow::onSnapshot);
     connect(reader, &LiveReader::failed, this, [this](const QString &message) {
         statusBar()->showMessage(tr("Database: %1").arg(message), 10000);
@@ -257,7 +261,6 @@ void MainWindow::connectEngine()
                 reader->setWindow(range.fromMs, range.toMs, range.bucketMs);
             else
                 reader->setRange(range.rangeMs, range.bucketMs);
-            reader->start(1000);
         },
         Qt::QueuedConnection);
 
@@ -277,7 +280,10 @@ void MainWindow::connectEngine()
             });
     connect(m_integrations, &IntegrationsPage::jobsRequested, this,
             [this] { m_tabs->setCurrentWidget(m_jobs); });
-    m_integrations->start();
+    m_integrations->start(changes);
+    // Once a second, as the window's own tick; the readers read at once when set up.
+    QMetaObject::invokeMethod(
+        changes, [changes] { changes->start(1000); }, Qt::QueuedConnection);
 
     connect(&m_engine, &EngineSession::operationChanged, this, [this](const OperationRecord &op) {
         // A row already shown follows its operation (and goes when it leaves the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/EngineSession.h"
+#include "core/query/ChangePoller.h"
 #include "core/store/RetentionPruner.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/LiveReader.h"
@@ -103,6 +104,9 @@ private:
     QString m_applying; // what is being applied, for the status bar
     std::unique_ptr<WorkerThread<LiveReader>> m_reader;
     std::unique_ptr<WorkerThread<RetentionPruner>> m_pruner;
+    // Asks the store once a second whether anything changed, for every reader; it goes
+    // first, so that no poll reaches a reader that is going.
+    std::unique_ptr<WorkerThread<ChangePoller>> m_changes;
     QTabWidget *m_tabs = nullptr;
     OverviewPage *m_overview = nullptr;
     IntegrationsPage *m_integrations = nullptr;

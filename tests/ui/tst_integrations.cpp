@@ -2,6 +2,7 @@
 #include "UiTestSupport.h"
 
 #include "core/engine/EngineSession.h"
+#include "core/query/ChangePoller.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
@@ -297,6 +298,9 @@ void tst_Integrations::statesFromSeededHistories()
                                endpoint(quiet)});
     QSignalSpy spy(&reader, &IntegrationsReader::snapshotReady);
     QSignalSpy failures(&reader, &IntegrationsReader::failed);
+    // The window's one poller, polled by hand: each poll is one tick.
+    ChangePoller changes(db);
+    connect(&changes, &ChangePoller::polled, &reader, &IntegrationsReader::tick);
     reader.setRange(3600000); // the last hour
     QVERIFY(!spy.isEmpty());
     QVERIFY2(failures.isEmpty(),
@@ -352,7 +356,7 @@ void tst_Integrations::statesFromSeededHistories()
     QVERIFY(recordAttempt(*store, failing, kNow + 30 * kMinute, 200, Decision::Success));
     clock.setWallMs(kNow + 45 * kMinute);
     spy.clear();
-    reader.tick();
+    changes.poll();
     QVERIFY(!spy.isEmpty());
     snapshot = spy.last().first().value<IntegrationsSnapshot>();
     QCOMPARE(integrationState(row(held), clock.nowMs()), IntegrationState::Ok);
@@ -372,7 +376,7 @@ void tst_Integrations::statesFromSeededHistories()
     QVERIFY(recordAttempt(*store, ok, kNow + 45 * kMinute + 1000, 200, Decision::Success));
     clock.setWallMs(kNow + 45 * kMinute + 2000);
     spy.clear();
-    reader.tick();
+    changes.poll();
     QVERIFY(!spy.isEmpty());
     snapshot = spy.last().first().value<IntegrationsSnapshot>();
     QCOMPARE(row(ok).attempts, okBefore + 1);
@@ -381,7 +385,7 @@ void tst_Integrations::statesFromSeededHistories()
     // Nothing written: nothing read, nothing sent.
     spy.clear();
     clock.setWallMs(kNow + 45 * kMinute + 3000);
-    reader.tick();
+    changes.poll();
     QVERIFY(spy.isEmpty());
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "UiTestSupport.h"
+#include "core/query/ChangePoller.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
 #include "ui/LiveReader.h"
@@ -293,38 +294,45 @@ void tst_LiveReader::idleTickReadsNothingNew()
     ManualClock clock(kNow + 5000);
     LiveReader reader(m_url, clock, {}, {QStringLiteral("search")});
     QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    // The window's one poller, polled by hand: each poll is one tick.
+    ChangePoller changes(m_url);
+    connect(&changes, &ChangePoller::polled, &reader, &LiveReader::tick);
     reader.setRange(15 * kMinute, kMinute);
     QCOMPARE(snapshots.size(), 1);
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 1);
+    // The first token the reader hears is news to it (its own reads took none): it reads
+    // once more.
+    changes.poll();
+    QCOMPARE(snapshots.size(), 2);
 
     // Nothing changed, same minute: nothing is sent.
     clock.advance(1000);
-    reader.tick();
-    reader.tick();
-    QCOMPARE(snapshots.size(), 1);
+    changes.poll();
+    changes.poll();
+    QCOMPARE(snapshots.size(), 2);
 
     // Another connection records an attempt: the next tick sends it.
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), kNow + 6000, 429,
                                 Decision::Retry) > 0);
     const quint64 changesBefore = lastSnapshot(snapshots).storeChanges;
-    reader.tick();
-    QCOMPARE(snapshots.size(), 2);
+    changes.poll();
+    QCOMPARE(snapshots.size(), 3);
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
     QCOMPARE(sum(lastSnapshot(snapshots).metrics.tooManyRequests), 1);
     // The Jobs view reads its rows again when this count grows.
     QCOMPARE(lastSnapshot(snapshots).storeChanges, changesBefore + 1);
-    reader.tick();
-    QCOMPARE(snapshots.size(), 2);
+    changes.poll();
+    QCOMPARE(snapshots.size(), 3);
 
     // A new minute moves the range: sent again, without a change in the store.
     clock.advance(kMinute);
-    reader.tick();
-    QCOMPARE(snapshots.size(), 3);
+    changes.poll();
+    QCOMPARE(snapshots.size(), 4);
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 2);
     QCOMPARE(lastSnapshot(snapshots).storeChanges, changesBefore + 1);
     // Fifteen minutes on, the attempts have left the range.
     clock.advance(15 * kMinute);
-    reader.tick();
+    changes.poll();
     QCOMPARE(lastSnapshot(snapshots).metrics.attempts, 0);
 }
 
@@ -419,6 +427,9 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     LiveReader reader(m_url, clock, partitionOf,
                       {QStringLiteral("search"), QStringLiteral("orders")});
     QSignalSpy snapshots(&reader, &LiveReader::snapshotReady);
+    // The window's one poller, polled by hand: each poll is one tick.
+    ChangePoller changes(m_url);
+    connect(&changes, &ChangePoller::polled, &reader, &LiveReader::tick);
     reader.setRange(15 * kMinute, bucket);
     const MetricsSnapshot shown = lastSnapshot(snapshots).metrics;
     QCOMPARE(shown.bucketMs, bucket);
@@ -507,17 +518,17 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
     clock.advance(3000);
     QVERIFY(test::recordAttempt(*m_store, QStringLiteral("search"), now + 2000, 429,
                                 Decision::Retry) > 0);
-    reader.tick();
+    changes.poll();
     MetricsSnapshot later = lastSnapshot(snapshots).metrics;
     QCOMPARE(later.fromMs, shown.fromMs);
     QCOMPARE(later.tooManyRequests.last(), shown.tooManyRequests.last() + 1);
     // Idle, the window moves on with every new bucket, by one bucket.
     const qsizetype sent = snapshots.size();
     clock.advance(1000);
-    reader.tick();
+    changes.poll();
     QCOMPARE(snapshots.size(), sent);
     clock.advance(bucket);
-    reader.tick();
+    changes.poll();
     QCOMPARE(snapshots.size(), sent + 1);
     later = lastSnapshot(snapshots).metrics;
     QCOMPARE(later.fromMs, shown.fromMs + bucket);
