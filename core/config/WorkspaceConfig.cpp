@@ -43,7 +43,8 @@ const QStringList kTopKeys = {QStringLiteral("version"),
                               QStringLiteral("pause_after_failures"),
                               QStringLiteral("credentials"),
                               QStringLiteral("tls"),
-                              QStringLiteral("proxy")};
+                              QStringLiteral("proxy"),
+                              QStringLiteral("maintenance")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -1281,6 +1282,182 @@ std::optional<WorkspaceConfig> WorkspaceConfig::load(const QString &path, QStrin
     return parse(file.readAll(), path, error, variables);
 }
 
+namespace {
+
+// The phases of WorkspaceConfig::parse, in the order they run: each later one may name
+// what an earlier one read (an endpoint names a policy, a retry profile and its
+// connection settings; a maintenance window names endpoints).
+
+void readVersion(const QJsonObject &top, JsonReader &r)
+{
+    if (r.ok() && !top.contains(QStringLiteral("version")))
+        r.fail(QStringLiteral("version"),
+               Text::tr("required, expected %1").arg(WorkspaceConfig::kVersion));
+    const double version = r.number(top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
+    if (r.ok() && version != WorkspaceConfig::kVersion)
+        r.fail(QStringLiteral("version"),
+               Text::tr("this build reads version %1, the file is version %2")
+                   .arg(WorkspaceConfig::kVersion)
+                   .arg(version));
+}
+
+void readLimits(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
+{
+    if (top.contains(QStringLiteral("concurrency"))) {
+        const QString path = QStringLiteral("concurrency");
+        if (const auto c = r.object(top.value(path), path)) {
+            r.checkKnownKeys(*c, path, {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
+            config.concurrency.maxInFlight =
+                int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
+            // The fleet's: several workers may have more than the 6 connections one
+            // process keeps to a host.
+            config.concurrency.perHost =
+                int(r.number(*c, QStringLiteral("per_host"), path, 1, 1024, 6, true));
+        }
+    }
+    if (top.contains(QStringLiteral("retention"))) {
+        const QString path = QStringLiteral("retention");
+        if (const auto c = r.object(top.value(path), path)) {
+            r.checkKnownKeys(*c, path, {QStringLiteral("raw_days"), QStringLiteral("rollup_days")});
+            config.retention.rawDays =
+                int(r.number(*c, QStringLiteral("raw_days"), path, 0, 36500, 30, true));
+            config.retention.rollupDays =
+                int(r.number(*c, QStringLiteral("rollup_days"), path, 0, 36500, 400, true));
+        }
+    }
+}
+
+void readPolicies(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
+{
+    const QString path = QStringLiteral("policies");
+    if (!top.contains(path))
+        return;
+    if (const auto policies = r.array(top.value(path), path)) {
+        QString why;
+        if (const auto list = RateLimitPolicy::listFromJson(*policies, path, &why))
+            config.policies = *list;
+        else
+            r.fail(QString(), why);
+    }
+}
+
+void readRetryProfiles(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
+{
+    config.retryProfiles.insert(QStringLiteral("default"), RetryProfile());
+    const QString path = QStringLiteral("retry_profiles");
+    if (!top.contains(path))
+        return;
+    const auto profiles = r.object(top.value(path), path);
+    for (auto it = profiles ? profiles->begin() : QJsonObject::const_iterator();
+         profiles && it != profiles->end() && r.ok(); ++it) {
+        const QString profilePath = JsonReader::join(path, it.key());
+        const auto fields = r.object(it.value(), profilePath);
+        if (!fields)
+            break;
+        RetryProfile profile;
+        for (auto f = fields->begin(); f != fields->end(); ++f) {
+            QString why;
+            if (!profile.setField(f.key(), f.value(), &why)) {
+                r.fail(JsonReader::join(profilePath, f.key()), why);
+                break;
+            }
+        }
+        if (r.ok() && profile.capSeconds < profile.baseSeconds)
+            r.fail(JsonReader::join(profilePath, QStringLiteral("cap_seconds")),
+                   Text::tr("expected at least base_seconds (%1)").arg(profile.baseSeconds));
+        config.retryProfiles.insert(it.key(), profile);
+    }
+}
+
+// One endpoint's references to the rest of the workspace, once it is read.
+void checkEndpointNames(const WorkspaceConfig &config, const EndpointConfig &e,
+                        const QString &endpointPath, const QSet<QString> &ids, JsonReader &r)
+{
+    if (ids.contains(e.id))
+        r.fail(JsonReader::join(endpointPath, QStringLiteral("id")),
+               Text::tr("duplicate id '%1'").arg(e.id));
+    else if (!config.retryProfiles.contains(e.retry))
+        r.fail(JsonReader::join(endpointPath, QStringLiteral("retry")),
+               Text::tr("no retry profile named '%1'").arg(e.retry));
+    else if (!e.policy.isEmpty() && !config.policy(e.policy))
+        r.fail(JsonReader::join(endpointPath, QStringLiteral("policy")),
+               Text::tr("no policy with policy_id '%1'").arg(e.policy));
+    else
+        checkConnection(config, e, endpointPath, r);
+}
+
+void readEndpoints(const QJsonObject &top, const Substitution &subst, JsonReader &r,
+                   WorkspaceConfig &config)
+{
+    const QString path = QStringLiteral("endpoints");
+    if (r.ok() && !top.contains(path))
+        r.fail(path, Text::tr("required, expected an array of endpoints"));
+    const auto endpoints = r.array(top.value(path), path);
+    if (!endpoints)
+        return;
+    if (endpoints->isEmpty())
+        r.fail(path, Text::tr("expected at least one endpoint"));
+    QSet<QString> ids;
+    for (qsizetype i = 0; i < endpoints->size() && r.ok(); ++i) {
+        const QString endpointPath = JsonReader::index(path, i);
+        const auto o = r.object(endpoints->at(i), endpointPath);
+        if (!o)
+            break;
+        EndpointConfig e;
+        readEndpoint(*o, endpointPath, subst, r, config.pauseAfterFailures, e);
+        if (r.ok())
+            checkEndpointNames(config, e, endpointPath, ids, r);
+        if (!r.ok())
+            break;
+        ids.insert(e.id);
+        config.endpoints.append(e);
+    }
+    // Keys are stored, shown and exported (docs/intake.md).
+    for (qsizetype i = 0; i < config.endpoints.size() && r.ok(); ++i) {
+        const QString &key = config.endpoints.at(i).partitionKey;
+        const QString problem =
+            jobtemplate::placeholders(key).isEmpty() ? partitionKeyProblem(config, key) : QString();
+        if (!problem.isEmpty())
+            r.fail(JsonReader::join(JsonReader::index(path, i), QStringLiteral("partition_key")),
+                   problem);
+    }
+}
+
+void readAlerts(const QJsonObject &top, const Substitution &subst, JsonReader &r,
+                WorkspaceConfig &config)
+{
+    const QString path = QStringLiteral("alerts");
+    if (!r.ok() || !top.contains(path))
+        return;
+    const auto alerts = r.array(top.value(path), path);
+    QSet<QString> ids;
+    for (qsizetype i = 0; alerts && i < alerts->size() && r.ok(); ++i) {
+        const QString alertPath = JsonReader::index(path, i);
+        const auto o = r.object(alerts->at(i), alertPath);
+        if (!o)
+            break;
+        AlertConfig a;
+        readAlert(*o, alertPath, subst, r, a);
+        if (!r.ok())
+            break;
+        if (ids.contains(a.id)) {
+            r.fail(JsonReader::join(alertPath, QStringLiteral("id")),
+                   Text::tr("duplicate id '%1'").arg(a.id));
+            break;
+        }
+        ids.insert(a.id);
+        if (!config.retryProfiles.contains(a.target.retry)) {
+            r.fail(JsonReader::join(alertPath, QStringLiteral("retry")),
+                   Text::tr("no retry profile named '%1'").arg(a.target.retry));
+            break;
+        }
+        checkConnection(config, a.target, alertPath, r);
+        config.alerts.append(a);
+    }
+}
+
+} // namespace
+
 std::optional<WorkspaceConfig>
 WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QString *error,
                        const QHash<QString, QString> &variables,
@@ -1306,172 +1483,27 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
         r.object(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), QStringLiteral("$"));
     if (top) {
         r.checkKnownKeys(*top, QString(), kTopKeys);
-        if (r.ok() && !top->contains(QStringLiteral("version")))
-            r.fail(QStringLiteral("version"), Text::tr("required, expected %1").arg(kVersion));
-        const double version =
-            r.number(*top, QStringLiteral("version"), QString(), 1, 1000000, 0, true);
-        if (r.ok() && version != kVersion)
-            r.fail(QStringLiteral("version"),
-                   Text::tr("this build reads version %1, the file is version %2")
-                       .arg(kVersion)
-                       .arg(version));
-
-        if (top->contains(QStringLiteral("concurrency"))) {
-            if (const auto c = r.object(top->value(QStringLiteral("concurrency")),
-                                        QStringLiteral("concurrency"))) {
-                const QString path = QStringLiteral("concurrency");
-                r.checkKnownKeys(*c, path,
-                                 {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
-                config.concurrency.maxInFlight =
-                    int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
-                // The fleet's: several workers may have more than the 6 connections one
-                // process keeps to a host.
-                config.concurrency.perHost =
-                    int(r.number(*c, QStringLiteral("per_host"), path, 1, 1024, 6, true));
-            }
-        }
-
-        if (top->contains(QStringLiteral("retention"))) {
-            const QString path = QStringLiteral("retention");
-            if (const auto c = r.object(top->value(path), path)) {
-                r.checkKnownKeys(*c, path,
-                                 {QStringLiteral("raw_days"), QStringLiteral("rollup_days")});
-                config.retention.rawDays =
-                    int(r.number(*c, QStringLiteral("raw_days"), path, 0, 36500, 30, true));
-                config.retention.rollupDays =
-                    int(r.number(*c, QStringLiteral("rollup_days"), path, 0, 36500, 400, true));
-            }
-        }
-
+        readVersion(*top, r);
+        readLimits(*top, r, config);
         if (top->contains(QStringLiteral("api"))) {
             const QString path = QStringLiteral("api");
             if (const auto c = r.object(top->value(path), path))
                 readApi(*c, path, subst, r, config.api);
         }
-
-        if (top->contains(QStringLiteral("policies"))) {
-            const QString path = QStringLiteral("policies");
-            if (const auto policies = r.array(top->value(path), path)) {
-                QString why;
-                if (const auto list = RateLimitPolicy::listFromJson(*policies, path, &why))
-                    config.policies = *list;
-                else
-                    r.fail(QString(), why);
-            }
-        }
-
-        config.retryProfiles.insert(QStringLiteral("default"), RetryProfile());
-        if (top->contains(QStringLiteral("retry_profiles"))) {
-            const QString path = QStringLiteral("retry_profiles");
-            if (const auto profiles = r.object(top->value(path), path)) {
-                for (auto it = profiles->begin(); it != profiles->end() && r.ok(); ++it) {
-                    const QString profilePath = JsonReader::join(path, it.key());
-                    const auto fields = r.object(it.value(), profilePath);
-                    if (!fields)
-                        break;
-                    RetryProfile profile;
-                    for (auto f = fields->begin(); f != fields->end(); ++f) {
-                        QString why;
-                        if (!profile.setField(f.key(), f.value(), &why)) {
-                            r.fail(JsonReader::join(profilePath, f.key()), why);
-                            break;
-                        }
-                    }
-                    if (r.ok() && profile.capSeconds < profile.baseSeconds)
-                        r.fail(JsonReader::join(profilePath, QStringLiteral("cap_seconds")),
-                               Text::tr("expected at least base_seconds (%1)")
-                                   .arg(profile.baseSeconds));
-                    config.retryProfiles.insert(it.key(), profile);
-                }
-            }
-        }
-
+        readPolicies(*top, r, config);
+        readRetryProfiles(*top, r, config);
         // Before the endpoints: it is the default of theirs.
         config.pauseAfterFailures = int(r.number(*top, QStringLiteral("pause_after_failures"),
                                                  QString(), 1, kMaxPauseAfterFailures, 0, true));
-
         // Before the endpoints and alerts, which name them.
         readConnectionSections(*top, sourceName, subst, r, config);
-
-        const QString path = QStringLiteral("endpoints");
-        if (r.ok() && !top->contains(path))
-            r.fail(path, Text::tr("required, expected an array of endpoints"));
-        if (const auto endpoints = r.array(top->value(path), path)) {
-            if (endpoints->isEmpty())
-                r.fail(path, Text::tr("expected at least one endpoint"));
-            QSet<QString> ids;
-            for (qsizetype i = 0; i < endpoints->size() && r.ok(); ++i) {
-                const QString endpointPath = JsonReader::index(path, i);
-                const auto o = r.object(endpoints->at(i), endpointPath);
-                if (!o)
-                    break;
-                EndpointConfig e;
-                readEndpoint(*o, endpointPath, subst, r, config.pauseAfterFailures, e);
-                if (!r.ok())
-                    break;
-                if (ids.contains(e.id)) {
-                    r.fail(JsonReader::join(endpointPath, QStringLiteral("id")),
-                           Text::tr("duplicate id '%1'").arg(e.id));
-                    break;
-                }
-                ids.insert(e.id);
-                if (!config.retryProfiles.contains(e.retry)) {
-                    r.fail(JsonReader::join(endpointPath, QStringLiteral("retry")),
-                           Text::tr("no retry profile named '%1'").arg(e.retry));
-                    break;
-                }
-                if (!e.policy.isEmpty()) {
-                    if (!config.policy(e.policy)) {
-                        r.fail(JsonReader::join(endpointPath, QStringLiteral("policy")),
-                               Text::tr("no policy with policy_id '%1'").arg(e.policy));
-                        break;
-                    }
-                }
-                checkConnection(config, e, endpointPath, r);
-                config.endpoints.append(e);
-            }
-            // Keys are stored, shown and exported (docs/intake.md).
-            for (qsizetype i = 0; i < config.endpoints.size() && r.ok(); ++i) {
-                const QString &key = config.endpoints.at(i).partitionKey;
-                const QString problem = jobtemplate::placeholders(key).isEmpty()
-                                            ? partitionKeyProblem(config, key)
-                                            : QString();
-                if (!problem.isEmpty())
-                    r.fail(JsonReader::join(JsonReader::index(path, i),
-                                            QStringLiteral("partition_key")),
-                           problem);
-            }
-        }
-    }
-
-    if (r.ok() && top && top->contains(QStringLiteral("alerts"))) {
-        const QString path = QStringLiteral("alerts");
-        if (const auto alerts = r.array(top->value(path), path)) {
-            QSet<QString> ids;
-            for (qsizetype i = 0; i < alerts->size() && r.ok(); ++i) {
-                const QString alertPath = JsonReader::index(path, i);
-                const auto o = r.object(alerts->at(i), alertPath);
-                if (!o)
-                    break;
-                AlertConfig a;
-                readAlert(*o, alertPath, subst, r, a);
-                if (!r.ok())
-                    break;
-                if (ids.contains(a.id)) {
-                    r.fail(JsonReader::join(alertPath, QStringLiteral("id")),
-                           Text::tr("duplicate id '%1'").arg(a.id));
-                    break;
-                }
-                ids.insert(a.id);
-                if (!config.retryProfiles.contains(a.target.retry)) {
-                    r.fail(JsonReader::join(alertPath, QStringLiteral("retry")),
-                           Text::tr("no retry profile named '%1'").arg(a.target.retry));
-                    break;
-                }
-                checkConnection(config, a.target, alertPath, r);
-                config.alerts.append(a);
-            }
-        }
+        readEndpoints(*top, subst, r, config);
+        readAlerts(*top, subst, r, config);
+        // After the endpoints, which the windows name.
+        const QString maintenance = QStringLiteral("maintenance");
+        if (r.ok() && top->contains(maintenance))
+            config.maintenance = readMaintenance(top->value(maintenance), maintenance,
+                                                 config.endpoints, r);
     }
 
     if (r.ok())

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/Credentials.h"
+#include "core/config/MaintenanceConfig.h"
 #include "core/http/HttpHeaders.h"
 #include "core/ratelimit/RateLimitPolicy.h"
 #include "core/retry/RetryProfile.h"
@@ -137,6 +138,8 @@ struct WorkspaceConfig
     QMap<QString, RetryProfile> retryProfiles;
     QList<EndpointConfig> endpoints;
     QList<AlertConfig> alerts;
+    // Partners' maintenance windows (docs/maintenance.md), their endpoints resolved.
+    QList<MaintenanceConfig> maintenance;
     // docs/credentials.md. Their files are read and their ${env:NAME} references
     // resolved at load; what was wrong with them refuses the workspace like any field.
     QList<CredentialConfig> credentials;

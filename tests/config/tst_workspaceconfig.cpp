@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/config/WorkspaceConfig.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QSslKey>
@@ -34,6 +35,14 @@ QByteArray minimal(const QByteArray &endpointExtra = {}, const QByteArray &topEx
            R"("endpoints": [{"id": "m", "url": "https://api.example.com/m")" + endpointExtra +
            "}]}";
 }
+
+// Two endpoints on two hosts, and the maintenance windows given.
+QByteArray withMaintenance(const QByteArray &windows)
+{
+    return R"({"version": 1, "maintenance": [)" + windows +
+           R"(], "endpoints": [{"id": "m", "url": "https://api.example.com/m"},)"
+           R"( {"id": "n", "url": "https://other.example.net/n"}]})";
+}
 } // namespace
 
 class tst_WorkspaceConfig : public QObject
@@ -47,6 +56,7 @@ private slots:
     void refused_data();
     void refused();
     void pauseAfterFailures();
+    void maintenanceWindows();
     void secretsResolvedInMemoryOnly();
     void alertTargets();
     void demoVariables();
@@ -367,6 +377,50 @@ void tst_WorkspaceConfig::refused_data()
                {},
                R"("alerts": [{"id": "ops\n", "url": "https://chat.example.com/hook", "events": ["endpoint_paused"]}], )")
         << "alerts[0].id: expected 1-64";
+    QTest::newRow("maintenance not an array")
+        << minimal({}, R"("maintenance": {}, )") << "maintenance: expected an array";
+    QTest::newRow("maintenance without id")
+        << withMaintenance(R"({"time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << "maintenance[0].id: required";
+    QTest::newRow("maintenance unknown key")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}, "every": 1})")
+        << "maintenance[0].every: unknown key";
+    QTest::newRow("maintenance unknown zone")
+        << withMaintenance(R"({"id": "w", "time_zone": "Europe/Atlantis", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << "maintenance[0].time_zone: not a time zone this system knows: 'Europe/Atlantis'";
+    QTest::newRow("maintenance both kinds")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}})")
+        << "maintenance[0]: either weekly or from and to, not both";
+    QTest::newRow("maintenance neither kind")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC"})")
+        << "maintenance[0]: expected weekly, or from and to";
+    QTest::newRow("maintenance to before from")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-24T17:00"})")
+        << "maintenance[0].to: expected a time after from";
+    QTest::newRow("maintenance from with an offset")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00+01:00", "to": "2026-12-25T08:00"})")
+        << "maintenance[0].from: expected a local date and time";
+    QTest::newRow("maintenance no such day")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat", "caturday"], "start": "22:00", "duration": "8h"}})")
+        << "maintenance[0].weekly.days[1]: expected a day (one of: mon, tue";
+    QTest::newRow("maintenance no days")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": [], "start": "22:00", "duration": "8h"}})")
+        << "maintenance[0].weekly.days: expected at least one day";
+    QTest::newRow("maintenance start not a time")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "25:00", "duration": "8h"}})")
+        << "maintenance[0].weekly.start: expected a local time such as 22:00, got '25:00'";
+    QTest::newRow("maintenance duration in hours as a number")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8"}})")
+        << "maintenance[0].weekly.duration: expected a span such as 8h";
+    QTest::newRow("maintenance unknown endpoint")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "endpoints": ["m", "x"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << "maintenance[0].endpoints[1]: no endpoint with id 'x'";
+    QTest::newRow("maintenance unknown host")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "hosts": ["api.example.org"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << "maintenance[0].hosts[0]: no endpoint's URL has the host 'api.example.org'";
+    QTest::newRow("maintenance duplicate id")
+        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"}, {"id": "w", "time_zone": "UTC", "from": "2026-12-31T18:00", "to": "2027-01-01T08:00"})")
+        << "maintenance[1].id: duplicate id 'w'";
     QTest::newRow("invalid utf-8")
         << QByteArray(
                "{\"version\": 1, \"endpoints\": [{\"id\": \"a\xff\", \"url\": \"http://a/\"}]}")
@@ -383,6 +437,45 @@ void tst_WorkspaceConfig::refused()
     QVERIFY(!config);
     QVERIFY2(error.startsWith(QStringLiteral("ws.json: ")), qPrintable(error));
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void tst_WorkspaceConfig::maintenanceWindows()
+{
+    // Christmas, local time in Berlin; every Saturday night for the second host; and one
+    // for every endpoint, named by neither.
+    const QByteArray json = withMaintenance(
+        R"({"id": "xmas", "time_zone": "Europe/Berlin", "endpoints": ["m"],)"
+        R"( "from": "2026-12-24T18:00", "to": "2026-12-27T08:00", "reason": "Holidays"},)"
+        R"( {"id": "weekly", "time_zone": "America/New_York", "hosts": ["OTHER.example.net"],)"
+        R"( "weekly": {"days": ["sat", "SUN", "sat"], "start": "22:30", "duration": "1d2h"}},)"
+        R"( {"id": "all", "time_zone": "UTC", "from": "2027-01-01T00:00", "to": "2027-01-01T01:00"})");
+    QString error;
+    const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->maintenance.size(), 3);
+
+    const MaintenanceConfig &xmas = config->maintenance.at(0);
+    QCOMPARE(xmas.id, QStringLiteral("xmas"));
+    QCOMPARE(xmas.endpointIds, QStringList{QStringLiteral("m")});
+    QCOMPARE(xmas.holdReason(), QStringLiteral("Holidays"));
+    QCOMPARE(xmas.window.kind, MaintenanceWindow::Kind::OneOff);
+    // 18:00 in Berlin is 17:00 UTC in December.
+    QCOMPARE(xmas.window.fromMs,
+             QDateTime(QDate(2026, 12, 24), QTime(17, 0), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(xmas.window.toMs,
+             QDateTime(QDate(2026, 12, 27), QTime(7, 0), Qt::UTC).toMSecsSinceEpoch());
+
+    const MaintenanceConfig &weekly = config->maintenance.at(1);
+    QCOMPARE(weekly.endpointIds, QStringList{QStringLiteral("n")}); // hosts match in any case
+    QCOMPARE(weekly.holdReason(), QStringLiteral("maintenance weekly"));
+    QCOMPARE(weekly.window.kind, MaintenanceWindow::Kind::Weekly);
+    QCOMPARE(weekly.window.days, (QList<int>{6, 7}));
+    QCOMPARE(weekly.window.start, QTime(22, 30));
+    QCOMPARE(weekly.window.durationMs, qint64(26) * 3600 * 1000);
+    QCOMPARE(weekly.window.zone.id(), QByteArray("America/New_York"));
+
+    QCOMPARE(config->maintenance.at(2).endpointIds,
+             (QStringList{QStringLiteral("m"), QStringLiteral("n")}));
 }
 
 void tst_WorkspaceConfig::pauseAfterFailures()
