@@ -6,9 +6,11 @@
 #include "core/engine/EngineSession.h"
 #include "core/engine/Intake.h"
 #include "core/time/Clock.h"
+#include "core/time/DurationText.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
+#include <QUrl>
 #include <QUrlQuery>
 
 #include <algorithm>
@@ -162,8 +164,16 @@ LocalResponse JobsApi::handle(const LocalRequest &request)
     if (auto refusal = refuseUnauthorized(request))
         return *refusal;
     const QList<QByteArray> parts = request.path.mid(1).split('/'); // v1, jobs, ...
+    if (parts.size() == 4 && parts.at(1) == "endpoints") {
+        if (parts.at(3) != "pause" && parts.at(3) != "resume")
+            return problem(404, QStringLiteral("no such action; an endpoint has pause and resume"));
+        if (request.method != "POST")
+            return methodNotAllowed("POST");
+        return endpointAction(QUrl::fromPercentEncoding(parts.at(2)), parts.at(3), request);
+    }
     if (parts.size() < 2 || parts.at(1) != "jobs" || parts.size() > 4)
-        return problem(404, QStringLiteral("no such resource; the API has /v1/jobs"));
+        return problem(404, QStringLiteral(
+                                "no such resource; the API has /v1/jobs and /v1/endpoints/ID/pause"));
     if (parts.size() == 2) {
         if (request.method != "POST")
             return methodNotAllowed("POST");
@@ -458,6 +468,75 @@ LocalResponse JobsApi::operatorAction(qint64 id, const QByteArray &action,
         break;
     }
     return problem(503, QStringLiteral("the database failed: %1").arg(why));
+}
+
+LocalResponse JobsApi::endpointAction(const QString &endpointId, const QByteArray &action,
+                                      const LocalRequest &request)
+{
+    if (!m_engine.config().endpoint(endpointId))
+        return problem(404, QStringLiteral("no endpoint '%1' in the workspace").arg(endpointId));
+    std::optional<qint64> forMs;
+    QString reason;
+    if (!request.body.trimmed().isEmpty()) {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
+        if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+            return problem(400, QStringLiteral("expected a JSON object such as {\"for\": \"2h\"}"));
+        const QJsonObject o = doc.object();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            QString why;
+            if (action != "pause")
+                why = QStringLiteral("resume takes no options");
+            else if (it.key() == QLatin1String("for") &&
+                     !(forMs = parseDurationMs(it.value().toString())))
+                why = QStringLiteral("expected a span such as \"90m\", \"2h\" or \"1d12h\"");
+            else if (it.key() == QLatin1String("reason") && it.value().isString())
+                reason = it.value().toString();
+            else if (it.key() != QLatin1String("for"))
+                why = QStringLiteral("unexpected member (expected for and reason)");
+            if (!why.isEmpty())
+                return problem(422, QStringLiteral("unexpected member"),
+                               {pointerError(QStringLiteral("$.%1: %2").arg(it.key(), why))});
+        }
+        if (!reason.isEmpty() && !forMs)
+            return problem(422, QStringLiteral("unexpected member"),
+                           {pointerError(QStringLiteral("$.reason: applies to a pause with for"))});
+    }
+    AuditRecord audit;
+    audit.atMs = m_engine.clock().nowMs();
+    audit.actor = QStringLiteral("local API");
+    audit.workerId = m_engine.workerId();
+    audit.action = action == "pause" ? OperatorAction::Pause : OperatorAction::Resume;
+    audit.target = endpointListTarget({endpointId});
+    audit.asked = 1;
+    if (forMs)
+        audit.target += QStringLiteral(" for=") + durationText(*forMs);
+    if (forMs && reason.isEmpty())
+        reason = QStringLiteral("paused through the local API for %1").arg(durationText(*forMs));
+    bool ok = false;
+    QString why;
+    std::optional<QList<EndpointHold>> holds;
+    std::optional<bool> paused;
+    m_engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
+        ok = forMs ? scheduler.holdEndpoints({endpointId}, *forMs, reason, &audit).has_value()
+                   : scheduler.setEndpointPaused(endpointId, action == "pause", &audit);
+        why = store.lastError();
+        holds = store.endpointHolds();
+        paused = store.isEndpointPaused(endpointId);
+    });
+    if (!ok || !holds || !paused)
+        return problem(503, QStringLiteral("the database failed: %1").arg(why));
+    QJsonObject o{{QStringLiteral("endpoint"), endpointId},
+                  {QStringLiteral("paused"), *paused},
+                  {QStringLiteral("held_until"), QJsonValue()},
+                  {QStringLiteral("reason"), QJsonValue()}};
+    for (const EndpointHold &h : std::as_const(*holds)) {
+        if (h.endpointId == endpointId) {
+            o.insert(QStringLiteral("held_until"), cli::isoTime(h.untilMs));
+            o.insert(QStringLiteral("reason"), h.reason);
+        }
+    }
+    return jsonResponse(200, o);
 }
 
 } // namespace cooldown

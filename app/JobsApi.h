@@ -48,6 +48,8 @@ private:
     LocalResponse postJobs(const LocalRequest &request);
     LocalResponse getJob(qint64 id);
     LocalResponse operatorAction(qint64 id, const QByteArray &action, const LocalRequest &request);
+    LocalResponse endpointAction(const QString &endpointId, const QByteArray &action,
+                                 const LocalRequest &request);
     std::optional<LocalResponse> refuseUnauthorized(const LocalRequest &request) const;
     // Seconds until the queue has room for `needed` more, at the rate it drained in
     // the last minute.

@@ -301,6 +301,8 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
             state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
             state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
         }
+        for (const EndpointHold &h : store.endpointHolds().value_or(QList<EndpointHold>()))
+            state.heldEndpoints += h.untilMs > now ? 1 : 0;
     });
     return state;
 }
@@ -356,13 +358,24 @@ void logEngine(EngineSession &engine, QTextStream &out, QTextStream &err, Summar
                          out << '\n';
                          out.flush();
                      });
-    // No command resumes an endpoint: the dashboard's Resume endpoint does.
     QObject::connect(&engine, &EngineSession::endpointAutoPaused, &engine,
                      [&](const QString &endpointId, int failures) {
                          out << timestamp() << " endpoint " << endpointId << " paused after "
                              << failures
-                             << " failed operations in a row; resume it with Resume endpoint"
-                                " on the dashboard's Jobs page\n";
+                             << " failed operations in a row; resume it with `cooldown resume "
+                             << endpointId << "` or Resume endpoint on the dashboard's Jobs page\n";
+                         out.flush();
+                     });
+    QObject::connect(&engine, &EngineSession::endpointsHeld, &engine,
+                     [&](const QStringList &endpointIds, qint64 untilMs, const QString &reason) {
+                         out << timestamp() << " endpoints " << endpointIds.join(QLatin1Char(','))
+                             << " held until " << isoTime(untilMs) << " (" << reason << ")\n";
+                         out.flush();
+                     });
+    QObject::connect(&engine, &EngineSession::endpointsReleased, &engine,
+                     [&](const QStringList &endpointIds) {
+                         out << timestamp() << " endpoints " << endpointIds.join(QLatin1Char(','))
+                             << " no longer held\n";
                          out.flush();
                      });
     QObject::connect(&engine, &EngineSession::storeFailed, &engine, [&](const QString &message) {

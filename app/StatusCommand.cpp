@@ -74,6 +74,195 @@ QJsonObject toJson(const PartitionState &p, qint64 nowMs)
     return o;
 }
 
+// What `cooldown status` reads, in one go, before it prints anything.
+struct StatusReading
+{
+    QString url;
+    qint64 nowMs = 0;
+    QList<WorkerLeases> workers;
+    QList<PartitionState> partitions;
+    QMap<OperationState, qint64> counts;
+    qint64 due = 0;
+    QList<CredentialStateRow> credentials;
+    QList<EndpointHold> holds;
+};
+
+std::optional<StatusReading> readStatus(Store &store, const QString &url)
+{
+    StatusReading s;
+    s.url = url;
+    s.nowMs = SystemClock::instance().nowMs();
+    s.workers = store.workers();
+    const std::optional<QList<PartitionState>> partitions = store.partitions(s.nowMs);
+    if (!partitions)
+        return std::nullopt;
+    s.partitions = *partitions;
+    s.counts = store.countsByState();
+    s.due = store.dueCount(s.nowMs);
+    if (!store.lastError().isEmpty() && s.due < 0)
+        return std::nullopt;
+    const std::optional<QList<CredentialStateRow>> credentials = store.credentialStates();
+    if (!credentials)
+        return std::nullopt;
+    s.credentials = *credentials;
+    const std::optional<QList<EndpointHold>> holds = store.endpointHolds();
+    if (!holds)
+        return std::nullopt;
+    s.holds = *holds;
+    return s;
+}
+
+QJsonObject toJson(const CredentialStateRow &c)
+{
+    QJsonObject o;
+    o[QLatin1String("credentials")] = c.credentialId;
+    o[QLatin1String("worker_id")] = c.workerId;
+    o[QLatin1String("state")] = c.phase;
+    o[QLatin1String("valid_until")] =
+        c.validUntilMs >= 0 ? QJsonValue(isoTime(c.validUntilMs)) : QJsonValue();
+    o[QLatin1String("failing_since")] =
+        c.failingSinceMs >= 0 ? QJsonValue(isoTime(c.failingSinceMs)) : QJsonValue();
+    o[QLatin1String("next_try_at")] =
+        c.nextTryAtMs >= 0 ? QJsonValue(isoTime(c.nextTryAtMs)) : QJsonValue();
+    o[QLatin1String("last_error")] = c.lastError;
+    o[QLatin1String("token_requests")] = double(c.tokenRequests);
+    o[QLatin1String("updated_at")] = isoTime(c.updatedAtMs);
+    return o;
+}
+
+QString statusJson(const StatusReading &s)
+{
+    QJsonObject out;
+    out[QLatin1String("database")] = Store::displayUrl(s.url);
+    out[QLatin1String("now")] = isoTime(s.nowMs);
+    QJsonArray workerList;
+    for (const WorkerLeases &w : s.workers) {
+        QJsonObject o;
+        o[QLatin1String("worker_id")] = w.workerId;
+        o[QLatin1String("running")] = double(w.running);
+        o[QLatin1String("on_standby")] = double(w.onStandby);
+        o[QLatin1String("lease_expires_at")] = isoTime(w.leaseExpiresAtMs);
+        o[QLatin1String("live")] = w.leaseExpiresAtMs > s.nowMs;
+        workerList.append(o);
+    }
+    out[QLatin1String("workers")] = workerList;
+    QJsonObject operations;
+    for (const OperationState state : allOperationStates())
+        operations[toString(state)] = double(s.counts.value(state));
+    operations[QLatin1String("due")] = double(s.due);
+    out[QLatin1String("operations")] = operations;
+    QJsonArray partitionList;
+    for (const PartitionState &p : s.partitions)
+        partitionList.append(toJson(p, s.nowMs));
+    out[QLatin1String("partitions")] = partitionList;
+    QJsonArray credentialList;
+    for (const CredentialStateRow &c : s.credentials)
+        credentialList.append(toJson(c));
+    out[QLatin1String("credentials")] = credentialList;
+    // A hold whose end has passed is lifted by the next worker to look; until then it
+    // is listed, marked ended, so that nobody reads it as standing.
+    QJsonArray holdList;
+    for (const EndpointHold &h : s.holds)
+        holdList.append(QJsonObject{{QLatin1String("endpoint_id"), h.endpointId},
+                                    {QLatin1String("held_until"), isoTime(h.untilMs)},
+                                    {QLatin1String("reason"), h.reason},
+                                    {QLatin1String("ended"), h.untilMs <= s.nowMs}});
+    out[QLatin1String("endpoint_holds")] = holdList;
+    return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented));
+}
+
+QString partitionsText(const StatusReading &s)
+{
+    const qint64 now = s.nowMs;
+    QString text = Text::tr("partitions: %1\n").arg(s.partitions.size());
+    for (const PartitionState &p : s.partitions) {
+        text += Text::tr("  %1/%2 (version %3, %4): ")
+                    .arg(p.policyId, p.partitionKey)
+                    .arg(p.policyVersion)
+                    .arg(describePace(p));
+        if (p.heldUntilMs > now)
+            text += Text::tr("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
+        if (p.server.isKnown(now))
+            text += Text::tr("the server states %1 per %2 s, %3 left until %4; ")
+                        .arg(p.server.quota)
+                        .arg(double(p.server.windowMs) / 1000.0)
+                        .arg(p.server.available(p.pace.intervalUs, now))
+                        .arg(isoTime(std::max(p.server.resetAtMs, now)));
+        else if (p.isLearned() && !p.pace.isUnlimited())
+            text += Text::tr("measured from the server's refusals (%1); ").arg(p.learnedFrom);
+        if (p.pace.isUnlimited() && !p.server.isKnown(now))
+            text += Text::tr("no token needed; ");
+        else if (p.availableUnits > 0)
+            text += Text::tr("tokens available: %1; ").arg(p.availableUnits);
+        else
+            text += Text::tr("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
+        text += Text::tr("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
+        if (!p.conflict.isEmpty())
+            text += Text::tr("    conflict: %1; the database's version is kept\n").arg(p.conflict);
+    }
+    return text;
+}
+
+QString credentialsText(const StatusReading &s)
+{
+    QString text;
+    if (!s.credentials.isEmpty())
+        text += Text::tr("credentials (each worker holds its own token): %1\n")
+                    .arg(s.credentials.size());
+    for (const CredentialStateRow &c : s.credentials) {
+        text += QStringLiteral("  %1 @ %2: ").arg(c.credentialId, c.workerId);
+        if (c.phase == QLatin1String("valid"))
+            text += Text::tr("valid until %1").arg(isoTime(c.validUntilMs));
+        else if (c.phase == QLatin1String("renewing"))
+            text += Text::tr("renewing");
+        else if (c.phase == QLatin1String("failing"))
+            text += Text::tr("failing since %1, next try at %2 (%3)")
+                        .arg(isoTime(c.failingSinceMs), isoTime(c.nextTryAtMs), c.lastError);
+        else if (c.phase == QLatin1String("refused"))
+            text += Text::tr("refused by the token endpoint since %1 (%2); operations that need "
+                             "it are parked")
+                        .arg(isoTime(c.failingSinceMs), c.lastError);
+        else
+            text += Text::tr("no token yet");
+        text += Text::tr("; %1 token requests, as of %2\n")
+                    .arg(c.tokenRequests)
+                    .arg(isoTime(c.updatedAtMs));
+    }
+    return text;
+}
+
+QString holdsText(const StatusReading &s)
+{
+    QString text;
+    if (!s.holds.isEmpty())
+        text += Text::tr("endpoints held: %1\n").arg(s.holds.size());
+    for (const EndpointHold &h : s.holds)
+        text += (h.untilMs > s.nowMs ? Text::tr("  %1  held until %2 (%3)\n")
+                                     : Text::tr("  %1  held until %2 (%3), ended: lifted by the "
+                                                "next worker to look\n"))
+                    .arg(h.endpointId, isoTime(h.untilMs), h.reason);
+    return text;
+}
+
+// For people: in their language. Times stay ISO 8601 and counts plain, and the
+// operation states keep the words of --json.
+QString statusText(const StatusReading &s)
+{
+    QString text = Text::tr("database %1 at %2\n").arg(Store::displayUrl(s.url), isoTime(s.nowMs));
+    text += Text::tr("workers (those holding a lease): %1\n").arg(s.workers.size());
+    for (const WorkerLeases &w : s.workers)
+        text += (w.leaseExpiresAtMs > s.nowMs ? Text::tr("  %1  running %2, lease until %3\n")
+                                              : Text::tr("  %1  running %2, lease expired at %3\n"))
+                    .arg(w.workerId)
+                    .arg(w.running)
+                    .arg(isoTime(w.leaseExpiresAtMs));
+    text += Text::tr("operations:");
+    for (const OperationState state : allOperationStates())
+        text += QStringLiteral(" %1=%2").arg(toString(state)).arg(s.counts.value(state));
+    text += Text::tr("; due now %1\n").arg(s.due);
+    return text + holdsText(s) + partitionsText(s) + credentialsText(s);
+}
+
 } // namespace
 
 int runStatus(const QStringList &arguments)
@@ -99,130 +288,10 @@ int runStatus(const QStringList &arguments)
     const std::unique_ptr<Store> store = openStoreFor(kCommand, url, Create::Never, &openFailed);
     if (!store)
         return openFailed;
-
-    const qint64 now = SystemClock::instance().nowMs();
-    const QList<WorkerLeases> workers = store->workers();
-    const std::optional<QList<PartitionState>> read = store->partitions(now);
-    if (!read)
+    const std::optional<StatusReading> reading = readStatus(*store, url);
+    if (!reading)
         return runtimeError(kCommand, store->lastError());
-    const QList<PartitionState> &partitions = *read;
-    const QMap<OperationState, qint64> counts = store->countsByState();
-    const qint64 due = store->dueCount(now);
-    if (!store->lastError().isEmpty() && due < 0)
-        return runtimeError(kCommand, store->lastError());
-    const std::optional<QList<CredentialStateRow>> credentials = store->credentialStates();
-    if (!credentials)
-        return runtimeError(kCommand, store->lastError());
-
-    if (parser.isSet(json)) {
-        QJsonObject out;
-        out[QLatin1String("database")] = Store::displayUrl(url);
-        out[QLatin1String("now")] = isoTime(now);
-        QJsonArray workerList;
-        for (const WorkerLeases &w : workers) {
-            QJsonObject o;
-            o[QLatin1String("worker_id")] = w.workerId;
-            o[QLatin1String("running")] = double(w.running);
-            o[QLatin1String("on_standby")] = double(w.onStandby);
-            o[QLatin1String("lease_expires_at")] = isoTime(w.leaseExpiresAtMs);
-            o[QLatin1String("live")] = w.leaseExpiresAtMs > now;
-            workerList.append(o);
-        }
-        out[QLatin1String("workers")] = workerList;
-        QJsonObject operations;
-        for (const OperationState state : allOperationStates())
-            operations[toString(state)] = double(counts.value(state));
-        operations[QLatin1String("due")] = double(due);
-        out[QLatin1String("operations")] = operations;
-        QJsonArray partitionList;
-        for (const PartitionState &p : partitions)
-            partitionList.append(toJson(p, now));
-        out[QLatin1String("partitions")] = partitionList;
-        QJsonArray credentialList;
-        for (const CredentialStateRow &c : *credentials) {
-            QJsonObject o;
-            o[QLatin1String("credentials")] = c.credentialId;
-            o[QLatin1String("worker_id")] = c.workerId;
-            o[QLatin1String("state")] = c.phase;
-            o[QLatin1String("valid_until")] =
-                c.validUntilMs >= 0 ? QJsonValue(isoTime(c.validUntilMs)) : QJsonValue();
-            o[QLatin1String("failing_since")] =
-                c.failingSinceMs >= 0 ? QJsonValue(isoTime(c.failingSinceMs)) : QJsonValue();
-            o[QLatin1String("next_try_at")] =
-                c.nextTryAtMs >= 0 ? QJsonValue(isoTime(c.nextTryAtMs)) : QJsonValue();
-            o[QLatin1String("last_error")] = c.lastError;
-            o[QLatin1String("token_requests")] = double(c.tokenRequests);
-            o[QLatin1String("updated_at")] = isoTime(c.updatedAtMs);
-            credentialList.append(o);
-        }
-        out[QLatin1String("credentials")] = credentialList;
-        printOut(QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
-        return ExitOk;
-    }
-
-    // For people: in their language. Times stay ISO 8601 and counts plain, and the
-    // operation states keep the words of --json.
-    QString text = Text::tr("database %1 at %2\n").arg(Store::displayUrl(url), isoTime(now));
-    text += Text::tr("workers (those holding a lease): %1\n").arg(workers.size());
-    for (const WorkerLeases &w : workers)
-        text += (w.leaseExpiresAtMs > now ? Text::tr("  %1  running %2, lease until %3\n")
-                                          : Text::tr("  %1  running %2, lease expired at %3\n"))
-                    .arg(w.workerId)
-                    .arg(w.running)
-                    .arg(isoTime(w.leaseExpiresAtMs));
-    text += Text::tr("operations:");
-    for (const OperationState state : allOperationStates())
-        text += QStringLiteral(" %1=%2").arg(toString(state)).arg(counts.value(state));
-    text += Text::tr("; due now %1\n").arg(due);
-    text += Text::tr("partitions: %1\n").arg(partitions.size());
-    for (const PartitionState &p : partitions) {
-        text += Text::tr("  %1/%2 (version %3, %4): ")
-                    .arg(p.policyId, p.partitionKey)
-                    .arg(p.policyVersion)
-                    .arg(describePace(p));
-        if (p.heldUntilMs > now)
-            text += Text::tr("held until %1 (%2); ").arg(isoTime(p.heldUntilMs), p.holdReason);
-        if (p.server.isKnown(now))
-            text += Text::tr("the server states %1 per %2 s, %3 left until %4; ")
-                        .arg(p.server.quota)
-                        .arg(double(p.server.windowMs) / 1000.0)
-                        .arg(p.server.available(p.pace.intervalUs, now))
-                        .arg(isoTime(std::max(p.server.resetAtMs, now)));
-        else if (p.isLearned() && !p.pace.isUnlimited())
-            text += Text::tr("measured from the server's refusals (%1); ").arg(p.learnedFrom);
-        if (p.pace.isUnlimited() && !p.server.isKnown(now))
-            text += Text::tr("no token needed; ");
-        else if (p.availableUnits > 0)
-            text += Text::tr("tokens available: %1; ").arg(p.availableUnits);
-        else
-            text += Text::tr("next token at %1; ").arg(isoTime(p.nextTokenAtMs));
-        text += Text::tr("%1 waiting, %2 due\n").arg(p.pending).arg(p.due);
-        if (!p.conflict.isEmpty())
-            text += Text::tr("    conflict: %1; the database's version is kept\n").arg(p.conflict);
-    }
-    if (!credentials->isEmpty())
-        text += Text::tr("credentials (each worker holds its own token): %1\n")
-                    .arg(credentials->size());
-    for (const CredentialStateRow &c : *credentials) {
-        text += QStringLiteral("  %1 @ %2: ").arg(c.credentialId, c.workerId);
-        if (c.phase == QLatin1String("valid"))
-            text += Text::tr("valid until %1").arg(isoTime(c.validUntilMs));
-        else if (c.phase == QLatin1String("renewing"))
-            text += Text::tr("renewing");
-        else if (c.phase == QLatin1String("failing"))
-            text += Text::tr("failing since %1, next try at %2 (%3)")
-                        .arg(isoTime(c.failingSinceMs), isoTime(c.nextTryAtMs), c.lastError);
-        else if (c.phase == QLatin1String("refused"))
-            text += Text::tr("refused by the token endpoint since %1 (%2); operations that need "
-                             "it are parked")
-                        .arg(isoTime(c.failingSinceMs), c.lastError);
-        else
-            text += Text::tr("no token yet");
-        text += Text::tr("; %1 token requests, as of %2\n")
-                    .arg(c.tokenRequests)
-                    .arg(isoTime(c.updatedAtMs));
-    }
-    printOut(text);
+    printOut(parser.isSet(json) ? statusJson(*reading) : statusText(*reading));
     return ExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include "app/ExportCommand.h"
 #include "app/Language.h"
 #include "app/OperatorCommands.h"
+#include "app/PauseCommand.h"
 #include "app/RunCommand.h"
 #include "app/StatusCommand.h"
 
@@ -58,6 +59,12 @@ const CommandEntry kCommands[] = {
      cooldown::cli::runRetry},
     {"cancel", QT_TRANSLATE_NOOP("cooldown::cli::Text", "cancel an operation that has not ended"),
      cooldown::cli::runCancel},
+    {"pause",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "pause endpoints until resumed, or for a while (--for 2h)"),
+     cooldown::cli::runPause},
+    {"resume", QT_TRANSLATE_NOOP("cooldown::cli::Text", "resume paused or held endpoints"),
+     cooldown::cli::runResume},
     {"status",
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "show the workers, partitions and backlog of a database"),

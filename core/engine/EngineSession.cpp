@@ -3,6 +3,7 @@
 
 #include "core/engine/Transport.h"
 #include "core/time/Clock.h"
+#include "core/time/DurationText.h"
 #include "core/time/RandomSource.h"
 #include "core/time/WakeTimer.h"
 
@@ -179,6 +180,8 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::storeFailed, this, &EngineSession::storeFailed);
     connect(scheduler, &Scheduler::attemptsWritten, this, &EngineSession::attemptsWritten);
     connect(scheduler, &Scheduler::endpointAutoPaused, this, &EngineSession::endpointAutoPaused);
+    connect(scheduler, &Scheduler::endpointsHeld, this, &EngineSession::endpointsHeld);
+    connect(scheduler, &Scheduler::endpointsReleased, this, &EngineSession::endpointsReleased);
     connect(scheduler, &Scheduler::credentialChanged, this, &EngineSession::credentialChanged);
     connect(scheduler, &Scheduler::databaseLost, this, &EngineSession::databaseLost);
     connect(scheduler, &Scheduler::databaseBack, this, &EngineSession::databaseBack);
@@ -333,6 +336,18 @@ void EngineSession::setEndpointsPaused(const QStringList &endpointIds, bool paus
         }
         QMetaObject::invokeMethod(
             this, [this, done, paused] { emit pausedChanged(done, paused); }, Qt::QueuedConnection);
+    });
+}
+
+void EngineSession::holdEndpoints(const QStringList &endpointIds, qint64 forMs,
+                                  const QString &reason)
+{
+    AuditRecord audit =
+        auditFor(OperatorAction::Pause,
+                 endpointListTarget(endpointIds) + QStringLiteral(" for=") + durationText(forMs),
+                 endpointIds.size());
+    post([endpointIds, forMs, reason, audit](Engine &e) mutable {
+        e.scheduler->holdEndpoints(endpointIds, forMs, reason, &audit);
     });
 }
 

@@ -91,6 +91,9 @@ public:
     void retryNow(const QList<qint64> &operationIds, bool force);
     void cancel(const QList<qint64> &operationIds);
     void setEndpointsPaused(const QStringList &endpointIds, bool paused);
+    // Holds the endpoints for forMs, then they resume by themselves (docs/maintenance.md);
+    // reported by endpointsHeld for those it held.
+    void holdEndpoints(const QStringList &endpointIds, qint64 forMs, const QString &reason);
     void liftHolds(const QList<PartitionId> &partitions);
     // A bulk action (retry, force or cancel) on every operation the selection matches,
     // applied on the engine thread in chunks (Store::applyToMatching) and recorded as
@@ -137,6 +140,8 @@ signals:
     void storeFailed(const QString &message);
     void attemptsWritten(int count, double seconds);
     void endpointAutoPaused(const QString &endpointId, int failures);
+    void endpointsHeld(const QStringList &endpointIds, qint64 untilMs, const QString &reason);
+    void endpointsReleased(const QStringList &endpointIds);
     void credentialChanged(const cooldown::CredentialState &state);
     // The database became unreachable, once per outage, and came back after downMs.
     void databaseLost(const QString &why);

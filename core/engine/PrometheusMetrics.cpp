@@ -178,6 +178,9 @@ void PrometheusMetrics::renderState(QString &out, const ScrapeState &state)
           state.perHost);
     gauge(out, "cooldown_held_partitions",
           "Partitions a server told to wait, as the database has them.", state.heldPartitions);
+    gauge(out, "cooldown_held_endpoints",
+          "Endpoints held by a maintenance window or an operator's pause for a time.",
+          state.heldEndpoints);
     header(out, "cooldown_policy_partitions", "gauge", "Partitions of each policy.");
     for (auto it = state.partitionsByPolicy.cbegin(); it != state.partitionsByPolicy.cend(); ++it)
         out += QStringLiteral("cooldown_policy_partitions%1 %2\n")

@@ -24,6 +24,9 @@ struct ScrapeState
     int maxInFlight = 0;
     int perHost = 0;
     int heldPartitions = 0;
+    // Endpoints held for a while: a maintenance window, an operator's pause --for
+    // (docs/maintenance.md).
+    int heldEndpoints = 0;
     // Per policy (never per partition key: label values stay few): the partitions the
     // store knows and the units their buckets hold now, summed.
     QMap<QString, qint64> partitionsByPolicy;

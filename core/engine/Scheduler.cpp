@@ -391,6 +391,7 @@ void Scheduler::wake()
     }
     m_waking = true;
     m_snooze.expire(now);
+    keepHolds(now, mono);
     createPeriodicOperations(now, mono);
     renewLeases(now);
     if (databaseFault()) {
@@ -516,6 +517,86 @@ void Scheduler::createPeriodicOperations(qint64 nowMs, qint64 mono)
         noteStoreDue(nowMs);
     if (!m_store.lastError().isEmpty())
         reportStoreFailure();
+}
+
+void Scheduler::keepHolds(qint64 nowMs, qint64 mono)
+{
+    if (mono < m_holdsLookAtMonotonicMs)
+        return;
+    // Another process may hold an endpoint at any time (`cooldown pause --for`): its end
+    // is learnt at the next look, a poll later at most. A look that fails is not
+    // repeated before then either.
+    qint64 nextMs = nowMs + m_options.pollMs;
+    m_holdsLookAtMonotonicMs = mono + m_options.pollMs;
+    const std::optional<qint64> window = holdMaintenance(nowMs);
+    if (!window)
+        return reportStoreFailure();
+    nextMs = std::min(nextMs, *window);
+    const std::optional<QList<EndpointHold>> holds = m_store.endpointHolds();
+    if (!holds)
+        return reportStoreFailure();
+    bool anyEnded = false;
+    for (const EndpointHold &hold : *holds) {
+        anyEnded = anyEnded || hold.untilMs <= nowMs;
+        if (hold.untilMs > nowMs)
+            nextMs = std::min(nextMs, hold.untilMs);
+    }
+    if (anyEnded) {
+        const std::optional<QStringList> lifted = m_store.liftEndedHolds(nowMs);
+        if (!lifted)
+            return reportStoreFailure();
+        if (!lifted->isEmpty()) {
+            noteStoreDue(std::numeric_limits<qint64>::min()); // their work is due again
+            emit endpointsReleased(*lifted);
+        }
+    }
+    m_holdsLookAtMonotonicMs = mono + std::max<qint64>(0, nextMs - nowMs);
+}
+
+std::optional<qint64> Scheduler::holdMaintenance(qint64 nowMs)
+{
+    // Every worker of the fleet holds the same endpoints until the same end: the
+    // windows are the workspace's, so whichever looks first writes the hold, and the
+    // others find it written (holdEndpoints only ever extends).
+    qint64 nextMs = std::numeric_limits<qint64>::max();
+    for (const MaintenanceConfig &m : std::as_const(m_config.maintenance)) {
+        const std::optional<qint64> until = m.window.until(nowMs);
+        if (!until) {
+            if (const std::optional<qint64> start = m.window.nextStart(nowMs))
+                nextMs = std::min(nextMs, *start);
+            continue;
+        }
+        nextMs = std::min(nextMs, *until);
+        if (m_maintenanceHeldUntil.value(m.id) == *until || m.endpointIds.isEmpty())
+            continue;
+        const std::optional<QStringList> held =
+            m_store.holdEndpoints(m.endpointIds, *until, m.holdReason(), nowMs);
+        if (!held)
+            return std::nullopt;
+        m_maintenanceHeldUntil.insert(m.id, *until);
+        handBackHeldEndpoints(m.endpointIds);
+        if (!held->isEmpty())
+            emit endpointsHeld(*held, *until, m.holdReason());
+    }
+    return nextMs;
+}
+
+void Scheduler::handBackHeldEndpoints(const QStringList &endpointIds)
+{
+    // What was claimed but not sent waits in the store with the rest of the endpoint's
+    // work; what is in flight ends as it would.
+    QList<qint64> back;
+    for (const auto &[id, held] : m_held) {
+        if (held->endpoint && endpointIds.contains(held->endpoint->id) &&
+            held->stage != Held::Stage::InFlight && !held->waitingForDatabase)
+            back.append(id);
+    }
+    for (const qint64 id : std::as_const(back)) {
+        const OperationRecord &op = m_held.at(id)->op;
+        if (!m_store.releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
+            qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
+        release(id);
+    }
 }
 
 qint64 Scheduler::costOf(const EndpointConfig &endpoint) const
@@ -1599,6 +1680,7 @@ void Scheduler::armTimer(StoreDue storeDue)
     }
     if (const auto send = heldSendAtMonotonicMs())
         delay = std::min(delay, *send - mono);
+    delay = std::min(delay, m_holdsLookAtMonotonicMs - mono);
     if (m_flushByMonotonicMs >= 0)
         delay = std::min(delay, m_flushByMonotonicMs - mono);
     delay = std::max<qint64>(0, delay);
@@ -1738,6 +1820,24 @@ bool Scheduler::setEndpointPaused(const QString &endpointId, bool paused, AuditR
         wake();
     }
     return ok;
+}
+
+std::optional<QStringList> Scheduler::holdEndpoints(const QStringList &endpointIds, qint64 forMs,
+                                                    const QString &reason, AuditRecord *audit)
+{
+    const qint64 now = nowMs();
+    const std::optional<QStringList> held =
+        m_store.holdEndpoints(endpointIds, now + forMs, reason, now, audit);
+    if (!held) {
+        reportStoreFailure();
+        return held;
+    }
+    handBackHeldEndpoints(endpointIds);
+    if (!held->isEmpty())
+        emit endpointsHeld(*held, now + forMs, reason);
+    m_holdsLookAtMonotonicMs = std::min(m_holdsLookAtMonotonicMs, m_clock.monotonicMs() + forMs);
+    wake();
+    return held;
 }
 
 bool Scheduler::isAlert(const QString &endpointId)

@@ -140,6 +140,10 @@ public:
     Store::OperatorResult retryNow(qint64 operationId, bool force, AuditRecord *audit = nullptr);
     Store::OperatorResult cancel(qint64 operationId, AuditRecord *audit = nullptr);
     bool setEndpointPaused(const QString &endpointId, bool paused, AuditRecord *audit = nullptr);
+    // An operator holds endpoints for forMs (docs/maintenance.md): see
+    // Store::holdEndpoints. What this worker claimed of them but did not send goes back.
+    std::optional<QStringList> holdEndpoints(const QStringList &endpointIds, qint64 forMs,
+                                             const QString &reason, AuditRecord *audit = nullptr);
     // Lifts a server's hold on the partition for every worker, whichever placed it.
     void liftHold(const QString &policyId, const QString &partitionKey,
                   AuditRecord *audit = nullptr);
@@ -184,12 +188,19 @@ signals:
     // back after downMs: leases renewed, the records kept meanwhile written.
     void databaseLost(const QString &why);
     void databaseBack(qint64 downMs);
+    // Endpoints this worker held for a maintenance window, or whose hold (whoever
+    // placed it) it lifted at its end (docs/maintenance.md).
+    void endpointsHeld(const QStringList &endpointIds, qint64 untilMs, const QString &reason);
+    void endpointsReleased(const QStringList &endpointIds);
 
 private:
     struct Held;
     struct Partition;
 
     void createPeriodicOperations(qint64 nowMs, qint64 mono);
+    void keepHolds(qint64 nowMs, qint64 mono);
+    std::optional<qint64> holdMaintenance(qint64 nowMs);
+    void handBackHeldEndpoints(const QStringList &endpointIds);
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
     void noteStoreDue(qint64 atMs);
     // Whether a claim now may find work, as far as this worker knows.
@@ -336,6 +347,10 @@ private:
     bool m_nextTickKnown = false;
     // When runDueTicks last ran, on the monotonic clock.
     qint64 m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
+    // Endpoint holds (docs/maintenance.md): when to look at them again, and the end of
+    // each maintenance window this worker last held its endpoints until, by id.
+    qint64 m_holdsLookAtMonotonicMs = 0;
+    QHash<QString, qint64> m_maintenanceHeldUntil;
     // The database unreachable (docs/database-outages.md).
     bool m_databaseDown = false;
     QString m_downWhy;

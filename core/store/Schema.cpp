@@ -341,6 +341,17 @@ const char *const kVersion13[] = {
     " PRIMARY KEY (worker_id, credential_id))%WITHOUT_ROWID%",
 };
 
+// Endpoints held for a while (docs/maintenance.md): paused = 2 is a hold that ends by
+// itself at held_until, for held_reason (a maintenance window, or an operator's
+// `cooldown pause --for`); paused = 1 stays an operator's pause until resumed. Claims
+// leave out both, so the partial index covers both.
+const char *const kVersion14[] = {
+    "ALTER TABLE endpoints ADD COLUMN held_until BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE endpoints ADD COLUMN held_reason TEXT NOT NULL DEFAULT ''",
+    "DROP INDEX endpoints_paused",
+    "CREATE INDEX endpoints_paused ON endpoints (id) WHERE paused <> 0",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -367,7 +378,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 13;
+    return 14;
+}
+
+int endpointHoldsVersion()
+{
+    return 14;
 }
 
 int credentialsVersion()
@@ -499,6 +515,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion12, postgres);
     case 13:
         return statements(kVersion13, postgres);
+    case 14:
+        return statements(kVersion14, postgres);
     default:
         return {};
     }

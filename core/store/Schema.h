@@ -30,6 +30,8 @@ int standbyVersion();
 
 // The version that added credential_states.
 int credentialsVersion();
+// The version that added endpoint holds (held_until, held_reason; paused = 2).
+int endpointHoldsVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with

@@ -99,6 +99,15 @@ struct CredentialStateRow
 };
 
 // A periodic endpoint as runDueTicks needs it.
+// An endpoint that waits for a while (docs/maintenance.md): a maintenance window of the
+// workspace stands, or an operator paused it for a time (`cooldown pause --for`).
+struct EndpointHold
+{
+    QString endpointId;
+    qint64 untilMs = 0;
+    QString reason;
+};
+
 struct TickEndpoint
 {
     QString endpointId;
@@ -431,6 +440,22 @@ public:
     std::optional<bool> pauseAfterFailures(const QString &endpointId, int failures, qint64 nowMs,
                                            const QString &workerId);
     static constexpr char kAutomaticActor[] = "automatic";
+    // Holds the endpoints until untilMs: like a pause, their scheduled and waiting
+    // operations are not claimed and their periodic ticks are skipped, but the hold
+    // ends by itself (liftEndedHolds). An endpoint an operator paused stays paused, and
+    // one held until later keeps its later end: a hold only ever extends. Returns the
+    // endpoints this call held or held longer; nullopt on error. With audit, the
+    // action's row is written in the same transaction (see the operator actions).
+    std::optional<QStringList> holdEndpoints(const QStringList &endpointIds, qint64 untilMs,
+                                             const QString &reason, qint64 nowMs,
+                                             AuditRecord *audit = nullptr);
+    // Lifts the holds that ended by nowMs, and with endpointIds those endpoints' holds
+    // whatever their end (an operator's resume). Returns the endpoints lifted; nullopt
+    // on error.
+    std::optional<QStringList> liftEndedHolds(qint64 nowMs, const QStringList &endpointIds = {},
+                                              AuditRecord *audit = nullptr);
+    // The holds standing, by their end; nullopt on error.
+    std::optional<QList<EndpointHold>> endpointHolds();
     bool upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson);
 
     enum class PaceResult
@@ -764,6 +789,8 @@ public:
     std::optional<QHash<QString, EndpointOpenWork>> openWorkByEndpoint();
     // The next tick of every periodic endpoint.
     std::optional<QHash<QString, qint64>> nextTicksByEndpoint();
+    // Every endpoint the store has a row for (a worker ran it, or it was paused or held).
+    std::optional<QStringList> endpointIds();
     // The endpoints an operator paused.
     std::optional<QSet<QString>> pausedEndpointIds();
     // The state (succeeded or failed) of the endpoint's latest operation that ended in

@@ -71,6 +71,19 @@ std::optional<QHash<QString, qint64>> Store::nextTicksByEndpoint()
     return out;
 }
 
+std::optional<QStringList> Store::endpointIds()
+{
+    SqlStatement *query = cached(QStringLiteral("SELECT id FROM endpoints ORDER BY id"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    QStringList out;
+    while (query->next())
+        out.append(query->value(0).toString());
+    query->finish();
+    m_lastError.clear();
+    return out;
+}
+
 std::optional<QSet<QString>> Store::pausedEndpointIds()
 {
     // endpoints_paused, a partial index of the paused ones.

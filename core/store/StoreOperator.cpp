@@ -8,6 +8,7 @@
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
 #include "core/store/Schema.h"
+#include "core/store/SqlStatement.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
 
@@ -251,6 +252,122 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
         return -1;
     }
     return moved;
+}
+
+std::optional<QStringList> Store::holdEndpoints(const QStringList &endpointIds, qint64 untilMs,
+                                                const QString &reason, qint64 nowMs,
+                                                AuditRecord *audit)
+{
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("hold endpoints"), transaction.error());
+        return std::nullopt;
+    }
+    // A row for an endpoint no worker has run yet, held at once; an existing one only
+    // when it runs, or is held until earlier: an operator's pause outlasts any hold.
+    QSqlQuery query = prepare(QStringLiteral(
+        "INSERT INTO endpoints (id, name, created_at, updated_at, paused, held_until, held_reason)"
+        " VALUES (:id, '', :now, :now2, 2, :until, :reason)"
+        " ON CONFLICT (id) DO UPDATE SET paused = 2, held_until = excluded.held_until,"
+        " held_reason = excluded.held_reason WHERE endpoints.paused = 0"
+        " OR (endpoints.paused = 2 AND endpoints.held_until < excluded.held_until)"));
+    QStringList held;
+    for (const QString &endpointId : endpointIds) {
+        query.bindValue(QStringLiteral(":id"), text(endpointId));
+        query.bindValue(QStringLiteral(":now"), nowMs);
+        query.bindValue(QStringLiteral(":now2"), nowMs);
+        query.bindValue(QStringLiteral(":until"), untilMs);
+        query.bindValue(QStringLiteral(":reason"), text(reason));
+        if (!exec(query))
+            return std::nullopt;
+        if (query.numRowsAffected() > 0)
+            held.append(endpointId);
+    }
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    if (audit && !writeAudit(audit, held.size()))
+        return std::nullopt;
+    if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
+        fail(QStringLiteral("hold endpoints"), transaction.error());
+        return std::nullopt;
+    }
+    m_lastError.clear();
+    return held;
+}
+
+std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList &endpointIds,
+                                                 AuditRecord *audit)
+{
+    if (m_schemaVersion < schema::endpointHoldsVersion())
+        return QStringList(); // a store held at an older version, in the migration tests
+    // Read first, outside a write transaction: workers look every poll, and a hold
+    // rarely ends.
+    std::optional<QList<EndpointHold>> holds = endpointHolds();
+    if (!holds)
+        return std::nullopt;
+    QStringList ended;
+    for (const EndpointHold &hold : std::as_const(*holds)) {
+        if (hold.untilMs <= nowMs || endpointIds.contains(hold.endpointId))
+            ended.append(hold.endpointId);
+    }
+    if (ended.isEmpty() && !audit)
+        return ended;
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("lift holds"), transaction.error());
+        return std::nullopt;
+    }
+    // The condition again: another worker may have lifted it, or held it longer, since.
+    QSqlQuery lift = prepare(QStringLiteral(
+        "UPDATE endpoints SET paused = 0, held_until = 0, held_reason = ''"
+        " WHERE id = :id AND paused = 2 AND (held_until <= :now OR :operator = 1)"));
+    QStringList lifted;
+    for (const QString &endpointId : std::as_const(ended)) {
+        lift.bindValue(QStringLiteral(":id"), text(endpointId));
+        lift.bindValue(QStringLiteral(":now"), nowMs);
+        lift.bindValue(QStringLiteral(":operator"), endpointIds.contains(endpointId) ? 1 : 0);
+        if (!exec(lift))
+            return std::nullopt;
+        if (lift.numRowsAffected() > 0)
+            lifted.append(endpointId);
+    }
+    if (!lifted.isEmpty()) {
+        // Claims took the held operations for absent; every partition looks again.
+        QSqlQuery again = prepare(QStringLiteral(
+            "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
+        if (!exec(again))
+            return std::nullopt;
+    }
+    const AuditRecord before = audit ? *audit : AuditRecord();
+    if (audit && !writeAudit(audit, lifted.size()))
+        return std::nullopt;
+    if (!transaction.commit()) {
+        if (audit)
+            *audit = before;
+        fail(QStringLiteral("lift holds"), transaction.error());
+        return std::nullopt;
+    }
+    m_lastError.clear();
+    return lifted;
+}
+
+std::optional<QList<EndpointHold>> Store::endpointHolds()
+{
+    if (m_schemaVersion < schema::endpointHoldsVersion())
+        return QList<EndpointHold>();
+    // endpoints_paused, a partial index of the paused and held ones.
+    SqlStatement *query = cached(QStringLiteral(
+        "SELECT id, held_until, held_reason FROM endpoints WHERE paused = 2 ORDER BY held_until, id"));
+    if (!query || !exec(*query))
+        return std::nullopt;
+    QList<EndpointHold> out;
+    while (query->next())
+        out.append({query->value(0).toString(), query->value(1).toLongLong(),
+                    query->value(2).toString()});
+    query->finish();
+    m_lastError.clear();
+    return out;
 }
 
 } // namespace cooldown

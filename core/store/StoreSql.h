@@ -24,9 +24,10 @@ namespace cooldown::storesql {
 
 // An operation waiting for its next attempt, as a condition on the operations table.
 inline constexpr char kPending[] = "state IN ('scheduled', 'waiting')";
-// And its endpoint is not paused: appended to a WHERE clause.
+// And its endpoint is neither paused nor held (docs/maintenance.md): appended to a
+// WHERE clause.
 inline constexpr char kNotPaused[] =
-    " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)";
+    " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused <> 0)";
 
 // The order readOperation() expects.
 extern const char kOperationColumns[];

@@ -70,6 +70,7 @@ private slots:
     void oversizedBodyIsRefusedBeforeItIsRead();
     void jobsAreDurableAndKeysAreKept();
     void retryAndCancelOneJob();
+    void pauseAndResumeAnEndpoint();
     void fullQueueAnswers429WithRetryAfter();
     void cooldownPacesItselfOnItsOwnApi();
 
@@ -455,6 +456,61 @@ void tst_LocalApi::retryAndCancelOneJob()
     auto store = Store::open(m_dir->filePath(QStringLiteral("a.db")), &error);
     QVERIFY2(store, qPrintable(error));
     QCOMPARE(store->operation(id)->state, OperationState::Cancelled);
+}
+
+void tst_LocalApi::pauseAndResumeAnEndpoint()
+{
+    auto *run = m_runs.emplace_back(new QProcess);
+    const QUrl base = start(*run, QStringLiteral("\"token\": \"${env:COOLDOWN_API_TOKEN}\""));
+    QVERIFY(!QTest::currentTestFailed());
+    const QUrl pause = base.resolved(QUrl(QStringLiteral("/v1/endpoints/upload/pause")));
+    const QUrl resume = base.resolved(QUrl(QStringLiteral("/v1/endpoints/upload/resume")));
+
+    const Answer held = send("POST", pause, R"({"for": "2h", "reason": "partner upgrade"})");
+    QCOMPARE(held.status, 200);
+    QCOMPARE(held.body.value(QStringLiteral("paused")).toBool(), true);
+    QCOMPARE(held.body.value(QStringLiteral("reason")).toString(), QStringLiteral("partner upgrade"));
+    const qint64 until = QDateTime::fromString(held.body.value(QStringLiteral("held_until")).toString(),
+                                               Qt::ISODateWithMs)
+                             .toMSecsSinceEpoch();
+    const qint64 inTwoHours = QDateTime::currentMSecsSinceEpoch() + 2 * 3600 * 1000;
+    QVERIFY2(until > inTwoHours - 60000 && until <= inTwoHours, qPrintable(held.raw));
+
+    const Answer resumed = send("POST", resume);
+    QCOMPARE(resumed.status, 200);
+    QCOMPARE(resumed.body.value(QStringLiteral("paused")).toBool(), false);
+    QVERIFY(resumed.body.value(QStringLiteral("held_until")).isNull());
+    const Answer paused = send("POST", pause);
+    QCOMPARE(paused.status, 200);
+    QCOMPARE(paused.body.value(QStringLiteral("paused")).toBool(), true);
+    QVERIFY(paused.body.value(QStringLiteral("held_until")).isNull());
+
+    // Refusals name what was wrong, and change nothing.
+    QCOMPARE(send("POST", base.resolved(QUrl(QStringLiteral("/v1/endpoints/nope/pause")))).status,
+             404);
+    const Answer badSpan = send("POST", pause, R"({"for": "2 hours"})");
+    QCOMPARE(badSpan.status, 422);
+    QCOMPARE(badSpan.body.value(QStringLiteral("errors"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(QStringLiteral("pointer"))
+                 .toString(),
+             QStringLiteral("/for"));
+    QCOMPARE(send("POST", resume, R"({"for": "1h"})").status, 422);
+    QCOMPARE(send("GET", pause).status, 405);
+    QCOMPARE(send("POST", pause, {}, "wrong-token-wrong-token").status, 401);
+
+    // Each action is one audit row, named as the local API's.
+    QString error;
+    auto store = Store::open(m_dir->filePath(QStringLiteral("a.db")), &error);
+    QVERIFY2(store, qPrintable(error));
+    const QList<AuditRecord> audit = store->operatorActions().value();
+    QCOMPARE(audit.size(), 3);
+    QCOMPARE(audit.at(0).target, QStringLiteral("endpoints=upload for=2h"));
+    QCOMPARE(audit.at(0).actor, QStringLiteral("local API"));
+    QCOMPARE(audit.at(1).action, OperatorAction::Resume);
+    QCOMPARE(store->isEndpointPaused(QStringLiteral("upload")).value_or(false), true);
 }
 
 void tst_LocalApi::fullQueueAnswers429WithRetryAfter()

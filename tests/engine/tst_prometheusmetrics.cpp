@@ -57,6 +57,7 @@ QByteArray samplePage()
     state.maxInFlight = 8;
     state.perHost = 6;
     state.heldPartitions = 1;
+    state.heldEndpoints = 2;
     state.partitionsByPolicy[QStringLiteral("bom-v1")] = 2;
     state.availableUnitsByPolicy[QStringLiteral("bom-v1")] = 5;
     return m.render(state);
@@ -93,7 +94,8 @@ void tst_PrometheusMetrics::countersAndGauges()
           "cooldown_throttled_responses_total{endpoint=\"cad\",code=\"503\"} 1\n",
           "cooldown_operations{state=\"waiting\"} 3\n", "cooldown_operations{state=\"parked\"} 0\n",
           "cooldown_in_flight 2\n", "cooldown_max_in_flight 8\n", "cooldown_per_host_limit 6\n",
-          "cooldown_held_partitions 1\n", "cooldown_policy_partitions{policy=\"bom-v1\"} 2\n",
+          "cooldown_held_partitions 1\n", "cooldown_held_endpoints 2\n",
+          "cooldown_policy_partitions{policy=\"bom-v1\"} 2\n",
           "cooldown_policy_available_units{policy=\"bom-v1\"} 5\n",
           "cooldown_store_write_seconds_count 1\n"})
         QVERIFY2(page.contains(line),

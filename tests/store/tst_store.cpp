@@ -125,6 +125,7 @@ private slots:
     void operatorRetry();
     void cancel();
     void pausedEndpoint();
+    void heldEndpoint();
     void pauseAfterFailures();
     void nextDue();
     void queries();
@@ -988,6 +989,84 @@ void tst_Store::pausedEndpoint()
     QCOMPARE(claimed.first().id, other);
     QVERIFY(store->setEndpointPaused(QStringLiteral("slow"), false, kNow));
     QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10).value(0).id, paused);
+}
+
+// A hold (docs/maintenance.md) keeps an endpoint's work from claims like a pause, but
+// ends by itself; it only ever extends, and never replaces an operator's pause.
+void tst_Store::heldEndpoint()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    const QString slow = QStringLiteral("slow");
+    const QString fast = QStringLiteral("fast");
+    const QString paused = QStringLiteral("paused");
+    const qint64 held = *store->createOperation(slow, QStringLiteral("1"), kNow);
+    const qint64 other = *store->createOperation(fast, QStringLiteral("2"), kNow + 10);
+    QVERIFY(store->setEndpointPaused(paused, true, kNow));
+    const auto holdText = [&] {
+        QStringList out;
+        const QList<EndpointHold> holds = store->endpointHolds().value();
+        for (const EndpointHold &h : holds)
+            out.append(QStringLiteral("%1 %2 %3").arg(h.endpointId).arg(h.untilMs - kNow).arg(h.reason));
+        return out.join(QLatin1Char(';'));
+    };
+
+    AuditRecord audit;
+    audit.atMs = kNow;
+    audit.actor = QStringLiteral("ops");
+    audit.action = OperatorAction::Pause;
+    audit.target = endpointListTarget({slow, paused});
+    QCOMPARE(store->holdEndpoints({slow, paused}, kNow + 60000, QStringLiteral("partner"), kNow,
+                                  &audit)
+                 .value_or(QStringList{QStringLiteral("failed")}),
+             QStringList{slow});
+    QCOMPARE(holdText(), QStringLiteral("slow 60000 partner"));
+    QCOMPARE(store->isEndpointPaused(paused).value_or(false), true);
+    const auto actions = store->operatorActions();
+    QVERIFY(actions);
+    QCOMPARE(actions->size(), 1);
+    QCOMPARE(actions->at(0).asked, 0); // as the caller set it
+    QCOMPARE(actions->at(0).changed, 1);
+
+    // Held work is not claimed, nor due; the rest is.
+    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 10);
+    const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
+    QCOMPARE(claimed.size(), 1);
+    QCOMPARE(claimed.first().id, other);
+
+    // Shorter holds leave it as it is; a longer one extends it.
+    QCOMPARE(store->holdEndpoints({slow}, kNow + 30000, QStringLiteral("shorter"), kNow)
+                 .value_or(QStringList{QStringLiteral("failed")}),
+             QStringList());
+    QCOMPARE(store->holdEndpoints({slow}, kNow + 90000, QStringLiteral("longer"), kNow)
+                 .value_or(QStringList()),
+             QStringList{slow});
+    QCOMPARE(holdText(), QStringLiteral("slow 90000 longer"));
+
+    // Before its end nothing is lifted; at its end it is, and the work is claimed.
+    QCOMPARE(store->liftEndedHolds(kNow + 89999).value_or(QStringList{QStringLiteral("failed")}),
+             QStringList());
+    // (The other operation's lease has expired by now: a claim may rescue it, but not
+    // take the held one.)
+    for (const OperationRecord &op : store->claimDue(QStringLiteral("w"), kNow + 89999, kLeaseMs, 10))
+        QVERIFY(op.id != held);
+    QCOMPARE(store->liftEndedHolds(kNow + 90000).value_or(QStringList()), QStringList{slow});
+    QCOMPARE(holdText(), QString());
+    QCOMPARE(store->isEndpointPaused(slow).value_or(true), false);
+    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 90000, kLeaseMs, 10).value(0).id, held);
+
+    // An operator lifts a hold before its end by naming the endpoint; a resume does too.
+    QVERIFY(store->holdEndpoints({fast}, kNow + 200000, QStringLiteral("again"), kNow).has_value());
+    QCOMPARE(store->liftEndedHolds(kNow + 100000, {fast}).value_or(QStringList()),
+             QStringList{fast});
+    QVERIFY(store->holdEndpoints({fast}, kNow + 200000, QStringLiteral("again"), kNow).has_value());
+    QVERIFY(store->setEndpointPaused(fast, false, kNow + 100000));
+    QCOMPARE(holdText(), QString());
+    // An endpoint no worker ran yet gets its row, held.
+    QCOMPARE(store->holdEndpoints({QStringLiteral("new")}, kNow + 1000, QStringLiteral("x"), kNow)
+                 .value_or(QStringList()),
+             QStringList{QStringLiteral("new")});
+    QVERIFY(store->endpointIds().value_or(QStringList()).contains(QStringLiteral("new")));
 }
 
 void tst_Store::pauseAfterFailures()
