@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
-#include "core/store/Records.h"
+#include "core/query/QueryRecords.h"
 
 #include <QJsonObject>
 #include <QWidget>

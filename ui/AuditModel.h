@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "core/store/OperatorAudit.h"
+#include "core/query/QueryRecords.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "core/query/QueryStore.h"
-#include "core/store/OperatorAudit.h"
 
 #include <QList>
 #include <QObject>

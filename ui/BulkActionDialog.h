@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "core/store/OperationSelection.h"
-#include "core/store/OperatorAudit.h"
-#include "core/store/Store.h"
+#include "core/query/QueryRecords.h"
 #include "ui/BulkEstimateReader.h"
 #include "ui/WorkerThread.h"
 

@@ -2,8 +2,8 @@
 #include "ui/Format.h"
 
 #include "core/engine/CredentialBroker.h"
+#include "core/query/QueryRecords.h"
 #include "core/retry/Decision.h"
-#include "core/store/Records.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/HistoryPage.h"
 
-#include "core/store/CsvExporter.h"
+#include "core/query/CsvExportWorker.h"
 #include "core/time/Clock.h"
 #include "ui/AttemptInspector.h"
 #include "ui/AuditModel.h"

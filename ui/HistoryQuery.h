@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "core/store/Store.h"
+#include "core/query/QueryRecords.h"
 
 #include <QMetaType>
 #include <QString>

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "core/query/QueryStore.h"
-#include "core/store/Records.h"
 #include "ui/HistoryQuery.h"
 
 #include <QList>

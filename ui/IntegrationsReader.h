@@ -4,8 +4,6 @@
 #include "core/engine/CredentialBroker.h"
 #include "core/query/ChangePoller.h"
 #include "core/query/QueryStore.h"
-#include "core/store/Records.h"
-#include "core/store/Store.h"
 
 #include <QHash>
 #include <QList>

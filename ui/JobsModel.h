@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/engine/Scheduler.h"
-#include "core/store/Records.h"
+#include "core/query/QueryRecords.h"
 #include "ui/JobsQuery.h"
 #include "ui/WorkerThread.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/JobsPage.h"
 
-#include "core/store/OperationSelection.h"
+#include "core/query/QueryRecords.h"
 #include "core/time/Clock.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/JobsModel.h"

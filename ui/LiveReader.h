@@ -4,7 +4,6 @@
 #include "core/engine/Metrics.h"
 #include "core/query/ChangePoller.h"
 #include "core/query/QueryStore.h"
-#include "core/store/Records.h"
 
 #include <QHash>
 #include <QList>

@@ -3,7 +3,10 @@
 
 #include "core/config/WorkspaceDocument.h"
 #include "core/engine/Metrics.h"
-#include "core/store/Store.h"
+#include "core/query/QueryStore.h"
+// The one header of the store the window still includes: the retention pruner is a
+// writer, which belongs where the engine is started rather than with the readers.
+#include "core/store/RetentionPruner.h"
 #include "core/time/Clock.h"
 #include "ui/Format.h"
 #include "ui/HistoryPage.h"
@@ -143,7 +146,7 @@ void MainWindow::setupMenus()
 void MainWindow::setupStatusBar()
 {
     m_databaseLabel =
-        new QLabel(tr("Database: %1").arg(Store::displayUrl(m_engine.databaseUrl())), this);
+        new QLabel(tr("Database: %1").arg(QueryStore::displayUrl(m_engine.databaseUrl())), this);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
     m_databaseLabel->setToolTip(m_workspace.name);
     m_inFlightLabel = new QLabel(this);
@@ -358,7 +361,7 @@ void MainWindow::showDatabase()
     // The engine holds its work while the database is away and resumes by itself
     // (docs/database-outages.md); the window says so, and since when.
     const EngineState &state = m_engine.state();
-    const QString shown = tr("Database: %1").arg(Store::displayUrl(m_engine.databaseUrl()));
+    const QString shown = tr("Database: %1").arg(QueryStore::displayUrl(m_engine.databaseUrl()));
     if (state.databaseDownSinceMs < 0) {
         m_databaseLabel->setText(shown);
         m_databaseLabel->setToolTip(m_workspace.name);
@@ -750,7 +753,7 @@ void MainWindow::showAbout()
            "and a retry engine that treats <b>429</b>, <b>503</b> and <code>Retry-After</code> "
            "as a contract, and keeps every attempt.</p><p>Workspace: %2<br>Database: %3</p>")
             .arg(QApplication::applicationVersion(), m_workspace.name.toHtmlEscaped(),
-                 Store::displayUrl(m_engine.databaseUrl()).toHtmlEscaped()));
+                 QueryStore::displayUrl(m_engine.databaseUrl()).toHtmlEscaped()));
 }
 
 } // namespace cooldown

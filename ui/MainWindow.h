@@ -3,7 +3,6 @@
 
 #include "core/engine/EngineSession.h"
 #include "core/query/ChangePoller.h"
-#include "core/store/RetentionPruner.h"
 #include "ui/EndpointsDialog.h"
 #include "ui/LiveReader.h"
 #include "ui/WorkerThread.h"
@@ -24,6 +23,7 @@ class HistoryPage;
 class IntegrationsPage;
 class JobsPage;
 class OverviewPage;
+class RetentionPruner;
 
 // The dashboard: Overview (charts and headline figures), Integrations (one light per
 // endpoint; selecting one filters Jobs and History), Jobs (operations and the

@@ -8,8 +8,8 @@
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
-// AttemptFilter, OperationFilter, EndpointOpenWork and the in-flight peaks are declared
-// beside the Store class itself.
+// AttemptFilter, OperationFilter, EndpointOpenWork, the in-flight peaks and a bulk
+// action's progress and outcome are declared beside the Store class itself.
 #include "core/store/Store.h"
 
 namespace cooldown {
