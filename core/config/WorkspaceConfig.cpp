@@ -1306,7 +1306,8 @@ void readLimits(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
     if (top.contains(QStringLiteral("concurrency"))) {
         const QString path = QStringLiteral("concurrency");
         if (const auto c = r.object(top.value(path), path)) {
-            r.checkKnownKeys(*c, path, {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
+            r.checkKnownKeys(*c, path,
+                             {QStringLiteral("max_in_flight"), QStringLiteral("per_host")});
             config.concurrency.maxInFlight =
                 int(r.number(*c, QStringLiteral("max_in_flight"), path, 1, 1024, 8, true));
             // The fleet's: several workers may have more than the 6 connections one
@@ -1502,8 +1503,8 @@ WorkspaceConfig::parse(const QByteArray &json, const QString &sourceName, QStrin
         // After the endpoints, which the windows name.
         const QString maintenance = QStringLiteral("maintenance");
         if (r.ok() && top->contains(maintenance))
-            config.maintenance = readMaintenance(top->value(maintenance), maintenance,
-                                                 config.endpoints, r);
+            config.maintenance =
+                readMaintenance(top->value(maintenance), maintenance, config.endpoints, r);
     }
 
     if (r.ok())
