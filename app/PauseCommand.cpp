@@ -49,8 +49,8 @@ struct PauseOptions
 // The endpoints the arguments name, checked against the workspace (with --config) or
 // the database: a name that matches nothing is an error, so that a typo never pauses
 // nothing in silence, nor makes a row for an endpoint that does not exist.
-std::optional<QStringList> chosenEndpoints(const QCommandLineParser &parser,
-                                           const PauseOptions &o, Store &store, QString *problem)
+std::optional<QStringList> chosenEndpoints(const QCommandLineParser &parser, const PauseOptions &o,
+                                           Store &store, QString *problem)
 {
     QStringList known;
     std::optional<WorkspaceConfig> workspace;
@@ -95,8 +95,8 @@ std::optional<QStringList> chosenEndpoints(const QCommandLineParser &parser,
                 chosen.append(e.id);
         }
         if (!any) {
-            *problem = Text::tr("--host: no endpoint of %1 calls '%2'")
-                           .arg(parser.value(o.config), host);
+            *problem =
+                Text::tr("--host: no endpoint of %1 calls '%2'").arg(parser.value(o.config), host);
             return std::nullopt;
         }
     }
@@ -122,8 +122,8 @@ int hold(const QString &command, Store &store, const QStringList &endpoints, qin
     if (!held)
         return runtimeError(command, store.lastError());
     if (!held->isEmpty())
-        printOut(Text::tr("held until %1: %2\n")
-                     .arg(isoTime(until), held->join(QStringLiteral(", "))));
+        printOut(
+            Text::tr("held until %1: %2\n").arg(isoTime(until), held->join(QStringLiteral(", "))));
     QStringList kept;
     for (const QString &id : endpoints) {
         if (!held->contains(id))
@@ -175,7 +175,8 @@ int setPaused(const QString &command, Store &store, const QStringList &endpoints
 
 int run(Verb verb, const QStringList &arguments)
 {
-    const QString command = verb == Verb::Pause ? QStringLiteral("pause") : QStringLiteral("resume");
+    const QString command =
+        verb == Verb::Pause ? QStringLiteral("pause") : QStringLiteral("resume");
     QCommandLineParser parser;
     parser.setApplicationDescription(
         verb == Verb::Pause
@@ -184,7 +185,8 @@ int run(Verb verb, const QStringList &arguments)
             : Text::tr("Resumes paused or held endpoints: their waiting work is sent again."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ENDPOINT"),
-                                 Text::tr("Endpoint ids (or use --host)."), QStringLiteral("[ENDPOINT...]"));
+                                 Text::tr("Endpoint ids (or use --host)."),
+                                 QStringLiteral("[ENDPOINT...]"));
     const PauseOptions o;
     parser.addOptions({o.db, o.host, o.config, o.as});
     if (verb == Verb::Pause)
@@ -225,10 +227,10 @@ int run(Verb verb, const QStringList &arguments)
     audit.action = verb == Verb::Pause ? OperatorAction::Pause : OperatorAction::Resume;
     audit.asked = endpoints->size();
     if (forMs) {
-        const QString reason = parser.isSet(o.reason)
-                                   ? parser.value(o.reason)
-                                   : QStringLiteral("paused by %1 for %2")
-                                         .arg(audit.actor, durationText(*forMs));
+        const QString reason =
+            parser.isSet(o.reason)
+                ? parser.value(o.reason)
+                : QStringLiteral("paused by %1 for %2").arg(audit.actor, durationText(*forMs));
         return hold(command, *store, *endpoints, *forMs, reason, audit);
     }
     return setPaused(command, *store, *endpoints, verb == Verb::Pause, audit);

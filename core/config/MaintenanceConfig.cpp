@@ -22,22 +22,21 @@ class Text final
 };
 
 const QStringList kWindowKeys = {
-    QStringLiteral("id"),       QStringLiteral("reason"), QStringLiteral("endpoints"),
-    QStringLiteral("hosts"),    QStringLiteral("time_zone"), QStringLiteral("from"),
-    QStringLiteral("to"),       QStringLiteral("weekly"),
+    QStringLiteral("id"),    QStringLiteral("reason"),    QStringLiteral("endpoints"),
+    QStringLiteral("hosts"), QStringLiteral("time_zone"), QStringLiteral("from"),
+    QStringLiteral("to"),    QStringLiteral("weekly"),
 };
 const QStringList kWeeklyKeys = {QStringLiteral("days"), QStringLiteral("start"),
                                  QStringLiteral("duration")};
-const QStringList kDayNames = {QStringLiteral("mon"), QStringLiteral("tue"),
-                               QStringLiteral("wed"), QStringLiteral("thu"),
-                               QStringLiteral("fri"), QStringLiteral("sat"),
+const QStringList kDayNames = {QStringLiteral("mon"), QStringLiteral("tue"), QStringLiteral("wed"),
+                               QStringLiteral("thu"), QStringLiteral("fri"), QStringLiteral("sat"),
                                QStringLiteral("sun")};
 
 // A local date and time in the window's zone: "2026-12-24T18:00" (seconds optional).
 // An offset or a "Z" is refused: the zone says which offset applies, and two sources
 // of it could disagree.
-std::optional<qint64> readLocalTime(const QJsonObject &o, const QString &key,
-                                    const QString &path, const QTimeZone &zone, JsonReader &r)
+std::optional<qint64> readLocalTime(const QJsonObject &o, const QString &key, const QString &path,
+                                    const QTimeZone &zone, JsonReader &r)
 {
     const QString text = r.string(o, key, path, true);
     if (!r.ok())
@@ -67,8 +66,9 @@ QList<int> readDays(const QJsonObject &weekly, const QString &path, JsonReader &
     for (qsizetype i = 0; i < list->size() && r.ok(); ++i) {
         const int day = int(kDayNames.indexOf(list->at(i).toString().toLower())) + 1;
         if (day < 1 || !list->at(i).isString()) {
-            r.fail(JsonReader::index(daysPath, i),
-                   Text::tr("expected a day (one of: %1)").arg(kDayNames.join(QStringLiteral(", "))));
+            r.fail(
+                JsonReader::index(daysPath, i),
+                Text::tr("expected a day (one of: %1)").arg(kDayNames.join(QStringLiteral(", "))));
             break;
         }
         if (!days.contains(day))
@@ -77,8 +77,7 @@ QList<int> readDays(const QJsonObject &weekly, const QString &path, JsonReader &
     return days;
 }
 
-void readWeekly(const QJsonObject &o, const QString &path, MaintenanceWindow &window,
-                JsonReader &r)
+void readWeekly(const QJsonObject &o, const QString &path, MaintenanceWindow &window, JsonReader &r)
 {
     const QString weeklyPath = JsonReader::join(path, QStringLiteral("weekly"));
     const auto weekly = r.object(o.value(QStringLiteral("weekly")), weeklyPath);
@@ -108,13 +107,12 @@ void readWeekly(const QJsonObject &o, const QString &path, MaintenanceWindow &wi
     window.durationMs = *ms;
 }
 
-void readOneOff(const QJsonObject &o, const QString &path, MaintenanceWindow &window,
-                JsonReader &r)
+void readOneOff(const QJsonObject &o, const QString &path, MaintenanceWindow &window, JsonReader &r)
 {
     window.kind = MaintenanceWindow::Kind::OneOff;
     const auto from = readLocalTime(o, QStringLiteral("from"), path, window.zone, r);
-    const auto to = from ? readLocalTime(o, QStringLiteral("to"), path, window.zone, r)
-                         : std::nullopt;
+    const auto to =
+        from ? readLocalTime(o, QStringLiteral("to"), path, window.zone, r) : std::nullopt;
     if (!from || !to)
         return;
     if (*to <= *from) {

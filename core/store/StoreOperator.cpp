@@ -319,9 +319,9 @@ std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList
         return std::nullopt;
     }
     // The condition again: another worker may have lifted it, or held it longer, since.
-    QSqlQuery lift = prepare(QStringLiteral(
-        "UPDATE endpoints SET paused = 0, held_until = 0, held_reason = ''"
-        " WHERE id = :id AND paused = 2 AND (held_until <= :now OR :operator = 1)"));
+    QSqlQuery lift = prepare(
+        QStringLiteral("UPDATE endpoints SET paused = 0, held_until = 0, held_reason = ''"
+                       " WHERE id = :id AND paused = 2 AND (held_until <= :now OR :operator = 1)"));
     QStringList lifted;
     for (const QString &endpointId : std::as_const(ended)) {
         lift.bindValue(QStringLiteral(":id"), text(endpointId));
@@ -357,14 +357,14 @@ std::optional<QList<EndpointHold>> Store::endpointHolds()
     if (m_schemaVersion < schema::endpointHoldsVersion())
         return QList<EndpointHold>();
     // endpoints_paused, a partial index of the paused and held ones.
-    SqlStatement *query = cached(QStringLiteral(
-        "SELECT id, held_until, held_reason FROM endpoints WHERE paused = 2 ORDER BY held_until, id"));
+    SqlStatement *query = cached(QStringLiteral("SELECT id, held_until, held_reason FROM endpoints "
+                                                "WHERE paused = 2 ORDER BY held_until, id"));
     if (!query || !exec(*query))
         return std::nullopt;
     QList<EndpointHold> out;
     while (query->next())
-        out.append({query->value(0).toString(), query->value(1).toLongLong(),
-                    query->value(2).toString()});
+        out.append(
+            {query->value(0).toString(), query->value(1).toLongLong(), query->value(2).toString()});
     query->finish();
     m_lastError.clear();
     return out;

@@ -380,46 +380,59 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("maintenance not an array")
         << minimal({}, R"("maintenance": {}, )") << "maintenance: expected an array";
     QTest::newRow("maintenance without id")
-        << withMaintenance(R"({"time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << withMaintenance(
+               R"({"time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
         << "maintenance[0].id: required";
     QTest::newRow("maintenance unknown key")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}, "every": 1})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}, "every": 1})")
         << "maintenance[0].every: unknown key";
     QTest::newRow("maintenance unknown zone")
-        << withMaintenance(R"({"id": "w", "time_zone": "Europe/Atlantis", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "Europe/Atlantis", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
         << "maintenance[0].time_zone: not a time zone this system knows: 'Europe/Atlantis'";
     QTest::newRow("maintenance both kinds")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}})")
         << "maintenance[0]: either weekly or from and to, not both";
     QTest::newRow("maintenance neither kind")
         << withMaintenance(R"({"id": "w", "time_zone": "UTC"})")
         << "maintenance[0]: expected weekly, or from and to";
     QTest::newRow("maintenance to before from")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-24T17:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-24T17:00"})")
         << "maintenance[0].to: expected a time after from";
     QTest::newRow("maintenance from with an offset")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00+01:00", "to": "2026-12-25T08:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00+01:00", "to": "2026-12-25T08:00"})")
         << "maintenance[0].from: expected a local date and time";
     QTest::newRow("maintenance no such day")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat", "caturday"], "start": "22:00", "duration": "8h"}})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat", "caturday"], "start": "22:00", "duration": "8h"}})")
         << "maintenance[0].weekly.days[1]: expected a day (one of: mon, tue";
     QTest::newRow("maintenance no days")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": [], "start": "22:00", "duration": "8h"}})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "weekly": {"days": [], "start": "22:00", "duration": "8h"}})")
         << "maintenance[0].weekly.days: expected at least one day";
     QTest::newRow("maintenance start not a time")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "25:00", "duration": "8h"}})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "25:00", "duration": "8h"}})")
         << "maintenance[0].weekly.start: expected a local time such as 22:00, got '25:00'";
     QTest::newRow("maintenance duration in hours as a number")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8"}})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8"}})")
         << "maintenance[0].weekly.duration: expected a span such as 8h";
     QTest::newRow("maintenance unknown endpoint")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "endpoints": ["m", "x"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "endpoints": ["m", "x"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
         << "maintenance[0].endpoints[1]: no endpoint with id 'x'";
     QTest::newRow("maintenance unknown host")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "hosts": ["api.example.org"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "hosts": ["api.example.org"], "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"})")
         << "maintenance[0].hosts[0]: no endpoint's URL has the host 'api.example.org'";
     QTest::newRow("maintenance duplicate id")
-        << withMaintenance(R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"}, {"id": "w", "time_zone": "UTC", "from": "2026-12-31T18:00", "to": "2027-01-01T08:00"})")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00"}, {"id": "w", "time_zone": "UTC", "from": "2026-12-31T18:00", "to": "2027-01-01T08:00"})")
         << "maintenance[1].id: duplicate id 'w'";
     QTest::newRow("invalid utf-8")
         << QByteArray(

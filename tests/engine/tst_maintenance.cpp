@@ -79,8 +79,8 @@ private:
     // Moves the manual clock to kStart + atMs in steps of a second.
     bool advanceTo(qint64 atMs)
     {
-        return advanceScheduler(*m_scheduler, *m_clock, *m_timer,
-                                kStart + atMs - m_clock->nowMs(), 1000);
+        return advanceScheduler(*m_scheduler, *m_clock, *m_timer, kStart + atMs - m_clock->nowMs(),
+                                1000);
     }
 
     qsizetype sent() const { return m_server->received.size(); }
@@ -174,11 +174,10 @@ void tst_Maintenance::holdPlacedElsewhereEndsByItself()
     QSignalSpy released(m_scheduler.get(), &Scheduler::endpointsReleased);
     QVERIFY(advanceTo(15000));
     QCOMPARE(sent(), 2);
-    QCOMPARE(m_store
-                 ->holdEndpoints({kUpload}, kStart + 45000, QStringLiteral("ops"),
-                                 kStart + 15000)
-                 .value_or(QStringList()),
-             QStringList{kUpload});
+    QCOMPARE(
+        m_store->holdEndpoints({kUpload}, kStart + 45000, QStringLiteral("ops"), kStart + 15000)
+            .value_or(QStringList()),
+        QStringList{kUpload});
     QVERIFY(advanceTo(44000));
     QCOMPARE(sent(), 2);
     // This worker did not place it, but lifts it at its end and goes on.

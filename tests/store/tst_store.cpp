@@ -1007,7 +1007,8 @@ void tst_Store::heldEndpoint()
         QStringList out;
         const QList<EndpointHold> holds = store->endpointHolds().value();
         for (const EndpointHold &h : holds)
-            out.append(QStringLiteral("%1 %2 %3").arg(h.endpointId).arg(h.untilMs - kNow).arg(h.reason));
+            out.append(
+                QStringLiteral("%1 %2 %3").arg(h.endpointId).arg(h.untilMs - kNow).arg(h.reason));
         return out.join(QLatin1Char(';'));
     };
 
@@ -1016,10 +1017,10 @@ void tst_Store::heldEndpoint()
     audit.actor = QStringLiteral("ops");
     audit.action = OperatorAction::Pause;
     audit.target = endpointListTarget({slow, paused});
-    QCOMPARE(store->holdEndpoints({slow, paused}, kNow + 60000, QStringLiteral("partner"), kNow,
-                                  &audit)
-                 .value_or(QStringList{QStringLiteral("failed")}),
-             QStringList{slow});
+    QCOMPARE(
+        store->holdEndpoints({slow, paused}, kNow + 60000, QStringLiteral("partner"), kNow, &audit)
+            .value_or(QStringList{QStringLiteral("failed")}),
+        QStringList{slow});
     QCOMPARE(holdText(), QStringLiteral("slow 60000 partner"));
     QCOMPARE(store->isEndpointPaused(paused).value_or(false), true);
     const auto actions = store->operatorActions();
@@ -1030,7 +1031,8 @@ void tst_Store::heldEndpoint()
 
     // Held work is not claimed, nor due; the rest is.
     QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 10);
-    const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
+    const QList<OperationRecord> claimed =
+        store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, other);
 
@@ -1048,7 +1050,8 @@ void tst_Store::heldEndpoint()
              QStringList());
     // (The other operation's lease has expired by now: a claim may rescue it, but not
     // take the held one.)
-    for (const OperationRecord &op : store->claimDue(QStringLiteral("w"), kNow + 89999, kLeaseMs, 10))
+    for (const OperationRecord &op :
+         store->claimDue(QStringLiteral("w"), kNow + 89999, kLeaseMs, 10))
         QVERIFY(op.id != held);
     QCOMPARE(store->liftEndedHolds(kNow + 90000).value_or(QStringList()), QStringList{slow});
     QCOMPARE(holdText(), QString());
