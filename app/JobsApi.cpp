@@ -22,7 +22,6 @@ namespace cooldown {
 namespace {
 
 constexpr qint64 kDrainWindowMs = 60'000;
-constexpr qint64 kRecountMs = 1000;
 // A full queue that drained nothing in the last minute: ask again in a minute.
 constexpr qint64 kUnknownDrainSeconds = 60;
 constexpr qint64 kMaxRetryAfterSeconds = 3600;
@@ -172,8 +171,9 @@ LocalResponse JobsApi::handle(const LocalRequest &request)
         return endpointAction(QUrl::fromPercentEncoding(parts.at(2)), parts.at(3), request);
     }
     if (parts.size() < 2 || parts.at(1) != "jobs" || parts.size() > 4)
-        return problem(404, QStringLiteral(
-                                "no such resource; the API has /v1/jobs and /v1/endpoints/ID/pause"));
+        return problem(
+            404,
+            QStringLiteral("no such resource; the API has /v1/jobs and /v1/endpoints/ID/pause"));
     if (parts.size() == 2) {
         if (request.method != "POST")
             return methodNotAllowed("POST");
@@ -283,40 +283,11 @@ LocalResponse JobsApi::postJobs(const LocalRequest &request)
                            .arg(array.size()),
                        errors);
 
-    qint64 queued = 0;
-    bool full = false;
-    IntakeReport report;
-    const qint64 now = m_engine.clock().nowMs();
-    m_engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        // Counting the queue reads an index entry per queued operation: it is counted
-        // again once a second, and before any refusal, and followed in between.
-        const auto count = [&] {
-            const QMap<OperationState, qint64> open = store.openCountsByState();
-            // Parked operations wait for an operator, not for the queue: they do not
-            // fill it.
-            m_queued = open.value(OperationState::Scheduled) + open.value(OperationState::Waiting) +
-                       open.value(OperationState::Running);
-            m_queuedCountedAtMs = now;
-        };
-        if (m_queuedCountedAtMs < 0 || now - m_queuedCountedAtMs >= kRecountMs ||
-            now < m_queuedCountedAtMs)
-            count();
-        if (m_queued + jobs.size() > api.maxQueued)
-            count();
-        queued = m_queued;
-        if (queued + jobs.size() > api.maxQueued) {
-            full = true;
-            return;
-        }
-        report = enqueueJobs(store, m_engine.config(), jobs, paths, now, m_random, false);
-        m_queued += report.created();
-        if (report.ok() && report.created() > 0) {
-            qint64 due = std::numeric_limits<qint64>::max();
-            for (const JobRequest &j : std::as_const(jobs))
-                due = std::min(due, std::max(now, j.notBeforeMs));
-            scheduler.workAdded(due);
-        }
-    });
+    const EnqueueOutcome outcome =
+        m_engine.enqueue(jobs, paths, api.maxQueued, m_random, m_queueCount);
+    const qint64 queued = outcome.queued;
+    const bool full = outcome.full;
+    const IntakeReport &report = outcome.report;
     if (full) {
         const qint64 excess = queued + jobs.size() - api.maxQueued;
         const qint64 wait = secondsUntilRoom(excess);
@@ -404,12 +375,8 @@ QJsonObject JobsApi::describe(const OperationRecord &op) const
 
 LocalResponse JobsApi::getJob(qint64 id)
 {
-    Store::OperationLookup lookup;
     QString error;
-    m_engine.runOnEngine([&](Store &store, Scheduler &) {
-        lookup = store.lookUpOperation(id);
-        error = store.lastError();
-    });
+    const Store::OperationLookup lookup = m_engine.lookUp(id, &error);
     switch (lookup.result) {
     case Store::OperationLookup::Result::Found:
         return jsonResponse(200, describe(lookup.record));
@@ -445,14 +412,11 @@ LocalResponse JobsApi::operatorAction(qint64 id, const QByteArray &action,
             force = it.value().toBool();
         }
     }
-    Store::OperatorResult result = Store::OperatorResult::Failed;
-    QString why;
-    std::optional<OperationRecord> after;
-    m_engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        result = action == "retry" ? scheduler.retryNow(id, force) : scheduler.cancel(id);
-        why = store.lastError();
-        after = store.operation(id);
-    });
+    const OperationActionOutcome outcome =
+        action == "retry" ? m_engine.retryOne(id, force) : m_engine.cancelOne(id);
+    const Store::OperatorResult result = outcome.result;
+    const QString &why = outcome.error;
+    const std::optional<OperationRecord> &after = outcome.after;
     switch (result) {
     case Store::OperatorResult::Done:
         return jsonResponse(200, after ? describe(*after) : QJsonObject{});
@@ -513,29 +477,17 @@ LocalResponse JobsApi::endpointAction(const QString &endpointId, const QByteArra
         audit.target += QStringLiteral(" for=") + durationText(*forMs);
     if (forMs && reason.isEmpty())
         reason = QStringLiteral("paused through the local API for %1").arg(durationText(*forMs));
-    bool ok = false;
-    QString why;
-    std::optional<QList<EndpointHold>> holds;
-    std::optional<bool> paused;
-    m_engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        ok = forMs ? scheduler.holdEndpoints({endpointId}, *forMs, reason, &audit).has_value()
-                   : scheduler.setEndpointPaused(endpointId, action == "pause", &audit);
-        why = store.lastError();
-        holds = store.endpointHolds();
-        paused = store.isEndpointPaused(endpointId);
-    });
-    if (!ok || !holds || !paused)
-        return problem(503, QStringLiteral("the database failed: %1").arg(why));
-    QJsonObject o{{QStringLiteral("endpoint"), endpointId},
-                  {QStringLiteral("paused"), *paused},
-                  {QStringLiteral("held_until"), QJsonValue()},
-                  {QStringLiteral("reason"), QJsonValue()}};
-    for (const EndpointHold &h : std::as_const(*holds)) {
-        if (h.endpointId == endpointId) {
-            o.insert(QStringLiteral("held_until"), cli::isoTime(h.untilMs));
-            o.insert(QStringLiteral("reason"), h.reason);
-        }
-    }
+    const EndpointActionOutcome outcome =
+        forMs ? m_engine.holdEndpointNow(endpointId, *forMs, reason, &audit)
+              : m_engine.setEndpointPausedNow(endpointId, action == "pause", &audit);
+    if (!outcome.applied)
+        return problem(503, QStringLiteral("the database failed: %1").arg(outcome.error));
+    QJsonObject o{
+        {QStringLiteral("endpoint"), endpointId},
+        {QStringLiteral("paused"), outcome.paused},
+        {QStringLiteral("held_until"),
+         outcome.hold ? QJsonValue(cli::isoTime(outcome.hold->untilMs)) : QJsonValue()},
+        {QStringLiteral("reason"), outcome.hold ? QJsonValue(outcome.hold->reason) : QJsonValue()}};
     return jsonResponse(200, o);
 }
 

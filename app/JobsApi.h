@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/LocalListener.h"
+#include "core/engine/EngineSession.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -12,7 +13,6 @@
 
 namespace cooldown {
 
-class EngineSession;
 class RandomSource;
 struct OperationRecord;
 
@@ -23,8 +23,9 @@ struct OperationRecord;
 // words are English whatever the worker's language, as HTTP APIs' are; the checks it
 // shares with `cooldown enqueue` speak the worker's.
 //
-// The work is done on the engine thread through EngineSession::runOnEngine, in the
-// order requests arrive, so the API and the scheduler never race on the store.
+// The work is done on the engine thread through EngineSession's calls that wait for it
+// (enqueue, lookUp, retryOne, cancelOne, setEndpointPausedNow, holdEndpointNow), in
+// the order requests arrive, so the API and the scheduler never race on the store.
 class JobsApi final
 {
 public:
@@ -61,8 +62,7 @@ private:
     RandomSource &m_random;
     std::deque<qint64> m_leftQueueAtMs; // the last minute's
     // The queue as last counted, plus what was taken since; engine thread only.
-    qint64 m_queued = 0;
-    qint64 m_queuedCountedAtMs = -1;
+    QueueCount m_queueCount;
 };
 
 } // namespace cooldown

@@ -282,28 +282,21 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
     ScrapeState state;
     state.maxInFlight = engine.config().concurrency.maxInFlight;
     state.perHost = engine.config().concurrency.perHost;
-    engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        state.inFlight = scheduler.inFlight();
-        state.databaseUp = !scheduler.isDatabaseDown();
-        if (!state.databaseUp)
-            return; // nothing is read from a database that is away
-        state.operationsByState = store.openCountsByState();
-        for (const CredentialState &c : scheduler.credentialStates()) {
-            const CredentialConfig *credential = engine.config().credential(c.id);
-            if (credential && credential->isOAuth())
-                state.credentials.append(c);
-        }
-        state.waitingForCredentials = scheduler.waitingForCredentials();
-        const qint64 now = clock.nowMs();
-        state.nowMs = now;
-        for (const PartitionState &p : store.partitions(now).value_or(QList<PartitionState>())) {
-            ++state.partitionsByPolicy[p.policyId];
-            state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
-            state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
-        }
-        for (const EndpointHold &h : store.endpointHolds().value_or(QList<EndpointHold>()))
-            state.heldEndpoints += h.untilMs > now ? 1 : 0;
-    });
+    const EngineFigures f = engine.figures();
+    state.inFlight = f.inFlight;
+    state.databaseUp = f.databaseUp;
+    state.operationsByState = f.openCounts;
+    state.credentials = f.credentials;
+    state.waitingForCredentials = f.waitingForCredentials;
+    const qint64 now = clock.nowMs();
+    state.nowMs = now;
+    for (const PartitionState &p : f.partitions) {
+        ++state.partitionsByPolicy[p.policyId];
+        state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
+        state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
+    }
+    for (const EndpointHold &h : f.endpointHolds)
+        state.heldEndpoints += h.untilMs > now ? 1 : 0;
     return state;
 }
 
@@ -442,19 +435,14 @@ private:
 // this run sent.
 void printSummary(EngineSession &engine, const Summary &summary, QTextStream &out)
 {
-    QMap<OperationState, qint64> counts;
-    bool databaseDown = false;
-    engine.runOnEngine([&](Store &store, Scheduler &scheduler) {
-        databaseDown = scheduler.isDatabaseDown();
-        if (!databaseDown)
-            counts = store.countsByState();
-    });
-    if (databaseDown) {
+    // Nothing is read from a database that is away (or fails): this run's figures alone.
+    const std::optional<QMap<OperationState, qint64>> counts = engine.operationCounts();
+    if (!counts) {
         out << "summary (this run):";
     } else {
         out << "summary (database):";
         for (const OperationState state : allOperationStates())
-            out << ' ' << toString(state) << '=' << counts.value(state);
+            out << ' ' << toString(state) << '=' << counts->value(state);
     }
     out << " attempts=" << summary.attempts << " throttled=" << summary.throttles
         << " server_wait_s=" << QString::number(double(summary.serverWaitMs) / 1000.0, 'f', 1)

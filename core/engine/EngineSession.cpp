@@ -9,6 +9,8 @@
 
 #include <QThread>
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace cooldown {
@@ -409,6 +411,156 @@ void EngineSession::runOnEngine(const std::function<void(Store &, Scheduler &)> 
         if (m_engine)
             work(*m_engine->store, *m_engine->scheduler);
     });
+}
+
+EngineFigures EngineSession::figures()
+{
+    EngineFigures f;
+    const qint64 now = m_clock.nowMs();
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        f.inFlight = scheduler.inFlight();
+        f.databaseUp = !scheduler.isDatabaseDown();
+        if (!f.databaseUp)
+            return; // nothing is read from a database that is away
+        f.openCounts = store.openCountsByState();
+        for (const CredentialState &c : scheduler.credentialStates()) {
+            const CredentialConfig *credential = m_config.credential(c.id);
+            if (credential && credential->isOAuth())
+                f.credentials.append(c);
+        }
+        f.waitingForCredentials = scheduler.waitingForCredentials();
+        f.partitions = store.partitions(now).value_or(QList<PartitionState>());
+        f.endpointHolds = store.endpointHolds().value_or(QList<EndpointHold>());
+    });
+    return f;
+}
+
+std::optional<QMap<OperationState, qint64>> EngineSession::operationCounts()
+{
+    std::optional<QMap<OperationState, qint64>> counts;
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        if (scheduler.isDatabaseDown())
+            return;
+        QMap<OperationState, qint64> read = store.countsByState();
+        if (store.lastError().isEmpty())
+            counts = read;
+    });
+    return counts;
+}
+
+Store::OperationLookup EngineSession::lookUp(qint64 operationId, QString *error)
+{
+    Store::OperationLookup lookup;
+    runOnEngine([&](Store &store, Scheduler &) {
+        lookup = store.lookUpOperation(operationId);
+        *error = store.lastError();
+    });
+    return lookup;
+}
+
+OperationActionOutcome EngineSession::retryOne(qint64 operationId, bool force, AuditRecord *audit)
+{
+    OperationActionOutcome outcome;
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        outcome.result = scheduler.retryNow(operationId, force, audit);
+        outcome.error = store.lastError();
+        outcome.after = store.operation(operationId);
+    });
+    return outcome;
+}
+
+OperationActionOutcome EngineSession::cancelOne(qint64 operationId, AuditRecord *audit)
+{
+    OperationActionOutcome outcome;
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        outcome.result = scheduler.cancel(operationId, audit);
+        outcome.error = store.lastError();
+        outcome.after = store.operation(operationId);
+    });
+    return outcome;
+}
+
+EndpointActionOutcome EngineSession::endpointStanding(Store &store, const QString &endpointId,
+                                                      bool applied)
+{
+    EndpointActionOutcome outcome;
+    outcome.error = store.lastError();
+    const std::optional<bool> paused = store.isEndpointPaused(endpointId);
+    const std::optional<QList<EndpointHold>> holds = store.endpointHolds();
+    outcome.applied = applied && paused && holds;
+    if (!paused || !holds) {
+        outcome.error = store.lastError();
+        return outcome;
+    }
+    outcome.paused = *paused;
+    for (const EndpointHold &h : *holds) {
+        if (h.endpointId == endpointId)
+            outcome.hold = h;
+    }
+    return outcome;
+}
+
+EndpointActionOutcome EngineSession::setEndpointPausedNow(const QString &endpointId, bool paused,
+                                                          AuditRecord *audit)
+{
+    EndpointActionOutcome outcome;
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        const bool applied = scheduler.setEndpointPaused(endpointId, paused, audit);
+        outcome = endpointStanding(store, endpointId, applied);
+    });
+    return outcome;
+}
+
+EndpointActionOutcome EngineSession::holdEndpointNow(const QString &endpointId, qint64 forMs,
+                                                     const QString &reason, AuditRecord *audit)
+{
+    EndpointActionOutcome outcome;
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        const bool applied =
+            scheduler.holdEndpoints({endpointId}, forMs, reason, audit).has_value();
+        outcome = endpointStanding(store, endpointId, applied);
+    });
+    return outcome;
+}
+
+EnqueueOutcome EngineSession::enqueue(const QList<JobRequest> &jobs, const QStringList &paths,
+                                      qint64 maxQueued, RandomSource &random, QueueCount &count)
+{
+    // Counting the queue reads an index entry per queued operation: it is counted again
+    // once a second, and before any refusal, and followed in between.
+    static constexpr qint64 kRecountMs = 1000;
+    EnqueueOutcome outcome;
+    const qint64 now = m_clock.nowMs();
+    runOnEngine([&](Store &store, Scheduler &scheduler) {
+        const auto recount = [&] {
+            const QMap<OperationState, qint64> open = store.openCountsByState();
+            // Parked operations wait for an operator, not for the queue: they do not
+            // fill it.
+            count.queued = open.value(OperationState::Scheduled) +
+                           open.value(OperationState::Waiting) +
+                           open.value(OperationState::Running);
+            count.countedAtMs = now;
+        };
+        if (count.countedAtMs < 0 || now - count.countedAtMs >= kRecountMs ||
+            now < count.countedAtMs)
+            recount();
+        if (count.queued + jobs.size() > maxQueued)
+            recount();
+        outcome.queued = count.queued;
+        if (count.queued + jobs.size() > maxQueued) {
+            outcome.full = true;
+            return;
+        }
+        outcome.report = enqueueJobs(store, m_config, jobs, paths, now, random, false);
+        count.queued += outcome.report.created();
+        if (outcome.report.ok() && outcome.report.created() > 0) {
+            qint64 due = std::numeric_limits<qint64>::max();
+            for (const JobRequest &j : jobs)
+                due = std::min(due, std::max(now, j.notBeforeMs));
+            scheduler.workAdded(due);
+        }
+    });
+    return outcome;
 }
 
 } // namespace cooldown

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/Intake.h"
 #include "core/engine/Scheduler.h"
 #include "core/store/Store.h"
 
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPair>
 #include <QString>
@@ -14,6 +16,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QThread;
 
@@ -39,6 +42,53 @@ struct EngineState
 };
 
 using PartitionId = QPair<QString, QString>; // policy id, partition key
+
+// What a metrics scrape reads on the engine's thread: the scheduler's figures, and the
+// store's unless the database is away (databaseUp false; the store's figures empty).
+struct EngineFigures
+{
+    int inFlight = 0;
+    bool databaseUp = true;
+    QMap<OperationState, qint64> openCounts; // operations not ended, by state
+    QList<CredentialState> credentials;      // the workspace's OAuth credentials, here
+    int waitingForCredentials = 0;
+    QList<PartitionState> partitions;
+    QList<EndpointHold> endpointHolds;
+};
+
+// What one operator action on one operation came to, and the operation after it.
+struct OperationActionOutcome
+{
+    Store::OperatorResult result = Store::OperatorResult::Failed;
+    QString error; // the store's, when result is Failed or Refused
+    std::optional<OperationRecord> after;
+};
+
+// What a pause, resume or hold of one endpoint came to, and where the endpoint stands.
+struct EndpointActionOutcome
+{
+    bool applied = false;
+    QString error;                    // the store's, when not applied
+    bool paused = false;              // paused or held now
+    std::optional<EndpointHold> hold; // its hold, when it is held
+};
+
+// How full the local API's queue is (operations scheduled, waiting or running), as the
+// caller last counted it: recounted when older than a second, and before a refusal.
+struct QueueCount
+{
+    qint64 queued = 0;
+    qint64 countedAtMs = -1;
+};
+
+// What handing jobs in came to: refused whole because the queue is full, or the
+// intake's report (which may refuse jobs one by one).
+struct EnqueueOutcome
+{
+    bool full = false;
+    qint64 queued = 0; // the queue as counted when it was decided
+    IntakeReport report;
+};
 
 struct EngineOptions
 {
@@ -112,10 +162,22 @@ public:
     // Asks the engine for its state; stateChanged() follows.
     void requestState();
 
-    // Runs `work` on the engine thread with the engine's store and scheduler, and waits
-    // for it. For reads that belong with the engine (a metrics scrape, a summary at the
-    // end of a run); a window must not use it, since it waits for the database.
-    void runOnEngine(const std::function<void(Store &, Scheduler &)> &work);
+    // Calls that run on the engine thread and wait for it, for the command line and the
+    // local API. A window must not use them: they wait for the database.
+    EngineFigures figures();
+    // Every operation the database has, by state; nullopt while it is away or failing.
+    std::optional<QMap<OperationState, qint64>> operationCounts();
+    Store::OperationLookup lookUp(qint64 operationId, QString *error);
+    OperationActionOutcome retryOne(qint64 operationId, bool force, AuditRecord *audit = nullptr);
+    OperationActionOutcome cancelOne(qint64 operationId, AuditRecord *audit = nullptr);
+    EndpointActionOutcome setEndpointPausedNow(const QString &endpointId, bool paused,
+                                               AuditRecord *audit = nullptr);
+    EndpointActionOutcome holdEndpointNow(const QString &endpointId, qint64 forMs,
+                                          const QString &reason, AuditRecord *audit = nullptr);
+    // Hands jobs in (enqueueJobs, docs/intake.md) unless the queue and they would hold
+    // more than maxQueued; count is the caller's, kept across calls.
+    EnqueueOutcome enqueue(const QList<JobRequest> &jobs, const QStringList &paths,
+                           qint64 maxQueued, RandomSource &random, QueueCount &count);
 
     const EngineState &state() const { return m_state; }
     const WorkspaceConfig &config() const { return m_config; }
@@ -164,6 +226,11 @@ signals:
 
 private:
     struct Engine;
+
+    // Runs `work` on the engine thread with the engine's store and scheduler, and waits
+    // for it: what the calls above are made of.
+    void runOnEngine(const std::function<void(Store &, Scheduler &)> &work);
+    EndpointActionOutcome endpointStanding(Store &store, const QString &endpointId, bool applied);
 
     EngineSession(WorkspaceConfig config, QString databaseUrl, const Clock &clock);
     // Queues `work` to the engine thread; it runs there after what was queued before.

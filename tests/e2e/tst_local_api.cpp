@@ -469,10 +469,12 @@ void tst_LocalApi::pauseAndResumeAnEndpoint()
     const Answer held = send("POST", pause, R"({"for": "2h", "reason": "partner upgrade"})");
     QCOMPARE(held.status, 200);
     QCOMPARE(held.body.value(QStringLiteral("paused")).toBool(), true);
-    QCOMPARE(held.body.value(QStringLiteral("reason")).toString(), QStringLiteral("partner upgrade"));
-    const qint64 until = QDateTime::fromString(held.body.value(QStringLiteral("held_until")).toString(),
-                                               Qt::ISODateWithMs)
-                             .toMSecsSinceEpoch();
+    QCOMPARE(held.body.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("partner upgrade"));
+    const qint64 until =
+        QDateTime::fromString(held.body.value(QStringLiteral("held_until")).toString(),
+                              Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
     const qint64 inTwoHours = QDateTime::currentMSecsSinceEpoch() + 2 * 3600 * 1000;
     QVERIFY2(until > inTwoHours - 60000 && until <= inTwoHours, qPrintable(held.raw));
 

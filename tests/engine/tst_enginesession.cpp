@@ -31,6 +31,15 @@ private slots:
 
 private:
     std::unique_ptr<EngineSession> open(const QByteArray &json, QString *error = nullptr);
+    // A connection of the test's own to the session's database, to check what it wrote.
+    std::unique_ptr<Store> readStore() const
+    {
+        QString error;
+        std::unique_ptr<Store> store = Store::open(m_db, &error);
+        if (!store)
+            qFatal("%s", qPrintable(error));
+        return store;
+    }
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<ScriptedHttpServer> m_server;
@@ -98,14 +107,11 @@ void tst_EngineSession::engineRunsOnItsThreadAndSignalsArriveOnTheCallers()
     QCOMPARE(attempts.at(0).at(0).value<AttemptRecord>().status, 200);
     QCOMPARE(m_server->received.size(), 1);
 
-    QThread *ranOn = nullptr;
-    QMap<OperationState, qint64> counts;
-    session->runOnEngine([&](Store &store, Scheduler &) {
-        ranOn = QThread::currentThread();
-        counts = store.countsByState();
-    });
-    QCOMPARE(ranOn, session->engineThread());
-    QCOMPARE(counts.value(OperationState::Succeeded), 1);
+    // The calls that wait read through the engine's own connection.
+    const std::optional<QMap<OperationState, qint64>> counts = session->operationCounts();
+    QVERIFY(counts);
+    QCOMPARE(counts->value(OperationState::Succeeded), 1);
+    QCOMPARE(session->figures().openCounts.value(OperationState::Scheduled), 0);
 }
 
 // Cancel, then Retry now, of one operation due in an hour: in that order the retry is
@@ -149,18 +155,19 @@ void tst_EngineSession::operatorActionsAreAppliedInTheOrderGiven()
 
     OperationState state = OperationState::Scheduled;
     qsizetype attempts = -1;
-    session->runOnEngine([&](Store &store, Scheduler &) {
-        state = store.operation(id)->state;
+    {
+        const std::unique_ptr<Store> store = readStore();
+        state = store->operation(id)->state;
         AttemptFilter filter;
         filter.operationId = id;
-        attempts = store.attempts(filter).size();
-    });
+        attempts = store->attempts(filter).size();
+    }
     QCOMPARE(state, OperationState::Cancelled);
     QCOMPARE(attempts, 0);
 
     // Each action is one audit row, by this operator on this worker.
     QList<AuditRecord> rows;
-    session->runOnEngine([&](Store &store, Scheduler &) { rows = *store.operatorActions(); });
+    rows = readStore()->operatorActions().value();
     QCOMPARE(rows.size(), 2);
     QCOMPARE(rows[0].action, OperatorAction::Cancel);
     QCOMPARE(rows[0].changed, 1);
@@ -209,7 +216,7 @@ void tst_EngineSession::aBulkActionIsAppliedOnTheEngineAndAuditedOnce()
     // Due now, and sent by the engine without waiting for its next timer.
     QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 30, 10000);
     QList<AuditRecord> rows;
-    session->runOnEngine([&](Store &store, Scheduler &) { rows = *store.operatorActions(); });
+    rows = readStore()->operatorActions().value();
     QCOMPARE(rows.size(), 1);
     QCOMPARE(rows[0].actor, QStringLiteral("carol"));
     QCOMPARE(rows[0].target, QStringLiteral("endpoint=jobs"));
@@ -249,14 +256,10 @@ void tst_EngineSession::stateFollowsTheEngine()
     QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 5000);
     QVERIFY(applied.at(0).at(0).toBool());
     qint64 heldUntil = 0;
-    session->runOnEngine([&](Store &store, Scheduler &) {
-        const QList<PartitionState> partitions =
-            store.partitions(SystemClock::instance().nowMs()).value();
-        for (const PartitionState &p : partitions) {
-            if (p.policyId == QStringLiteral("p"))
-                heldUntil = p.heldUntilMs;
-        }
-    });
+    for (const PartitionState &p : session->figures().partitions) {
+        if (p.policyId == QStringLiteral("p"))
+            heldUntil = p.heldUntilMs;
+    }
     QCOMPARE(heldUntil, hold.untilMs);
     QCOMPARE(m_server->received.size(), 1);
 
@@ -264,12 +267,8 @@ void tst_EngineSession::stateFollowsTheEngine()
     session->liftHolds({{QStringLiteral("p"), QStringLiteral("k")}});
     QTRY_COMPARE_WITH_TIMEOUT(lifted.count(), 1, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(session->state().holds.isEmpty(), 5000);
-    session->runOnEngine([&](Store &store, Scheduler &) {
-        const QList<PartitionState> partitions =
-            store.partitions(SystemClock::instance().nowMs()).value();
-        for (const PartitionState &p : partitions)
-            QVERIFY(p.heldUntilMs <= SystemClock::instance().nowMs());
-    });
+    for (const PartitionState &p : session->figures().partitions)
+        QVERIFY(p.heldUntilMs <= SystemClock::instance().nowMs());
 }
 
 // The first workspace's exchange hangs until its timeout; the new workspace is run only
@@ -312,11 +311,8 @@ void tst_EngineSession::applyWaitsForExchangesInFlightThenRunsTheNewWorkspace()
     QCOMPARE(session->config().endpoints.size(), 2);
 
     QStringList workers;
-    session->runOnEngine([&](Store &store, Scheduler &scheduler) {
-        QCOMPARE(scheduler.workerId(), session->workerId());
-        for (const AttemptRecord &a : store.attempts(AttemptFilter{}))
-            workers.append(a.workerId);
-    });
+    for (const AttemptRecord &a : readStore()->attempts(AttemptFilter{}))
+        workers.append(a.workerId);
     QVERIFY(workers.size() >= 2);
     for (const QString &w : std::as_const(workers))
         QCOMPARE(w, session->workerId());
