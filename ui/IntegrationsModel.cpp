@@ -16,6 +16,8 @@ IntegrationState integrationState(const IntegrationStatus &s, qint64 nowMs)
 {
     if (s.paused)
         return IntegrationState::Paused;
+    if (s.endpointHeldUntilMs > nowMs)
+        return IntegrationState::Maintenance;
     if (format::credentialRefused(s.credential))
         return IntegrationState::CredentialsRefused;
     if (s.heldUntilMs > nowMs)
@@ -38,6 +40,8 @@ QString integrationStateName(IntegrationState state)
     switch (state) {
     case IntegrationState::Paused:
         return IntegrationsModel::tr("paused");
+    case IntegrationState::Maintenance:
+        return IntegrationsModel::tr("in maintenance");
     case IntegrationState::CredentialsRefused:
         return IntegrationsModel::tr("credentials refused");
     case IntegrationState::Held:
@@ -61,6 +65,9 @@ QColor integrationStateColor(IntegrationState state)
     switch (state) {
     case IntegrationState::Paused:
         return QColor(0x80, 0x80, 0x80);
+    case IntegrationState::Maintenance:
+        // Planned and ending by itself: quieter than a problem, apart from "paused".
+        return QColor(0x5a, 0x7d, 0x9a);
     case IntegrationState::CredentialsRefused:
     case IntegrationState::Held:
     case IntegrationState::Failing:
@@ -254,6 +261,8 @@ QVariant IntegrationsModel::data(const QModelIndex &index, int role) const
     case NextRunColumn: {
         if (s.paused)
             return tr("paused");
+        if (s.endpointHeldUntilMs > m_nowMs)
+            return tr("held until %1").arg(format::localTime(s.endpointHeldUntilMs, m_nowMs));
         if (s.open.running > 0)
             return tr("running now");
         const qint64 next = nextRunAtMs(s, m_nowMs);
@@ -275,6 +284,11 @@ QString IntegrationsModel::toolTip(int row, int column) const
         lines << integrationStateName(integrationState(s, m_nowMs));
         if (s.paused)
             lines << tr("An operator paused this endpoint; none of its operations is claimed.");
+        if (s.endpointHeldUntilMs > m_nowMs)
+            lines << tr("Held until %1: %2. Its operations wait and its periodic checks are "
+                        "skipped; it resumes by itself.")
+                         .arg(format::localTime(s.endpointHeldUntilMs, m_nowMs),
+                              s.endpointHoldReason);
         if (s.heldUntilMs > m_nowMs)
             lines << tr("The server holds partition %1 / %2 until %3: %4")
                          .arg(s.policyId, s.partitionKey, format::localTime(s.heldUntilMs, m_nowMs),

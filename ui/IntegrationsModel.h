@@ -16,6 +16,9 @@ namespace cooldown {
 enum class IntegrationState
 {
     Paused, // an operator paused the endpoint: nothing of it is claimed
+    // Held for a while (a maintenance window, an operator's pause for a time): nothing
+    // of it is claimed until the hold ends by itself. Expected, so not a problem.
+    Maintenance,
     // The token endpoint refused its credential (invalid_client, ...): operations that
     // need it are parked until someone mends the client's id or secret.
     CredentialsRefused,

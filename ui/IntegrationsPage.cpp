@@ -316,9 +316,13 @@ void IntegrationsPage::updateSummary()
 {
     int trouble = 0;
     for (int r = 0; r < m_model->rowCount(); ++r) {
-        // Waiting to retry is the engine doing its work; the others want a look.
+        // Waiting to retry is the engine doing its work, and a maintenance window was
+        // planned; the others want a look.
         const IntegrationState state = m_model->stateAt(r);
-        trouble += state != IntegrationState::Ok && state != IntegrationState::Waiting ? 1 : 0;
+        trouble += state != IntegrationState::Ok && state != IntegrationState::Waiting &&
+                           state != IntegrationState::Maintenance
+                       ? 1
+                       : 0;
     }
     m_summary->setText(
         tr("%1 of %n integration(s) need attention", nullptr, m_model->rowCount()).arg(trouble));

@@ -91,13 +91,22 @@ bool IntegrationsReader::readOpenWork()
     const auto open = m_store.openWorkByEndpoint();
     const auto ticks = m_store.nextTicksByEndpoint();
     const auto paused = m_store.pausedEndpointIds();
-    if (!open || !ticks || !paused)
+    const auto holds = m_store.endpointHolds();
+    if (!open || !ticks || !paused || !holds)
         return false;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
         IntegrationStatus &row = m_rows[e.id];
         row.open = open->value(e.id);
         row.nextTickAtMs = ticks->value(e.id, -1);
         row.paused = paused->contains(e.id);
+        row.endpointHeldUntilMs = 0;
+        row.endpointHoldReason.clear();
+        for (const EndpointHold &hold : std::as_const(*holds)) {
+            if (hold.endpointId == e.id) {
+                row.endpointHeldUntilMs = hold.untilMs;
+                row.endpointHoldReason = hold.reason;
+            }
+        }
         const auto ended = m_store.lastEndedState(e.id);
         if (!ended)
             return false;

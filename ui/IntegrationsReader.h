@@ -41,7 +41,11 @@ struct IntegrationStatus
     // Not the store's but the engine's (EngineState::credentials), as this worker holds
     // it; the model fills it in. Phase Idle when the endpoint has no credential.
     CredentialState credential;
-    bool paused = false;    // an operator paused the endpoint
+    bool paused = false; // an operator paused the endpoint
+    // The endpoint held for a while: a maintenance window, or an operator's pause for a
+    // time (docs/maintenance.md); 0: not held.
+    qint64 endpointHeldUntilMs = 0;
+    QString endpointHoldReason;
     qint64 heldUntilMs = 0; // its partition's server hold (0: none ever placed)
     QString holdReason;
     bool lastEndedFailed = false; // its latest operation that ended, ended failed

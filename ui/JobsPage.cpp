@@ -3,9 +3,11 @@
 
 #include "core/query/QueryRecords.h"
 #include "core/time/Clock.h"
+#include "core/time/DurationText.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/JobsModel.h"
 #include "ui/PartitionsModel.h"
+#include "ui/PauseForDialog.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -87,6 +89,9 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
                          tr("Stop claiming operations of the selected endpoints"));
     m_resume = makeAction(tr("Res&ume endpoint"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
                           tr("Claim operations of the selected endpoints again"));
+    m_pauseFor = makeAction(tr("Pause &for…"), QKeySequence(),
+                            tr("Hold the selected endpoints for a while, as for a partner's "
+                               "maintenance; they resume by themselves"));
     m_liftHold = makeAction(tr("&Lift hold"), QKeySequence(Qt::CTRL | Qt::Key_L),
                             tr("Let the held partition send again before the server's time"));
     m_adopt = makeAction(tr("&Adopt as policy"), QKeySequence(),
@@ -134,6 +139,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     actions->addWidget(buttonFor(m_cancel, QStringLiteral("cancelButton"), this));
     actions->addSpacing(16);
     actions->addWidget(buttonFor(m_pause, QStringLiteral("pauseButton"), this));
+    actions->addWidget(buttonFor(m_pauseFor, QStringLiteral("pauseForButton"), this));
     actions->addWidget(buttonFor(m_resume, QStringLiteral("resumeButton"), this));
     actions->addSpacing(16);
     actions->addWidget(buttonFor(m_bulk, QStringLiteral("bulkActionButton"), this));
@@ -144,7 +150,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     // No proxy model: the store filters by endpoint, and a proxy would read every row.
     m_table = makeTable(m_model, splitter);
     m_table->setObjectName(QStringLiteral("jobsTable"));
-    for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_resume, m_liftHold})
+    for (QAction *a : {m_retryNow, m_forceNow, m_cancel, m_pause, m_pauseFor, m_resume, m_liftHold})
         m_table->addAction(a);
     const QList<int> widths{80, 150, 90, 60, 120, 90, 90, 220, 170};
     // At least as wide as the column's title, in whichever language it is.
@@ -190,6 +196,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
     connect(m_cancel, &QAction::triggered, this, &JobsPage::cancelSelected);
     connect(m_pause, &QAction::triggered, this, [this] { pauseSelected(true); });
     connect(m_resume, &QAction::triggered, this, [this] { pauseSelected(false); });
+    connect(m_pauseFor, &QAction::triggered, this, &JobsPage::pauseSelectedFor);
     connect(m_liftHold, &QAction::triggered, this, &JobsPage::liftHold);
     connect(m_bulk, &QAction::triggered, this, &JobsPage::openBulkDialog);
     connect(m_adopt, &QAction::triggered, this, [this] {
@@ -433,6 +440,23 @@ void JobsPage::pauseSelected(bool paused)
         m_engine->setEndpointsPaused(endpoints, paused);
 }
 
+void JobsPage::pauseSelectedFor()
+{
+    if (!m_engine)
+        return;
+    const QStringList endpoints = selectedEndpoints();
+    if (endpoints.isEmpty())
+        return;
+    PauseForDialog dialog(endpoints, m_clock.nowMs(), this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.forMs())
+        return;
+    const QString reason =
+        dialog.reason().isEmpty()
+            ? tr("paused by %1 for %2").arg(m_engine->operatorName(), durationText(*dialog.forMs()))
+            : dialog.reason();
+    m_engine->holdEndpoints(endpoints, *dialog.forMs(), reason);
+}
+
 void JobsPage::liftHold()
 {
     if (!m_engine)
@@ -519,6 +543,7 @@ void JobsPage::updateActions()
     m_forceNow->setEnabled(live && retry);
     m_cancel->setEnabled(live && cancel);
     m_pause->setEnabled(live && anyRunning);
+    m_pauseFor->setEnabled(live && anyRunning);
     m_resume->setEnabled(live && anyPaused);
     m_liftHold->setEnabled(live && heldPartition);
     bool learned = false;

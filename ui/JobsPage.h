@@ -60,6 +60,7 @@ public:
     QAction *cancelAction() const { return m_cancel; }
     QAction *pauseAction() const { return m_pause; }
     QAction *resumeAction() const { return m_resume; }
+    QAction *pauseForAction() const { return m_pauseFor; }
     QAction *liftHoldAction() const { return m_liftHold; }
     QAction *adoptAction() const { return m_adopt; }
     QAction *bulkAction() const { return m_bulk; }
@@ -107,6 +108,7 @@ private:
     void retrySelected(bool force);
     void cancelSelected();
     void pauseSelected(bool paused);
+    void pauseSelectedFor();
     void liftHold();
     void connectEngine();
     void updateActions();
@@ -133,6 +135,7 @@ private:
     QAction *m_cancel = nullptr;
     QAction *m_pause = nullptr;
     QAction *m_resume = nullptr;
+    QAction *m_pauseFor = nullptr;
     QAction *m_liftHold = nullptr;
     QAction *m_adopt = nullptr;
     QAction *m_bulk = nullptr;

@@ -127,7 +127,8 @@ void MainWindow::setupMenus()
     for (QAction *a : {m_jobs->retryNowAction(), m_jobs->forceNowAction(), m_jobs->cancelAction()})
         jobs->addAction(a);
     jobs->addSeparator();
-    for (QAction *a : {m_jobs->pauseAction(), m_jobs->resumeAction(), m_jobs->liftHoldAction()})
+    for (QAction *a : {m_jobs->pauseAction(), m_jobs->pauseForAction(), m_jobs->resumeAction(),
+                       m_jobs->liftHoldAction()})
         jobs->addAction(a);
     jobs->addSeparator();
     jobs->addAction(m_jobs->bulkAction());

@@ -81,6 +81,11 @@ std::optional<QSet<QString>> QueryStore::pausedEndpointIds()
     return m_store->pausedEndpointIds();
 }
 
+std::optional<QList<EndpointHold>> QueryStore::endpointHolds()
+{
+    return m_store->endpointHolds();
+}
+
 std::optional<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)
 {
     return m_store->lastEndedState(endpointId);

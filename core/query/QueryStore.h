@@ -66,6 +66,8 @@ public:
     std::optional<QHash<QString, qint64>> nextTicksByEndpoint();
     std::optional<bool> isEndpointPaused(const QString &endpointId);
     std::optional<QSet<QString>> pausedEndpointIds();
+    // Endpoints held for a while (docs/maintenance.md), by their end.
+    std::optional<QList<EndpointHold>> endpointHolds();
     std::optional<std::optional<OperationState>> lastEndedState(const QString &endpointId);
     std::optional<QList<PartitionState>> partitions(qint64 nowMs);
 

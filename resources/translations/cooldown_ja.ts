@@ -1353,6 +1353,18 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Operations wait for a token without spending attempts, and go out once one comes.</source>
         <translation>オペレーションは試行回数を消費せずにトークンを待ち、トークンが届きしだい送信されます。</translation>
     </message>
+    <message>
+        <source>in maintenance</source>
+        <translation>メンテナンス中</translation>
+    </message>
+    <message>
+        <source>held until %1</source>
+        <translation>%1 までホールド</translation>
+    </message>
+    <message>
+        <source>Held until %1: %2. Its operations wait and its periodic checks are skipped; it resumes by itself.</source>
+        <translation>%1 までホールド: %2。操作は待機し、定期チェックはスキップされます。終了すると自動で再開します。</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::IntegrationsPage</name>
@@ -1601,6 +1613,18 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     <message>
         <source>Retry, force or cancel every operation a filter selects, after seeing how many match and how long they take to go out</source>
         <translation>フィルターが選ぶすべてのオペレーションを、該当件数と送信にかかる時間を確認してから再試行・強制送信・キャンセルします</translation>
+    </message>
+    <message>
+        <source>Pause &amp;for…</source>
+        <translation>期間を指定して一時停止(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Hold the selected endpoints for a while, as for a partner&apos;s maintenance; they resume by themselves</source>
+        <translation>選択したエンドポイントを一定時間ホールドします (取引先のメンテナンスなど)。時間が来ると自動で再開します</translation>
+    </message>
+    <message>
+        <source>paused by %1 for %2</source>
+        <translation>%1 が %2 一時停止</translation>
     </message>
 </context>
 <context>
@@ -2163,6 +2187,37 @@ Nothing is claimed or sent until it answers again; answers already received are 
     <message>
         <source>Measured %1 from: %2</source>
         <translation>%1 に次から測定: %2</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::PauseForDialog</name>
+    <message>
+        <source>Pause for a while</source>
+        <translation>期間を指定して一時停止</translation>
+    </message>
+    <message>
+        <source>%1: their waiting operations are not sent and their periodic checks are skipped until the time is up; then they resume by themselves.</source>
+        <translation>%1: 時間が来るまで待機中の操作は送信されず、定期チェックはスキップされます。その後は自動で再開します。</translation>
+    </message>
+    <message>
+        <source>for example: the partner&apos;s maintenance</source>
+        <translation>例: 取引先のメンテナンス</translation>
+    </message>
+    <message>
+        <source>&amp;For:</source>
+        <translation>期間(&amp;F):</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>理由(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Until %1.</source>
+        <translation>%1 まで。</translation>
+    </message>
+    <message>
+        <source>Write a span such as 90m, 2h or 1d12h.</source>
+        <translation>90m、2h、1d12h のように期間を入力してください。</translation>
     </message>
 </context>
 <context>
@@ -3204,6 +3259,124 @@ Options of every command:
         <source>--%1: not a time: &apos;%2&apos; (expected ISO 8601 such as 2026-11-29T12:00:00Z, or an HTTP-date)</source>
         <translation>--%1: &apos;%2&apos; は時刻ではありません (2026-11-29T12:00:00Z のような ISO 8601 か HTTP-date を指定してください)</translation>
     </message>
+    <message>
+        <source>Every endpoint of the workspace whose URL has this host (needs --config; may be given more than once).</source>
+        <translation>URL のホストがこれであるワークスペースのすべてのエンドポイント (--config が必要。複数回指定可)。</translation>
+    </message>
+    <message>
+        <source>The workspace whose endpoints are meant (default: those the database knows).</source>
+        <translation>対象のエンドポイントを定義するワークスペース (既定: データベースが知っているもの)。</translation>
+    </message>
+    <message>
+        <source>Pause for this long, then resume by itself: 90m, 2h, 1d12h (default: until resumed).</source>
+        <translation>この期間だけ一時停止し、その後自動で再開します: 90m、2h、1d12h (既定: 再開するまで)。</translation>
+    </message>
+    <message>
+        <source>Why, shown with the pause and kept in the audit table.</source>
+        <translation>理由。一時停止とともに表示され、監査テーブルに記録されます。</translation>
+    </message>
+    <message>
+        <source>no endpoint &apos;%1&apos; in %2</source>
+        <translation>%2 にエンドポイント &apos;%1&apos; はありません</translation>
+    </message>
+    <message>
+        <source>no endpoint &apos;%1&apos; in the database (give --config F to name endpoints no worker has run yet)</source>
+        <translation>データベースにエンドポイント &apos;%1&apos; はありません (まだどのワーカーも実行していないエンドポイントは --config F で指定してください)</translation>
+    </message>
+    <message>
+        <source>--host needs --config F: the workspace says which endpoints call which host</source>
+        <translation>--host には --config F が必要です: どのエンドポイントがどのホストを呼ぶかはワークスペースに書かれています</translation>
+    </message>
+    <message>
+        <source>--host: no endpoint of %1 calls &apos;%2&apos;</source>
+        <translation>--host: %1 に &apos;%2&apos; を呼ぶエンドポイントはありません</translation>
+    </message>
+    <message>
+        <source>held until %1: %2
+</source>
+        <translation>%1 までホールド: %2
+</translation>
+    </message>
+    <message>
+        <source>left as they are (paused until resumed, or held until later): %1
+</source>
+        <translation>変更なし (再開まで一時停止中、またはより長くホールド中): %1
+</translation>
+    </message>
+    <message>
+        <source>paused until resumed: %1
+</source>
+        <translation>再開するまで一時停止: %1
+</translation>
+    </message>
+    <message>
+        <source>resumed: %1
+</source>
+        <translation>再開: %1
+</translation>
+    </message>
+    <message>
+        <source>already paused: %1
+</source>
+        <translation>すでに一時停止中: %1
+</translation>
+    </message>
+    <message>
+        <source>not paused: %1
+</source>
+        <translation>一時停止していません: %1
+</translation>
+    </message>
+    <message>
+        <source>Pauses endpoints: their waiting work is not sent and their periodic checks are skipped until they are resumed, or for --for.</source>
+        <translation>エンドポイントを一時停止します: 再開するまで (または --for の期間) 待機中の作業は送信されず、定期チェックはスキップされます。</translation>
+    </message>
+    <message>
+        <source>Resumes paused or held endpoints: their waiting work is sent again.</source>
+        <translation>一時停止またはホールド中のエンドポイントを再開します: 待機中の作業が再び送信されます。</translation>
+    </message>
+    <message>
+        <source>Endpoint ids (or use --host).</source>
+        <translation>エンドポイント ID (または --host)。</translation>
+    </message>
+    <message>
+        <source>expected ENDPOINT ids or --host H</source>
+        <translation>ENDPOINT の ID か --host H を指定してください</translation>
+    </message>
+    <message>
+        <source>--for: expected a span such as 90m, 2h or 1d12h, got &apos;%1&apos;</source>
+        <translation>--for: 90m、2h、1d12h のような期間を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--reason applies to --for only</source>
+        <translation>--reason は --for と一緒にのみ使えます</translation>
+    </message>
+    <message>
+        <source>endpoints held: %1
+</source>
+        <translation>ホールド中のエンドポイント: %1
+</translation>
+    </message>
+    <message>
+        <source>  %1  held until %2 (%3)
+</source>
+        <translation>  %1  %2 までホールド (%3)
+</translation>
+    </message>
+    <message>
+        <source>  %1  held until %2 (%3), ended: lifted by the next worker to look
+</source>
+        <translation>  %1  %2 までホールド (%3)、終了済み: 次に確認したワーカーが解除します
+</translation>
+    </message>
+    <message>
+        <source>pause endpoints until resumed, or for a while (--for 2h)</source>
+        <translation>エンドポイントを再開まで、または一定時間 (--for 2h) 一時停止する</translation>
+    </message>
+    <message>
+        <source>resume paused or held endpoints</source>
+        <translation>一時停止またはホールド中のエンドポイントを再開する</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -3618,6 +3791,54 @@ Options of every command:
     <message>
         <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false), for: %2</source>
         <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)。対象: %2</translation>
+    </message>
+    <message>
+        <source>expected a local date and time such as 2026-12-24T18:00 (in time_zone, without an offset), got &apos;%1&apos;</source>
+        <translation>2026-12-24T18:00 のようなローカル日時 (time_zone での時刻、オフセットなし) を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>expected at least one day</source>
+        <translation>少なくとも 1 日を指定してください</translation>
+    </message>
+    <message>
+        <source>expected a day (one of: %1)</source>
+        <translation>曜日を指定してください (%1 のいずれか)</translation>
+    </message>
+    <message>
+        <source>expected a local time such as 22:00, got &apos;%1&apos;</source>
+        <translation>22:00 のようなローカル時刻を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>expected a span such as 8h, 90m or 1d12h, got &apos;%1&apos;</source>
+        <translation>8h、90m、1d12h のような期間を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>expected a time after from</source>
+        <translation>from より後の時刻を指定してください</translation>
+    </message>
+    <message>
+        <source>no endpoint with id &apos;%1&apos;</source>
+        <translation>ID が &apos;%1&apos; のエンドポイントはありません</translation>
+    </message>
+    <message>
+        <source>no endpoint&apos;s URL has the host &apos;%1&apos;</source>
+        <translation>ホスト &apos;%1&apos; を URL に持つエンドポイントはありません</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>空にできません</translation>
+    </message>
+    <message>
+        <source>not a time zone this system knows: &apos;%1&apos; (expected an IANA name such as Europe/Berlin or UTC)</source>
+        <translation>このシステムが知らないタイムゾーンです: &apos;%1&apos; (Europe/Berlin や UTC のような IANA 名を指定してください)</translation>
+    </message>
+    <message>
+        <source>either weekly or from and to, not both</source>
+        <translation>weekly か from と to のどちらか一方を指定してください (両方は不可)</translation>
+    </message>
+    <message>
+        <source>expected weekly, or from and to</source>
+        <translation>weekly、または from と to を指定してください</translation>
     </message>
 </context>
 <context>

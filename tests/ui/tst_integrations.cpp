@@ -125,6 +125,10 @@ void tst_Integrations::stateRulesAndPrecedence()
     QCOMPARE(integrationState(s, kNow), IntegrationState::Held);
     // A hold that ended is no hold.
     QCOMPARE(integrationState(s, kNow + 1), IntegrationState::Failing);
+    // A maintenance window (or an operator's pause for a time) stops everything, by plan.
+    s.endpointHeldUntilMs = kNow + 1;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Maintenance);
+    QCOMPARE(integrationState(s, kNow + 1), IntegrationState::Failing);
     s.paused = true;
     QCOMPARE(integrationState(s, kNow), IntegrationState::Paused);
 
@@ -259,6 +263,7 @@ void tst_Integrations::statesFromSeededHistories()
     const QString paused = QStringLiteral("paused");
     const QString held = QStringLiteral("held");
     const QString quiet = QStringLiteral("quiet");
+    const QString maintained = QStringLiteral("maintained");
 
     // ok: four successes in the last hour.
     for (int i = 0; i < 4; ++i)
@@ -290,12 +295,16 @@ void tst_Integrations::statesFromSeededHistories()
     QVERIFY(store->snoozePartition(heldPolicy, QString(), kNow + 10 * kMinute,
                                    QStringLiteral("Retry-After: 600")) >= 0);
     // quiet: nothing ever happened.
+    // maintained: a success, then a maintenance window holds it for half an hour more.
+    QVERIFY(recordAttempt(*store, maintained, kNow - 30 * kMinute, 200, Decision::Success));
+    QVERIFY(store->holdEndpoints({maintained}, kNow + 30 * kMinute, QStringLiteral("upgrade"),
+                                 kNow - kMinute));
 
     ManualClock clock(kNow);
     IntegrationsReader reader(db, clock,
                               {endpoint(ok), endpoint(throttled), endpoint(waiting),
-                               endpoint(failing), endpoint(paused), endpoint(held),
-                               endpoint(quiet)});
+                               endpoint(failing), endpoint(paused), endpoint(held), endpoint(quiet),
+                               endpoint(maintained)});
     QSignalSpy spy(&reader, &IntegrationsReader::snapshotReady);
     QSignalSpy failures(&reader, &IntegrationsReader::failed);
     // The window's one poller, polled by hand: each poll is one tick.
@@ -306,7 +315,7 @@ void tst_Integrations::statesFromSeededHistories()
     QVERIFY2(failures.isEmpty(),
              failures.isEmpty() ? "" : qPrintable(failures.first().first().toString()));
     IntegrationsSnapshot snapshot = spy.last().first().value<IntegrationsSnapshot>();
-    QCOMPARE(snapshot.rows.size(), 7);
+    QCOMPARE(snapshot.rows.size(), 8);
     const auto row = [&snapshot](const QString &id) {
         for (const IntegrationStatus &s : std::as_const(snapshot.rows))
             if (s.endpointId == id)
@@ -320,6 +329,9 @@ void tst_Integrations::statesFromSeededHistories()
     QCOMPARE(integrationState(row(paused), kNow), IntegrationState::Paused);
     QCOMPARE(integrationState(row(held), kNow), IntegrationState::Held);
     QCOMPARE(integrationState(row(quiet), kNow), IntegrationState::Ok);
+    QCOMPARE(integrationState(row(maintained), kNow), IntegrationState::Maintenance);
+    QCOMPARE(row(maintained).endpointHeldUntilMs, kNow + 30 * kMinute);
+    QCOMPARE(row(maintained).endpointHoldReason, QStringLiteral("upgrade"));
 
     // The figures behind them.
     QCOMPARE(row(ok).attempts, 4);
