@@ -125,118 +125,137 @@ QStringList RateLimitPolicy::fieldNames()
             QStringLiteral("pacing")};
 }
 
-std::optional<RateLimitPolicy> RateLimitPolicy::fromJson(const QJsonObject &object,
-                                                         const QString &path, QString *error)
+namespace {
+
+// The phases of RateLimitPolicy::fromJson, in the order they run. Each returns false
+// once the reader failed, so that the first error is the one reported; the window is
+// read after the amounts because it bounds them.
+
+bool checkKnownKeys(Reader &r)
 {
-    Reader r(object, path, error);
-    const QStringList known = fieldNames();
-    for (auto it = object.begin(); it != object.end(); ++it) {
+    const QStringList known = RateLimitPolicy::fieldNames();
+    for (auto it = r.object().begin(); it != r.object().end(); ++it) {
         if (!known.contains(it.key())) {
-            r.fail(it.key(), QStringLiteral("unknown key (expected one of: %1)")
-                                 .arg(known.join(QStringLiteral(", "))));
-            return std::nullopt;
+            return r.fail(it.key(), QStringLiteral("unknown key (expected one of: %1)")
+                                        .arg(known.join(QStringLiteral(", "))));
         }
     }
+    return true;
+}
 
-    RateLimitPolicy policy;
+// What the policy applies to: its id, the partition, resource and method it names and
+// the unit it counts.
+bool readScope(Reader &r, RateLimitPolicy &policy)
+{
     const auto id = r.string(QStringLiteral("policy_id"), true);
     if (!r.ok())
-        return std::nullopt;
-    if (id->trimmed().isEmpty()) {
-        r.fail(QStringLiteral("policy_id"), QStringLiteral("expected a non-empty string"));
-        return std::nullopt;
-    }
+        return false;
+    if (id->trimmed().isEmpty())
+        return r.fail(QStringLiteral("policy_id"), QStringLiteral("expected a non-empty string"));
     policy.policyId = *id;
     policy.partition = r.string(QStringLiteral("partition"), false).value_or(QString());
     policy.resource = r.string(QStringLiteral("resource"), false).value_or(QString());
     if (const auto method = r.string(QStringLiteral("method"), false)) {
-        if (!isToken(*method)) {
-            r.fail(QStringLiteral("method"), QStringLiteral("expected an HTTP method"));
-            return std::nullopt;
-        }
+        if (!isToken(*method))
+            return r.fail(QStringLiteral("method"), QStringLiteral("expected an HTTP method"));
         policy.method = method->toUpper().toLatin1();
     }
     if (const auto unit = r.string(QStringLiteral("quota_unit"), false)) {
         const auto parsed = quotaUnitFromString(*unit);
         if (!parsed) {
-            r.fail(QStringLiteral("quota_unit"),
-                   QStringLiteral("expected request, byte or concurrency, got '%1'").arg(*unit));
-            return std::nullopt;
+            return r.fail(
+                QStringLiteral("quota_unit"),
+                QStringLiteral("expected request, byte or concurrency, got '%1'").arg(*unit));
         }
         policy.quotaUnit = *parsed;
     }
-    if (!r.ok())
-        return std::nullopt;
+    return r.ok();
+}
 
-    if (!object.contains(QStringLiteral("limit"))) {
-        r.fail(QStringLiteral("limit"),
-               QStringLiteral("required, expected a whole number above 0"));
-        return std::nullopt;
+bool readAmounts(Reader &r, RateLimitPolicy &policy)
+{
+    if (!r.object().contains(QStringLiteral("limit"))) {
+        return r.fail(QStringLiteral("limit"),
+                      QStringLiteral("required, expected a whole number above 0"));
     }
+    const qint64 maxLimit = RateLimitPolicy::kMaxLimit;
     policy.limit =
-        r.whole(QStringLiteral("limit"), 1, kMaxLimit,
-                QStringLiteral("expected a whole number above 0 (at most %1)").arg(kMaxLimit))
+        r.whole(QStringLiteral("limit"), 1, maxLimit,
+                QStringLiteral("expected a whole number above 0 (at most %1)").arg(maxLimit))
             .value_or(0);
     policy.burst =
-        r.whole(QStringLiteral("burst"), 0, kMaxLimit,
-                QStringLiteral("expected a whole number, 0 or more (at most %1)").arg(kMaxLimit))
+        r.whole(QStringLiteral("burst"), 0, maxLimit,
+                QStringLiteral("expected a whole number, 0 or more (at most %1)").arg(maxLimit))
             .value_or(0);
-    policy.policyVersion = r.whole(QStringLiteral("policy_version"), 1, kMaxLimit,
+    policy.policyVersion = r.whole(QStringLiteral("policy_version"), 1, maxLimit,
                                    QStringLiteral("expected a whole number above 0"))
                                .value_or(1);
-    if (!r.ok())
-        return std::nullopt;
+    return r.ok();
+}
 
-    // A concurrency limit counts permits, not units per time: its window is optional.
+// The window, and whether the amounts fit the bucket's arithmetic over it. A
+// concurrency limit counts permits, not units per time: its window is optional.
+bool readWindow(Reader &r, RateLimitPolicy &policy)
+{
     const QString windowKey = QStringLiteral("window_seconds");
-    const QJsonValue window = object.value(windowKey);
+    const QJsonValue window = r.object().value(windowKey);
     if (window.isUndefined()) {
-        if (policy.quotaUnit != QuotaUnit::Concurrency) {
-            r.fail(windowKey, QStringLiteral("required, expected a number above 0"));
-            return std::nullopt;
-        }
+        if (policy.quotaUnit != QuotaUnit::Concurrency)
+            return r.fail(windowKey, QStringLiteral("required, expected a number above 0"));
     } else {
         const double seconds = window.toDouble();
         const double ms = std::round(seconds * 1000.0);
-        if (!window.isDouble() || !std::isfinite(seconds) || ms < 1) {
-            r.fail(windowKey, QStringLiteral("expected a number above 0"));
-            return std::nullopt;
-        }
-        if (seconds > double(kMaxWindowSeconds)) {
-            r.fail(windowKey,
-                   QStringLiteral("expected at most %1 seconds (one year)").arg(kMaxWindowSeconds));
-            return std::nullopt;
+        if (!window.isDouble() || !std::isfinite(seconds) || ms < 1)
+            return r.fail(windowKey, QStringLiteral("expected a number above 0"));
+        if (seconds > double(RateLimitPolicy::kMaxWindowSeconds)) {
+            return r.fail(windowKey, QStringLiteral("expected at most %1 seconds (one year)")
+                                         .arg(RateLimitPolicy::kMaxWindowSeconds));
         }
         policy.windowMs = qint64(ms);
     }
     if (policy.quotaUnit != QuotaUnit::Concurrency &&
         (std::max(policy.limit, policy.burst) + 1) > kMaxScaled / policy.windowMs) {
-        r.fail(QStringLiteral("limit"),
-               QStringLiteral("limit or burst too large for a window of %1 s; use a shorter window")
-                   .arg(policy.windowSeconds()));
-        return std::nullopt;
+        return r.fail(
+            QStringLiteral("limit"),
+            QStringLiteral("limit or burst too large for a window of %1 s; use a shorter window")
+                .arg(policy.windowSeconds()));
     }
+    return true;
+}
 
+// How the X-RateLimit-Reset header is read for this policy, and how its units are spent.
+bool readResetAndPacing(Reader &r, RateLimitPolicy &policy)
+{
     if (const auto meaning = r.string(QStringLiteral("x_ratelimit_reset"), false)) {
         const auto parsed = xRateLimitResetMeaningFromString(*meaning);
         if (!parsed) {
-            r.fail(QStringLiteral("x_ratelimit_reset"),
-                   QStringLiteral("expected auto, delta, epoch, epoch-ms or http-date, got '%1'")
-                       .arg(*meaning));
-            return std::nullopt;
+            return r.fail(
+                QStringLiteral("x_ratelimit_reset"),
+                QStringLiteral("expected auto, delta, epoch, epoch-ms or http-date, got '%1'")
+                    .arg(*meaning));
         }
         policy.xRateLimitReset = *parsed;
     }
     if (const auto pacing = r.string(QStringLiteral("pacing"), false)) {
         const auto parsed = pacingFromString(*pacing);
         if (!parsed) {
-            r.fail(QStringLiteral("pacing"),
-                   QStringLiteral("expected burst or smooth, got '%1'").arg(*pacing));
-            return std::nullopt;
+            return r.fail(QStringLiteral("pacing"),
+                          QStringLiteral("expected burst or smooth, got '%1'").arg(*pacing));
         }
         policy.pacing = *parsed;
     }
-    if (!r.ok())
+    return r.ok();
+}
+
+} // namespace
+
+std::optional<RateLimitPolicy> RateLimitPolicy::fromJson(const QJsonObject &object,
+                                                         const QString &path, QString *error)
+{
+    Reader r(object, path, error);
+    RateLimitPolicy policy;
+    if (!checkKnownKeys(r) || !readScope(r, policy) || !readAmounts(r, policy) ||
+        !readWindow(r, policy) || !readResetAndPacing(r, policy))
         return std::nullopt;
     return policy;
 }
