@@ -569,8 +569,10 @@ QString tlsPath(const QJsonObject &o, const QString &key, const QString &path,
     return QDir::cleanPath(base.absoluteFilePath(*resolved));
 }
 
-void readTls(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
-             const QDir &base, TlsConfig &t)
+// The fields of a tls entry as written: its id, its files (relative to the workspace's
+// folder) and verify_hostname. No file is opened yet.
+void readTlsFields(const QJsonObject &o, const QString &path, const Substitution &subst,
+                   JsonReader &r, const QDir &base, TlsConfig &t)
 {
     r.checkKnownKeys(o, path, kTlsKeys);
     t.id = r.string(o, QStringLiteral("id"), path, true);
@@ -583,38 +585,143 @@ void readTls(const QJsonObject &o, const QString &path, const Substitution &subs
     t.clientKey = tlsPath(o, QStringLiteral("client_key"), path, subst, r, base);
     t.clientPkcs12 = tlsPath(o, QStringLiteral("client_pkcs12"), path, subst, r, base);
     t.verifyHostname = r.boolean(o, QStringLiteral("verify_hostname"), path, true);
-    if (!r.ok())
-        return;
+}
 
-    const QString keyPath = JsonReader::join(path, QStringLiteral("client_key"));
-    const QString certificatePath = JsonReader::join(path, QStringLiteral("client_certificate"));
-    const QString pkcs12Path = JsonReader::join(path, QStringLiteral("client_pkcs12"));
+// A client certificate comes either as two PEM files, certificate and key, or as one
+// PKCS#12 bundle; each passphrase goes only with the file it opens. Checked before any
+// file is read, so that a mistake in the entry is named before a problem of a file.
+bool checkClientFiles(const QJsonObject &o, const QString &path, const TlsConfig &t, JsonReader &r)
+{
     if (!t.clientPkcs12.isEmpty() && (!t.clientCertificate.isEmpty() || !t.clientKey.isEmpty())) {
-        r.fail(pkcs12Path, Text::tr("give either client_pkcs12 or client_certificate and "
-                                    "client_key, not both"));
-        return;
+        r.fail(JsonReader::join(path, QStringLiteral("client_pkcs12")),
+               Text::tr("give either client_pkcs12 or client_certificate and client_key, not "
+                        "both"));
+        return false;
     }
     if (!t.clientCertificate.isEmpty() && t.clientKey.isEmpty()) {
-        r.fail(keyPath, Text::tr("required with client_certificate"));
-        return;
+        r.fail(JsonReader::join(path, QStringLiteral("client_key")),
+               Text::tr("required with client_certificate"));
+        return false;
     }
     if (t.clientCertificate.isEmpty() && !t.clientKey.isEmpty()) {
-        r.fail(certificatePath, Text::tr("required with client_key"));
-        return;
+        r.fail(JsonReader::join(path, QStringLiteral("client_certificate")),
+               Text::tr("required with client_key"));
+        return false;
     }
     if (o.contains(QStringLiteral("key_passphrase")) && t.clientKey.isEmpty()) {
         r.fail(JsonReader::join(path, QStringLiteral("key_passphrase")),
                Text::tr("only with client_key"));
-        return;
+        return false;
     }
     if (o.contains(QStringLiteral("pkcs12_passphrase")) && t.clientPkcs12.isEmpty()) {
         r.fail(JsonReader::join(path, QStringLiteral("pkcs12_passphrase")),
                Text::tr("only with client_pkcs12"));
+        return false;
+    }
+    return true;
+}
+
+// In place of the system's, like curl --cacert: the endpoint trusts its CA only.
+bool readAuthorities(const QString &path, JsonReader &r, TlsConfig &t)
+{
+    if (t.caFile.isEmpty())
+        return true;
+    QList<QSslCertificate> authorities;
+    if (const auto problem = tlsfiles::readCertificates(t.caFile, &authorities)) {
+        r.fail(JsonReader::join(path, QStringLiteral("ca_file")), *problem);
+        return false;
+    }
+    t.ssl.setCaCertificates(authorities);
+    return true;
+}
+
+// The client's certificate chain and key as read, and where a key that is not the
+// certificate's is reported: the key file, or the bundle that held both.
+struct ClientIdentity
+{
+    QSslKey key;
+    QList<QSslCertificate> chain;
+    QString matchPath;
+    QString keyFile;
+    QString certificateFile;
+};
+
+bool readPemIdentity(const QString &path, const TlsConfig &t,
+                     const std::optional<QString> &passphrase, JsonReader &r,
+                     ClientIdentity &identity)
+{
+    if (const auto problem = tlsfiles::readCertificates(t.clientCertificate, &identity.chain)) {
+        r.fail(JsonReader::join(path, QStringLiteral("client_certificate")), *problem);
+        return false;
+    }
+    const std::optional<QByteArray> keyPassphrase =
+        passphrase ? std::optional<QByteArray>(passphrase->toUtf8()) : std::nullopt;
+    if (const auto problem = tlsfiles::readPrivateKey(t.clientKey, keyPassphrase, &identity.key)) {
+        r.fail(JsonReader::join(path, QStringLiteral("client_key")), *problem);
+        return false;
+    }
+    return true;
+}
+
+bool readPkcs12Identity(const QString &path, const TlsConfig &t,
+                        const std::optional<QString> &passphrase, JsonReader &r,
+                        ClientIdentity &identity)
+{
+    const QString pkcs12Path = JsonReader::join(path, QStringLiteral("client_pkcs12"));
+    tlsfiles::Pkcs12 bundle;
+    if (const auto problem = tlsfiles::readPkcs12(
+            t.clientPkcs12, passphrase.value_or(QString()).toUtf8(), &bundle)) {
+        r.fail(pkcs12Path, *problem);
+        return false;
+    }
+    identity.key = bundle.key;
+    identity.chain = QList<QSslCertificate>{bundle.certificate} + bundle.chain;
+    identity.matchPath = pkcs12Path;
+    identity.keyFile = identity.certificateFile = t.clientPkcs12;
+    return true;
+}
+
+// The client certificate, from PEM files or a PKCS#12 bundle, when the entry has one.
+void readClientIdentity(const QString &path, const std::optional<QString> &passphrase,
+                        JsonReader &r, TlsConfig &t)
+{
+    ClientIdentity identity;
+    identity.matchPath = JsonReader::join(path, QStringLiteral("client_key"));
+    identity.keyFile = t.clientKey;
+    identity.certificateFile = t.clientCertificate;
+    if (!t.clientCertificate.isEmpty()) {
+        if (!readPemIdentity(path, t, passphrase, r, identity))
+            return;
+    } else if (!t.clientPkcs12.isEmpty()) {
+        if (!readPkcs12Identity(path, t, passphrase, r, identity))
+            return;
+    }
+    if (identity.chain.isEmpty())
+        return;
+    // A key of another certificate would show only as a handshake the server refuses,
+    // long after the file was written.
+    if (tlsfiles::keyMatches(identity.key, identity.chain.constFirst()) ==
+        std::optional<bool>(false)) {
+        r.fail(identity.matchPath, Text::tr("the key in %1 is not the key of the certificate in %2")
+                                       .arg(identity.keyFile, identity.certificateFile));
         return;
     }
+    t.ssl.setLocalCertificateChain(identity.chain);
+    t.ssl.setPrivateKey(identity.key);
+}
+
+// A tls entry: the fields as written, then their combinations, then the files, each
+// read and matched here so that a wrong path, passphrase or key is the workspace's
+// error, named with its JSON path.
+void readTls(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+             const QDir &base, TlsConfig &t)
+{
+    readTlsFields(o, path, subst, r, base, t);
+    if (!r.ok() || !checkClientFiles(o, path, t, r))
+        return;
     const QString passphraseKey = t.clientPkcs12.isEmpty() ? QStringLiteral("key_passphrase")
                                                            : QStringLiteral("pkcs12_passphrase");
-    std::optional<QString> passphrase =
+    const std::optional<QString> passphrase =
         secret(o, passphraseKey, path, false, subst, r, nullptr, &t.passphraseVariable);
     if (!r.ok())
         return;
@@ -623,56 +730,9 @@ void readTls(const QJsonObject &o, const QString &path, const Substitution &subs
         r.fail(path, Text::tr("this build of Qt has no TLS backend to read key material with"));
         return;
     }
-
     t.ssl = QSslConfiguration::defaultConfiguration();
-    if (!t.caFile.isEmpty()) {
-        QList<QSslCertificate> authorities;
-        if (const auto problem = tlsfiles::readCertificates(t.caFile, &authorities)) {
-            r.fail(JsonReader::join(path, QStringLiteral("ca_file")), *problem);
-            return;
-        }
-        // In place of the system's, like curl --cacert: the endpoint trusts its CA only.
-        t.ssl.setCaCertificates(authorities);
-    }
-    QSslKey key;
-    QList<QSslCertificate> chain;
-    QString matchPath = keyPath;
-    QString keyFile = t.clientKey;
-    QString certificateFile = t.clientCertificate;
-    if (!t.clientCertificate.isEmpty()) {
-        if (const auto problem = tlsfiles::readCertificates(t.clientCertificate, &chain)) {
-            r.fail(certificatePath, *problem);
-            return;
-        }
-        const std::optional<QByteArray> keyPassphrase =
-            passphrase ? std::optional<QByteArray>(passphrase->toUtf8()) : std::nullopt;
-        if (const auto problem = tlsfiles::readPrivateKey(t.clientKey, keyPassphrase, &key)) {
-            r.fail(keyPath, *problem);
-            return;
-        }
-    } else if (!t.clientPkcs12.isEmpty()) {
-        tlsfiles::Pkcs12 bundle;
-        if (const auto problem = tlsfiles::readPkcs12(
-                t.clientPkcs12, passphrase.value_or(QString()).toUtf8(), &bundle)) {
-            r.fail(pkcs12Path, *problem);
-            return;
-        }
-        key = bundle.key;
-        chain = QList<QSslCertificate>{bundle.certificate} + bundle.chain;
-        matchPath = pkcs12Path;
-        keyFile = certificateFile = t.clientPkcs12;
-    }
-    if (chain.isEmpty())
-        return;
-    // A key of another certificate would show only as a handshake the server refuses,
-    // long after the file was written.
-    if (tlsfiles::keyMatches(key, chain.constFirst()) == std::optional<bool>(false)) {
-        r.fail(matchPath, Text::tr("the key in %1 is not the key of the certificate in %2")
-                              .arg(keyFile, certificateFile));
-        return;
-    }
-    t.ssl.setLocalCertificateChain(chain);
-    t.ssl.setPrivateKey(key);
+    if (readAuthorities(path, r, t))
+        readClientIdentity(path, passphrase, r, t);
 }
 
 // private_key_jwt (RFC 7523): the client's key instead of a secret. The file is read
