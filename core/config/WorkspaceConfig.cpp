@@ -777,12 +777,12 @@ void readAssertionKey(const QJsonObject &o, const QString &path, const Substitut
         c.assertionKeyId = *resolved;
 }
 
-void readCredential(const QJsonObject &o, const QString &path, const Substitution &subst,
-                    JsonReader &r, const QDir &base, CredentialConfig &c)
+// The type of a credential, which decides the keys it may have. An unknown type ends
+// the reading; a missing one is the reader's error, and the rest reads as nothing.
+bool readCredentialType(const QJsonObject &o, const QString &path, JsonReader &r,
+                        CredentialConfig &c)
 {
-    const QString typePath = JsonReader::join(path, QStringLiteral("type"));
     const QString typeText = r.string(o, QStringLiteral("type"), path, true);
-    const QString types = QStringLiteral("oauth2_client_credentials, bearer, basic, header");
     bool known = false;
     for (const auto type :
          {CredentialConfig::Type::OAuth2ClientCredentials, CredentialConfig::Type::Bearer,
@@ -793,28 +793,215 @@ void readCredential(const QJsonObject &o, const QString &path, const Substitutio
         }
     }
     if (r.ok() && !known) {
-        r.fail(typePath, Text::tr("expected one of: %1").arg(types));
+        r.fail(JsonReader::join(path, QStringLiteral("type")),
+               Text::tr("expected one of: %1")
+                   .arg(QStringLiteral("oauth2_client_credentials, bearer, basic, header")));
+        return false;
+    }
+    return true;
+}
+
+QStringList credentialKeys(CredentialConfig::Type type)
+{
+    switch (type) {
+    case CredentialConfig::Type::OAuth2ClientCredentials:
+        return kOAuthKeys;
+    case CredentialConfig::Type::Bearer:
+        return {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("token")};
+    case CredentialConfig::Type::Basic:
+        return {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("username"),
+                QStringLiteral("password")};
+    case CredentialConfig::Type::Header:
+        return {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("name"),
+                QStringLiteral("value")};
+    }
+    return {};
+}
+
+// Where the token comes from and for whom: token_url and client_id.
+void readTokenEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
+                       JsonReader &r, CredentialConfig &c)
+{
+    const QString urlPath = JsonReader::join(path, QStringLiteral("token_url"));
+    const QString urlText = r.string(o, QStringLiteral("token_url"), path, true);
+    if (const auto resolved = fixedText(urlText, urlPath, subst, r, &c.variables)) {
+        c.tokenUrl = QUrl(*resolved, QUrl::StrictMode);
+        const QString scheme = c.tokenUrl.scheme();
+        if (!c.tokenUrl.isValid() || c.tokenUrl.host().isEmpty() ||
+            (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+            r.fail(urlPath, Text::tr("expected an absolute http or https URL"));
+    }
+    const QString clientIdPath = JsonReader::join(path, QStringLiteral("client_id"));
+    const QString clientId = r.string(o, QStringLiteral("client_id"), path, true);
+    if (const auto resolved = fixedText(clientId, clientIdPath, subst, r, &c.variables)) {
+        c.clientId = *resolved;
+        if (c.clientId.isEmpty())
+            r.fail(clientIdPath, Text::tr("expected a client id"));
+    }
+}
+
+// How the client proves who it is: a secret (basic or in the form), or a key that
+// signs an assertion. False when the reading ends here.
+bool readClientAuthentication(const QJsonObject &o, const QString &path, const Substitution &subst,
+                              JsonReader &r, const QDir &base, CredentialConfig &c)
+{
+    const QString auth = r.string(o, QStringLiteral("client_auth"), path, false,
+                                  QStringLiteral("client_secret_basic"));
+    if (!r.ok())
+        return false;
+    if (auth == QLatin1String("client_secret_basic")) {
+        c.clientAuth = CredentialConfig::ClientAuth::SecretBasic;
+    } else if (auth == QLatin1String("client_secret_post")) {
+        c.clientAuth = CredentialConfig::ClientAuth::SecretPost;
+    } else if (auth == QLatin1String("private_key_jwt")) {
+        c.clientAuth = CredentialConfig::ClientAuth::PrivateKeyJwt;
+    } else {
+        r.fail(JsonReader::join(path, QStringLiteral("client_auth")),
+               Text::tr("expected one of: %1")
+                   .arg(QStringLiteral("client_secret_basic, client_secret_post, "
+                                       "private_key_jwt")));
+        return false;
+    }
+    if (c.clientAuth == CredentialConfig::ClientAuth::PrivateKeyJwt) {
+        readAssertionKey(o, path, subst, r, base, c);
+        return true;
+    }
+    for (const QString &key : {QStringLiteral("private_key"), QStringLiteral("key_passphrase"),
+                               QStringLiteral("key_id")}) {
+        if (o.contains(key)) {
+            r.fail(JsonReader::join(path, key), Text::tr("only with private_key_jwt"));
+            return false;
+        }
+    }
+    if (const auto value =
+            secret(o, QStringLiteral("client_secret"), path, true, subst, r, &c.variables))
+        c.clientSecret = value->toUtf8();
+    return true;
+}
+
+// Form fields the token endpoint asks for beyond the standard ones; none may replace
+// a field of the request itself.
+void readExtraParameters(const QJsonObject &o, const QString &path, const Substitution &subst,
+                         JsonReader &r, CredentialConfig &c)
+{
+    const QString extraPath = JsonReader::join(path, QStringLiteral("extra_parameters"));
+    if (!r.ok() || !o.contains(QStringLiteral("extra_parameters")))
+        return;
+    const auto extra = r.object(o.value(QStringLiteral("extra_parameters")), extraPath);
+    if (!extra)
+        return;
+    for (auto it = extra->begin(); it != extra->end() && r.ok(); ++it) {
+        const QString fieldPath = JsonReader::join(extraPath, it.key());
+        if (it.key().isEmpty() || kReservedFormFields.contains(it.key())) {
+            r.fail(fieldPath, Text::tr("this form field is the token request's own"));
+            break;
+        }
+        if (!it.value().isString()) {
+            r.fail(fieldPath, Text::tr("expected a string"));
+            break;
+        }
+        if (const auto v = fixedText(it.value().toString(), fieldPath, subst, r, &c.variables))
+            c.extraParameters.append({it.key(), *v});
+    }
+}
+
+// oauth2_client_credentials (RFC 6749, 4.4): the token request, and how the token
+// endpoint itself is reached.
+void readOAuthClient(const QJsonObject &o, const QString &path, const Substitution &subst,
+                     JsonReader &r, const QDir &base, CredentialConfig &c)
+{
+    readTokenEndpoint(o, path, subst, r, c);
+    if (!readClientAuthentication(o, path, subst, r, base, c))
+        return;
+    for (const QString &key : {QStringLiteral("scope"), QStringLiteral("audience")}) {
+        const QString written = r.string(o, key, path, false);
+        const auto resolved =
+            fixedText(written, JsonReader::join(path, key), subst, r, &c.variables);
+        (key == QLatin1String("scope") ? c.scope : c.audience) = resolved.value_or(QString());
+    }
+    readExtraParameters(o, path, subst, r, c);
+    c.defaultLifetimeSeconds =
+        r.number(o, QStringLiteral("default_lifetime_seconds"), path, 1, 366.0 * 86400, 3600);
+    c.tokenTimeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
+    c.tls = r.string(o, QStringLiteral("tls"), path, false);
+    c.proxy = readProxy(o, path, subst, r, &c.variables);
+}
+
+void readBearer(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+                CredentialConfig &c)
+{
+    if (const auto token = secret(o, QStringLiteral("token"), path, true, subst, r, &c.variables)) {
+        c.headerName = "Authorization";
+        c.headerValue = "Bearer " + token->toUtf8();
+    }
+}
+
+// The user may be written as it is; the password is a secret, from the environment.
+void readBasic(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+               CredentialConfig &c)
+{
+    const QString userPath = JsonReader::join(path, QStringLiteral("username"));
+    const QString written = r.string(o, QStringLiteral("username"), path, true);
+    if (r.ok() && written.contains(QLatin1String("${")) &&
+        !envOnlyPattern().match(written).hasMatch()) {
+        r.fail(userPath, Text::tr("expected a user name as it is, or ${env:NAME}"));
         return;
     }
-    switch (c.type) {
-    case CredentialConfig::Type::OAuth2ClientCredentials:
-        r.checkKnownKeys(o, path, kOAuthKeys);
-        break;
-    case CredentialConfig::Type::Bearer:
-        r.checkKnownKeys(o, path,
-                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("token")});
-        break;
-    case CredentialConfig::Type::Basic:
-        r.checkKnownKeys(o, path,
-                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("username"),
-                          QStringLiteral("password")});
-        break;
-    case CredentialConfig::Type::Header:
-        r.checkKnownKeys(o, path,
-                         {QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("name"),
-                          QStringLiteral("value")});
-        break;
+    const auto user = fixedText(written, userPath, subst, r, &c.variables);
+    if (!user)
+        return;
+    if (user->isEmpty() || user->contains(QLatin1Char(':'))) {
+        // RFC 7617: the first ':' ends the user.
+        r.fail(userPath, Text::tr("expected a user name without ':'"));
+        return;
     }
+    if (const auto password =
+            secret(o, QStringLiteral("password"), path, true, subst, r, &c.variables)) {
+        c.headerName = "Authorization";
+        c.headerValue = "Basic " + (*user + QLatin1Char(':') + *password).toUtf8().toBase64();
+    }
+}
+
+// A header of the credential's own name; its value must hold a ${env:NAME} reference,
+// so that no secret is written in the file.
+void readHeader(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
+                CredentialConfig &c)
+{
+    const QString namePath = JsonReader::join(path, QStringLiteral("name"));
+    const QString name = r.string(o, QStringLiteral("name"), path, true);
+    if (r.ok() && !isToken(name)) {
+        r.fail(namePath, Text::tr("not a valid header name"));
+        return;
+    }
+    const QString valuePath = JsonReader::join(path, QStringLiteral("value"));
+    const QString written = r.string(o, QStringLiteral("value"), path, true);
+    static const QRegularExpression kEnv(QStringLiteral(R"(\$\{env:[A-Za-z0-9_.]+\})"));
+    if (r.ok() && !written.contains(kEnv)) {
+        r.fail(valuePath, Text::tr("expected a ${env:NAME} reference in the value: a secret "
+                                   "is read from the environment, never written in the "
+                                   "file"));
+        return;
+    }
+    const auto value = fixedText(written, valuePath, subst, r, &c.variables);
+    if (!value)
+        return;
+    if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n'))) {
+        r.fail(valuePath, Text::tr("header values cannot contain line breaks (from %1)")
+                              .arg(c.variables.join(QStringLiteral(", "))));
+        return;
+    }
+    c.headerName = name.toLatin1();
+    c.headerValue = value->toUtf8();
+}
+
+// A credential: its type first, since the type decides which keys are known, then its
+// id, then what that type of credential reads.
+void readCredential(const QJsonObject &o, const QString &path, const Substitution &subst,
+                    JsonReader &r, const QDir &base, CredentialConfig &c)
+{
+    if (!readCredentialType(o, path, r, c))
+        return;
+    r.checkKnownKeys(o, path, credentialKeys(c.type));
     c.id = r.string(o, QStringLiteral("id"), path, true);
     static const QRegularExpression kId(idPattern());
     if (r.ok() && !kId.match(c.id).hasMatch())
@@ -824,147 +1011,18 @@ void readCredential(const QJsonObject &o, const QString &path, const Substitutio
         return;
 
     switch (c.type) {
-    case CredentialConfig::Type::OAuth2ClientCredentials: {
-        const QString urlPath = JsonReader::join(path, QStringLiteral("token_url"));
-        const QString urlText = r.string(o, QStringLiteral("token_url"), path, true);
-        if (const auto resolved = fixedText(urlText, urlPath, subst, r, &c.variables)) {
-            c.tokenUrl = QUrl(*resolved, QUrl::StrictMode);
-            const QString scheme = c.tokenUrl.scheme();
-            if (!c.tokenUrl.isValid() || c.tokenUrl.host().isEmpty() ||
-                (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
-                r.fail(urlPath, Text::tr("expected an absolute http or https URL"));
-        }
-        const QString clientIdPath = JsonReader::join(path, QStringLiteral("client_id"));
-        const QString clientId = r.string(o, QStringLiteral("client_id"), path, true);
-        if (const auto resolved = fixedText(clientId, clientIdPath, subst, r, &c.variables)) {
-            c.clientId = *resolved;
-            if (c.clientId.isEmpty())
-                r.fail(clientIdPath, Text::tr("expected a client id"));
-        }
-        const QString authPath = JsonReader::join(path, QStringLiteral("client_auth"));
-        const QString auth = r.string(o, QStringLiteral("client_auth"), path, false,
-                                      QStringLiteral("client_secret_basic"));
-        if (!r.ok())
-            return;
-        if (auth == QLatin1String("client_secret_basic")) {
-            c.clientAuth = CredentialConfig::ClientAuth::SecretBasic;
-        } else if (auth == QLatin1String("client_secret_post")) {
-            c.clientAuth = CredentialConfig::ClientAuth::SecretPost;
-        } else if (auth == QLatin1String("private_key_jwt")) {
-            c.clientAuth = CredentialConfig::ClientAuth::PrivateKeyJwt;
-        } else {
-            r.fail(authPath, Text::tr("expected one of: %1")
-                                 .arg(QStringLiteral(
-                                     "client_secret_basic, client_secret_post, private_key_jwt")));
-            return;
-        }
-        if (c.clientAuth == CredentialConfig::ClientAuth::PrivateKeyJwt) {
-            readAssertionKey(o, path, subst, r, base, c);
-        } else {
-            for (const QString &key :
-                 {QStringLiteral("private_key"), QStringLiteral("key_passphrase"),
-                  QStringLiteral("key_id")}) {
-                if (o.contains(key)) {
-                    r.fail(JsonReader::join(path, key), Text::tr("only with private_key_jwt"));
-                    return;
-                }
-            }
-            if (const auto value =
-                    secret(o, QStringLiteral("client_secret"), path, true, subst, r, &c.variables))
-                c.clientSecret = value->toUtf8();
-        }
-        for (const QString &key : {QStringLiteral("scope"), QStringLiteral("audience")}) {
-            const QString written = r.string(o, key, path, false);
-            const auto resolved =
-                fixedText(written, JsonReader::join(path, key), subst, r, &c.variables);
-            (key == QLatin1String("scope") ? c.scope : c.audience) = resolved.value_or(QString());
-        }
-        const QString extraPath = JsonReader::join(path, QStringLiteral("extra_parameters"));
-        if (r.ok() && o.contains(QStringLiteral("extra_parameters"))) {
-            if (const auto extra =
-                    r.object(o.value(QStringLiteral("extra_parameters")), extraPath)) {
-                for (auto it = extra->begin(); it != extra->end() && r.ok(); ++it) {
-                    const QString fieldPath = JsonReader::join(extraPath, it.key());
-                    if (it.key().isEmpty() || kReservedFormFields.contains(it.key())) {
-                        r.fail(fieldPath, Text::tr("this form field is the token request's own"));
-                        break;
-                    }
-                    if (!it.value().isString()) {
-                        r.fail(fieldPath, Text::tr("expected a string"));
-                        break;
-                    }
-                    if (const auto v =
-                            fixedText(it.value().toString(), fieldPath, subst, r, &c.variables))
-                        c.extraParameters.append({it.key(), *v});
-                }
-            }
-        }
-        c.defaultLifetimeSeconds =
-            r.number(o, QStringLiteral("default_lifetime_seconds"), path, 1, 366.0 * 86400, 3600);
-        c.tokenTimeoutSeconds =
-            r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
-        c.tls = r.string(o, QStringLiteral("tls"), path, false);
-        c.proxy = readProxy(o, path, subst, r, &c.variables);
+    case CredentialConfig::Type::OAuth2ClientCredentials:
+        readOAuthClient(o, path, subst, r, base, c);
         break;
-    }
     case CredentialConfig::Type::Bearer:
-        if (const auto token =
-                secret(o, QStringLiteral("token"), path, true, subst, r, &c.variables)) {
-            c.headerName = "Authorization";
-            c.headerValue = "Bearer " + token->toUtf8();
-        }
+        readBearer(o, path, subst, r, c);
         break;
-    case CredentialConfig::Type::Basic: {
-        const QString userPath = JsonReader::join(path, QStringLiteral("username"));
-        const QString written = r.string(o, QStringLiteral("username"), path, true);
-        if (r.ok() && written.contains(QLatin1String("${")) &&
-            !envOnlyPattern().match(written).hasMatch()) {
-            r.fail(userPath, Text::tr("expected a user name as it is, or ${env:NAME}"));
-            return;
-        }
-        const auto user = fixedText(written, userPath, subst, r, &c.variables);
-        if (!user)
-            return;
-        if (user->isEmpty() || user->contains(QLatin1Char(':'))) {
-            // RFC 7617: the first ':' ends the user.
-            r.fail(userPath, Text::tr("expected a user name without ':'"));
-            return;
-        }
-        if (const auto password =
-                secret(o, QStringLiteral("password"), path, true, subst, r, &c.variables)) {
-            c.headerName = "Authorization";
-            c.headerValue = "Basic " + (*user + QLatin1Char(':') + *password).toUtf8().toBase64();
-        }
+    case CredentialConfig::Type::Basic:
+        readBasic(o, path, subst, r, c);
         break;
-    }
-    case CredentialConfig::Type::Header: {
-        const QString namePath = JsonReader::join(path, QStringLiteral("name"));
-        const QString name = r.string(o, QStringLiteral("name"), path, true);
-        if (r.ok() && !isToken(name)) {
-            r.fail(namePath, Text::tr("not a valid header name"));
-            return;
-        }
-        const QString valuePath = JsonReader::join(path, QStringLiteral("value"));
-        const QString written = r.string(o, QStringLiteral("value"), path, true);
-        static const QRegularExpression kEnv(QStringLiteral(R"(\$\{env:[A-Za-z0-9_.]+\})"));
-        if (r.ok() && !written.contains(kEnv)) {
-            r.fail(valuePath, Text::tr("expected a ${env:NAME} reference in the value: a secret "
-                                       "is read from the environment, never written in the "
-                                       "file"));
-            return;
-        }
-        const auto value = fixedText(written, valuePath, subst, r, &c.variables);
-        if (!value)
-            return;
-        if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n'))) {
-            r.fail(valuePath, Text::tr("header values cannot contain line breaks (from %1)")
-                                  .arg(c.variables.join(QStringLiteral(", "))));
-            return;
-        }
-        c.headerName = name.toLatin1();
-        c.headerValue = value->toUtf8();
+    case CredentialConfig::Type::Header:
+        readHeader(o, path, subst, r, c);
         break;
-    }
     }
 }
 
