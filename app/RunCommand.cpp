@@ -8,7 +8,7 @@
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/EngineSession.h"
 #include "core/engine/PrometheusMetrics.h"
-#include "core/store/RetentionPruner.h"
+#include "core/engine/RetentionRun.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -234,48 +234,6 @@ std::optional<QString> refuseListener(const RunArguments &args, const WorkspaceC
     return std::nullopt;
 }
 
-// History older than the workspace keeps goes in small batches, on a thread and a
-// connection of its own, a minute after the start and every hour after.
-class Pruning final
-{
-public:
-    Pruning(const QString &dbUrl, const RetentionConfig &retention)
-        : m_pruner(new RetentionPruner(
-              dbUrl, SystemClock::instance(),
-              RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays)))
-    {
-        m_thread.setObjectName(QStringLiteral("retention"));
-        m_pruner->moveToThread(&m_thread);
-        QObject::connect(&m_thread, &QThread::finished, m_pruner, &QObject::deleteLater);
-        m_thread.start();
-        RetentionPruner *pruner = m_pruner;
-        QTimer::singleShot(60 * 1000, pruner, [pruner] { pruner->start(3600 * 1000); });
-    }
-    ~Pruning()
-    {
-        m_thread.quit();
-        m_thread.wait();
-    }
-    Pruning(const Pruning &) = delete;
-    Pruning &operator=(const Pruning &) = delete;
-
-    // From the next pass.
-    void follow(const RetentionConfig &r)
-    {
-        RetentionPruner *pruner = m_pruner;
-        QMetaObject::invokeMethod(
-            pruner,
-            [pruner, r] {
-                pruner->setPeriods(RetentionPeriods::fromDays(r.rawDays, r.rollupDays));
-            },
-            Qt::QueuedConnection);
-    }
-
-private:
-    QThread m_thread;
-    RetentionPruner *m_pruner; // lives on m_thread, deleted when it finishes
-};
-
 // The gauges of a scrape, read on the engine's thread.
 ScrapeState scrape(EngineSession &engine, const Clock &clock)
 {
@@ -470,7 +428,7 @@ int runRun(const QStringList &arguments)
     if (!openStoreFor(kCommand, args.dbUrl, Create::IfMissing, &openFailed))
         return openFailed;
 
-    Pruning pruning(args.dbUrl, workspace->retention);
+    RetentionRun pruning(args.dbUrl, SystemClock::instance(), workspace->retention);
     StopOnSignal stopSignals;
     const SkewedClock clock(SystemClock::instance(), args.skewMs);
     EngineOptions engineOptions;

@@ -3,10 +3,8 @@
 
 #include "core/config/WorkspaceDocument.h"
 #include "core/engine/Metrics.h"
+#include "core/engine/RetentionRun.h"
 #include "core/query/QueryStore.h"
-// The one header of the store the window still includes: the retention pruner is a
-// writer, which belongs where the engine is started rather than with the readers.
-#include "core/store/RetentionPruner.h"
 #include "core/time/Clock.h"
 #include "ui/Format.h"
 #include "ui/HistoryPage.h"
@@ -71,10 +69,11 @@ MainWindow::MainWindow(EngineSession &engine, WorkspaceSource workspace, QWidget
                                                           engine.databaseUrl(), engine.clock(),
                                                           partitionOf, endpointIds);
 
-    const RetentionConfig &retention = engine.config().retention;
-    m_pruner = std::make_unique<WorkerThread<RetentionPruner>>(
-        QStringLiteral("retention"), engine.databaseUrl(), engine.clock(),
-        RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
+    // History older than the workspace keeps goes in small batches on its own thread,
+    // a minute after the window opens and every hour after.
+    m_pruner = std::make_unique<RetentionRun>(engine.databaseUrl(), engine.clock(),
+                                              engine.config().retention, kRetentionDelayMs,
+                                              kRetentionIntervalMs);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -251,11 +250,6 @@ void MainWindow::connectEngine()
                     reader, [reader, from, to, bucket] { reader->setWindow(from, to, bucket); },
                     Qt::QueuedConnection);
             });
-    // History older than the workspace keeps goes in small batches on its own thread,
-    // a minute after the window opens and every hour after.
-    RetentionPruner *pruner = m_pruner->worker();
-    QTimer::singleShot(kRetentionDelayMs, pruner,
-                       [pruner] { pruner->start(kRetentionIntervalMs); });
 
     const OverviewPage::Range range = m_overview->currentRange();
     QMetaObject::invokeMethod(
@@ -642,14 +636,7 @@ void MainWindow::onWorkspaceApplied(bool applied, const QString &error)
     m_integrations->setEndpoints(m_engine.config());
     showWarnings();
     // Retention follows the workspace too, from the pruner's next pass.
-    RetentionPruner *pruner = m_pruner->worker();
-    const RetentionConfig retention = m_engine.config().retention;
-    QMetaObject::invokeMethod(
-        pruner,
-        [pruner, retention] {
-            pruner->setPeriods(RetentionPeriods::fromDays(retention.rawDays, retention.rollupDays));
-        },
-        Qt::QueuedConnection);
+    m_pruner->follow(m_engine.config().retention);
     statusBar()->showMessage(tr("%1; the engine runs it now").arg(done), 10000);
 }
 

@@ -23,7 +23,7 @@ class HistoryPage;
 class IntegrationsPage;
 class JobsPage;
 class OverviewPage;
-class RetentionPruner;
+class RetentionRun;
 
 // The dashboard: Overview (charts and headline figures), Integrations (one light per
 // endpoint; selecting one filters Jobs and History), Jobs (operations and the
@@ -103,7 +103,7 @@ private:
     WorkspaceSource m_workspace;
     QString m_applying; // what is being applied, for the status bar
     std::unique_ptr<WorkerThread<LiveReader>> m_reader;
-    std::unique_ptr<WorkerThread<RetentionPruner>> m_pruner;
+    std::unique_ptr<RetentionRun> m_pruner;
     // Asks the store once a second whether anything changed, for every reader; it goes
     // first, so that no poll reaches a reader that is going.
     std::unique_ptr<WorkerThread<ChangePoller>> m_changes;
