@@ -366,13 +366,7 @@ void Scheduler::wake()
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
     if (m_databaseDown) {
-        // Nothing is claimed, ticked or sent: the database is tried again at its time.
-        if (m_stopping)
-            checkIdle();
-        else if (mono >= m_reconnectAtMonotonicMs)
-            tryReconnect();
-        else
-            armTimer(StoreDue::Unknown);
+        wakeWhileDatabaseDown(mono);
         return;
     }
     // Records held back for a batch are written first, when their time has come or
@@ -399,7 +393,26 @@ void Scheduler::wake()
         armTimer(StoreDue::Unknown);
         return;
     }
+    advanceDue(mono);
+    const StoreDue storeDue = claimMore(now, mono);
+    m_waking = false;
+    armTimer(storeDue);
+    checkIdle();
+}
 
+void Scheduler::wakeWhileDatabaseDown(qint64 mono)
+{
+    // Nothing is claimed, ticked or sent: the database is tried again at its time.
+    if (m_stopping)
+        checkIdle();
+    else if (mono >= m_reconnectAtMonotonicMs)
+        tryReconnect();
+    else
+        armTimer(StoreDue::Unknown);
+}
+
+void Scheduler::advanceDue(qint64 mono)
+{
     // By id, looked up again for each: advance() may finish one operation and, by the
     // permit it hands over, advance and finish another.
     const auto due = [mono](const Held &held) {
@@ -416,7 +429,10 @@ void Scheduler::wake()
         if (it != m_held.end() && due(*it->second))
             advance(*it->second);
     }
+}
 
+Scheduler::StoreDue Scheduler::claimMore(qint64 now, qint64 mono)
+{
     // Claim only what can go out soon: the free global permits, and as many again
     // queued behind them, so that a permit coming back sends at once instead of
     // waiting for the next claim. While half a round is still queued for permits, the
@@ -426,53 +442,47 @@ void Scheduler::wake()
     const int permits = m_global->permits();
     const qsizetype queued = queuedForPermits();
     const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
-    bool storeMayHaveDue = true;
+    if (room <= 0)
+        return StoreDue::Unknown;
+    // Records of ended attempts are about to be written, and that wakes us again: a
+    // claim now would count their leases as permits still taken.
+    if (m_flushQueued && !m_finishing.isEmpty())
+        return StoreDue::Unknown;
     // The store said when its next due work is; until then (and for no longer than a
     // poll) a wake after an attempt ends claims nothing, which saves a transaction per
     // request where requests are few and far apart (periodic checks). What this worker
     // changes moves that time (noteStoreDue); another worker's work is found at the
     // poll, or by claims that run anyway.
-    const bool mayHaveDueNow = claimMayFindWork(now, mono);
-    bool claimSkipped = false;
-    if (room > 0 && m_flushQueued && !m_finishing.isEmpty()) {
-        // Records of ended attempts are about to be written, and that wakes us again: a
-        // claim now would count their leases as permits still taken.
-        storeMayHaveDue = false;
-    } else if (room > 0 && !mayHaveDueNow) {
-        storeMayHaveDue = false;
-        claimSkipped = true;
-    } else if (room > 0) {
-        const QList<OperationRecord> claimed =
-            m_store.claimDue(m_options.workerId, now, m_options.leaseMs, room,
-                             {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
-                              2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
-                              m_options.standbyClaims && mono >= m_standbyPausedUntilMonotonicMs
-                                  ? kConnectionsPerHost
-                                  : 0},
-                             m_options.claimAheadMs);
-        if (claimed.isEmpty() && !m_store.lastError().isEmpty())
-            reportStoreFailure();
-        const QSet<qint64> onStandby = m_store.claimedOnStandby();
-        for (const OperationRecord &op : claimed)
-            admit(op, onStandby.contains(op.id));
-        // A full claim: there may be more due, but nothing more fits until an
-        // attempt ends, and that wakes us again.
-        // Due work left behind for want of a fleet-wide permit is looked at again soon:
-        // other workers' attempts end without waking this one.
-        m_fleetCapped = m_store.claimCapped() || m_store.claimContended();
-        m_claimContended = m_store.claimContended();
-        m_lastClaimEmpty = claimed.isEmpty();
-        storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
-        if (!storeMayHaveDue)
-            noteStoreDue(std::numeric_limits<qint64>::min()); // more may be due: look again
-    } else {
-        storeMayHaveDue = false;
-    }
-    m_waking = false;
-    armTimer(storeMayHaveDue ? StoreDue::Read
-             : claimSkipped  ? StoreDue::Remembered
-                             : StoreDue::Unknown);
-    checkIdle();
+    if (!claimMayFindWork(now, mono))
+        return StoreDue::Remembered;
+    return claim(now, mono, room) ? StoreDue::Read : StoreDue::Unknown;
+}
+
+bool Scheduler::claim(qint64 now, qint64 mono, int room)
+{
+    const QList<OperationRecord> claimed = m_store.claimDue(
+        m_options.workerId, now, m_options.leaseMs, room,
+        {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
+         2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
+         m_options.standbyClaims && mono >= m_standbyPausedUntilMonotonicMs ? kConnectionsPerHost
+                                                                            : 0},
+        m_options.claimAheadMs);
+    if (claimed.isEmpty() && !m_store.lastError().isEmpty())
+        reportStoreFailure();
+    const QSet<qint64> onStandby = m_store.claimedOnStandby();
+    for (const OperationRecord &op : claimed)
+        admit(op, onStandby.contains(op.id));
+    // A full claim: there may be more due, but nothing more fits until an
+    // attempt ends, and that wakes us again.
+    // Due work left behind for want of a fleet-wide permit is looked at again soon:
+    // other workers' attempts end without waking this one.
+    m_fleetCapped = m_store.claimCapped() || m_store.claimContended();
+    m_claimContended = m_store.claimContended();
+    m_lastClaimEmpty = claimed.isEmpty();
+    const bool storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
+    if (!storeMayHaveDue)
+        noteStoreDue(std::numeric_limits<qint64>::min()); // more may be due: look again
+    return storeMayHaveDue;
 }
 
 void Scheduler::workAdded(qint64 dueAtMs)

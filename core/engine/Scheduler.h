@@ -281,6 +281,15 @@ private:
         Unknown,
     };
     void armTimer(StoreDue storeDue);
+    // The phases of wake(), in the order it runs them.
+    void wakeWhileDatabaseDown(qint64 mono);
+    // Moves on the held operations whose stage waits for nothing but this wake.
+    void advanceDue(qint64 mono);
+    // Claims what fits when the store may have due work; what the timer is to make of
+    // the store's next due time.
+    StoreDue claimMore(qint64 nowMs, qint64 mono);
+    // One claim and its bookkeeping; whether the store may still have due work.
+    bool claim(qint64 nowMs, qint64 mono, int room);
     // When the timer is to send held work (SchedulerOptions::sendGatherMs); none held:
     // nullopt.
     std::optional<qint64> heldSendAtMonotonicMs() const;
