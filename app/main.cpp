@@ -5,6 +5,7 @@
 #include "app/ExplainCommand.h"
 #include "app/ExportCommand.h"
 #include "app/Language.h"
+#include "app/ImportCommand.h"
 #include "app/OperatorCommands.h"
 #include "app/PauseCommand.h"
 #include "app/RunCommand.h"
@@ -54,6 +55,10 @@ const CommandEntry kCommands[] = {
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "hand jobs to endpoints, each kept with its idempotency key"),
      cooldown::cli::runEnqueue},
+    {"import",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "add endpoints to a workspace from curl command lines"),
+     cooldown::cli::runImport},
     {"retry",
      QT_TRANSLATE_NOOP("cooldown::cli::Text", "make a waiting, parked or failed operation due now"),
      cooldown::cli::runRetry},

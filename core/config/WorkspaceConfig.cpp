@@ -69,6 +69,7 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("retry"),
                                    QStringLiteral("idempotency"),
                                    QStringLiteral("enqueue_only"),
+                                   QStringLiteral("imported_from"),
                                    QStringLiteral("pause_after_failures"),
                                    QStringLiteral("credentials"),
                                    QStringLiteral("tls"),
@@ -1072,6 +1073,9 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
     e.name = r.string(o, QStringLiteral("name"), path, false, e.id);
+    // Where `cooldown import` took it from (docs/import.md): a re-import of the same
+    // source updates it; the engine does not read it.
+    e.importedFrom = r.string(o, QStringLiteral("imported_from"), path, false);
 
     const QString method =
         r.string(o, QStringLiteral("method"), path, false, QStringLiteral("GET"));

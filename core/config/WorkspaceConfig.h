@@ -26,6 +26,7 @@ struct EndpointConfig
 {
     QString id;
     QString name;
+    QString importedFrom; // the source `cooldown import` made it from, or empty
     QByteArray method = "GET";
     QUrl url;            // with placeholders: filled with "x", for its scheme and host
     QString urlTemplate; // the URL as resolved, placeholders kept

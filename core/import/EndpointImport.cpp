@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/import/EndpointImport.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace cooldown {
+
+namespace {
+
+class Text final
+{
+    Q_DECLARE_TR_FUNCTIONS(cooldown::import)
+};
+
+const QString kImportedFrom = QStringLiteral("imported_from");
+
+// Header and query names that carry a secret. Authorization is handled on its own.
+bool secretName(const QString &name)
+{
+    static const QRegularExpression secret(
+        QStringLiteral("api[-_]?key|apikey|token|secret|passw|session|signature|cookie|"
+                       "^key$|^sig$|^auth$|^x-auth|credential"),
+        QRegularExpression::CaseInsensitiveOption);
+    return secret.match(name).hasMatch() &&
+           name.compare(QStringLiteral("idempotency-key"), Qt::CaseInsensitive) != 0;
+}
+
+QString envName(const QString &prefix, const QString &what)
+{
+    QString name = (prefix + QLatin1Char('_') + what).toUpper();
+    for (QChar &c : name) {
+        if (!(c.isLetterOrNumber() && c.unicode() < 128))
+            c = QLatin1Char('_');
+    }
+    name.replace(QRegularExpression(QStringLiteral("_+")), QStringLiteral("_"));
+    return name;
+}
+
+// "post-orders" from POST /v1/orders/{id}: the method and the last word of the path.
+QString idFor(const CurlRequest &request)
+{
+    QStringList segments = request.url.path().split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString last;
+    while (!segments.isEmpty() && last.isEmpty()) {
+        last = segments.takeLast().toLower();
+        last.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+        last.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+        if (QRegularExpression(QStringLiteral("^[0-9-]+$")).match(last).hasMatch())
+            last.clear(); // an id in the path says nothing of what the endpoint does
+    }
+    QString host = request.url.host().section(QLatin1Char('.'), 0, 0).toLower();
+    const QString what = last.isEmpty() ? host : last;
+    return QString::fromLatin1(request.method).toLower() + QLatin1Char('-') +
+           (what.isEmpty() ? QStringLiteral("api") : what.left(48));
+}
+
+// References the command made itself ($TOKEN became ${env:TOKEN}).
+void noteCommandVariables(const QString &text, QList<ImportVariable> &variables)
+{
+    static const QRegularExpression ref(QStringLiteral("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)\\}"));
+    for (auto it = ref.globalMatch(text); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        bool known = false;
+        for (const ImportVariable &v : variables)
+            known = known || v.name == name;
+        if (!known)
+            variables.append({name, Text::tr("named in the command"), true});
+    }
+}
+
+struct Building
+{
+    const CurlRequest &request;
+    QString id;
+    QString prefix;
+    ImportedEndpoint out;
+    QJsonObject headers;
+};
+
+void authorization(Building &b, const QByteArray &value)
+{
+    const QString text = QString::fromUtf8(value);
+    if (text.contains(QStringLiteral("${env:"))) {
+        b.headers.insert(QStringLiteral("Authorization"), text);
+        return;
+    }
+    const QString scheme = text.section(QLatin1Char(' '), 0, 0);
+    const QString rest = text.section(QLatin1Char(' '), 1).trimmed();
+    if (scheme.compare(QStringLiteral("Basic"), Qt::CaseInsensitive) == 0) {
+        const QString pair = QString::fromUtf8(QByteArray::fromBase64(rest.toLatin1()));
+        const QString user = pair.section(QLatin1Char(':'), 0, 0);
+        const QString name = envName(b.prefix, QStringLiteral("password"));
+        b.out.credentials.append(
+            {{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
+             {QStringLiteral("type"), QStringLiteral("basic")},
+             {QStringLiteral("username"), user},
+             {QStringLiteral("password"), QStringLiteral("${env:%1}").arg(name)}});
+        b.out.endpoint.insert(QStringLiteral("credentials"), b.id + QStringLiteral("-basic"));
+        b.out.variables.append(
+            {name, Text::tr("the password of %1 (Authorization: Basic)").arg(user)});
+        return;
+    }
+    const bool bearer = scheme.compare(QStringLiteral("Bearer"), Qt::CaseInsensitive) == 0;
+    const QString name =
+        envName(b.prefix, bearer ? QStringLiteral("token") : QStringLiteral("authorization"));
+    b.headers.insert(QStringLiteral("Authorization"),
+                     bearer ? QStringLiteral("Bearer ${env:%1}").arg(name)
+                            : QStringLiteral("${env:%1}").arg(name));
+    b.out.variables.append({name, bearer ? Text::tr("the bearer token of Authorization")
+                                         : Text::tr("the value of Authorization")});
+}
+
+void takeHeaders(Building &b)
+{
+    for (const auto &[rawName, rawValue] : b.request.headers) {
+        const QString name = QString::fromUtf8(rawName);
+        if (name.compare(QStringLiteral("Authorization"), Qt::CaseInsensitive) == 0) {
+            authorization(b, rawValue);
+            continue;
+        }
+        // What Qt's network access sends or decides itself.
+        if (name.compare(QStringLiteral("Content-Length"), Qt::CaseInsensitive) == 0 ||
+            name.compare(QStringLiteral("Host"), Qt::CaseInsensitive) == 0) {
+            b.out.notes.append(
+                Text::tr("%1 left out: it is worked out for each request").arg(name));
+            continue;
+        }
+        QString value = QString::fromUtf8(rawValue);
+        if (secretName(name) && !value.contains(QStringLiteral("${env:"))) {
+            const QString var = envName(b.prefix, name);
+            value = QStringLiteral("${env:%1}").arg(var);
+            b.out.variables.append({var, Text::tr("the value of %1").arg(name)});
+        }
+        if (b.headers.contains(name)) {
+            b.headers.insert(name, b.headers.value(name).toString() + QStringLiteral(", ") + value);
+            b.out.notes.append(Text::tr("%1 given twice: written as one header, its values "
+                                        "separated by commas")
+                                   .arg(name));
+        } else {
+            b.headers.insert(name, value);
+        }
+    }
+}
+
+QString takeUrl(Building &b)
+{
+    const QUrl &url = b.request.url;
+    QString text = url.toString(QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::FullyEncoded);
+    // References are written as they are: QUrl would encode their braces.
+    text.replace(QStringLiteral("%7Benv:"), QStringLiteral("${env:"))
+        .replace(QStringLiteral("$%7Benv:"), QStringLiteral("${env:"));
+    static const QRegularExpression encodedRef(QStringLiteral("\\$?%7Benv:([A-Za-z0-9_]+)%7D"));
+    text.replace(encodedRef, QStringLiteral("${env:\\1}"));
+    if (!url.hasQuery())
+        return text;
+    QStringList items;
+    for (const QString &item : url.query(QUrl::FullyEncoded).split(QLatin1Char('&'))) {
+        const QString name =
+            QUrl::fromPercentEncoding(item.section(QLatin1Char('='), 0, 0).toUtf8());
+        QString value = item.section(QLatin1Char('='), 1);
+        value.replace(encodedRef, QStringLiteral("${env:\\1}"));
+        if (secretName(name) && !value.isEmpty() && !value.contains(QStringLiteral("${env:"))) {
+            const QString var = envName(b.prefix, name);
+            value = QStringLiteral("${env:%1}").arg(var);
+            b.out.variables.append({var, Text::tr("the query parameter %1").arg(name)});
+        }
+        items.append(item.contains(QLatin1Char('='))
+                         ? item.section(QLatin1Char('='), 0, 0) + QLatin1Char('=') + value
+                         : item);
+    }
+    return text + QLatin1Char('?') + items.join(QLatin1Char('&'));
+}
+
+// A stable id of the source: the same request, secrets aside, is the same source.
+QString sourceIdOf(const CurlRequest &r)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(r.method);
+    hash.addData(r.url.toString(QUrl::RemoveQuery | QUrl::RemoveUserInfo).toUtf8());
+    return QStringLiteral("curl:") + QString::fromLatin1(hash.result().toHex().left(16));
+}
+
+} // namespace
+
+ImportedEndpoint endpointFromCurl(const CurlRequest &request, const CurlImportOptions &options,
+                                  QString *error)
+{
+    Building b{request, options.id.isEmpty() ? idFor(request) : options.id, {}, {}, {}};
+    b.prefix = options.envPrefix.isEmpty() ? b.id : options.envPrefix;
+    QJsonObject &e = b.out.endpoint;
+    e.insert(QStringLiteral("id"), b.id);
+    e.insert(QStringLiteral("method"), QString::fromLatin1(request.method));
+    if (!request.user.isEmpty()) {
+        const QString name = envName(b.prefix, QStringLiteral("password"));
+        b.out.credentials.append(
+            {{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
+             {QStringLiteral("type"), QStringLiteral("basic")},
+             {QStringLiteral("username"), request.user},
+             {QStringLiteral("password"), QStringLiteral("${env:%1}").arg(name)}});
+        e.insert(QStringLiteral("credentials"), b.id + QStringLiteral("-basic"));
+        b.out.variables.append({name, Text::tr("the password of %1 (-u)").arg(request.user)});
+    }
+    e.insert(QStringLiteral("url"), takeUrl(b));
+    takeHeaders(b);
+    if (!b.headers.isEmpty())
+        e.insert(QStringLiteral("headers"), b.headers);
+    if (request.hasBody) {
+        const QString body = QString::fromUtf8(request.body);
+        if (body.toUtf8() != request.body) {
+            *error = Text::tr("the body is not UTF-8 text (%1 bytes); a workspace holds a body "
+                              "as text")
+                         .arg(request.body.size());
+            return {};
+        }
+        e.insert(QStringLiteral("body"), body);
+    }
+    const bool reads = request.method == "GET" || request.method == "HEAD";
+    if (options.everySeconds > 0)
+        e.insert(QStringLiteral("every_seconds"), options.everySeconds);
+    else if (!reads)
+        e.insert(QStringLiteral("enqueue_only"), true);
+    e.insert(kImportedFrom, sourceIdOf(request));
+    if (request.insecure)
+        b.out.notes.append(Text::tr("-k not carried over: Cooldown checks the server's "
+                                    "certificate; for a private CA, give it as a tls entry's "
+                                    "ca_file (docs/credentials.md)"));
+    if (request.compressed)
+        b.out.notes.append(Text::tr("--compressed needs nothing: responses are decompressed "
+                                    "as they come"));
+    noteCommandVariables(e.value(QStringLiteral("url")).toString(), b.out.variables);
+    for (auto it = b.headers.begin(); it != b.headers.end(); ++it)
+        noteCommandVariables(it.value().toString(), b.out.variables);
+    noteCommandVariables(e.value(QStringLiteral("body")).toString(), b.out.variables);
+    error->clear();
+    return b.out;
+}
+
+namespace {
+
+QJsonArray replaceOrAdd(QJsonArray list, const QJsonObject &item)
+{
+    const QString id = item.value(QStringLiteral("id")).toString();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        if (list.at(i).toObject().value(QStringLiteral("id")).toString() == id) {
+            list.replace(i, item);
+            return list;
+        }
+    }
+    list.append(item);
+    return list;
+}
+
+} // namespace
+
+QList<ImportChange> mergeImport(WorkspaceDocument &document, QList<ImportedEndpoint> &imported)
+{
+    QList<ImportChange> changes;
+    for (ImportedEndpoint &item : imported) {
+        QJsonObject &e = item.endpoint;
+        const QString source = e.value(kImportedFrom).toString();
+        int existing = -1;
+        const QList<QJsonObject> endpoints = document.endpoints();
+        for (qsizetype i = 0; i < endpoints.size() && existing < 0; ++i) {
+            if (!source.isEmpty() && endpoints.at(i).value(kImportedFrom).toString() == source)
+                existing = int(i);
+        }
+        if (existing >= 0) {
+            // The id it has now stays (the user may have renamed it), and so do its
+            // credentials' ids.
+            const QString id = endpoints.at(existing).value(QStringLiteral("id")).toString();
+            e.insert(QStringLiteral("id"), id);
+            const bool same = endpoints.at(existing) == e;
+            document.setEndpointAt(existing, e);
+            changes.append(
+                {same ? ImportChange::Kind::Unchanged : ImportChange::Kind::Updated, id});
+        } else {
+            QString id = e.value(QStringLiteral("id")).toString();
+            const QString base = id;
+            for (int n = 2; document.endpointIndex(id) >= 0; ++n)
+                id = base + QLatin1Char('-') + QString::number(n);
+            e.insert(QStringLiteral("id"), id);
+            document.addEndpoint(e);
+            changes.append({ImportChange::Kind::Added, id});
+        }
+        if (!item.credentials.isEmpty()) {
+            QJsonObject root = document.root();
+            QJsonArray credentials = root.value(QStringLiteral("credentials")).toArray();
+            for (const QJsonObject &c : std::as_const(item.credentials))
+                credentials = replaceOrAdd(credentials, c);
+            root.insert(QStringLiteral("credentials"), credentials);
+            document = WorkspaceDocument(root, document.sourceName());
+        }
+    }
+    return changes;
+}
+
+} // namespace cooldown
