@@ -94,6 +94,52 @@ QString headerLines(const HttpHeaders &headers)
     return out;
 }
 
+// What the decision table reads of an exchange.
+AttemptOutcome outcomeOf(const EndpointConfig &e, const TransportResult &result)
+{
+    AttemptOutcome outcome;
+    outcome.method = e.method;
+    outcome.status = result.error == TransportError::None || result.status != 0 ? result.status : 0;
+    outcome.error = result.error;
+    outcome.headers = result.headers;
+    outcome.body = result.body;
+    outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
+    outcome.keyValidMs = qint64(e.keyValidSeconds * 1000);
+    if (outcome.error != TransportError::None)
+        outcome.status = 0;
+    return outcome;
+}
+
+// The operation's attempts so far, this one counted; the first attempt's start is
+// this one's when there was none before.
+AttemptHistory historyOf(const OperationRecord &op, const TransportResult &result)
+{
+    AttemptHistory history;
+    history.attempt = op.attempt + 1;
+    history.throttledBefore = op.throttledAttempts;
+    history.firstAttemptAtMs = op.firstAttemptAtMs >= 0 ? op.firstAttemptAtMs : result.startedAtMs;
+    history.previousBackoffMs = op.previousBackoffMs;
+    return history;
+}
+
+// The error recorded for a credential the server refused, with the words of its
+// Bearer challenge. No "name: value" shape: the store would read it as a header line,
+// and "auth..." as a secret's name.
+QString authFailedText(const HttpHeaders &headers)
+{
+    const auto challenge = AuthChallenge::bearer(headers);
+    QStringList said;
+    if (challenge) {
+        for (const char *name : {"error", "error_description"}) {
+            const QString value = challenge->param(name).value_or(QString());
+            if (!value.isEmpty())
+                said.append(value);
+        }
+    }
+    return said.isEmpty() ? QStringLiteral("auth_failed")
+                          : QStringLiteral("auth_failed (%1)").arg(said.join(u", "));
+}
+
 } // namespace
 
 // The per-(policy, partition key) pace.
@@ -1036,23 +1082,8 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     if (renewAfterRefusedToken(held, result))
         return;
 
-    AttemptOutcome outcome;
-    outcome.method = e.method;
-    outcome.status = result.error == TransportError::None || result.status != 0 ? result.status : 0;
-    outcome.error = result.error;
-    outcome.headers = result.headers;
-    outcome.body = result.body;
-    outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
-    outcome.keyValidMs = qint64(e.keyValidSeconds * 1000);
-    if (outcome.error != TransportError::None)
-        outcome.status = 0;
-
-    AttemptHistory history;
-    history.attempt = op.attempt + 1;
-    history.throttledBefore = op.throttledAttempts;
-    history.firstAttemptAtMs = op.firstAttemptAtMs >= 0 ? op.firstAttemptAtMs : result.startedAtMs;
-    history.previousBackoffMs = op.previousBackoffMs;
-
+    const AttemptOutcome outcome = outcomeOf(e, result);
+    const AttemptHistory history = historyOf(op, result);
     Partition *partition = partitionOf(held);
     ServerWaitOptions hints;
     if (partition) {
@@ -1062,75 +1093,21 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const RetryProfile profile = m_config.retryProfile(e.retry);
     RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
 
-    AttemptFacts facts = factsOf(held);
-    facts.startedAtMs = result.startedAtMs;
-    facts.durationMs = result.durationMs;
-    facts.status = result.status;
-    facts.error =
-        result.error == TransportError::None ? QString() : QLatin1String(textOf(result.error));
-    if (result.status == 401 && !e.credentials.isEmpty() &&
-        d.action == RetryDecision::Action::Fail) {
-        // A fresh token (or a static credential) refused: a real authentication failure,
-        // with the server's own words where it gave them (RFC 6750, 3). Its other 401s
-        // are read the same way: no token request per job for a server refusing them all.
-        d.reason = QStringLiteral("auth_failed");
-        m_credentials->distrust(e.credentials, held.tokenSerial);
-        const auto challenge = AuthChallenge::bearer(result.headers);
-        // No "name: value" shape: the store would read it as a header line, and
-        // "auth..." as a secret's name.
-        QStringList said;
-        if (challenge) {
-            for (const char *name : {"error", "error_description"}) {
-                const QString value = challenge->param(name).value_or(QString());
-                if (!value.isEmpty())
-                    said.append(value);
-            }
-        }
-        facts.error = said.isEmpty() ? QStringLiteral("auth_failed")
-                                     : QStringLiteral("auth_failed (%1)").arg(said.join(u", "));
-    }
-    if (result.bodyTruncated)
-        facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
-                                            : facts.error + QStringLiteral(",body_truncated");
-    facts.requestHeaders = headerLines(withoutCredential(held.request.headers, held.authName));
-    facts.responseHeaders = headerLines(result.headers);
+    const AttemptFacts facts = factsOfAnswer(held, result, d);
     const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     if (d.action == RetryDecision::Action::Retry)
         m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
 
-    if (partition) {
-        if (held.tookConcurrencyPermit)
-            partition->bucket->release(held.bucketCost);
-        const qint64 mono = m_clock.monotonicMs();
-        if (d.serverWait.problemAction == ProblemAction::SlowDown)
-            partition->bucket->slowDown(TokenBucket::kReducedCapacityFactor,
-                                        mono + partition->policy->windowMs, mono);
-        m_drift.observe(*partition->policy, op.partitionKey, d.serverWait.rateLimit, now);
-    }
+    if (partition)
+        paceAfterAnswer(*partition, held, d, now);
     // A server wait on a throttle holds the whole partition until that time: the
     // configured one, or the host's for an endpoint without a policy (a 429 only: a
     // 503 may be one service's maintenance, not the host's limit).
     const QString partitionPolicy = partitionPolicyOf(e);
     if ((partition || (e.policy.isEmpty() && result.status == 429)) &&
-        d.action == RetryDecision::Action::Retry &&
-        m_snooze.holdForResponse(partitionPolicy, op.partitionKey, result.status, d.serverWait,
-                                 now)) {
-        const auto hold = m_snooze.activeHold(partitionPolicy, op.partitionKey, now);
-        const qint64 until = m_snooze.heldUntilMs(partitionPolicy, op.partitionKey, now);
-        m_store.snoozePartition(partitionPolicy, op.partitionKey, until,
-                                hold ? hold->why : QString());
-        if (!isAlert(e.id))
-            raiseAlert(AlertEvent::PartitionHeld,
-                       QStringLiteral("Partition %1 %2 is held by the server for %3 s: %4")
-                           .arg(partitionPolicy, op.partitionKey)
-                           .arg(double(until - now) / 1000.0)
-                           .arg(hold ? hold->why : QString()),
-                       {{QStringLiteral("policy_id"), partitionPolicy},
-                        {QStringLiteral("partition_key"), op.partitionKey},
-                        {QStringLiteral("held_seconds"), double(until - now) / 1000.0}},
-                       until - now);
-    }
+        d.action == RetryDecision::Action::Retry)
+        holdPartitionForServer(partitionPolicy, held, result.status, d.serverWait, now);
     // What the server says about its quota paces every worker's claims of the
     // partition (a configured one too: a server stricter than the policy wins).
     std::optional<QuotaStatement> quota;
@@ -1148,6 +1125,67 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     finish(held, a, next, quota ? &*quota : nullptr, !refused && !spent);
     if (quota || refused)
         handBackClaimedAhead(partitionPolicy, partitionKey, refused || spent);
+}
+
+AttemptFacts Scheduler::factsOfAnswer(const Held &held, const TransportResult &result,
+                                      RetryDecision &d)
+{
+    const EndpointConfig &e = *held.endpoint;
+    AttemptFacts facts = factsOf(held);
+    facts.startedAtMs = result.startedAtMs;
+    facts.durationMs = result.durationMs;
+    facts.status = result.status;
+    facts.error =
+        result.error == TransportError::None ? QString() : QLatin1String(textOf(result.error));
+    if (result.status == 401 && !e.credentials.isEmpty() &&
+        d.action == RetryDecision::Action::Fail) {
+        // A fresh token (or a static credential) refused: a real authentication failure,
+        // with the server's own words where it gave them (RFC 6750, 3). Its other 401s
+        // are read the same way: no token request per job for a server refusing them all.
+        d.reason = QStringLiteral("auth_failed");
+        m_credentials->distrust(e.credentials, held.tokenSerial);
+        facts.error = authFailedText(result.headers);
+    }
+    if (result.bodyTruncated)
+        facts.error = facts.error.isEmpty() ? QStringLiteral("body_truncated")
+                                            : facts.error + QStringLiteral(",body_truncated");
+    facts.requestHeaders = headerLines(withoutCredential(held.request.headers, held.authName));
+    facts.responseHeaders = headerLines(result.headers);
+    return facts;
+}
+
+void Scheduler::paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
+                                qint64 nowMs)
+{
+    if (held.tookConcurrencyPermit)
+        partition.bucket->release(held.bucketCost);
+    const qint64 mono = m_clock.monotonicMs();
+    if (d.serverWait.problemAction == ProblemAction::SlowDown)
+        partition.bucket->slowDown(TokenBucket::kReducedCapacityFactor,
+                                   mono + partition.policy->windowMs, mono);
+    m_drift.observe(*partition.policy, held.op.partitionKey, d.serverWait.rateLimit, nowMs);
+}
+
+void Scheduler::holdPartitionForServer(const QString &partitionPolicy, const Held &held, int status,
+                                       const ServerWait &serverWait, qint64 nowMs)
+{
+    const QString &partitionKey = held.op.partitionKey;
+    if (!m_snooze.holdForResponse(partitionPolicy, partitionKey, status, serverWait, nowMs))
+        return;
+    const auto hold = m_snooze.activeHold(partitionPolicy, partitionKey, nowMs);
+    const qint64 until = m_snooze.heldUntilMs(partitionPolicy, partitionKey, nowMs);
+    m_store.snoozePartition(partitionPolicy, partitionKey, until, hold ? hold->why : QString());
+    if (isAlert(held.endpoint->id))
+        return;
+    raiseAlert(AlertEvent::PartitionHeld,
+               QStringLiteral("Partition %1 %2 is held by the server for %3 s: %4")
+                   .arg(partitionPolicy, partitionKey)
+                   .arg(double(until - nowMs) / 1000.0)
+                   .arg(hold ? hold->why : QString()),
+               {{QStringLiteral("policy_id"), partitionPolicy},
+                {QStringLiteral("partition_key"), partitionKey},
+                {QStringLiteral("held_seconds"), double(until - nowMs) / 1000.0}},
+               until - nowMs);
 }
 
 int Scheduler::inFlightInLane(const QString &policyId, const QString &partitionKey,

@@ -32,6 +32,8 @@ struct ConnectionSettings;
 struct TransportResult;
 struct QuotaStatement;
 struct AttemptFacts;
+struct RetryDecision;
+struct ServerWait;
 
 struct SchedulerOptions
 {
@@ -238,6 +240,18 @@ private:
     void onFinished(qint64 operationId, const TransportResult &result);
     // What an attempt of held did, apart from its exchange (Bookkeeping.h).
     AttemptFacts factsOf(const Held &held);
+    // The phases of onFinished() after the decision, in the order it runs them.
+    // factsOf(held) with what the exchange adds. A 401 that the decision does not
+    // retry, to an endpoint with credentials, is an authentication failure: d says so,
+    // and the token sent is distrusted.
+    AttemptFacts factsOfAnswer(const Held &held, const TransportResult &result, RetryDecision &d);
+    // What the answer teaches the partition's bucket and the drift monitor.
+    void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
+                         qint64 nowMs);
+    // Holds held's partition for every worker when the server's wait calls for it, and
+    // says so by an alert (but for an alert's own operation).
+    void holdPartitionForServer(const QString &partitionPolicy, const Held &held, int status,
+                                const ServerWait &serverWait, qint64 nowMs);
     void recordRescue(Held &held);
     // handOver: the attempt's permit may pass to an operation on standby for its host.
     void finish(Held &held, const AttemptRecord &attempt, const OperationRecord &next,
