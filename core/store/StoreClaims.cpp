@@ -89,6 +89,33 @@ constexpr qint64 kCancelledSweepMs = 1000;
 // A caller's clock this far from the database's is moved onto it part by part.
 constexpr qint64 kSkewedClockMs = 1000;
 
+// The fleet's permits a claim counts against. No operation is claimed on standby by a
+// schema without the standby column, nor where no permit is limited: all are free.
+FleetPermits fleetPermitsFor(const FleetConcurrency &concurrency, bool standbyKnown)
+{
+    FleetPermits permits;
+    permits.limits = concurrency;
+    if (!standbyKnown || !permits.limited())
+        permits.limits.standbyPerHost = 0;
+    return permits;
+}
+
+// What a claim hands back: lease times on the caller's clock, and the operations in
+// the order picked (rescues, forced, then round by round), which the caller sends in.
+void shiftAndOrderForCaller(QList<OperationRecord> &claimed, qint64 clockOffsetMs,
+                            const QList<qint64> &picked)
+{
+    for (OperationRecord &op : claimed)
+        op.leaseExpiresAtMs -= clockOffsetMs;
+    QHash<qint64, qsizetype> order;
+    for (qsizetype i = 0; i < picked.size(); ++i)
+        order.insert(picked.at(i), i);
+    std::sort(claimed.begin(), claimed.end(),
+              [&order](const OperationRecord &a, const OperationRecord &b) {
+                  return order.value(a.id) < order.value(b.id);
+              });
+}
+
 } // namespace
 
 QString Store::indexedBy(const char *index) const
@@ -153,11 +180,8 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         return {};
 
     // Fleet-wide permits: the running operations whose leases are live.
-    FleetPermits permits;
-    permits.limits = concurrency;
     const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
-    if (!standbyKnown || !permits.limited())
-        permits.limits.standbyPerHost = 0;
+    FleetPermits permits = fleetPermitsFor(concurrency, standbyKnown);
     if (permits.limited() && !countPermits(workerId, clock.leaseNowMs, &permits))
         return {};
 
@@ -200,16 +224,7 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         fail(QStringLiteral("claim"), transaction.error());
         return {};
     }
-    for (OperationRecord &op : claimed)
-        op.leaseExpiresAtMs -= m_clockOffsetMs;
-    // In the order picked: rescues, forced, then round by round.
-    QHash<qint64, qsizetype> order;
-    for (qsizetype i = 0; i < plan.picked.size(); ++i)
-        order.insert(plan.picked.at(i), i);
-    std::sort(claimed.begin(), claimed.end(),
-              [&order](const OperationRecord &a, const OperationRecord &b) {
-                  return order.value(a.id) < order.value(b.id);
-              });
+    shiftAndOrderForCaller(claimed, m_clockOffsetMs, plan.picked);
     return claimed;
 }
 
