@@ -141,7 +141,9 @@ std::optional<QList<ImportedEndpoint>> importAll(const QList<SourceCommand> &com
                                   ? Text::tr("%1: line %2: ").arg(source).arg(command.line)
                                   : QString();
         QString error;
-        const std::optional<ShellWords> words = splitShellWords(command.text, &error);
+        // Lines before it, so that where a quote opened is counted in the whole file.
+        const std::optional<ShellWords> words =
+            splitShellWords(QString(command.line - 1, QLatin1Char('\n')) + command.text, &error);
         const std::optional<CurlRequest> request =
             words ? parseCurl(words->words, baseDir, &error) : std::nullopt;
         ImportedEndpoint endpoint =
