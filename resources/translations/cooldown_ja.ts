@@ -3377,6 +3377,136 @@ Options of every command:
         <source>resume paused or held endpoints</source>
         <translation>一時停止またはホールド中のエンドポイントを再開する</translation>
     </message>
+    <message>
+        <source>The workspace file to add the endpoints to (made when it does not exist).</source>
+        <translation>エンドポイントを追加するワークスペースファイル (なければ作成します)。</translation>
+    </message>
+    <message>
+        <source>Read the curl commands from this file: one per line, or a shell script of them.</source>
+        <translation>curl コマンドをこのファイルから読み込みます: 1 行に 1 つ、またはそれらのシェルスクリプト。</translation>
+    </message>
+    <message>
+        <source>Print what would change; write nothing.</source>
+        <translation>変更内容を表示するだけで、何も書き込みません。</translation>
+    </message>
+    <message>
+        <source>The endpoint&apos;s id (one command only; default: made from the method and the path).</source>
+        <translation>エンドポイントの ID (コマンドが 1 つのときのみ。既定: メソッドとパスから作成)。</translation>
+    </message>
+    <message>
+        <source>How the environment variables that stand for secrets begin (default: the endpoint&apos;s id).</source>
+        <translation>秘密の値を表す環境変数名の接頭辞 (既定: エンドポイントの ID)。</translation>
+    </message>
+    <message>
+        <source>Run the endpoints every S seconds (default: GET and HEAD once, others for each job handed in).</source>
+        <translation>エンドポイントを S 秒ごとに実行します (既定: GET と HEAD は 1 回、その他は投入されたジョブごと)。</translation>
+    </message>
+    <message>
+        <source>line %1: not a curl command, left out</source>
+        <translation>%1 行目: curl コマンドではないため除外しました</translation>
+    </message>
+    <message>
+        <source>add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>変更なし</translation>
+    </message>
+    <message>
+        <source>%1: line %2: </source>
+        <translation>%1: %2 行目: </translation>
+    </message>
+    <message>
+        <source>  credentials %1 (%2)
+</source>
+        <translation>  認証情報 %1 (%2)
+</translation>
+    </message>
+    <message>
+        <source>Set these before the workspace runs (the secrets were not written into it):
+</source>
+        <translation>ワークスペースを実行する前に次を設定してください (秘密の値は書き込まれていません):
+</translation>
+    </message>
+    <message>
+        <source>Adds endpoints to a workspace from curl command lines (docs/import.md). Secrets in them become ${env:NAME} references; the names to set are printed.</source>
+        <translation>curl コマンドラインからワークスペースにエンドポイントを追加します (docs/import.md)。含まれる秘密の値は ${env:NAME} 参照になり、設定すべき名前が表示されます。</translation>
+    </message>
+    <message>
+        <source>What to import from: curl.</source>
+        <translation>インポート元: curl。</translation>
+    </message>
+    <message>
+        <source>The curl command, quoted as one argument (or --file).</source>
+        <translation>1 つの引数として引用した curl コマンド (または --file)。</translation>
+    </message>
+    <message>
+        <source>expected what to import from: curl, got &apos;%1&apos;</source>
+        <translation>インポート元として curl を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--config F: the workspace file to add to</source>
+        <translation>--config F: 追加先のワークスペースファイルを指定してください</translation>
+    </message>
+    <message>
+        <source>give the curl command or --file F, one of them</source>
+        <translation>curl コマンドか --file F のどちらか一方を指定してください</translation>
+    </message>
+    <message>
+        <source>--every: expected whole seconds from 1 to a year, got &apos;%1&apos;</source>
+        <translation>--every: 1 秒から 1 年までの整数の秒数を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>--file: cannot read %1: %2</source>
+        <translation>--file: %1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>--file: no curl command in %1</source>
+        <translation>--file: %1 に curl コマンドがありません</translation>
+    </message>
+    <message>
+        <source>--id names one endpoint; %1 has %2 commands</source>
+        <translation>--id は 1 つのエンドポイントの名前です。%1 には %2 個のコマンドがあります</translation>
+    </message>
+    <message>
+        <source>check-config: the workspace loads
+</source>
+        <translation>check-config: ワークスペースは読み込めます
+</translation>
+    </message>
+    <message>
+        <source>check-config: %1
+</source>
+        <translation>check-config: %1
+</translation>
+    </message>
+    <message>
+        <source>Not set here either, named by the workspace already: %1
+</source>
+        <translation>ワークスペースが既に参照していて、ここでも未設定のもの: %1
+</translation>
+    </message>
+    <message>
+        <source>--dry-run: %1 was not changed
+</source>
+        <translation>--dry-run: %1 は変更していません
+</translation>
+    </message>
+    <message>
+        <source>written: %1
+</source>
+        <translation>書き込みました: %1
+</translation>
+    </message>
+    <message>
+        <source>add endpoints to a workspace from curl command lines</source>
+        <translation>curl コマンドラインからワークスペースにエンドポイントを追加する</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -3939,6 +4069,125 @@ Options of every command:
     <message>
         <source>Waiting for credentials %1 (token endpoint: %2, next try %3)</source>
         <translation>認証情報 %1 を待機中 (トークンエンドポイント: %2、次の要求 %3)</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::import</name>
+    <message>
+        <source>@- reads standard input, which an import cannot; save it to a file and name that</source>
+        <translation>@- は標準入力を読みますが、インポートではできません。ファイルに保存してその名前を指定してください</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>-H: expected &quot;Name: value&quot;, got &apos;%1&apos;</source>
+        <translation>-H: &quot;名前: 値&quot; の形で指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>%1: expected name=content, got &apos;%2&apos;</source>
+        <translation>%1: 名前=内容 の形で指定してください (&apos;%2&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos;: a cookie file cannot be imported; give the cookies as name=value</source>
+        <translation>%1 &apos;%2&apos;: Cookie ファイルはインポートできません。Cookie を 名前=値 の形で指定してください</translation>
+    </message>
+    <message>
+        <source>%1 is not an option the import knows; remove it, or add what it does to the endpoint by hand</source>
+        <translation>%1 はインポートが知らないオプションです。削除するか、その働きを手でエンドポイントに追加してください</translation>
+    </message>
+    <message>
+        <source>no URL in the command</source>
+        <translation>コマンドに URL がありません</translation>
+    </message>
+    <message>
+        <source>not a URL: &apos;%1&apos;</source>
+        <translation>URL ではありません: &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>-F and -d together: curl refuses that too</source>
+        <translation>-F と -d は同時に使えません: curl も拒否します</translation>
+    </message>
+    <message>
+        <source>expected a command that starts with curl, got &apos;%1&apos;</source>
+        <translation>curl で始まるコマンドを指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>a second URL &apos;%1&apos;: import one request per command</source>
+        <translation>2 つ目の URL &apos;%1&apos;: 1 つのコマンドにつき 1 つのリクエストをインポートしてください</translation>
+    </message>
+    <message>
+        <source>%1 needs a value</source>
+        <translation>%1 には値が必要です</translation>
+    </message>
+    <message>
+        <source>named in the command</source>
+        <translation>コマンド内で参照</translation>
+    </message>
+    <message>
+        <source>the password of %1 (Authorization: Basic)</source>
+        <translation>%1 のパスワード (Authorization: Basic)</translation>
+    </message>
+    <message>
+        <source>the bearer token of Authorization</source>
+        <translation>Authorization のベアラートークン</translation>
+    </message>
+    <message>
+        <source>the value of Authorization</source>
+        <translation>Authorization の値</translation>
+    </message>
+    <message>
+        <source>%1 left out: it is worked out for each request</source>
+        <translation>%1 は除外しました: リクエストごとに算出されます</translation>
+    </message>
+    <message>
+        <source>the value of %1</source>
+        <translation>%1 の値</translation>
+    </message>
+    <message>
+        <source>%1 given twice: written as one header, its values separated by commas</source>
+        <translation>%1 が 2 回指定されています: 値をカンマで区切った 1 つのヘッダーとして書き込みました</translation>
+    </message>
+    <message>
+        <source>the query parameter %1</source>
+        <translation>クエリパラメーター %1</translation>
+    </message>
+    <message>
+        <source>the password of %1 (-u)</source>
+        <translation>%1 のパスワード (-u)</translation>
+    </message>
+    <message>
+        <source>the body is not UTF-8 text (%1 bytes); a workspace holds a body as text</source>
+        <translation>本文が UTF-8 テキストではありません (%1 バイト)。ワークスペースは本文をテキストとして保持します</translation>
+    </message>
+    <message>
+        <source>-k not carried over: Cooldown checks the server&apos;s certificate; for a private CA, give it as a tls entry&apos;s ca_file (docs/credentials.md)</source>
+        <translation>-k は引き継いでいません: Cooldown はサーバー証明書を検証します。プライベート CA は tls エントリの ca_file で指定してください (docs/credentials.md)</translation>
+    </message>
+    <message>
+        <source>--compressed needs nothing: responses are decompressed as they come</source>
+        <translation>--compressed は不要です: 応答は受信時に展開されます</translation>
+    </message>
+    <message>
+        <source>line %1, column %2</source>
+        <translation>%1 行 %2 列</translation>
+    </message>
+    <message>
+        <source>a &apos; opened at %1 is not closed</source>
+        <translation>%1 で開いた &apos; が閉じていません</translation>
+    </message>
+    <message>
+        <source>a $&apos; opened at %1 is not closed</source>
+        <translation>%1 で開いた $&apos; が閉じていません</translation>
+    </message>
+    <message>
+        <source>a &quot; opened at %1 is not closed</source>
+        <translation>%1 で開いた &quot; が閉じていません</translation>
+    </message>
+    <message>
+        <source>the command is empty</source>
+        <translation>コマンドが空です</translation>
     </message>
 </context>
 <context>
