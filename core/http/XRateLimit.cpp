@@ -51,6 +51,100 @@ std::optional<qint64> secondsAsMs(QByteArrayView text)
     return *whole * 1000 + ms;
 }
 
+// A count field's value: a field that is there but not whole digits is an error, not
+// a zero.
+std::optional<qint64> countField(const std::optional<QByteArray> &raw, const char *name,
+                                 QStringList *errors)
+{
+    if (!raw)
+        return std::nullopt;
+    const auto value = wholeNumber(*raw);
+    if (!value)
+        errors->append(QStringLiteral("%1: expected whole digits").arg(QLatin1String(name)));
+    return value;
+}
+
+// What an Auto reset means, told by its look: no server says, so the size of its
+// digits tells Unix milliseconds, Unix seconds and a delta apart.
+XRateLimitResetMeaning resetMeaningByLook(const QByteArray &raw)
+{
+    const bool numeric = !raw.isEmpty() && raw.front() >= '0' && raw.front() <= '9';
+    if (!numeric)
+        return XRateLimitResetMeaning::HttpDate;
+    const qsizetype dot = raw.indexOf('.');
+    const QByteArrayView integral = dot < 0 ? QByteArrayView(raw) : QByteArrayView(raw).first(dot);
+    const bool allDigits =
+        std::all_of(integral.begin(), integral.end(), [](char c) { return c >= '0' && c <= '9'; });
+    // Too long to parse is still recognisably milliseconds; the parse that follows
+    // then says what is wrong with it.
+    const auto whole = wholeNumber(integral);
+    if (allDigits && (integral.size() > kMaxDigits || (whole && *whole > kEpochMillisecondsAbove)))
+        return XRateLimitResetMeaning::EpochMs;
+    if (whole && *whole > kEpochSecondsAbove)
+        return XRateLimitResetMeaning::Epoch;
+    return XRateLimitResetMeaning::Delta;
+}
+
+// An absolute reset is the server's clock: it is measured against a sane Date, as
+// Retry-After is, and against nowMs without one. *dateSane: the Date was used.
+qint64 resetReferenceMs(const HttpHeaders &headers, qint64 nowMs, bool *dateSane)
+{
+    if (const auto date = headers.value("Date")) {
+        const HttpDate parsed = HttpDate::parse(*date, nowMs);
+        if (parsed.isValid() &&
+            std::abs(parsed.msSinceEpoch - nowMs) <= RetryAfter::kMaxDateSkewMs) {
+            *dateSane = true;
+            return parsed.msSinceEpoch;
+        }
+    }
+    return nowMs;
+}
+
+// A delta counts from the response; the others are times on the server's clock.
+bool isAbsolute(XRateLimitResetMeaning used)
+{
+    return used != XRateLimitResetMeaning::Auto && used != XRateLimitResetMeaning::Delta;
+}
+
+// The wait until the reset, which may be negative (a reset already past); nothing,
+// and why in *errors, when the reset does not read as the meaning used.
+std::optional<qint64> waitUntilReset(const QByteArray &raw, XRateLimitResetMeaning used,
+                                     qint64 referenceMs, qint64 nowMs, QStringList *errors)
+{
+    std::optional<qint64> waitMs;
+    switch (used) {
+    case XRateLimitResetMeaning::Auto:
+    case XRateLimitResetMeaning::Delta:
+        waitMs = secondsAsMs(raw);
+        if (!waitMs)
+            errors->append(QStringLiteral("X-RateLimit-Reset: expected seconds (delta)"));
+        break;
+    case XRateLimitResetMeaning::Epoch:
+        if (const auto at = secondsAsMs(raw))
+            waitMs = *at - referenceMs;
+        else
+            errors->append(QStringLiteral("X-RateLimit-Reset: expected Unix seconds (epoch)"));
+        break;
+    case XRateLimitResetMeaning::EpochMs:
+        if (const auto at = wholeNumber(raw))
+            waitMs = *at - referenceMs;
+        else
+            errors->append(
+                QStringLiteral("X-RateLimit-Reset: expected Unix milliseconds (epoch-ms)"));
+        break;
+    case XRateLimitResetMeaning::HttpDate: {
+        const HttpDate date = HttpDate::parse(raw, nowMs);
+        if (date.isValid())
+            waitMs = date.msSinceEpoch - referenceMs;
+        else
+            errors->append(
+                QStringLiteral("X-RateLimit-Reset: expected an HTTP-date (%1)").arg(date.error));
+        break;
+    }
+    }
+    return waitMs;
+}
+
 QJsonValue numberOrNull(const std::optional<qint64> &value)
 {
     return value ? QJsonValue(double(*value)) : QJsonValue(QJsonValue::Null);
@@ -124,93 +218,20 @@ XRateLimit XRateLimit::parse(const HttpHeaders &headers, XRateLimitResetMeaning 
     result.rawRemaining = headers.value("X-RateLimit-Remaining");
     result.rawReset = headers.value("X-RateLimit-Reset");
     QStringList errors;
-
-    if (result.rawLimit) {
-        result.limit = wholeNumber(*result.rawLimit);
-        if (!result.limit)
-            errors.append(QStringLiteral("X-RateLimit-Limit: expected whole digits"));
-    }
-    if (result.rawRemaining) {
-        result.remaining = wholeNumber(*result.rawRemaining);
-        if (!result.remaining)
-            errors.append(QStringLiteral("X-RateLimit-Remaining: expected whole digits"));
-    }
+    result.limit = countField(result.rawLimit, "X-RateLimit-Limit", &errors);
+    result.remaining = countField(result.rawRemaining, "X-RateLimit-Remaining", &errors);
 
     if (result.rawReset) {
         const QByteArray &raw = *result.rawReset;
-        const bool numeric = !raw.isEmpty() && raw.front() >= '0' && raw.front() <= '9';
-        if (meaning == XRateLimitResetMeaning::Auto) {
-            if (!numeric) {
-                result.used = XRateLimitResetMeaning::HttpDate;
-            } else {
-                const qsizetype dot = raw.indexOf('.');
-                const QByteArrayView integral =
-                    dot < 0 ? QByteArrayView(raw) : QByteArrayView(raw).first(dot);
-                const bool allDigits = std::all_of(integral.begin(), integral.end(),
-                                                   [](char c) { return c >= '0' && c <= '9'; });
-                // Too long to parse is still recognisably milliseconds; the parse
-                // below then says what is wrong with it.
-                const auto whole = wholeNumber(integral);
-                if (allDigits &&
-                    (integral.size() > kMaxDigits || (whole && *whole > kEpochMillisecondsAbove)))
-                    result.used = XRateLimitResetMeaning::EpochMs;
-                else if (whole && *whole > kEpochSecondsAbove)
-                    result.used = XRateLimitResetMeaning::Epoch;
-                else
-                    result.used = XRateLimitResetMeaning::Delta;
-            }
-        }
-
-        // An absolute reset is the server's clock: measure it against a sane Date.
-        qint64 referenceMs = nowMs;
+        if (meaning == XRateLimitResetMeaning::Auto)
+            result.used = resetMeaningByLook(raw);
         bool dateSane = false;
-        if (const auto date = headers.value("Date")) {
-            const HttpDate parsed = HttpDate::parse(*date, nowMs);
-            if (parsed.isValid() &&
-                std::abs(parsed.msSinceEpoch - nowMs) <= RetryAfter::kMaxDateSkewMs) {
-                referenceMs = parsed.msSinceEpoch;
-                dateSane = true;
-            }
-        }
-
-        std::optional<qint64> waitMs;
-        bool absolute = true;
-        switch (result.used) {
-        case XRateLimitResetMeaning::Auto:
-        case XRateLimitResetMeaning::Delta:
-            absolute = false;
-            waitMs = secondsAsMs(raw);
-            if (!waitMs)
-                errors.append(QStringLiteral("X-RateLimit-Reset: expected seconds (delta)"));
-            break;
-        case XRateLimitResetMeaning::Epoch:
-            if (const auto at = secondsAsMs(raw))
-                waitMs = *at - referenceMs;
-            else
-                errors.append(QStringLiteral("X-RateLimit-Reset: expected Unix seconds (epoch)"));
-            break;
-        case XRateLimitResetMeaning::EpochMs:
-            if (const auto at = wholeNumber(raw))
-                waitMs = *at - referenceMs;
-            else
-                errors.append(
-                    QStringLiteral("X-RateLimit-Reset: expected Unix milliseconds (epoch-ms)"));
-            break;
-        case XRateLimitResetMeaning::HttpDate: {
-            const HttpDate date = HttpDate::parse(raw, nowMs);
-            if (date.isValid())
-                waitMs = date.msSinceEpoch - referenceMs;
-            else
-                errors.append(QStringLiteral("X-RateLimit-Reset: expected an HTTP-date (%1)")
-                                  .arg(date.error));
-            break;
-        }
-        }
-        if (waitMs) {
+        const qint64 referenceMs = resetReferenceMs(headers, nowMs, &dateSane);
+        if (const auto waitMs = waitUntilReset(raw, result.used, referenceMs, nowMs, &errors)) {
             // A reset in the past means the quota is back already.
             result.waitMs = std::max<qint64>(0, *waitMs);
             result.resetAtMs = nowMs + result.waitMs;
-            result.measuredAgainstDate = absolute && dateSane;
+            result.measuredAgainstDate = isAbsolute(result.used) && dateSane;
         }
     }
     result.error = errors.join(QStringLiteral("; "));
