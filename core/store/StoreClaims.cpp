@@ -881,13 +881,13 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     return true;
 }
 
-bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
+namespace {
+
+// One statement applies the new state where the fence holds; a pending cancel turns
+// any state but succeeded and failed into cancelled on the way. PostgreSQL returns
+// the flag with the update.
+const QString &finishStatement(bool postgres)
 {
-    // One statement applies the new state where the fence holds; a pending cancel
-    // turns any state but succeeded and failed into cancelled on the way. PostgreSQL
-    // returns the flag with the update; SQLite would build a temporary table for it
-    // (see insertAttempt), so there the flag is read back by key.
-    const bool postgres = m_backend == Backend::Postgres;
     static const QString sql = QStringLiteral(
         "UPDATE operations SET"
         " state = CASE WHEN cancel_requested = 1 THEN :cancelled_state ELSE :state END,"
@@ -905,15 +905,24 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         " ELSE CAST(:expires AS BIGINT) END, version = version + 1"
         " WHERE id = :id AND version = :version AND lease_owner = :worker");
     static const QString returning = sql + QStringLiteral(" RETURNING cancel_requested");
-    SqlStatement *update = cached(postgres ? returning : sql);
-    if (!update)
-        return false;
-    const AttemptRecord &attempt = request.attempt;
-    const OperationRecord &next = request.newState;
+    return postgres ? returning : sql;
+}
 
-    // The operation as it will be stored, without and with a pending cancel.
-    OperationRecord stored = next;
-    stored.id = attempt.operationId;
+// The operation as finishStatement will store it, without and with a pending cancel:
+// which of the two it became is known only once the statement ran.
+struct FinishedRecords
+{
+    OperationRecord stored;
+    OperationRecord cancelled;
+};
+
+FinishedRecords finishedRecords(const Store::FinishRequest &request, const QString &workerId)
+{
+    const OperationRecord &next = request.newState;
+    FinishedRecords records;
+    OperationRecord &stored = records.stored;
+    stored = next;
+    stored.id = request.attempt.operationId;
     stored.version = request.claimedVersion + 1;
     stored.lastError = redaction::redactText(next.lastError);
     stored.responseInstance = redaction::redactText(next.responseInstance);
@@ -921,7 +930,8 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
     const bool keepsLease = next.state == OperationState::Running;
     stored.leaseOwner = keepsLease ? workerId : QString();
     stored.leaseExpiresAtMs = keepsLease ? next.leaseExpiresAtMs : -1;
-    OperationRecord cancelled = stored;
+    OperationRecord &cancelled = records.cancelled;
+    cancelled = stored;
     cancelled.cancelRequested = true;
     if (next.state != OperationState::Succeeded && next.state != OperationState::Failed) {
         cancelled.state = OperationState::Cancelled;
@@ -930,7 +940,17 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         cancelled.leaseOwner.clear();
         cancelled.leaseExpiresAtMs = -1;
     }
+    return records;
+}
 
+// finishStatement's values: each column's pair for a pending cancel and without, then
+// the fence.
+void bindFinish(SqlStatement &update, const Store::FinishRequest &request,
+                const FinishedRecords &records, const QString &workerId)
+{
+    const OperationRecord &next = request.newState;
+    const OperationRecord &stored = records.stored;
+    const OperationRecord &cancelled = records.cancelled;
     const QVariant values[] = {
         stateText(cancelled.state),
         stateText(stored.state),
@@ -951,13 +971,43 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         text(stored.leaseOwner),
         cancelled.leaseExpiresAtMs,
         stored.leaseExpiresAtMs,
-        attempt.operationId,
+        request.attempt.operationId,
         request.claimedVersion,
         text(workerId),
     };
-    finishUpdate().bind(*update, values);
+    finishUpdate().bind(update, values);
+}
+
+// What a worker that lost its lease is told: whose the operation is now, at which
+// version.
+QString leaseConflictText(const Store::FinishRequest &request, const QString &workerId,
+                          const OperationRecord &current)
+{
+    return QStringLiteral("operation %1: worker '%2' held version %3, the store has "
+                          "version %4 leased to '%5'")
+        .arg(request.attempt.operationId)
+        .arg(workerId)
+        .arg(request.claimedVersion)
+        .arg(current.version)
+        .arg(current.leaseOwner);
+}
+
+} // namespace
+
+bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
+{
+    const bool postgres = m_backend == Backend::Postgres;
+    SqlStatement *update = cached(finishStatement(postgres));
+    if (!update)
+        return false;
+    const AttemptRecord &attempt = request.attempt;
+    const FinishedRecords records = finishedRecords(request, workerId);
+    bindFinish(*update, request, records, workerId);
     if (!exec(*update))
         return false;
+    // Whether a cancel was pending: PostgreSQL returned it with the update; SQLite
+    // would build a temporary table for that (see insertAttempt), so there the flag
+    // is read back by key.
     bool applied = false;
     bool cancelRequested = false;
     if (postgres) {
@@ -979,7 +1029,7 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
 
     if (applied) {
         outcome->result = FinishResult::Committed;
-        outcome->operation = cancelRequested ? cancelled : stored;
+        outcome->operation = cancelRequested ? records.cancelled : records.stored;
         return insertAttempt(attempt, false, nullptr);
     }
 
@@ -991,16 +1041,9 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         outcome->error = QStringLiteral("operation %1 does not exist").arg(attempt.operationId);
         return lookup.result == OperationLookup::Result::Missing;
     }
-    const OperationRecord *current = &lookup.record;
     outcome->result = FinishResult::LeaseConflict;
-    outcome->operation = *current;
-    outcome->error = QStringLiteral("operation %1: worker '%2' held version %3, the store has "
-                                    "version %4 leased to '%5'")
-                         .arg(attempt.operationId)
-                         .arg(workerId)
-                         .arg(request.claimedVersion)
-                         .arg(current->version)
-                         .arg(current->leaseOwner);
+    outcome->operation = lookup.record;
+    outcome->error = leaseConflictText(request, workerId, lookup.record);
     return insertAttempt(attempt, true, nullptr);
 }
 
