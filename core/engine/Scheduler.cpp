@@ -506,24 +506,24 @@ Scheduler::StoreDue Scheduler::claimMore(qint64 now, qint64 mono)
 
 bool Scheduler::claim(qint64 now, qint64 mono, int room)
 {
-    const QList<OperationRecord> claimed = m_store.claimDue(
-        m_options.workerId, now, m_options.leaseMs, room,
+    const ClaimResult result = m_store.claim(
+        m_options.workerId, now, m_options.leaseMs, room, m_claimState,
         {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
          2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
          m_options.standbyClaims && mono >= m_standbyPausedUntilMonotonicMs ? kConnectionsPerHost
                                                                             : 0},
         m_options.claimAheadMs);
+    const QList<OperationRecord> &claimed = result.operations;
     if (claimed.isEmpty() && !m_store.lastError().isEmpty())
         reportStoreFailure();
-    const QSet<qint64> onStandby = m_store.claimedOnStandby();
     for (const OperationRecord &op : claimed)
-        admit(op, onStandby.contains(op.id));
+        admit(op, result.onStandby.contains(op.id));
     // A full claim: there may be more due, but nothing more fits until an
     // attempt ends, and that wakes us again.
     // Due work left behind for want of a fleet-wide permit is looked at again soon:
     // other workers' attempts end without waking this one.
-    m_fleetCapped = m_store.claimCapped() || m_store.claimContended();
-    m_claimContended = m_store.claimContended();
+    m_fleetCapped = result.capped || result.contended;
+    m_claimContended = result.contended;
     m_lastClaimEmpty = claimed.isEmpty();
     const bool storeMayHaveDue = claimed.size() < room && !m_fleetCapped;
     if (!storeMayHaveDue)

@@ -358,6 +358,7 @@ private:
     bool m_fleetCapped = false;    // the last claim found the fleet's permits taken
     bool m_lastClaimEmpty = false; // the last claim found nothing
     bool m_claimContended = false; // the last claim met another worker's claim
+    WorkerClaimState m_claimState; // what the store has of this worker's claims
     // When a claim may next find work: the store's next due time as this worker last
     // read it or has moved it since (min: unknown, look now); and when that was read.
     // A claim then also takes what nothing paces of the claimAheadMs after it, and

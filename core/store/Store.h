@@ -108,6 +108,27 @@ struct EndpointHold
     QString reason;
 };
 
+// One worker's claims as its scheduler keeps them from one claim to the next: whether
+// the store has it down as wanting fleet-wide permits, and until when (a claim writes
+// that again only when it would move by half).
+struct WorkerClaimState
+{
+    bool wantingPermits = false;
+    qint64 wantsUntilMs = 0;
+};
+
+// What one claim took, and what its worker should know of it.
+struct ClaimResult
+{
+    QList<OperationRecord> operations;
+    QSet<qint64> onStandby; // of those, taken on standby (FleetConcurrency::standbyPerHost)
+    bool capped = false;    // due work was left behind for want of a fleet-wide permit
+    // Nothing was taken because another worker's claim was counting the fleet's permits
+    // at that moment (PostgreSQL): try again in a moment. Waiting for it instead would
+    // stall this worker's event loop, its finished exchanges included.
+    bool contended = false;
+};
+
 struct TickEndpoint
 {
     QString endpointId;
@@ -592,23 +613,22 @@ public:
     // one partition delays no other. Forced operations bypass the bucket (their cost
     // is still counted). Each comes back running, leased to workerId until nowMs +
     // leaseMs, with its version bumped; that version fences finishAttempt and
-    // renewLease. No claim takes the fleet past `concurrency`: claimCapped() then
-    // tells that permits, not work, ran out. Running operations with a pending cancel
+    // renewLease. No claim takes the fleet past `concurrency`: ClaimResult::capped
+    // then tells that permits, not work, ran out. Running operations with a pending cancel
     // whose lease expired become cancelled instead. Empty on error too: see lastError().
     // aheadMs also takes operations due within that time from lanes that nothing paces
     // (no bucket, no stated window, no hold): the caller holds each until its time. A
     // paced lane gives only what is due, so its units are taken when they are sent.
+    // `state` is the worker's own, kept by its scheduler from one claim to the next;
+    // it changes only with a claim that committed.
+    ClaimResult claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, int limit,
+                      WorkerClaimState &state, const FleetConcurrency &concurrency = {},
+                      qint64 aheadMs = 0);
+    // claim() as the one worker of this store (a state of the store's own), for tools
+    // and tests: the operations alone.
     QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                     int limit, const FleetConcurrency &concurrency = {},
                                     qint64 aheadMs = 0);
-    // The last claimDue left due work behind for want of a fleet-wide permit.
-    bool claimCapped() const { return m_claimCapped; }
-    // The operations the last claimDue took on standby (FleetConcurrency::standbyPerHost).
-    const QSet<qint64> &claimedOnStandby() const { return m_claimedOnStandby; }
-    // The last claimDue took nothing because another worker's claim was counting the
-    // fleet's permits at that moment (PostgreSQL): try again in a moment. Waiting for
-    // it instead would stall this worker's event loop, its finished exchanges included.
-    bool claimContended() const { return m_claimContended; }
 
     // Writes the attempt row and the operation's new state (state, counters, times,
     // last status and error, final reason, wait source, backoff, forceNext) in one
@@ -906,7 +926,9 @@ private:
     // gives (room at most), and the operations without a partition as one lane more.
     bool readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> *lanes);
     // Writes whether this worker wants permits (workers.wants_until), when it changed.
-    bool noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped);
+    // *next: the worker's state once the claim commits.
+    bool noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
+                     const WorkerClaimState &state, WorkerClaimState *next);
     bool writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
                      bool standbyKnown, QList<OperationRecord> *claimed);
     // Each lane's new TAT, window and when a claim looks at it next.
@@ -956,14 +978,10 @@ private:
     int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
     bool m_linkedSqlite = false;
-    bool m_claimCapped = false;
-    QSet<qint64> m_claimedOnStandby;
-    bool m_claimContended = false;
+    WorkerClaimState m_ownClaims; // claimDue's
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the
     // caller's, as the last claim found it.
     qint64 m_clockOffsetMs = 0;
-    bool m_wantingPermits = false;    // this store's worker is marked as wanting permits
-    qint64 m_wantsUntilMs = 0;        // ... until this time, as last written
     qint64 m_cancelledSweptAtMs = -1; // on the lease clock; -1: not yet
     QString m_lastError;
     StoreOptions m_options; // as opened: a reconnect sets the new connection up the same

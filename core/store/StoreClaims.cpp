@@ -135,15 +135,20 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
                                        int limit, const FleetConcurrency &concurrency,
                                        qint64 aheadMs)
 {
-    m_claimCapped = false;
-    m_claimContended = false;
-    m_claimedOnStandby.clear();
+    return claim(workerId, nowMs, leaseMs, limit, m_ownClaims, concurrency, aheadMs).operations;
+}
+
+ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, int limit,
+                         WorkerClaimState &state, const FleetConcurrency &concurrency,
+                         qint64 aheadMs)
+{
+    ClaimResult result;
     if (limit <= 0)
-        return {};
+        return result;
     SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
     if (!transaction.isActive()) {
         fail(QStringLiteral("claim"), transaction.error());
-        return {};
+        return result;
     }
     // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
     // write lock does it there), so that two cannot both take the last one. A claim
@@ -157,9 +162,9 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         if (!takeClaimTurn(&mine, &paceNow))
             return {};
         if (!mine) {
-            m_claimContended = true;
+            result.contended = true;
             m_lastError.clear(); // not a failure
-            return {};           // rolled back: nothing was changed
+            return result;       // rolled back: nothing was changed
         }
     }
     // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
@@ -212,11 +217,10 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
             return {};
         takeRounds(lanes, permits, room, nowMs, clock.paceNowUs, plan);
     }
-    m_claimCapped = plan.capped;
-    m_claimedOnStandby = plan.onStandby;
-
     QList<OperationRecord> claimed;
-    if ((permits.limited() && !noteWanting(workerId, clock.leaseNowMs, plan.capped)) ||
+    WorkerClaimState next = state;
+    if ((permits.limited() &&
+         !noteWanting(workerId, clock.leaseNowMs, plan.capped, state, &next)) ||
         !writeClaims(plan, workerId, clock.leaseNowMs + leaseMs, standbyKnown, &claimed) ||
         !writeLanes(lanes, clock) || !chargeForced(forced, clock.paceNowUs))
         return {};
@@ -224,8 +228,12 @@ QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qi
         fail(QStringLiteral("claim"), transaction.error());
         return {};
     }
+    state = next;
     shiftAndOrderForCaller(claimed, m_clockOffsetMs, plan.picked);
-    return claimed;
+    result.operations = claimed;
+    result.onStandby = plan.onStandby;
+    result.capped = plan.capped;
+    return result;
 }
 
 bool Store::takeClaimTurn(bool *mine, std::optional<qint64> *paceNow)
@@ -494,16 +502,17 @@ bool Store::readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> 
     return true;
 }
 
-bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped)
+bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
+                        const WorkerClaimState &state, WorkerClaimState *next)
 {
     // A worker that left work behind for want of permits says so, so that the others
     // make room for it; one that no longer wants clears it.
     // One that keeps wanting writes again only when its time would move by half: not at
     // every claim, while it holds the fleet's turn.
     const qint64 wantsUntilMs = capped ? leaseNowMs + kWantingMs : 0;
-    const bool stands = capped && m_wantingPermits && wantsUntilMs >= m_wantsUntilMs &&
-                        wantsUntilMs - m_wantsUntilMs < kWantingMs / 2;
-    if ((!capped && !m_wantingPermits) || stands)
+    const bool stands = capped && state.wantingPermits && wantsUntilMs >= state.wantsUntilMs &&
+                        wantsUntilMs - state.wantsUntilMs < kWantingMs / 2;
+    if ((!capped && !state.wantingPermits) || stands)
         return true;
     SqlStatement *want = cached(QStringLiteral(
         "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
@@ -514,8 +523,8 @@ bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped)
     want->bindValue(QStringLiteral(":until"), wantsUntilMs);
     if (!exec(*want))
         return false;
-    m_wantingPermits = capped;
-    m_wantsUntilMs = wantsUntilMs;
+    next->wantingPermits = capped;
+    next->wantsUntilMs = wantsUntilMs;
     return true;
 }
 

@@ -16,6 +16,8 @@
 
 #include <QTest>
 
+#include <map>
+
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -89,6 +91,18 @@ private slots:
 
 private:
     std::unique_ptr<Store> open(bool databaseClock = false);
+    // A claim as a scheduler makes it: the worker's state kept here from one claim to
+    // the next, and what the claim came to kept for the test to look at.
+    ClaimResult claimAs(Store &store, const QString &workerId, qint64 nowMs, qint64 leaseMs,
+                        int limit, const FleetConcurrency &concurrency = {}, qint64 aheadMs = 0)
+    {
+        m_lastClaims[&store] = store.claim(workerId, nowMs, leaseMs, limit, m_claimStates[&store],
+                                           concurrency, aheadMs);
+        return m_lastClaims[&store];
+    }
+    const ClaimResult &lastClaim(Store &store) { return m_lastClaims[&store]; }
+    std::map<const Store *, WorkerClaimState> m_claimStates;
+    std::map<const Store *, ClaimResult> m_lastClaims;
     void paced(Store &store, const QString &partition, qint64 limit, qint64 windowSeconds,
                qint64 burst, const QString &policy = QStringLiteral("p"));
     bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
@@ -107,6 +121,8 @@ void tst_FleetStore::initTestCase_data()
 
 void tst_FleetStore::init()
 {
+    m_claimStates.clear();
+    m_lastClaims.clear();
     QFETCH_GLOBAL(QString, backend);
     m_backend = backend;
     m_dir = std::make_unique<QTemporaryDir>();
@@ -492,19 +508,20 @@ void tst_FleetStore::dueWorkBeforeWorkAhead()
                                    {}, 1, QStringLiteral("a.test")));
     // ...but work due now has the room first, whichever lane it is in.
     QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("now"), kNow));
-    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 1, {}, 50);
+    QList<OperationRecord> claimed =
+        claimAs(*store, QStringLiteral("w"), kNow, kLease, 1, {}, 50).operations;
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("-")}); // no partition
     QCOMPARE(claimed.first().nextAttemptAtMs, kNow);
     finishAll(*store, claimed, QStringLiteral("w"));
     // The same when the fleet's permits are what is short.
     QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("now2"), kNow));
-    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {1, 0}, 50);
+    claimed = claimAs(*store, QStringLiteral("w"), kNow, kLease, 8, {1, 0}, 50).operations;
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().policyId, QString());
-    QVERIFY(store->claimCapped());
+    QVERIFY(lastClaim(*store).capped);
     finishAll(*store, claimed, QStringLiteral("w"));
     // Room left over takes the work ahead.
-    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 50);
+    claimed = claimAs(*store, QStringLiteral("w"), kNow, kLease, 8, {}, 50).operations;
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().policyId, learned);
     QCOMPARE(claimed.first().nextAttemptAtMs, kNow + 30);
@@ -521,22 +538,23 @@ void tst_FleetStore::concurrencyHoldsForTheFleet()
             i % 2 ? QStringLiteral("one.test") : QStringLiteral("two.test")));
     const FleetConcurrency limits{4, 3};
     // Worker A alone may take every permit, but no more than three for one host.
-    QList<OperationRecord> first = a->claimDue(QStringLiteral("a"), kNow, 60'000, 16, limits);
+    QList<OperationRecord> first =
+        claimAs(*a, QStringLiteral("a"), kNow, 60'000, 16, limits).operations;
     QCOMPARE(first.size(), 4);
-    QVERIFY(a->claimCapped());
+    QVERIFY(lastClaim(*a).capped);
     // Worker B finds none left, and says it wants some.
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow, 60'000, 16, limits).isEmpty());
-    QVERIFY(b->claimCapped());
+    QVERIFY(claimAs(*b, QStringLiteral("b"), kNow, 60'000, 16, limits).operations.isEmpty());
+    QVERIFY(lastClaim(*b).capped);
     // A's attempts end; with B waiting, A takes no more than half the permits.
     finishAll(*a, first, QStringLiteral("a"));
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 10, 60'000, 16, limits).size(), 2);
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 20, 60'000, 16, limits).size(), 2);
-    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 30, 60'000, 16, limits).isEmpty());
+    QCOMPARE(claimAs(*a, QStringLiteral("a"), kNow + 10, 60'000, 16, limits).operations.size(), 2);
+    QCOMPARE(claimAs(*b, QStringLiteral("b"), kNow + 20, 60'000, 16, limits).operations.size(), 2);
+    QVERIFY(claimAs(*a, QStringLiteral("a"), kNow + 30, 60'000, 16, limits).operations.isEmpty());
     // A worker that dies keeps its permits only until its leases expire.
     const QList<OperationRecord> later =
-        b->claimDue(QStringLiteral("b"), kNow + 60'010, 60'000, 16, limits);
+        claimAs(*b, QStringLiteral("b"), kNow + 60'010, 60'000, 16, limits).operations;
     qsizetype sent = 0;
     for (const OperationRecord &op : later)
         sent += op.rescued ? 0 : 1;
@@ -561,17 +579,17 @@ void tst_FleetStore::perHostPermitsHoldForTheFleet()
     QVERIFY(a->createOperation(QStringLiteral("other"), QStringLiteral("o"), kNow, {}, {}, 1,
                                QStringLiteral("other.test")));
     const FleetConcurrency limits{10, 2};
-    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow, 60'000, 1, limits).size(), 1);
+    QCOMPARE(claimAs(*a, QStringLiteral("a"), kNow, 60'000, 1, limits).operations.size(), 1);
     // B may take one more for busy.test, and the other host's operation beside it.
     const QList<OperationRecord> claimed =
-        b->claimDue(QStringLiteral("b"), kNow, 60'000, 16, limits);
+        claimAs(*b, QStringLiteral("b"), kNow, 60'000, 16, limits).operations;
     QStringList endpoints;
     for (const OperationRecord &op : claimed)
         endpoints.append(op.endpointId);
     endpoints.sort();
     QCOMPARE(endpoints, (QStringList{QStringLiteral("busy"), QStringLiteral("other")}));
-    QVERIFY(b->claimCapped());
-    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 1, 60'000, 16, limits).isEmpty());
+    QVERIFY(lastClaim(*b).capped);
+    QVERIFY(claimAs(*a, QStringLiteral("a"), kNow + 1, 60'000, 16, limits).operations.isEmpty());
 }
 
 // per_host above what one process sends to a host (a fleet's): a worker takes no more
@@ -587,12 +605,12 @@ void tst_FleetStore::perHostIsSharedAndCappedPerWorker()
         QVERIFY(a->createOperation(QStringLiteral("bulk"), QStringLiteral("k%1").arg(i),
                                    kNow - 100 + i, {}, {}, 1, QStringLiteral("api.test")));
     const FleetConcurrency limits{48, 24, 12};
-    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow, kLease, 40, limits).size(), 12);
+    QCOMPARE(claimAs(*a, QStringLiteral("a"), kNow, kLease, 40, limits).operations.size(), 12);
     // B beside A: half of per_host each, and B's own cap is 12 too.
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow, kLease, 40, limits).size(), 12);
+    QCOMPARE(claimAs(*b, QStringLiteral("b"), kNow, kLease, 40, limits).operations.size(), 12);
     // The host's 24 are taken: C gets none and says it wants some.
-    QVERIFY(c->claimDue(QStringLiteral("c"), kNow, kLease, 40, limits).isEmpty());
-    QVERIFY(c->claimCapped());
+    QVERIFY(claimAs(*c, QStringLiteral("c"), kNow, kLease, 40, limits).operations.isEmpty());
+    QVERIFY(lastClaim(*c).capped);
     // A's attempts end; with B and C contending, A's share is 8 of the 24.
     QList<OperationRecord> runningOfA;
     for (const OperationRecord &op : a->operations({})) {
@@ -602,8 +620,8 @@ void tst_FleetStore::perHostIsSharedAndCappedPerWorker()
     finishAll(*a, runningOfA, QStringLiteral("a"));
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 10, kLease, 40, limits).size(), 8);
-    QCOMPARE(c->claimDue(QStringLiteral("c"), kNow + 20, kLease, 40, limits).size(), 4);
+    QCOMPARE(claimAs(*a, QStringLiteral("a"), kNow + 10, kLease, 40, limits).operations.size(), 8);
+    QCOMPARE(claimAs(*c, QStringLiteral("c"), kNow + 20, kLease, 40, limits).operations.size(), 4);
 }
 
 // Beyond its permits a worker may take operations on standby, no more per host than
@@ -623,11 +641,12 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     const FleetConcurrency limits{3, 2, 0, 6};
     // Two permits for api.test, one for other.test; two on standby for api.test (as
     // many as A holds of it), one for other.test.
-    const QList<OperationRecord> first = a->claimDue(QStringLiteral("a"), kNow, kLease, 16, limits);
+    const QList<OperationRecord> first =
+        claimAs(*a, QStringLiteral("a"), kNow, kLease, 16, limits).operations;
     QCOMPARE(first.size(), 6);
-    const QSet<qint64> standby = a->claimedOnStandby();
+    const QSet<qint64> standby = lastClaim(*a).onStandby;
     QCOMPARE(standby.size(), 3);
-    QVERIFY(a->claimCapped()); // more is due than permits and standby allow
+    QVERIFY(lastClaim(*a).capped); // more is due than permits and standby allow
     QList<OperationRecord> permitted;
     QList<OperationRecord> waiting;
     for (const OperationRecord &op : first)
@@ -637,9 +656,9 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     QCOMPARE(leases.first().running, qint64(6));
     QCOMPARE(leases.first().onStandby, qint64(3));
     // B holds no permit to hand over: nothing on standby for it either.
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow, kLease, 16, limits).isEmpty());
-    QVERIFY(b->claimedOnStandby().isEmpty());
-    QVERIFY(b->claimCapped());
+    QVERIFY(claimAs(*b, QStringLiteral("b"), kNow, kLease, 16, limits).operations.isEmpty());
+    QVERIFY(lastClaim(*b).onStandby.isEmpty());
+    QVERIFY(lastClaim(*b).capped);
 
     // One of A's attempts to api.test ends, handing its permit to one on standby: the
     // fleet's permits are all still taken.
@@ -661,10 +680,10 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     QCOMPARE(outcomes.size(), qsizetype(1));
     QCOMPARE(outcomes.first().result, Store::FinishResult::Committed);
     QCOMPARE(a->workers().first().onStandby, qint64(2));
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 10, kLease, 16, limits).isEmpty());
+    QVERIFY(claimAs(*b, QStringLiteral("b"), kNow + 10, kLease, 16, limits).operations.isEmpty());
     // With B wanting permits, A holds more than its even share (3 of 3): it takes
     // nothing more on standby, or the permits it hands over would never reach B.
-    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 15, kLease, 16, limits).isEmpty());
+    QVERIFY(claimAs(*a, QStringLiteral("a"), kNow + 15, kLease, 16, limits).operations.isEmpty());
 
     // The heir's attempt ends without handing its permit on: it is free for the fleet.
     // B, waiting, takes it and one on standby for it; A, whose share is now half and
@@ -672,10 +691,10 @@ void tst_FleetStore::standbyTakesOverPermitsInTheRecord()
     finishAll(*a, {heir}, QStringLiteral("a"));
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 20, kLease, 16, limits).size(), 2);
-    QCOMPARE(b->claimedOnStandby().size(), 1);
-    QVERIFY(a->claimDue(QStringLiteral("a"), kNow + 30, kLease, 16, limits).isEmpty());
-    QVERIFY(a->claimCapped());
+    QCOMPARE(claimAs(*b, QStringLiteral("b"), kNow + 20, kLease, 16, limits).operations.size(), 2);
+    QCOMPARE(lastClaim(*b).onStandby.size(), 1);
+    QVERIFY(claimAs(*a, QStringLiteral("a"), kNow + 30, kLease, 16, limits).operations.isEmpty());
+    QVERIFY(lastClaim(*a).capped);
 }
 
 // PostgreSQL: while another worker's claim counts the fleet's permits (the advisory
@@ -702,12 +721,13 @@ void tst_FleetStore::contendedClaimTakesNothingAndDoesNotWait()
         QVERIFY2(lock.exec(QStringLiteral("SELECT pg_advisory_xact_lock(4242002)")),
                  qPrintable(lock.lastError().text()));
         const FleetConcurrency limits{4, 4};
-        QVERIFY(a->claimDue(QStringLiteral("a"), kNow, kLease, 4, limits).isEmpty());
-        QVERIFY(a->claimContended());
+        QVERIFY(claimAs(*a, QStringLiteral("a"), kNow, kLease, 4, limits).operations.isEmpty());
+        QVERIFY(lastClaim(*a).contended);
         QVERIFY(a->lastError().isEmpty());
         QVERIFY(other.commit());
-        QCOMPARE(a->claimDue(QStringLiteral("a"), kNow + 1, kLease, 4, limits).size(), 1);
-        QVERIFY(!a->claimContended());
+        QCOMPARE(claimAs(*a, QStringLiteral("a"), kNow + 1, kLease, 4, limits).operations.size(),
+                 1);
+        QVERIFY(!lastClaim(*a).contended);
     }
     QSqlDatabase::removeDatabase(connection);
 }
