@@ -81,9 +81,7 @@ void IntegrationsReader::tick(const ChangeToken &token)
     if (!token.value)
         emit failed(token.error);
     // As LiveReader::tick: only the poller's tokens are compared with each other.
-    const bool changed = !token.value || token.value != m_token;
-    m_token = token.value;
-    refresh(false, changed);
+    refresh(false, token.changedSince(m_token));
 }
 
 bool IntegrationsReader::readOpenWork()

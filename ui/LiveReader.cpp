@@ -192,9 +192,7 @@ void LiveReader::tick(const ChangeToken &token)
         emit failed(token.error);
     // Only the poller's tokens are compared: on SQLite a token counts the commits one
     // connection saw, so this reader's own connection would not agree with it.
-    const bool changed = !token.value || token.value != m_token;
-    m_token = token.value;
-    refresh(false, changed);
+    refresh(false, token.changedSince(m_token));
 }
 
 void LiveReader::refresh(bool force, bool changed)

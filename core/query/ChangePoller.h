@@ -20,6 +20,16 @@ struct ChangeToken
 {
     std::optional<QByteArray> value;
     QString error; // when there is no value
+
+    // Whether this token says the store changed since `last`, the previous token the
+    // poller gave the same reader (which becomes this one). A token that could not be
+    // read counts as a change: what was read before may be stale.
+    bool changedSince(std::optional<QByteArray> &last) const
+    {
+        const bool changed = !value || value != last;
+        last = value;
+        return changed;
+    }
 };
 
 // Asks the store whether anything changed, once per interval, for every reader of the

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "support/CooldownRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -11,31 +13,9 @@ class tst_CliImport : public QObject
     Q_OBJECT
 
 private:
-    struct Result
+    static CooldownResult cooldown(const QStringList &args)
     {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    static Result cooldown(const QStringList &args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(COOLDOWN_BINARY), args);
-        if (!p.waitForFinished(30000))
-            qFatal("cooldown did not finish");
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-    }
-    static QByteArray read(const QString &path)
-    {
-        QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-    }
-    static void write(const QString &path, const QByteArray &bytes)
-    {
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(path));
+        return runCooldown(args, QProcessEnvironment::systemEnvironment(), 30000);
     }
 
     QTemporaryDir m_dir;
@@ -52,7 +32,7 @@ void tst_CliImport::importsAndReimports()
     const QString command = QStringLiteral(
         "curl -X POST 'https://api.example.com/v1/orders?api_key=k-123' -H 'Authorization: "
         "Bearer sk_live_1' -H 'Content-Type: application/json' -d '{\"item\": \"A\"}'");
-    Result r = cooldown({"import", "curl", command, "--config", ws, "--dry-run"});
+    CooldownResult r = cooldown({"import", "curl", command, "--config", ws, "--dry-run"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("add post-orders: POST"), r.out.constData());
     QVERIFY2(r.out.contains("check-config: the workspace loads"), r.out.constData());
@@ -61,7 +41,7 @@ void tst_CliImport::importsAndReimports()
 
     r = cooldown({"import", "curl", command, "--config", ws});
     QCOMPARE(r.exitCode, 0);
-    const QByteArray written = read(ws);
+    const QByteArray written = readTextFile(ws);
     QVERIFY(written.contains("\"imported_from\""));
     QVERIFY(!written.contains("k-123") && !written.contains("sk_live_1"));
     // Loads, once the variables it names are set.
@@ -78,30 +58,33 @@ void tst_CliImport::importsAndReimports()
     r = cooldown({"import", "curl", command, "--config", ws});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("unchanged post-orders"), r.out.constData());
-    QCOMPARE(read(ws), written);
+    QCOMPARE(readTextFile(ws), written);
 }
 
 void tst_CliImport::scriptOfCommands()
 {
     const QString script = m_dir.filePath(QStringLiteral("calls.sh"));
     const QString ws = m_dir.filePath(QStringLiteral("script.json"));
-    write(script, "#!/bin/sh\n# two calls from the docs\ncurl https://a.example/v1/health \\\n"
-                  "  -H 'Accept: application/json'\n\necho between\n"
-                  "curl ^\"https://a.example/v1/items^\" ^\n  -H ^\"x-api-key: abc^\"\n");
-    const Result r = cooldown({"import", "curl", "--file", script, "--config", ws});
+    const QByteArray calls =
+        "#!/bin/sh\n# two calls from the docs\ncurl https://a.example/v1/health \\\n"
+        "  -H 'Accept: application/json'\n\necho between\n"
+        "curl ^\"https://a.example/v1/items^\" ^\n  -H ^\"x-api-key: abc^\"\n";
+    QVERIFY(writeTextFile(script, calls));
+    const CooldownResult r = cooldown({"import", "curl", "--file", script, "--config", ws});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("add get-health") && r.out.contains("add get-items"),
              r.out.constData());
     QVERIFY2(r.out.contains("line 6: not a curl command, left out"), r.out.constData());
     QVERIFY2(r.out.contains("export GET_ITEMS_X_API_KEY="), r.out.constData());
-    QVERIFY(!read(ws).contains("abc"));
+    QVERIFY(!readTextFile(ws).contains("abc"));
 }
 
 void tst_CliImport::refusals()
 {
     const QString ws = m_dir.filePath(QStringLiteral("refused.json"));
     const QString bad = m_dir.filePath(QStringLiteral("bad.sh"));
-    write(bad, "curl https://a.example/ok\ncurl -H 'X: y https://a.example/open\n");
+    QVERIFY(
+        writeTextFile(bad, "curl https://a.example/ok\ncurl -H 'X: y https://a.example/open\n"));
     struct Case
     {
         QStringList args;
@@ -122,7 +105,7 @@ void tst_CliImport::refusals()
         {{"import", "curl", "--file", bad, "--config", ws, "--id", "x"}, "--id names one endpoint"},
     };
     for (const Case &c : cases) {
-        const Result r = cooldown(c.args);
+        const CooldownResult r = cooldown(c.args);
         QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(QLatin1Char(' '))));
         QVERIFY2(r.err.contains(c.message), r.err.constData());
     }

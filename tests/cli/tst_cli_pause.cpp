@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/store/Store.h"
+#include "support/CooldownRun.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -16,20 +17,9 @@ class tst_CliPause : public QObject
     Q_OBJECT
 
 private:
-    struct Result
+    static CooldownResult cooldown(const QStringList &args)
     {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    static Result cooldown(const QStringList &args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(COOLDOWN_BINARY), args);
-        if (!p.waitForFinished(30000))
-            qFatal("cooldown did not finish");
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        return runCooldown(args, QProcessEnvironment::systemEnvironment(), 30000);
     }
 
     QTemporaryDir m_dir;
@@ -65,8 +55,8 @@ void tst_CliPause::init()
 void tst_CliPause::holdForAWhile()
 {
     const qint64 before = QDateTime::currentMSecsSinceEpoch();
-    const Result r = cooldown({"pause", "upload", "convert", "--for", "2h", "--reason",
-                               "partner upgrade", "--as", "ana", "--db", m_db});
+    const CooldownResult r = cooldown({"pause", "upload", "convert", "--for", "2h", "--reason",
+                                       "partner upgrade", "--as", "ana", "--db", m_db});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("held until ") && r.out.contains("upload, convert"), r.out.constData());
     QString error;
@@ -87,10 +77,10 @@ void tst_CliPause::holdForAWhile()
     QCOMPARE(audit.at(0).changed, 2);
 
     // Shown by status, then lifted by resume.
-    const Result status = cooldown({"status", "--db", m_db});
+    const CooldownResult status = cooldown({"status", "--db", m_db});
     QVERIFY2(status.out.contains("endpoints held: 2") && status.out.contains("(partner upgrade)"),
              status.out.constData());
-    const Result resumed = cooldown({"resume", "upload", "--db", m_db});
+    const CooldownResult resumed = cooldown({"resume", "upload", "--db", m_db});
     QCOMPARE(resumed.exitCode, 0);
     QVERIFY2(resumed.out.contains("resumed: upload"), resumed.out.constData());
     QCOMPARE(store->endpointHolds().value().size(), 1);
@@ -99,7 +89,7 @@ void tst_CliPause::holdForAWhile()
 
 void tst_CliPause::byHost()
 {
-    const Result r = cooldown(
+    const CooldownResult r = cooldown(
         {"pause", "--host", "127.0.0.1", "--for", "30m", "--config", m_config, "--db", m_db});
     QCOMPARE(r.exitCode, 0);
     QString error;
@@ -119,7 +109,7 @@ void tst_CliPause::byHost()
 
 void tst_CliPause::pauseUntilResumed()
 {
-    Result r = cooldown({"pause", "search", "--db", m_db});
+    CooldownResult r = cooldown({"pause", "search", "--db", m_db});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("paused until resumed: search"), r.out.constData());
     // A hold does not replace it.
@@ -157,7 +147,7 @@ void tst_CliPause::refusals()
         {{"resume", "upload", "--for", "1h", "--db", m_db}, "Unknown option 'for'"},
     };
     for (const Case &c : cases) {
-        const Result r = cooldown(c.args);
+        const CooldownResult r = cooldown(c.args);
         QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(QLatin1Char(' '))));
         QVERIFY2(r.err.contains(c.message), r.err.constData());
     }
