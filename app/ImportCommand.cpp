@@ -73,7 +73,10 @@ QList<SourceCommand> commandsOf(const QString &text, QStringList *skipped)
         }
         current.text += line + QLatin1Char('\n');
         const bool continues = line.endsWith(QLatin1Char('\\')) || line.endsWith(QLatin1Char('^'));
-        if (continues && i + 1 < lines.size())
+        // A quoted body may go on over lines, as documentation writes JSON (-d '{ ...
+        // }'): the command ends where its quotes are closed.
+        QString unclosed;
+        if ((continues || !splitShellWords(current.text, &unclosed)) && i + 1 < lines.size())
             continue;
         static const QRegularExpression curl(QStringLiteral("^\\s*(curl|curl\\.exe)\\s"),
                                              QRegularExpression::CaseInsensitiveOption);

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 namespace cooldown {
 
@@ -126,7 +127,8 @@ std::optional<QByteArray> dataPart(const QString &option, const QString &value,
         } else {
             content = value.toUtf8();
         }
-        const QByteArray encoded = content.toPercentEncoding();
+        // A space as +, as curl does.
+        const QByteArray encoded = content.toPercentEncoding(" ").replace(' ', '+');
         return name.isEmpty() ? encoded : name.toUtf8() + '=' + encoded;
     }
     if (!raw && value.startsWith(QLatin1Char('@'))) {
@@ -138,6 +140,29 @@ std::optional<QByteArray> dataPart(const QString &option, const QString &value,
         return file;
     }
     return value.toUtf8();
+}
+
+// The type curl gives a file part by its name's extension (lib/mime.c); any other is
+// application/octet-stream.
+QString fileContentType(const QString &file)
+{
+    static const QList<QPair<QString, QString>> types = {
+        {QStringLiteral(".gif"), QStringLiteral("image/gif")},
+        {QStringLiteral(".jpg"), QStringLiteral("image/jpeg")},
+        {QStringLiteral(".jpeg"), QStringLiteral("image/jpeg")},
+        {QStringLiteral(".png"), QStringLiteral("image/png")},
+        {QStringLiteral(".svg"), QStringLiteral("image/svg+xml")},
+        {QStringLiteral(".txt"), QStringLiteral("text/plain")},
+        {QStringLiteral(".htm"), QStringLiteral("text/html")},
+        {QStringLiteral(".html"), QStringLiteral("text/html")},
+        {QStringLiteral(".pdf"), QStringLiteral("application/pdf")},
+        {QStringLiteral(".xml"), QStringLiteral("application/xml")},
+    };
+    for (const auto &[extension, type] : types) {
+        if (file.endsWith(extension, Qt::CaseInsensitive))
+            return type;
+    }
+    return QStringLiteral("application/octet-stream");
 }
 
 std::optional<QByteArray> multipartBody(const Reading &r, QByteArray *contentType, QString *error)
@@ -165,7 +190,7 @@ std::optional<QByteArray> multipartBody(const Reading &r, QByteArray *contentTyp
             content = *bytes;
             body += "; filename=\"" + QFileInfo(file).fileName().toUtf8() + '"';
             if (type.isEmpty())
-                type = QStringLiteral("application/octet-stream");
+                type = fileContentType(file);
         } else if (!part.literal && value.startsWith(QLatin1Char('<'))) {
             const auto bytes = readFile(r.baseDir, value.mid(1), error);
             if (!bytes)
@@ -241,7 +266,18 @@ bool applyOption(Reading &r, const QString &option, const QString &value, QStrin
         r.formParts.append(
             {value.left(eq), value.mid(eq + 1), option == QLatin1String("--form-string")});
     } else if (option == QLatin1String("-u") || option == QLatin1String("--user")) {
-        const qsizetype colon = value.indexOf(QLatin1Char(':'));
+        // The first colon outside a reference ($USER:$PASS became ${env:USER}:${env:PASS})
+        // ends the user.
+        qsizetype colon = -1;
+        for (qsizetype i = 0; i < value.size() && colon < 0; ++i) {
+            if (value.mid(i, 6) == QLatin1String("${env:")) {
+                i = value.indexOf(QLatin1Char('}'), i);
+                if (i < 0)
+                    break;
+            } else if (value.at(i) == QLatin1Char(':')) {
+                colon = i;
+            }
+        }
         r.request.user = colon < 0 ? value : value.left(colon);
         r.request.password = colon < 0 ? QString() : value.mid(colon + 1);
     } else if (option == QLatin1String("-A") || option == QLatin1String("--user-agent")) {
@@ -331,6 +367,10 @@ bool finish(Reading &r, QString *error)
     QString url = r.url;
     if (!url.contains(QStringLiteral("://")))
         url.prepend(QStringLiteral("http://")); // as curl does
+    // The command's own $NAME (now ${env:NAME}) in the URL: QUrl takes no braces, and
+    // the endpoint's URL is written with the reference as it was (EndpointImport).
+    static const QRegularExpression reference(QStringLiteral("\\$\\{env:([A-Za-z0-9_]+)\\}"));
+    url.replace(reference, QStringLiteral("$%7Benv:\\1%7D"));
     q.url = QUrl(url, QUrl::StrictMode);
     if (!q.url.isValid() || q.url.host().isEmpty()) {
         *error = Text::tr("not a URL: '%1'").arg(r.url);

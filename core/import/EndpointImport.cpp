@@ -81,6 +81,30 @@ struct Building
     QJsonObject headers;
 };
 
+// user:password as a basic credential: the user as written, the password from the
+// environment. A basic credential needs both; with one of them empty (-u KEY: as Stripe
+// documents it, -u :TOKEN) the header's whole value is the secret instead.
+void basic(Building &b, const QString &user, const QString &password, bool fromOption)
+{
+    if (user.isEmpty() || password.isEmpty()) {
+        const QString name = envName(b.prefix, QStringLiteral("basic"));
+        b.headers.insert(QStringLiteral("Authorization"),
+                         QStringLiteral("Basic ${env:%1}").arg(name));
+        b.out.variables.append(
+            {name, Text::tr("the value of %1").arg(QStringLiteral("Authorization: Basic"))});
+        return;
+    }
+    const QString name = envName(b.prefix, QStringLiteral("password"));
+    b.out.credentials.append({{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
+                              {QStringLiteral("type"), QStringLiteral("basic")},
+                              {QStringLiteral("username"), user},
+                              {QStringLiteral("password"), QStringLiteral("${env:%1}").arg(name)}});
+    b.out.endpoint.insert(QStringLiteral("credentials"), b.id + QStringLiteral("-basic"));
+    b.out.variables.append(
+        {name, fromOption ? Text::tr("the password of %1 (-u)").arg(user)
+                          : Text::tr("the password of %1 (Authorization: Basic)").arg(user)});
+}
+
 void authorization(Building &b, const QByteArray &value)
 {
     const QString text = QString::fromUtf8(value);
@@ -92,16 +116,7 @@ void authorization(Building &b, const QByteArray &value)
     const QString rest = text.section(QLatin1Char(' '), 1).trimmed();
     if (scheme.compare(QStringLiteral("Basic"), Qt::CaseInsensitive) == 0) {
         const QString pair = QString::fromUtf8(QByteArray::fromBase64(rest.toLatin1()));
-        const QString user = pair.section(QLatin1Char(':'), 0, 0);
-        const QString name = envName(b.prefix, QStringLiteral("password"));
-        b.out.credentials.append(
-            {{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
-             {QStringLiteral("type"), QStringLiteral("basic")},
-             {QStringLiteral("username"), user},
-             {QStringLiteral("password"), QStringLiteral("${env:%1}").arg(name)}});
-        b.out.endpoint.insert(QStringLiteral("credentials"), b.id + QStringLiteral("-basic"));
-        b.out.variables.append(
-            {name, Text::tr("the password of %1 (Authorization: Basic)").arg(user)});
+        basic(b, pair.section(QLatin1Char(':'), 0, 0), pair.section(QLatin1Char(':'), 1), false);
         return;
     }
     const bool bearer = scheme.compare(QStringLiteral("Bearer"), Qt::CaseInsensitive) == 0;
@@ -151,8 +166,6 @@ QString takeUrl(Building &b)
     const QUrl &url = b.request.url;
     QString text = url.toString(QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::FullyEncoded);
     // References are written as they are: QUrl would encode their braces.
-    text.replace(QStringLiteral("%7Benv:"), QStringLiteral("${env:"))
-        .replace(QStringLiteral("$%7Benv:"), QStringLiteral("${env:"));
     static const QRegularExpression encodedRef(QStringLiteral("\\$?%7Benv:([A-Za-z0-9_]+)%7D"));
     text.replace(encodedRef, QStringLiteral("${env:\\1}"));
     if (!url.hasQuery())
@@ -194,16 +207,8 @@ ImportedEndpoint endpointFromCurl(const CurlRequest &request, const CurlImportOp
     QJsonObject &e = b.out.endpoint;
     e.insert(QStringLiteral("id"), b.id);
     e.insert(QStringLiteral("method"), QString::fromLatin1(request.method));
-    if (!request.user.isEmpty()) {
-        const QString name = envName(b.prefix, QStringLiteral("password"));
-        b.out.credentials.append(
-            {{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
-             {QStringLiteral("type"), QStringLiteral("basic")},
-             {QStringLiteral("username"), request.user},
-             {QStringLiteral("password"), QStringLiteral("${env:%1}").arg(name)}});
-        e.insert(QStringLiteral("credentials"), b.id + QStringLiteral("-basic"));
-        b.out.variables.append({name, Text::tr("the password of %1 (-u)").arg(request.user)});
-    }
+    if (!request.user.isEmpty() || !request.password.isEmpty())
+        basic(b, request.user, request.password, true);
     e.insert(QStringLiteral("url"), takeUrl(b));
     takeHeaders(b);
     if (!b.headers.isEmpty())
