@@ -1,0 +1,11 @@
+curl 'https://ECHO/graphql' \
+  -H 'accept: */*' \
+  -H 'accept-language: en-GB,en;q=0.9' \
+  -H 'content-type: application/json' \
+  -b 'session_id=FAKEsess0123; theme=dark' \
+  -H 'origin: https://app.example.com' \
+  -H 'referer: https://app.example.com/dashboard' \
+  -H 'sec-fetch-mode: cors' \
+  -H 'user-agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36' \
+  --data-raw $'{"query":"query { viewer { login } }","variables":{"note":"it\'s caf\u00e9 \\"here\\"\\n","tab":"a\\tb"}}' \
+  --compressed

@@ -1,0 +1,1 @@
+curl --json '{"tool": "curl", "version": "7.88"}' https://ECHO/api/tools

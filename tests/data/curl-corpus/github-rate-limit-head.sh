@@ -1,0 +1,1 @@
+curl -I https://ECHO/users/octocat/orgs

@@ -1,0 +1,1 @@
+curl "https://ECHO/maps/api/geocode/json?address=1600+Amphitheatre+Parkway,+Mountain+View,+CA&key=AIzaFAKEgeocodekey000"
