@@ -12,7 +12,9 @@
 #include <QVariant>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <optional>
 
 namespace cooldown {
 
@@ -47,6 +49,140 @@ bool isBulkAction(OperatorAction action)
 {
     return action == OperatorAction::Retry || action == OperatorAction::Force ||
            action == OperatorAction::Cancel;
+}
+
+// The store's own prepare and exec, for the phases of applyToMatching below, which
+// are not the store's members: each notes a failure (and a fault) in lastError(), as
+// every statement of the store does.
+struct StoreStatements
+{
+    std::function<QSqlQuery(const QString &)> prepare;
+    std::function<bool(QSqlQuery &)> exec;
+
+    // Binds values by position, in order, and runs the query.
+    bool run(QSqlQuery &query, const QVariantList &values) const
+    {
+        bindAll(query, values);
+        return exec(query);
+    }
+};
+
+// The selection as an SQL condition with the values it binds (selectionCondition).
+struct SelectionSql
+{
+    QString where;
+    QVariantList values;
+};
+
+// One chunk: the ids above after, up to and with last.
+struct ChunkRange
+{
+    qint64 after = 0;
+    qint64 last = 0;
+};
+
+struct ChunkChanges
+{
+    qint64 changed = 0;
+    qint64 pending = 0; // of the changed: cancels that wait for a running attempt
+};
+
+// The operations that exist now bound the action: one created while it runs is not
+// part of what the operator counted and confirmed.
+std::optional<qint64> highestOperationId(const StoreStatements &store)
+{
+    QSqlQuery top = store.prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM operations"));
+    if (!store.run(top, {}) || !top.next())
+        return std::nullopt;
+    const qint64 maxId = top.value(0).toLongLong();
+    top.finish();
+    return maxId;
+}
+
+std::optional<qint64> countMatchingUpTo(const StoreStatements &store, const SelectionSql &match,
+                                        qint64 maxId)
+{
+    QSqlQuery count = store.prepare(
+        QStringLiteral("SELECT COUNT(*) FROM operations WHERE id <= ? AND ") + match.where);
+    if (!store.run(count, QVariantList{maxId} + match.values) || !count.next())
+        return std::nullopt;
+    return count.value(0).toLongLong();
+}
+
+// The next chunk's id range: ids alone, read through the primary key.
+std::optional<QList<qint64>> nextChunkIds(const StoreStatements &store, const SelectionSql &match,
+                                          qint64 after, qint64 maxId, int chunk)
+{
+    QSqlQuery ids =
+        store.prepare(QStringLiteral("SELECT id FROM operations WHERE id > ? AND id <= ?"
+                                     " AND %1 ORDER BY id LIMIT %2")
+                          .arg(match.where)
+                          .arg(chunk));
+    if (!store.run(ids, QVariantList{after, maxId} + match.values))
+        return std::nullopt;
+    QList<qint64> chunkIds;
+    while (ids.next())
+        chunkIds.append(ids.value(0).toLongLong());
+    ids.finish();
+    return chunkIds;
+}
+
+// As cancel(): a running attempt cannot be recalled; it is asked to end as cancelled
+// and its worker's fence stays valid. One whose lease ran out ends at once.
+std::optional<ChunkChanges> cancelChunk(const StoreStatements &store, const SelectionSql &match,
+                                        const ChunkRange &range, qint64 leaseNowMs)
+{
+    QSqlQuery request = store.prepare(
+        QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id > ? AND id <= ?"
+                       " AND state = 'running' AND lease_expires_at > ? AND ") +
+        match.where);
+    if (!store.run(request, QVariantList{range.after, range.last, leaseNowMs} + match.values))
+        return std::nullopt;
+    ChunkChanges changes;
+    changes.pending = request.numRowsAffected();
+    QSqlQuery end = store.prepare(
+        QStringLiteral("UPDATE operations SET state = 'cancelled',"
+                       " final_reason = 'cancelled_by_operator', next_attempt_at = -1,"
+                       " lease_owner = '', lease_expires_at = -1, version = version + 1"
+                       " WHERE id > ? AND id <= ? AND (state IN ('scheduled', 'waiting',"
+                       " 'parked') OR (state = 'running' AND lease_expires_at <= ?)) AND ") +
+        match.where);
+    if (!store.run(end, QVariantList{range.after, range.last, leaseNowMs} + match.values))
+        return std::nullopt;
+    changes.changed = changes.pending + end.numRowsAffected();
+    return changes;
+}
+
+// Retry and force make the operation due now; force also lets it bypass its
+// partition's bucket.
+std::optional<ChunkChanges> retryChunk(const StoreStatements &store, const SelectionSql &match,
+                                       const ChunkRange &range, OperatorAction action, qint64 nowMs)
+{
+    const bool force = action == OperatorAction::Force;
+    QSqlQuery retry =
+        store.prepare(QStringLiteral("UPDATE operations SET state = 'waiting', next_attempt_at = ?,"
+                                     " force_next = ?, final_reason = '', version = version + 1"
+                                     " WHERE id > ? AND id <= ? AND state IN %1 AND ")
+                          .arg(actionableStates(action)) +
+                      match.where);
+    if (!store.run(retry,
+                   QVariantList{nowMs, force ? 1 : 0, range.after, range.last} + match.values))
+        return std::nullopt;
+    ChunkChanges changes;
+    changes.changed = retry.numRowsAffected();
+    return changes;
+}
+
+// A committed chunk told to the caller; false when its progress callback asks to stop.
+bool reportChunk(BulkOutcome &outcome, const BulkOptions &options, const QList<qint64> &chunkIds,
+                 const ChunkChanges &changes)
+{
+    if (options.chunkApplied)
+        options.chunkApplied(chunkIds);
+    outcome.progress.done += chunkIds.size();
+    outcome.progress.changed += changes.changed;
+    outcome.progress.pending += changes.pending;
+    return !options.progress || options.progress(outcome.progress);
 }
 
 } // namespace
@@ -158,25 +294,22 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
              QStringLiteral("%1 does not apply to operations").arg(toString(action)));
         return failed();
     }
-    // The operations that exist now bound the action: one created while it runs is
-    // not part of what the operator counted and confirmed.
-    QSqlQuery top = prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM operations"));
-    if (!exec(top) || !top.next())
+    StoreStatements store;
+    store.prepare = [this](const QString &sql) {
+        return prepare(sql);
+    };
+    store.exec = [this](QSqlQuery &query) {
+        return exec(query);
+    };
+    const std::optional<qint64> maxId = highestOperationId(store);
+    if (!maxId)
         return failed();
-    const qint64 maxId = top.value(0).toLongLong();
-    top.finish();
-
-    QVariantList values;
-    const QString where = selectionCondition(selection, &values);
-    {
-        QSqlQuery count =
-            prepare(QStringLiteral("SELECT COUNT(*) FROM operations WHERE id <= ? AND ") + where);
-        count.addBindValue(maxId);
-        bindAll(count, values);
-        if (!exec(count) || !count.next())
-            return failed();
-        outcome.progress.matched = count.value(0).toLongLong();
-    }
+    SelectionSql match;
+    match.where = selectionCondition(selection, &match.values);
+    const std::optional<qint64> matched = countMatchingUpTo(store, match, *maxId);
+    if (!matched)
+        return failed();
+    outcome.progress.matched = *matched;
     if (audit) {
         audit->asked = outcome.progress.matched;
         if (audit->atMs < 0)
@@ -186,27 +319,15 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
     }
 
     const int chunk = std::max(1, options.chunkSize);
-    const bool force = action == OperatorAction::Force;
     qint64 cursor = 0;
     for (;;) {
-        // The next chunk's id range: ids alone, read through the primary key.
-        QSqlQuery ids = prepare(QStringLiteral("SELECT id FROM operations WHERE id > ? AND id <= ?"
-                                               " AND %1 ORDER BY id LIMIT %2")
-                                    .arg(where)
-                                    .arg(chunk));
-        ids.addBindValue(cursor);
-        ids.addBindValue(maxId);
-        bindAll(ids, values);
-        if (!exec(ids))
+        const std::optional<QList<qint64>> chunkIds =
+            nextChunkIds(store, match, cursor, *maxId, chunk);
+        if (!chunkIds)
             return failed();
-        QList<qint64> chunkIds;
-        while (ids.next())
-            chunkIds.append(ids.value(0).toLongLong());
-        const qint64 lookedAt = chunkIds.size();
-        const qint64 last = lookedAt > 0 ? chunkIds.constLast() : cursor;
-        ids.finish();
-        if (lookedAt == 0)
+        if (chunkIds->isEmpty())
             break;
+        const ChunkRange range{cursor, chunkIds->constLast()};
 
         SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
         if (!transaction.isActive()) {
@@ -215,59 +336,19 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
         }
         // The selection is checked again in each chunk's statements: an operation that
         // stopped matching since the count is left as it is.
-        qint64 changed = 0;
-        qint64 pending = 0;
+        std::optional<ChunkChanges> changes;
         if (action == OperatorAction::Cancel) {
             const std::optional<qint64> leaseNowUs = paceNowUs(nowMs);
             if (!leaseNowUs)
                 return failed();
-            const qint64 leaseNowMs = *leaseNowUs / 1000;
-            // As cancel(): a running attempt cannot be recalled; it is asked to end as
-            // cancelled and its worker's fence stays valid.
-            QSqlQuery request = prepare(
-                QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id > ? AND id <= ?"
-                               " AND state = 'running' AND lease_expires_at > ? AND ") +
-                where);
-            request.addBindValue(cursor);
-            request.addBindValue(last);
-            request.addBindValue(leaseNowMs);
-            bindAll(request, values);
-            if (!exec(request))
-                return failed();
-            pending = request.numRowsAffected();
-            QSqlQuery end =
-                prepare(QStringLiteral(
-                            "UPDATE operations SET state = 'cancelled',"
-                            " final_reason = 'cancelled_by_operator', next_attempt_at = -1,"
-                            " lease_owner = '', lease_expires_at = -1, version = version + 1"
-                            " WHERE id > ? AND id <= ? AND (state IN ('scheduled', 'waiting',"
-                            " 'parked') OR (state = 'running' AND lease_expires_at <= ?)) AND ") +
-                        where);
-            end.addBindValue(cursor);
-            end.addBindValue(last);
-            end.addBindValue(leaseNowMs);
-            bindAll(end, values);
-            if (!exec(end))
-                return failed();
-            changed = pending + end.numRowsAffected();
+            changes = cancelChunk(store, match, range, *leaseNowUs / 1000);
         } else {
-            QSqlQuery retry = prepare(
-                QStringLiteral("UPDATE operations SET state = 'waiting', next_attempt_at = ?,"
-                               " force_next = ?, final_reason = '', version = version + 1"
-                               " WHERE id > ? AND id <= ? AND state IN %1 AND ")
-                    .arg(actionableStates(action)) +
-                where);
-            retry.addBindValue(nowMs);
-            retry.addBindValue(force ? 1 : 0);
-            retry.addBindValue(cursor);
-            retry.addBindValue(last);
-            bindAll(retry, values);
-            if (!exec(retry))
-                return failed();
-            changed = retry.numRowsAffected();
+            changes = retryChunk(store, match, range, action, nowMs);
         }
+        if (!changes)
+            return failed();
         const AuditRecord before = audit ? *audit : AuditRecord();
-        if (audit && !writeAudit(audit, changed))
+        if (audit && !writeAudit(audit, changes->changed))
             return failed();
         if (!transaction.commit()) {
             if (audit)
@@ -275,17 +356,12 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
             fail(QStringLiteral("bulk action"), transaction.error());
             return failed();
         }
-        cursor = last;
-        if (options.chunkApplied)
-            options.chunkApplied(chunkIds);
-        outcome.progress.done += lookedAt;
-        outcome.progress.changed += changed;
-        outcome.progress.pending += pending;
-        if (options.progress && !options.progress(outcome.progress)) {
+        cursor = range.last;
+        if (!reportChunk(outcome, options, *chunkIds, *changes)) {
             outcome.result = BulkOutcome::Result::Stopped;
             return outcome;
         }
-        if (lookedAt < chunk)
+        if (chunkIds->size() < chunk)
             break;
     }
     // Every chunk changed nothing and matched nothing any longer: the action is still
