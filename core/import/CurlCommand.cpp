@@ -392,7 +392,12 @@ bool finish(Reading &r, QString *error)
     } else if (!r.dataParts.isEmpty() && r.getData) {
         QString query = q.url.query(QUrl::FullyEncoded);
         query += (query.isEmpty() ? QString() : QStringLiteral("&")) + QString::fromUtf8(data);
-        q.url.setQuery(query, QUrl::StrictMode);
+        // Data as -d gives it may hold what a query cannot (a space): encoded here.
+        q.url.setQuery(query, QUrl::TolerantMode);
+        if (!q.url.isValid()) {
+            *error = Text::tr("not a URL: '%1'").arg(r.url);
+            return false;
+        }
     } else if (!r.dataParts.isEmpty() && !q.hasBody) {
         q.body = data;
         q.hasBody = true;
