@@ -355,6 +355,10 @@ TransportCall *Transport::send(const TransportRequest &request)
     if (early == TransportError::None) {
         if (request.body.isEmpty() && request.method == "GET") {
             reply = managerFor(request.connection.get())->get(req);
+        } else if (request.body.isEmpty() && request.method == "HEAD") {
+            // As a custom request Qt would wait for the body the answer's
+            // Content-Length announces, which a HEAD answer never has.
+            reply = managerFor(request.connection.get())->head(req);
         } else {
             req.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
             req.setHeader(QNetworkRequest::ContentLengthHeader, request.body.size());

@@ -390,16 +390,6 @@ void tst_ImportCurl::sameRequestAsCurl_data()
 void tst_ImportCurl::sameRequestAsCurl()
 {
     QFETCH(QString, path);
-    // Commands whose endpoint shows a bug outside the import, kept until it is fixed.
-    static const QHash<QString, const char *> leftOut = {
-        // The engine sends a HEAD as a custom request (Transport::send), so Qt waits for
-        // the body its answer's Content-Length promises and the attempt times out.
-        {QStringLiteral("github-rate-limit-head.sh"),
-         "the engine waits for the body of a HEAD answer (Transport sends HEAD as a custom "
-         "request)"},
-    };
-    if (const char *reason = leftOut.value(QFileInfo(path).fileName()))
-        QSKIP(reason);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     EchoServer server;

@@ -45,6 +45,7 @@ private slots:
 
     void ok();
     void headersAndKeySent();
+    void headAnswerHasNoBody();
     void refusedIsNotSent();
     void hangTimesOut();
     void headersThenStallTimesOut();
@@ -73,6 +74,32 @@ void tst_Transport::ok()
     QVERIFY(r.sent);
     QCOMPARE(r.headers.value("Content-Length"), QByteArray("2"));
     QCOMPARE(m_transport->inFlight(), 0);
+}
+
+// A HEAD answer announces the length of the body a GET would have, and sends none: the
+// exchange ends with the headers instead of waiting for that body until its timeout.
+void tst_Transport::headAnswerHasNoBody()
+{
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    QByteArray received;
+    connect(&server, &QTcpServer::newConnection, this, [&] {
+        QTcpSocket *s = server.nextPendingConnection();
+        connect(s, &QTcpSocket::readyRead, this, [&, s] {
+            received += s->readAll();
+            if (received.endsWith("\r\n\r\n"))
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: 1234\r\nX-Rate: 7\r\n\r\n");
+        });
+    });
+    TransportRequest r =
+        request(QStringLiteral("http://127.0.0.1:%1/rate_limit").arg(server.serverPort()), 5000);
+    r.method = "HEAD";
+    const TransportResult result = exchange(r);
+    QVERIFY2(received.startsWith("HEAD /rate_limit HTTP/1.1"), received.constData());
+    QCOMPARE(result.error, TransportError::None);
+    QCOMPARE(result.status, 200);
+    QCOMPARE(result.headers.value("X-Rate"), QByteArray("7"));
+    QVERIFY(result.body.isEmpty());
 }
 
 void tst_Transport::headersAndKeySent()
