@@ -91,7 +91,8 @@ void basic(Building &b, const QString &user, const QString &password, bool fromO
         b.headers.insert(QStringLiteral("Authorization"),
                          QStringLiteral("Basic ${env:%1}").arg(name));
         b.out.variables.append(
-            {name, Text::tr("the value of %1").arg(QStringLiteral("Authorization: Basic"))});
+            {name, Text::tr("the base64 of user:password (as printf 'user:password' | base64 "
+                            "prints it) for Authorization: Basic")});
         return;
     }
     const QString name = envName(b.prefix, QStringLiteral("password"));

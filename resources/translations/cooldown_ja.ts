@@ -4189,6 +4189,10 @@ Options of every command:
         <source>the command is empty</source>
         <translation>コマンドが空です</translation>
     </message>
+    <message>
+        <source>the base64 of user:password (as printf &apos;user:password&apos; | base64 prints it) for Authorization: Basic</source>
+        <translation>Authorization: Basic 用の user:password の base64 (printf &apos;user:password&apos; | base64 が出力するもの)</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::retry</name>
