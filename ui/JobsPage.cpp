@@ -89,7 +89,7 @@ JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
                          tr("Stop claiming operations of the selected endpoints"));
     m_resume = makeAction(tr("Res&ume endpoint"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
                           tr("Claim operations of the selected endpoints again"));
-    m_pauseFor = makeAction(tr("Pause &for…"), QKeySequence(),
+    m_pauseFor = makeAction(tr("Pause f&or…"), QKeySequence(),
                             tr("Hold the selected endpoints for a while, as for a partner's "
                                "maintenance; they resume by themselves"));
     m_liftHold = makeAction(tr("&Lift hold"), QKeySequence(Qt::CTRL | Qt::Key_L),

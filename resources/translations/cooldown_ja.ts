@@ -1615,16 +1615,16 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <translation>フィルターが選ぶすべてのオペレーションを、該当件数と送信にかかる時間を確認してから再試行・強制送信・キャンセルします</translation>
     </message>
     <message>
-        <source>Pause &amp;for…</source>
-        <translation>期間を指定して一時停止(&amp;F)…</translation>
-    </message>
-    <message>
         <source>Hold the selected endpoints for a while, as for a partner&apos;s maintenance; they resume by themselves</source>
         <translation>選択したエンドポイントを一定時間ホールドします (取引先のメンテナンスなど)。時間が来ると自動で再開します</translation>
     </message>
     <message>
         <source>paused by %1 for %2</source>
         <translation>%1 が %2 一時停止</translation>
+    </message>
+    <message>
+        <source>Pause f&amp;or…</source>
+        <translation>期間を指定して一時停止(&amp;O)…</translation>
     </message>
 </context>
 <context>
