@@ -29,6 +29,21 @@ private:
         return spy.first().first().value<TransportResult>();
     }
 
+    // Keeps what the server receives in *received, and writes `answer` once it ends with
+    // `end` (the request's last bytes).
+    void answerOnce(QTcpServer &server, QByteArray &received, const QByteArray &end,
+                    const QByteArray &answer)
+    {
+        connect(&server, &QTcpServer::newConnection, this, [this, &server, &received, end, answer] {
+            QTcpSocket *s = server.nextPendingConnection();
+            connect(s, &QTcpSocket::readyRead, this, [&received, s, end, answer] {
+                received += s->readAll();
+                if (received.endsWith(end))
+                    s->write(answer);
+            });
+        });
+    }
+
     TransportRequest request(const QString &url, int timeoutMs = 2000)
     {
         TransportRequest r;
@@ -83,14 +98,8 @@ void tst_Transport::headAnswerHasNoBody()
     QTcpServer server;
     QVERIFY(server.listen(QHostAddress::LocalHost));
     QByteArray received;
-    connect(&server, &QTcpServer::newConnection, this, [&] {
-        QTcpSocket *s = server.nextPendingConnection();
-        connect(s, &QTcpSocket::readyRead, this, [&, s] {
-            received += s->readAll();
-            if (received.endsWith("\r\n\r\n"))
-                s->write("HTTP/1.1 200 OK\r\nContent-Length: 1234\r\nX-Rate: 7\r\n\r\n");
-        });
-    });
+    answerOnce(server, received, "\r\n\r\n",
+               "HTTP/1.1 200 OK\r\nContent-Length: 1234\r\nX-Rate: 7\r\n\r\n");
     TransportRequest r =
         request(QStringLiteral("http://127.0.0.1:%1/rate_limit").arg(server.serverPort()), 5000);
     r.method = "HEAD";
@@ -108,14 +117,7 @@ void tst_Transport::headersAndKeySent()
     QTcpServer server;
     QVERIFY(server.listen(QHostAddress::LocalHost));
     QByteArray received;
-    connect(&server, &QTcpServer::newConnection, this, [&] {
-        QTcpSocket *s = server.nextPendingConnection();
-        connect(s, &QTcpSocket::readyRead, this, [&, s] {
-            received += s->readAll();
-            if (received.endsWith("{\"x\":1}"))
-                s->write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
-        });
-    });
+    answerOnce(server, received, "{\"x\":1}", "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     TransportRequest r =
         request(QStringLiteral("http://127.0.0.1:%1/upload").arg(server.serverPort()));
     r.method = "POST";
