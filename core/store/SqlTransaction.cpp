@@ -87,6 +87,9 @@ void SqlTransaction::rollback()
     } else if (m_native && sqlite3_get_autocommit(m_native)) {
         // SQLite rolled the transaction back itself (a full disk, an I/O error, an
         // interrupt): there is nothing left to undo.
+    } else if (!m_native && !m_database.isOpen()) {
+        // The connection was closed when it was found lost: the server rolled the
+        // transaction back with it, and there is no connection to say ROLLBACK on.
     } else if (!execute(QStringLiteral("ROLLBACK")) && !alreadyRolledBack(m_error)) {
         qCWarning(lcStore) << "rollback failed:" << m_error;
     }
