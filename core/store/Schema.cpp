@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/store/Schema.h"
 
+#include "core/store/LatencyBuckets.h"
+
 namespace cooldown::schema {
 
 const char kBuildRollupsStep[] = "%BUILD_ROLLUPS%";
@@ -352,6 +354,46 @@ const char *const kVersion14[] = {
     "CREATE INDEX endpoints_paused ON endpoints (id) WHERE paused <> 0",
 };
 
+// Version 15: what the SLA report reads besides the rollups (docs/report.md). A latency
+// histogram per hour and endpoint: how many answered attempts (status <> 0, by the hour
+// they ended in, as the rollups place them) took a duration in each bucket of
+// core/store/LatencyBuckets.h. And per minute and per hour the operations that
+// succeeded after a 429 or 503 (an attempt of theirs answered one), counted at their
+// successful attempt. Both are built from the raw attempts still there.
+const char *const kVersion15[] = {
+    "CREATE TABLE attempt_latency_rollups ("
+    " hour_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " bucket INTEGER NOT NULL,"
+    " attempts BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (hour_at, endpoint_id, bucket))%WITHOUT_ROWID%",
+    "CREATE TABLE throttled_successes ("
+    " minute_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " operations BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (minute_at, endpoint_id))%WITHOUT_ROWID%",
+    "CREATE TABLE throttled_successes_hourly ("
+    " hour_at BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " operations BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (hour_at, endpoint_id))%WITHOUT_ROWID%",
+    "INSERT INTO attempt_latency_rollups (hour_at, endpoint_id, bucket, attempts)"
+    " SELECT e - e % 3600000, endpoint_id, b, COUNT(*) FROM (SELECT endpoint_id,"
+    " CASE WHEN finished_at >= 0 THEN finished_at WHEN started_at >= 0 THEN started_at"
+    " ELSE 0 END AS e, %LATENCY_BUCKET% AS b FROM attempts WHERE status <> 0) x"
+    " GROUP BY e - e % 3600000, endpoint_id, b",
+    "INSERT INTO throttled_successes (minute_at, endpoint_id, operations)"
+    " SELECT e - e % 60000, endpoint_id, COUNT(*) FROM (SELECT a.endpoint_id,"
+    " CASE WHEN a.finished_at >= 0 THEN a.finished_at WHEN a.started_at >= 0"
+    " THEN a.started_at ELSE 0 END AS e FROM attempts a"
+    " WHERE a.decision = 'success' AND a.lease_conflict = 0 AND EXISTS (SELECT 1"
+    " FROM attempts t WHERE t.operation_id = a.operation_id AND t.status IN (429, 503))) x"
+    " GROUP BY e - e % 60000, endpoint_id",
+    "INSERT INTO throttled_successes_hourly (hour_at, endpoint_id, operations)"
+    " SELECT minute_at - minute_at % 3600000, endpoint_id, SUM(operations)"
+    " FROM throttled_successes GROUP BY minute_at - minute_at % 3600000, endpoint_id",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -369,7 +411,9 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
                        .replace(QLatin1String("%PRIMARY_KEY%"), primaryKey)
                        .replace(QLatin1String("%WITHOUT_ROWID%"),
                                 postgres ? QString() : QStringLiteral(" WITHOUT ROWID"))
-                       .replace(QLatin1String("%HOURLY_FROM_MINUTES%"), hourlyRollupsFill()));
+                       .replace(QLatin1String("%HOURLY_FROM_MINUTES%"), hourlyRollupsFill())
+                       .replace(QLatin1String("%LATENCY_BUCKET%"),
+                                latency::bucketSql(QStringLiteral("duration_ms"))));
     }
     return out;
 }
@@ -378,7 +422,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 14;
+    return 15;
+}
+
+int latencyRollupsVersion()
+{
+    return 15;
 }
 
 int endpointHoldsVersion()
@@ -517,6 +566,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion13, postgres);
     case 14:
         return statements(kVersion14, postgres);
+    case 15:
+        return statements(kVersion15, postgres);
     default:
         return {};
     }

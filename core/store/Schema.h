@@ -32,6 +32,9 @@ int standbyVersion();
 int credentialsVersion();
 // The version that added endpoint holds (held_until, held_reason; paused = 2).
 int endpointHoldsVersion();
+// The version that added the SLA report's tables: attempt_latency_rollups and
+// throttled_successes(_hourly).
+int latencyRollupsVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with

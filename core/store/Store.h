@@ -8,6 +8,7 @@
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
+#include "core/store/ReportRecords.h"
 
 #include <QByteArrayView>
 #include <QHash>
@@ -803,6 +804,19 @@ public:
     // pages still free afterwards, -1 on error; 0 elsewhere.
     qint64 incrementalVacuum(int pages);
 
+    // --- The SLA report (StoreReport.cpp, docs/report.md) ------------------------------
+    // The rollups of the minutes (hourly: the hours, from the hourly rows) that start in
+    // [fromMs, toMs), summed per time, endpoint, status class, decision and reason.
+    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
+                          const std::function<bool(const ReportSum &)> &visit);
+    // The operations that succeeded after a 429 or 503, per minute (hourly: per hour)
+    // that starts in [fromMs, toMs) and endpoint.
+    bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+                                 const std::function<bool(const ReportSum &)> &visit);
+    // The latency histogram of the hours that start in [fromMs, toMs), summed per
+    // endpoint and bucket. Empty with lastError() on failure.
+    std::optional<QList<LatencyCount>> latencyCounts(qint64 fromMs, qint64 toMs);
+
     // --- The Integrations view (StoreIntegrations.cpp) -------------------------------
     // Every endpoint's open work, read through the state index: the cost follows the
     // open operations, not the history. Empty with lastError() on failure.
@@ -837,6 +851,10 @@ private:
     // waits (-1: none).
     std::optional<qint64> previousDueAtMs(qint64 operationId);
     bool writeRollups(const RollupBatch &batch);
+    // The SLA report's counts of the batch (latency histogram, throttled successes).
+    bool writeReportCounts(const RollupBatch &batch);
+    // Whether any attempt of the operation was answered 429 or 503.
+    bool throttledBefore(qint64 operationId, bool *throttled);
     bool writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &workerId);
     enum class ScanOutcome
     {

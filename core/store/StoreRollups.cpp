@@ -8,6 +8,7 @@
 
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
+#include "core/store/LatencyBuckets.h"
 #include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 
@@ -134,13 +135,104 @@ public:
             sums.queueMs += a.startedAtMs - dueAtMs;
         if (a.durationMs > 0)
             sums.durationMs += a.durationMs;
+        // The latency histogram counts the exchanges that were answered.
+        if (a.status != 0)
+            ++m_latency[{end - end % kHourMs, text(a.endpointId), latency::bucketOf(a.durationMs)}];
     }
 
+    // An operation that succeeded after a 429 or 503, at its successful attempt.
+    void addThrottledSuccess(const AttemptRecord &a)
+    {
+        const qint64 end = endOf(a.finishedAtMs, a.startedAtMs);
+        ++m_throttledSuccesses[{end - end % kMinuteMs, text(a.endpointId)}];
+    }
+
+    using LatencyKey = std::tuple<qint64, QString, int>;
+    using MinuteKey = std::pair<qint64, QString>;
     const std::map<Key, Sums> &rows() const { return m_rows; }
+    const std::map<LatencyKey, qint64> &latency() const { return m_latency; }
+    const std::map<MinuteKey, qint64> &throttledSuccesses() const { return m_throttledSuccesses; }
 
 private:
     std::map<Key, Sums> m_rows;
+    std::map<LatencyKey, qint64> m_latency;
+    std::map<MinuteKey, qint64> m_throttledSuccesses;
 };
+
+namespace {
+
+// Adds counts to a table keyed by (time column, endpoint_id[, bucket]): the SLA
+// report's rows, upserted in key order like the rollups.
+template <typename Key>
+bool upsertCounts(const std::function<SqlStatement *(const QString &)> &cached,
+                  const std::function<bool(SqlStatement &)> &exec, const QString &table,
+                  const QString &keyColumns, const QString &countColumn,
+                  const std::map<Key, qint64> &rows)
+{
+    if (rows.empty())
+        return true;
+    const QStringList keys = keyColumns.split(QLatin1String(", "));
+    QStringList values;
+    for (qsizetype i = 0; i < keys.size(); ++i)
+        values.append(QStringLiteral(":k%1").arg(i));
+    SqlStatement *upsert =
+        cached(QStringLiteral("INSERT INTO %1 (%2, %3) VALUES (%4, :count) ON CONFLICT (%2)"
+                              " DO UPDATE SET %3 = %1.%3 + excluded.%3")
+                   .arg(table, keyColumns, countColumn, values.join(QLatin1String(", "))));
+    if (!upsert)
+        return false;
+    for (const auto &[key, count] : rows) {
+        std::apply(
+            [&](const auto &...parts) {
+                int i = 0;
+                (upsert->bindValue(QStringLiteral(":k%1").arg(i++), QVariant::fromValue(parts)),
+                 ...);
+            },
+            key);
+        upsert->bindValue(QStringLiteral(":count"), count);
+        if (!exec(*upsert))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool Store::writeReportCounts(const RollupBatch &batch)
+{
+    const auto prepare = [this](const QString &sql) {
+        return cached(sql);
+    };
+    const auto run = [this](SqlStatement &statement) {
+        return exec(statement);
+    };
+    std::map<RollupBatch::MinuteKey, qint64> hours;
+    for (const auto &[key, count] : batch.throttledSuccesses())
+        hours[{key.first - key.first % kHourMs, key.second}] += count;
+    return upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups"),
+                        QStringLiteral("hour_at, endpoint_id, bucket"), QStringLiteral("attempts"),
+                        batch.latency()) &&
+           upsertCounts(prepare, run, QStringLiteral("throttled_successes"),
+                        QStringLiteral("minute_at, endpoint_id"), QStringLiteral("operations"),
+                        batch.throttledSuccesses()) &&
+           upsertCounts(prepare, run, QStringLiteral("throttled_successes_hourly"),
+                        QStringLiteral("hour_at, endpoint_id"), QStringLiteral("operations"),
+                        hours);
+}
+
+bool Store::throttledBefore(qint64 operationId, bool *throttled)
+{
+    SqlStatement *query = cached(QStringLiteral(
+        "SELECT 1 FROM attempts WHERE operation_id = :operation AND status IN (429, 503) LIMIT 1"));
+    if (!query)
+        return false;
+    query->bindValue(QStringLiteral(":operation"), operationId);
+    if (!exec(*query))
+        return false;
+    *throttled = query->next();
+    query->finish();
+    return true;
+}
 
 std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
 {
@@ -313,6 +405,15 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         const QString &partitionKey =
             conflict ? outcomes.at(i).operation.partitionKey : request.newState.partitionKey;
         rollups.add(request.attempt, partitionKey, conflict, dueAtMs);
+        // The SLA report tells operations that succeeded only after a 429 or 503 apart.
+        if (!conflict && request.attempt.decision == Decision::Success &&
+            request.attempt.attempt > 1 && m_schemaVersion >= schema::latencyRollupsVersion()) {
+            bool throttled = false;
+            if (!throttledBefore(request.attempt.operationId, &throttled))
+                return failAll(m_lastError);
+            if (throttled)
+                rollups.addThrottledSuccess(request.attempt);
+        }
     }
     // Permits handed over to operations on standby, in the transaction that releases
     // them: the fleet's count of permits never drops while a request is in flight.
@@ -329,6 +430,8 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
     // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
     // too, so their locks are held for the shortest time.
     if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
+        return failAll(m_lastError);
+    if (m_schemaVersion >= schema::latencyRollupsVersion() && !writeReportCounts(rollups))
         return failAll(m_lastError);
     if (!writeInFlightPeaks(peaks, workerId))
         return failAll(m_lastError);
@@ -723,6 +826,17 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
     // Whole hours only: an hour that still holds minutes kept stays.
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
                         .arg(upTo - kHourMs))) {
+        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        return batch;
+    }
+    // The SLA report's counts go with the rollups of the same minutes and hours.
+    if (m_schemaVersion >= schema::latencyRollupsVersion() &&
+        (!query.exec(
+             QStringLiteral("DELETE FROM throttled_successes WHERE minute_at < %1").arg(upTo)) ||
+         !query.exec(QStringLiteral("DELETE FROM throttled_successes_hourly WHERE hour_at <= %1")
+                         .arg(upTo - kHourMs)) ||
+         !query.exec(QStringLiteral("DELETE FROM attempt_latency_rollups WHERE hour_at <= %1")
+                         .arg(upTo - kHourMs)))) {
         fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
