@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/config/WorkspaceConfig.h"
 
+#include "core/check/ExpectationReader.h"
 #include "core/config/JobRequest.h"
 #include "core/config/JsonReader.h"
 #include "core/config/TlsFiles.h"
@@ -57,6 +58,7 @@ const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("tls"),
                                 QStringLiteral("proxy")};
 const QStringList kEndpointKeys = {QStringLiteral("id"),
+                                   QStringLiteral("sla_target"),
                                    QStringLiteral("name"),
                                    QStringLiteral("method"),
                                    QStringLiteral("url"),
@@ -73,7 +75,10 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("pause_after_failures"),
                                    QStringLiteral("credentials"),
                                    QStringLiteral("tls"),
-                                   QStringLiteral("proxy")};
+                                   QStringLiteral("proxy"),
+                                   QStringLiteral("expect"),
+                                   QStringLiteral("latency_budget_ms"),
+                                   QStringLiteral("latency_window_seconds")};
 
 // An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
 // final newline, and let "upload\n" through.
@@ -1063,6 +1068,22 @@ void checkConnection(const WorkspaceConfig &config, const EndpointConfig &e, con
                Text::tr("no tls entry with id '%1'").arg(e.tls));
 }
 
+// What an answer must say, and how long it may take (docs/checks.md).
+void readChecks(const QJsonObject &o, const QString &path, JsonReader &r, EndpointConfig &e)
+{
+    if (o.contains(QStringLiteral("expect"))) {
+        auto expect = std::make_shared<Expectation>(
+            readExpectation(o.value(QStringLiteral("expect")),
+                            JsonReader::join(path, QStringLiteral("expect")), r));
+        if (r.ok() && !expect->isEmpty())
+            e.expect = std::move(expect);
+    }
+    e.latencyBudgetMs =
+        qint64(r.number(o, QStringLiteral("latency_budget_ms"), path, 1, 3'600'000, 0, true));
+    e.latencyWindowMs = qint64(
+        r.number(o, QStringLiteral("latency_window_seconds"), path, 10, 86'400, 300, true) * 1000);
+}
+
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
                   JsonReader &r, int pauseAfterFailures, EndpointConfig &e)
 {
@@ -1099,6 +1120,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     e.everySeconds =
         int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
     e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
+    e.slaTarget = r.number(o, QStringLiteral("sla_target"), path, 0, 100, -1);
     e.policy = r.string(o, QStringLiteral("policy"), path, false);
     e.partitionKey = r.string(o, QStringLiteral("partition_key"), path, false);
     notePlaceholders(e.partitionKey, e);
@@ -1136,6 +1158,7 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
                 r.number(*io, QStringLiteral("key_valid_seconds"), idemPath, 1, 366.0 * 86400, 0);
         }
     }
+    readChecks(o, path, r, e);
 }
 
 // Every event an alert target may hear of, as the file names them.

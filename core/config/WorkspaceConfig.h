@@ -14,9 +14,12 @@
 #include <QString>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace cooldown {
+
+struct Expectation;
 
 // One configured endpoint. Header values, the URL and the body have their
 // ${env:NAME} references resolved in memory only; `headerTemplates` keeps the text
@@ -35,6 +38,8 @@ struct EndpointConfig
     QByteArray body;
     int everySeconds = 0; // 0: runs once per database
     double timeoutSeconds = 30;
+    // The availability the partner promised, in percent (docs/report.md); -1: none.
+    double slaTarget = -1;
     QString policy; // policy_id, or empty
     QString partitionKey;
     QString retry = QStringLiteral("default");
@@ -57,6 +62,12 @@ struct EndpointConfig
     QString credentials;
     QString tls;
     ProxyConfig proxy;
+    // docs/checks.md: what an answer must say beyond its status (null: any 2xx), and
+    // the time an exchange may take before it counts as degraded (0: no budget), its
+    // p95 judged over the last latencyWindowMs.
+    std::shared_ptr<const Expectation> expect;
+    qint64 latencyBudgetMs = 0;
+    qint64 latencyWindowMs = 300'000;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };

@@ -105,6 +105,10 @@ AttemptOutcome outcomeOf(const EndpointConfig &e, const TransportResult &result)
     outcome.body = result.body;
     outcome.idempotencyKeySent = !e.idempotencyHeader.isEmpty();
     outcome.keyValidMs = qint64(e.keyValidSeconds * 1000);
+    outcome.expect = e.expect.get();
+    outcome.bodyTruncated = result.bodyTruncated;
+    outcome.durationMs = result.durationMs;
+    outcome.latencyBudgetMs = e.latencyBudgetMs;
     if (outcome.error != TransportError::None)
         outcome.status = 0;
     return outcome;
@@ -1058,6 +1062,9 @@ void Scheduler::send(Held &held)
     r.timeoutMs = int(e.timeoutSeconds * 1000);
     r.maxRedirects = m_options.maxRedirects;
     r.maxResponseBytes = m_options.maxResponseBytes;
+    // An expectation on the body's size reads one byte past its bound, to tell.
+    if (e.expect && e.expect->maxBodyBytes >= 0)
+        r.maxResponseBytes = std::max(r.maxResponseBytes, e.expect->maxBodyBytes + 1);
     held.stage = Held::Stage::InFlight;
     ++m_inFlight;
     m_inFlightPeaks.set(nowMs(), m_inFlight);

@@ -19,13 +19,16 @@ namespace {
 enum class Kind
 {
     Success,
-    Throttle,  // 429, 503: wait for the server's time
-    Transient, // 408, 500, 502, 504: backoff, or the server's time if given
-    KeyInUse,  // 409 for a keyed request: the first one is still running
-    NotSent,   // refused, DNS: safe to send again whatever the method
-    Ambiguous, // timeout, closed, worker died: may have been executed
-    Final,     // fail without retrying
+    Throttle,    // 429, 503: wait for the server's time
+    Transient,   // 408, 500, 502, 504: backoff, or the server's time if given
+    KeyInUse,    // 409 for a keyed request: the first one is still running
+    NotSent,     // refused, DNS: safe to send again whatever the method
+    Ambiguous,   // timeout, closed, worker died: may have been executed
+    Final,       // fail without retrying
+    CheckFailed, // an answer the endpoint's expectation refuses (docs/checks.md)
 };
+
+constexpr const char kCheckFailed[] = "assertion_failed";
 
 struct Classified
 {
@@ -56,10 +59,13 @@ Classified classify(const AttemptOutcome &o, bool idempotent)
         return {Kind::Final, "unsupported_scheme"};
     }
     const int s = o.status;
-    if (s >= 200 && s < 300)
-        return {Kind::Success, "ok"};
+    // A throttle is the server asking to wait, whatever the expectation allows.
     if (s == 429 || s == 503)
         return {Kind::Throttle, "throttled"};
+    if (o.expect && o.expect->allowsStatus(s))
+        return {Kind::Success, "ok"};
+    if (s >= 200 && s < 300)
+        return {o.expect ? Kind::CheckFailed : Kind::Success, o.expect ? kCheckFailed : "ok"};
     if (s == 408)
         return {Kind::Transient, "request_timeout"};
     if (s == 500 || s == 502 || s == 504)
@@ -110,6 +116,23 @@ QJsonValue problemJson(const ServerWait &wait)
     return json;
 }
 
+// An answer the status let through is held to the endpoint's expectation; one that
+// fails it is retried like a server error only when the expectation says so (a POST
+// that executed must not run again because its answer looked odd).
+Classified checkAnswer(Classified c, const AttemptOutcome &o, RetryDecision &d)
+{
+    if (!o.expect)
+        return c;
+    if (c.kind == Kind::Success)
+        d.check = o.expect->check(o.headers, o.body, o.bodyTruncated);
+    else if (c.kind == Kind::CheckFailed)
+        d.check = CheckFailure{QStringLiteral("status is ") + o.expect->statusText(),
+                               QString::number(o.status)};
+    if (!d.check)
+        return c;
+    return {o.expect->retryOnFailure ? Kind::Transient : Kind::Final, kCheckFailed};
+}
+
 } // namespace
 
 bool isIdempotentMethod(QByteArrayView method)
@@ -132,14 +155,16 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
             history.firstAttemptAtMs + qint64(std::llround(profile.deadlineSeconds * 1000));
 
     const bool idempotent = isIdempotentMethod(outcome.method);
-    const Classified c = classify(outcome, idempotent);
+    const Classified c = checkAnswer(classify(outcome, idempotent), outcome, d);
     d.throttled = c.kind == Kind::Throttle;
     const int throttles = history.throttledBefore + (d.throttled ? 1 : 0);
     d.countedAttempts = profile.throttleCountsAsAttempt ? history.attempt
                                                         : std::max(0, history.attempt - throttles);
 
-    if (c.kind == Kind::Success)
-        return endWith(d, Action::Success, c.reason);
+    if (c.kind == Kind::Success) {
+        d.degraded = outcome.latencyBudgetMs > 0 && outcome.durationMs > outcome.latencyBudgetMs;
+        return endWith(d, Action::Success, d.degraded ? "degraded" : c.reason);
+    }
     // The server suspects abuse: sending again, whatever the status, would make it
     // worse. Only an operator can tell what is going on.
     if (d.serverWait.problemAction == ProblemAction::Park)
@@ -240,6 +265,11 @@ QJsonObject RetryDecision::toJson() const
                                             : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("problem"), problemJson(serverWait)},
         {QStringLiteral("hints"), serverWait.hintsToJson()},
+        {QStringLiteral("check"),
+         check ? QJsonValue(QJsonObject{{QStringLiteral("assertion"), check->assertion},
+                                        {QStringLiteral("found"), check->found}})
+               : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("degraded"), degraded},
     };
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/check/Expectation.h"
 #include "core/http/HttpHeaders.h"
 #include "core/retry/Decision.h"
 #include "core/retry/RetryProfile.h"
@@ -45,6 +46,13 @@ struct AttemptOutcome
     // How long the server keeps an idempotency key after the first attempt (an
     // endpoint's idempotency.key_valid_seconds); 0 when it does not say.
     qint64 keyValidMs = 0;
+    // docs/checks.md: what the answer must say beyond its status (null: any 2xx
+    // succeeds), whether the body was cut at the transport's limit, how long the
+    // exchange took and the endpoint's latency budget (0: none).
+    const Expectation *expect = nullptr;
+    bool bodyTruncated = false;
+    qint64 durationMs = -1;
+    qint64 latencyBudgetMs = 0;
 };
 
 // Where the operation stands when the outcome arrives.
@@ -66,11 +74,13 @@ struct RetryDecision
     qint64 delayMs = -1;     // Retry only: from now until the retry may start
     qint64 notBeforeMs = -1; // Retry only: absolute UTC ms
     WaitSource source = WaitSource::None;
-    ServerWait serverWait;       // what the server said, even when it was not used
-    bool throttled = false;      // a 429 or 503: counted apart from failures
-    int countedAttempts = 0;     // attempts that count towards max_attempts
-    qint64 deadlineMs = -1;      // -1 without a deadline
-    qint64 keyValidUntilMs = -1; // when the server forgets the key; -1 when not said
+    ServerWait serverWait;             // what the server said, even when it was not used
+    bool throttled = false;            // a 429 or 503: counted apart from failures
+    int countedAttempts = 0;           // attempts that count towards max_attempts
+    qint64 deadlineMs = -1;            // -1 without a deadline
+    qint64 keyValidUntilMs = -1;       // when the server forgets the key; -1 when not said
+    std::optional<CheckFailure> check; // the assertion the answer failed (assertion_failed)
+    bool degraded = false;             // a success over the latency budget (reason degraded)
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                 const AttemptHistory &history, qint64 nowMs, RandomSource &random,

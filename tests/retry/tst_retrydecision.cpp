@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/check/ExpectationReader.h"
+#include "core/config/JsonReader.h"
 #include "core/http/HttpDate.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/RandomSource.h"
 #include "support/ReadableEnums.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
@@ -68,6 +71,8 @@ private slots:
     void malformedRetryAfterFallsBackToBackoff();
     void jsonShape();
     void aKeyTheServerForgotIsNeverSentAgainByItself();
+    void checks_data();
+    void checks();
 };
 
 void tst_RetryDecision::table_data()
@@ -483,6 +488,107 @@ void tst_RetryDecision::aKeyTheServerForgotIsNeverSentAgainByItself()
     Case get = c;
     get.method = "GET";
     QCOMPARE(run(get).action, RetryDecision::Action::Retry);
+}
+
+// docs/checks.md: what the answer says decides beside its status.
+void tst_RetryDecision::checks_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("key");
+    QTest::addColumn<QByteArray>("expect");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<qint64>("durationMs");
+    QTest::addColumn<RetryDecision::Action>("action");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("check"); // the failure's text; empty: none
+
+    using A = RetryDecision::Action;
+    const QByteArray statusOk = "{\"json\": [{\"pointer\": \"/status\", \"equals\": \"ok\"}]}";
+    const QByteArray retried = "{\"json\": [{\"pointer\": \"/status\", \"equals\": \"ok\"}], "
+                               "\"retry_on_failure\": true}";
+    const QByteArray good = "{\"status\": \"ok\"}";
+    const QByteArray bad = "{\"status\": \"error\"}";
+    const QString badCheck = QStringLiteral("json[0] /status equals \"ok\"; found: \"error\"");
+    QTest::newRow("GET body passes") << QByteArray("GET") << false << statusOk << 200 << good
+                                     << qint64(10) << A::Success << "ok" << QString();
+    QTest::newRow("GET body fails: not retried")
+        << QByteArray("GET") << false << statusOk << 200 << bad << qint64(10) << A::Fail
+        << "assertion_failed" << badCheck;
+    QTest::newRow("POST body fails: never sent again")
+        << QByteArray("POST") << true << statusOk << 201 << bad << qint64(10) << A::Fail
+        << "assertion_failed" << badCheck;
+    QTest::newRow("GET retry_on_failure: retried")
+        << QByteArray("GET") << false << retried << 200 << bad << qint64(10) << A::Retry
+        << "assertion_failed" << badCheck;
+    QTest::newRow("POST retry_on_failure without key: parked")
+        << QByteArray("POST") << false << retried << 200 << bad << qint64(10) << A::Park
+        << "not_idempotent" << badCheck;
+    QTest::newRow("POST retry_on_failure with key: retried")
+        << QByteArray("POST") << true << retried << 200 << bad << qint64(10) << A::Retry
+        << "assertion_failed" << badCheck;
+    QTest::newRow("2xx outside the statuses")
+        << QByteArray("GET") << false << QByteArray("{\"status\": [\"200-204\"]}") << 206 << good
+        << qint64(10) << A::Fail << "assertion_failed"
+        << QStringLiteral("status is 200-204; found: 206");
+    QTest::newRow("404 allowed") << QByteArray("GET") << false
+                                 << QByteArray("{\"status\": [200, 404]}") << 404 << good
+                                 << qint64(10) << A::Success << "ok" << QString();
+    QTest::newRow("429 stays a throttle")
+        << QByteArray("GET") << false << QByteArray("{\"status\": [\"200-499\"]}") << 429 << good
+        << qint64(10) << A::Retry << "throttled" << QString();
+    QTest::newRow("500 outside the statuses stays a server error")
+        << QByteArray("GET") << false << statusOk << 500 << good << qint64(10) << A::Retry
+        << "server_error" << QString();
+    QTest::newRow("over budget: degraded")
+        << QByteArray("GET") << false << QByteArray() << 200 << good << qint64(2001) << A::Success
+        << "degraded" << QString();
+    QTest::newRow("at budget: ok") << QByteArray("GET") << false << QByteArray() << 200 << good
+                                   << qint64(2000) << A::Success << "ok" << QString();
+    QTest::newRow("over budget and failing: failed")
+        << QByteArray("GET") << false << statusOk << 200 << bad << qint64(5000) << A::Fail
+        << "assertion_failed" << badCheck;
+}
+
+void tst_RetryDecision::checks()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(bool, key);
+    QFETCH(QByteArray, expect);
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(qint64, durationMs);
+    QFETCH(RetryDecision::Action, action);
+    QFETCH(QString, reason);
+    QFETCH(QString, check);
+
+    std::optional<Expectation> expectation;
+    if (!expect.isEmpty()) {
+        QString error;
+        JsonReader reader(&error);
+        expectation = readExpectation(QJsonDocument::fromJson(expect).object(),
+                                      QStringLiteral("expect"), reader);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    AttemptOutcome outcome;
+    outcome.method = method;
+    outcome.status = status;
+    outcome.idempotencyKeySent = key;
+    outcome.body = body;
+    outcome.headers.appendLine("Content-Type: application/json");
+    outcome.expect = expectation ? &*expectation : nullptr;
+    outcome.durationMs = durationMs;
+    outcome.latencyBudgetMs = 2000;
+    AttemptHistory history;
+    history.firstAttemptAtMs = kNow;
+    SeededRandom random(1);
+    const RetryDecision d = RetryDecision::decide(RetryProfile(), outcome, history, kNow, random);
+    QCOMPARE(d.action, action);
+    QCOMPARE(d.reason, reason);
+    QCOMPARE(d.check ? d.check->text() : QString(), check);
+    QCOMPARE(d.degraded, reason == QLatin1String("degraded"));
+    const QJsonObject json = d.toJson();
+    QCOMPARE(json.value(QStringLiteral("check")).isNull(), check.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_RetryDecision)
