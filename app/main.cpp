@@ -8,6 +8,7 @@
 #include "app/Language.h"
 #include "app/OperatorCommands.h"
 #include "app/PauseCommand.h"
+#include "app/ReportCommand.h"
 #include "app/RunCommand.h"
 #include "app/StatusCommand.h"
 
@@ -74,6 +75,10 @@ const CommandEntry kCommands[] = {
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "show the workers, partitions and backlog of a database"),
      cooldown::cli::runStatus},
+    {"report",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "report each endpoint's availability and SLA over a range"),
+     cooldown::cli::runReport},
 #ifdef COOLDOWN_HAVE_DEMO
     {"demo-server",
      QT_TRANSLATE_NOOP("cooldown::cli::Text", "run the demo API on 127.0.0.1 until interrupted"),

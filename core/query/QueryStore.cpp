@@ -179,4 +179,20 @@ std::optional<DrainInput> QueryStore::drainInput(const OperationSelection &selec
     return readDrainInput(*m_store, selection, action, nowMs, maxInFlight, error);
 }
 
+bool QueryStore::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const ReportVisit &visit)
+{
+    return m_store->forEachReportSum(hourly, fromMs, toMs, visit);
+}
+
+bool QueryStore::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+                                         const ReportVisit &visit)
+{
+    return m_store->forEachThrottledSuccess(hourly, fromMs, toMs, visit);
+}
+
+std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 fromMs, qint64 toMs)
+{
+    return m_store->latencyCounts(fromMs, toMs);
+}
+
 } // namespace cooldown
