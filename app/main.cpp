@@ -10,6 +10,7 @@
 #include "app/PauseCommand.h"
 #include "app/ReportCommand.h"
 #include "app/RunCommand.h"
+#include "app/ShowAttemptCommand.h"
 #include "app/StatusCommand.h"
 
 #include <QCoreApplication>
@@ -75,6 +76,10 @@ const CommandEntry kCommands[] = {
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "show the workers, partitions and backlog of a database"),
      cooldown::cli::runStatus},
+    {"show-attempt",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "show one attempt, with the assertion it failed and the exchange kept"),
+     cooldown::cli::runShowAttempt},
     {"report",
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "report each endpoint's availability and SLA over a range"),

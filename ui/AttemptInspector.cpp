@@ -35,7 +35,8 @@ QString isoTime(qint64 ms)
 
 } // namespace
 
-QJsonObject explainAttempt(const AttemptRecord &a, const WorkspaceConfig &config)
+QJsonObject explainAttempt(const AttemptRecord &a, const WorkspaceConfig &config,
+                           const std::optional<KeptExchange> &kept)
 {
     AttemptOutcome outcome;
     outcome.method = a.method.toLatin1();
@@ -54,6 +55,16 @@ QJsonObject explainAttempt(const AttemptRecord &a, const WorkspaceConfig &config
     history.firstAttemptAtMs = a.startedAtMs;
 
     const EndpointConfig *endpoint = config.endpoint(a.endpointId);
+    // The checks on the body can be run again only where the body was kept.
+    if (endpoint && kept) {
+        outcome.expect = endpoint->expect.get();
+        outcome.body = kept->responseBody.toUtf8();
+        outcome.bodyTruncated = kept->responseTruncated;
+    }
+    if (endpoint) {
+        outcome.durationMs = a.durationMs;
+        outcome.latencyBudgetMs = endpoint->latencyBudgetMs;
+    }
     const RetryProfile profile =
         config.retryProfile(endpoint ? endpoint->retry : QStringLiteral("default"));
     ServerWaitOptions hints;
@@ -83,7 +94,8 @@ QString AttemptInspector::text() const
     return m_view->toPlainText();
 }
 
-void AttemptInspector::showAttempt(const std::optional<AttemptRecord> &attempt)
+void AttemptInspector::showAttempt(const std::optional<AttemptRecord> &attempt,
+                                   const std::optional<KeptExchange> &kept)
 {
     if (!attempt) {
         m_view->setHtml(tr("<p style='color:#5f6368'>Select an attempt to see what was sent, "
@@ -124,18 +136,33 @@ void AttemptInspector::showAttempt(const std::optional<AttemptRecord> &attempt)
         html += row(tr("Forced"), tr("yes: an operator bypassed the token bucket"));
     if (a.leaseConflict)
         html += row(tr("Lease"), tr("lost: this exchange did not change the operation"));
+    if (!a.checkFailure.isEmpty())
+        html += row(tr("Check failed"), a.checkFailure);
     html += QStringLiteral("</table>");
 
     const QString pre = QStringLiteral("<pre style='background:#f4f5f7;padding:6px'>%1</pre>");
     html += tr("<h4>Request headers</h4>");
     html += pre.arg(escaped(redaction::redactHeaderLines(a.requestHeaders).trimmed()));
+    if (kept) {
+        html += tr("<h4>Request body (%1 bytes)</h4>").arg(kept->requestBytes);
+        html += pre.arg(escaped(kept->requestBody));
+    }
     html += tr("<h4>Response headers</h4>");
     html += pre.arg(escaped(redaction::redactHeaderLines(a.responseHeaders).trimmed()));
-    html += tr("<h4>Why: the rules applied to this response</h4>"
-               "<p style='color:#5f6368'>As <code>cooldown explain</code> prints it, from the "
-               "stored status and headers (the body is not kept, and the jitter is drawn "
-               "again).</p>");
-    const QJsonObject why = explainAttempt(a, m_config);
+    if (kept) {
+        html += tr("<h4>Response body (%1 bytes)</h4>").arg(kept->responseBytes);
+        html += pre.arg(escaped(kept->responseBody));
+    }
+    if (kept)
+        html += tr("<h4>Why: the rules applied to this response</h4>"
+                   "<p style='color:#5f6368'>As the engine decided, from the stored status, "
+                   "headers and the body kept (the jitter is drawn again).</p>");
+    else
+        html += tr("<h4>Why: the rules applied to this response</h4>"
+                   "<p style='color:#5f6368'>As <code>cooldown explain</code> prints it, from the "
+                   "stored status and headers (the body is not kept, and the jitter is drawn "
+                   "again).</p>");
+    const QJsonObject why = explainAttempt(a, m_config, kept);
     html += pre.arg(escaped(QString::fromUtf8(QJsonDocument(why).toJson(QJsonDocument::Indented))));
     m_view->setHtml(html);
 }

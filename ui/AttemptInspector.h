@@ -17,7 +17,8 @@ namespace cooldown {
 // from the stored status, transport error and response headers, and the endpoint's
 // retry profile decides again. The response body is not stored, so a wait that came
 // from a problem body cannot be re-derived; the stored decision stays the authority.
-QJsonObject explainAttempt(const AttemptRecord &attempt, const WorkspaceConfig &config);
+QJsonObject explainAttempt(const AttemptRecord &attempt, const WorkspaceConfig &config,
+                           const std::optional<KeptExchange> &kept = std::nullopt);
 
 // Shows one attempt: what was sent and received (headers redacted), the raw
 // Retry-After, the decision the engine recorded and the explanation of the rules.
@@ -30,7 +31,9 @@ public:
     explicit AttemptInspector(QWidget *parent = nullptr);
 
     void setConfig(const WorkspaceConfig &config) { m_config = config; }
-    void showAttempt(const std::optional<AttemptRecord> &attempt);
+    // kept: the bodies, for the last failed or degraded exchanges (docs/checks.md).
+    void showAttempt(const std::optional<AttemptRecord> &attempt,
+                     const std::optional<KeptExchange> &kept = std::nullopt);
     QString text() const;
 
 private:

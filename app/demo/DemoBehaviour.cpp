@@ -29,6 +29,10 @@ const Route kRoutes[] = {
     {"/slow", "delay_ms=200", false},
     {"/hang", "hang=1", false},
     {"/uploads", "require_key=1", true},
+    {"/answers/error", "answer=error", false},
+    {"/answers/empty", "answer=empty", false},
+    {"/answers/items", "answer=items", false},
+    {"/answers/text", "body_bytes=64", false},
 };
 
 QString reasonFor(const QString &name, const QString &value, const QString &expected)
@@ -192,6 +196,14 @@ std::optional<QString> applyParameter(Behaviour &b, const QString &name, const Q
         return flag(b.requireKey);
     if (name == QLatin1String("body_bytes"))
         return integer(0, kMaxBodyBytes, b.bodyBytes);
+    if (name == QLatin1String("answer")) {
+        static const QStringList kAnswers = {QStringLiteral("request"), QStringLiteral("error"),
+                                             QStringLiteral("empty"), QStringLiteral("items")};
+        if (!kAnswers.contains(value))
+            return reasonFor(name, value, QStringLiteral("request, error, empty or items"));
+        b.answer = value;
+        return std::nullopt;
+    }
     return QStringLiteral("unknown query parameter '%1'").arg(name);
 }
 

@@ -53,6 +53,10 @@ struct Behaviour
     qint64 dropFirst = 0;
     bool requireKey = false;
     qint64 bodyBytes = -1; // -1: a JSON body
+    // What a successful JSON answer says: the request (the default), or a body a
+    // check should refuse (docs/checks.md): "error" ({"status": "error", ...}) or
+    // "empty" ({"status": "ok", "items": []}), or one it should pass ("items").
+    QString answer = QStringLiteral("request");
 };
 
 // A data route with defaults of its own (/api/<anything> has none).

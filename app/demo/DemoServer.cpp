@@ -57,6 +57,7 @@ struct Outcome
     int failStatus = 0;     // 0: the payload runs
     bool drop = false;
     qint64 bodyBytes = -1;
+    QString answer;
     qint64 receivedBytes = 0;
     QByteArray receivedSha256;
     HeaderList limitHeaders;
@@ -226,6 +227,7 @@ Outcome outcomeOf(const Arrival &a, const QHttpServerRequest &request,
     outcome.created = a.method == Method::Post;
     outcome.key = a.behaviour.key;
     outcome.bodyBytes = a.behaviour.bodyBytes;
+    outcome.answer = a.behaviour.answer;
     outcome.receivedBytes = request.body().size();
     outcome.receivedSha256 =
         QCryptographicHash::hash(request.body(), QCryptographicHash::Sha256).toHex();
@@ -597,6 +599,28 @@ void DemoServer::Impl::finish(quint64 pendingId)
     execute(entry);
 }
 
+namespace {
+
+// The JSON a successful answer carries: the request described, or what an `answer=`
+// asked for, with the request's id and execution count beside it.
+QJsonObject answerObject(const QString &answer, const QJsonObject &request)
+{
+    if (answer == QLatin1String("error"))
+        return {{QStringLiteral("status"), QStringLiteral("error")},
+                {QStringLiteral("message"), QStringLiteral("the event was dropped")},
+                {QStringLiteral("request_id"), request.value(QStringLiteral("request_id"))},
+                {QStringLiteral("execution"), request.value(QStringLiteral("execution"))}};
+    if (answer == QLatin1String("empty") || answer == QLatin1String("items"))
+        return {{QStringLiteral("status"), QStringLiteral("ok")},
+                {QStringLiteral("items"),
+                 answer == QLatin1String("empty") ? QJsonArray() : QJsonArray{1, 2, 3}},
+                {QStringLiteral("request_id"), request.value(QStringLiteral("request_id"))},
+                {QStringLiteral("execution"), request.value(QStringLiteral("execution"))}};
+    return request;
+}
+
+} // namespace
+
 void DemoServer::Impl::execute(Pending &entry)
 {
     const Outcome &o = entry.outcome;
@@ -640,7 +664,7 @@ void DemoServer::Impl::execute(Pending &entry)
             {QStringLiteral("received_bytes"), o.receivedBytes},
             {QStringLiteral("received_sha256"), QString::fromLatin1(o.receivedSha256)},
         };
-        body = QJsonDocument(object).toJson(QJsonDocument::Compact);
+        body = QJsonDocument(answerObject(o.answer, object)).toJson(QJsonDocument::Compact);
     }
     if (o.ledgered)
         ledger.complete(o.idempotencyKey, {status, contentType, body});

@@ -28,6 +28,10 @@ class Clock;
 //   /slow                delay_ms=200
 //   /hang                hang=1 (accepted, never answered)
 //   /uploads             POST and PATCH only; require_key=1
+//   /answers/error       answer=error: 200 {"status": "error", ...} (checks: docs/checks.md)
+//   /answers/empty       answer=empty: 200 {"status": "ok", "items": []}
+//   /answers/items       answer=items: 200 {"status": "ok", "items": [1, 2, 3]}
+//   /answers/text        body_bytes=64: 200 text/plain
 //   /api/<anything>      no defaults
 //
 // Query parameters (an unknown parameter or a bad value is answered 400):
@@ -56,6 +60,8 @@ class Clock;
 //                        and then close the connection unanswered (a crash after commit)
 //   require_key=0|1      POST/PATCH without Idempotency-Key are refused with 400
 //   body_bytes=N         answer success with N bytes of text instead of JSON
+//   answer=A             a success's JSON: request (default: the request described) |
+//                        error | empty | items (see /answers/*)
 //
 // Order of checks: maintenance (503), rate limit (429), idempotency ledger (400, 409,
 // 422, replay), then fail / hang / delay / drop, then the payload runs and the answer

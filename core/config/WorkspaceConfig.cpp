@@ -77,8 +77,7 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("tls"),
                                    QStringLiteral("proxy"),
                                    QStringLiteral("expect"),
-                                   QStringLiteral("latency_budget_ms"),
-                                   QStringLiteral("latency_window_seconds")};
+                                   QStringLiteral("latency_budget_ms")};
 
 // An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
 // final newline, and let "upload\n" through.
@@ -1080,8 +1079,6 @@ void readChecks(const QJsonObject &o, const QString &path, JsonReader &r, Endpoi
     }
     e.latencyBudgetMs =
         qint64(r.number(o, QStringLiteral("latency_budget_ms"), path, 1, 3'600'000, 0, true));
-    e.latencyWindowMs = qint64(
-        r.number(o, QStringLiteral("latency_window_seconds"), path, 10, 86'400, 300, true) * 1000);
 }
 
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,
@@ -1407,6 +1404,30 @@ QHash<QString, QString> WorkspaceConfig::demoVariables(const QUrl &baseUrl)
     return {{QStringLiteral("demo:base_url"), url}};
 }
 
+QStringList WorkspaceConfig::secretValues() const
+{
+    QStringList out;
+    auto add = [&out](const QByteArray &value) {
+        if (!value.isEmpty())
+            out.append(QString::fromUtf8(value));
+    };
+    for (const CredentialConfig &c : credentials) {
+        add(c.clientSecret);
+        add(c.headerValue);
+        // "Bearer abc" or "Basic abc": the credentials without their scheme too.
+        const qsizetype space = c.headerValue.indexOf(' ');
+        if (space > 0)
+            add(c.headerValue.mid(space + 1).trimmed());
+        if (c.type == CredentialConfig::Type::Basic && space > 0) {
+            const QByteArray pair = QByteArray::fromBase64(c.headerValue.mid(space + 1).trimmed());
+            add(pair);
+            add(pair.mid(pair.indexOf(':') + 1));
+        }
+    }
+    add(api.token);
+    return out;
+}
+
 RetryProfile WorkspaceConfig::retryProfile(const QString &name) const
 {
     return retryProfiles.value(name, RetryProfile());
@@ -1464,7 +1485,13 @@ void readLimits(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
     if (top.contains(QStringLiteral("retention"))) {
         const QString path = QStringLiteral("retention");
         if (const auto c = r.object(top.value(path), path)) {
-            r.checkKnownKeys(*c, path, {QStringLiteral("raw_days"), QStringLiteral("rollup_days")});
+            r.checkKnownKeys(*c, path,
+                             {QStringLiteral("raw_days"), QStringLiteral("rollup_days"),
+                              QStringLiteral("kept_exchanges"), QStringLiteral("kept_body_bytes")});
+            config.retention.keptExchanges =
+                int(r.number(*c, QStringLiteral("kept_exchanges"), path, 0, 1000, 20, true));
+            config.retention.keptBodyBytes = int(
+                r.number(*c, QStringLiteral("kept_body_bytes"), path, 0, 1024 * 1024, 16384, true));
             config.retention.rawDays =
                 int(r.number(*c, QStringLiteral("raw_days"), path, 0, 36500, 30, true));
             config.retention.rollupDays =

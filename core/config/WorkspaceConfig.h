@@ -63,11 +63,9 @@ struct EndpointConfig
     QString tls;
     ProxyConfig proxy;
     // docs/checks.md: what an answer must say beyond its status (null: any 2xx), and
-    // the time an exchange may take before it counts as degraded (0: no budget), its
-    // p95 judged over the last latencyWindowMs.
+    // the time an exchange may take before it counts as degraded (0: no budget).
     std::shared_ptr<const Expectation> expect;
     qint64 latencyBudgetMs = 0;
-    qint64 latencyWindowMs = 300'000;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };
@@ -115,6 +113,10 @@ struct RetentionConfig
 {
     int rawDays = 30;
     int rollupDays = 400;
+    // docs/checks.md: the last failed or degraded exchanges kept whole per endpoint,
+    // and how much of each body they keep.
+    int keptExchanges = 20;
+    int keptBodyBytes = 16 * 1024;
 };
 
 // The local API of `cooldown run --listen` (docs/local-api.md).
@@ -168,6 +170,9 @@ struct WorkspaceConfig
     const TlsConfig *tlsConfig(const QString &id) const;
     const RateLimitPolicy *policy(const QString &policyId) const;
     RetryProfile retryProfile(const QString &name) const;
+    // The secrets the workspace holds in memory (credentials' secrets and header
+    // values, the local API's token): what nothing written may contain.
+    QStringList secretValues() const;
 
     // Relative file paths of "tls" entries are taken from the folder of sourceName (the
     // file's path when loaded; the working directory for a bare name).

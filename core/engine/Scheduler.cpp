@@ -11,6 +11,7 @@
 #include "core/engine/Transport.h"
 #include "core/http/AuthChallenge.h"
 #include "core/http/QuotaStatement.h"
+#include "core/http/Redaction.h"
 #include "core/http/StructuredFields.h"
 #include "core/retry/RetryDecision.h"
 #include "core/time/Clock.h"
@@ -1101,7 +1102,8 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     RetryDecision d = RetryDecision::decide(profile, outcome, history, now, m_random, hints);
 
     const AttemptFacts facts = factsOfAnswer(held, result, d);
-    const AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
+    AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
+    noteCheck(held, result, d, a);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     if (d.action == RetryDecision::Action::Retry)
         m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
@@ -1159,6 +1161,33 @@ AttemptFacts Scheduler::factsOfAnswer(const Held &held, const TransportResult &r
     facts.requestHeaders = headerLines(withoutCredential(held.request.headers, held.authName));
     facts.responseHeaders = headerLines(result.headers);
     return facts;
+}
+
+void Scheduler::noteCheck(const Held &held, const TransportResult &result, const RetryDecision &d,
+                          AttemptRecord &a) const
+{
+    const bool failed = d.action != RetryDecision::Action::Success && !d.throttled;
+    const int keep = m_config.retention.keptExchanges;
+    if (!d.check && !((failed || d.degraded) && keep > 0))
+        return;
+    QStringList secrets = m_config.secretValues();
+    secrets += redaction::secretValues(held.request.headers);
+    if (d.check)
+        a.checkFailure = redaction::scrub(d.check->text(), secrets);
+    if (!(failed || d.degraded) || keep <= 0)
+        return;
+    const int bytes = m_config.retention.keptBodyBytes;
+    auto kept = std::make_shared<KeptExchange>();
+    kept->requestBody = redaction::redactBody(
+        held.request.body, held.request.headers.value("Content-Type").value_or(QByteArray()), bytes,
+        secrets);
+    kept->responseBody = redaction::redactBody(
+        result.body, result.headers.value("Content-Type").value_or(QByteArray()), bytes, secrets);
+    kept->requestBytes = held.request.body.size();
+    kept->responseBytes = result.body.size();
+    kept->responseTruncated = result.bodyTruncated;
+    kept->keepLast = keep;
+    a.kept = std::move(kept);
 }
 
 void Scheduler::paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,

@@ -245,6 +245,10 @@ private:
     // retry, to an endpoint with credentials, is an authentication failure: d says so,
     // and the token sent is distrusted.
     AttemptFacts factsOfAnswer(const Held &held, const TransportResult &result, RetryDecision &d);
+    // The assertion the answer failed, and the exchange kept whole when it failed or
+    // was degraded (docs/checks.md), both scrubbed of every secret in play.
+    void noteCheck(const Held &held, const TransportResult &result, const RetryDecision &d,
+                   AttemptRecord &a) const;
     // What the answer teaches the partition's bucket and the drift monitor.
     void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
                          qint64 nowMs);

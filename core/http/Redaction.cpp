@@ -2,8 +2,13 @@
 #include "core/http/Redaction.h"
 
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QUrl>
+#include <QUrlQuery>
 #include <QVarLengthArray>
 
 #include <string_view>
@@ -214,6 +219,11 @@ QString redactUrl(const QString &url)
     return out;
 }
 
+QString redactUrls(const QString &text)
+{
+    return redactUrlsOnly(text);
+}
+
 QString redactText(const QString &text)
 {
     // Free text sometimes quotes a request, header lines included.
@@ -295,6 +305,127 @@ QString headerLines(const HttpHeaders &headers)
                u'\n';
     }
     return out;
+}
+
+namespace {
+
+// The JSON value with the values of secret-named members replaced; *changed when any was.
+QJsonValue withoutSecretMembers(const QJsonValue &value, bool *changed)
+{
+    if (value.isArray()) {
+        QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            array[i] = withoutSecretMembers(array.at(i), changed);
+        return array;
+    }
+    if (!value.isObject())
+        return value;
+    QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (isSecretName(it.key()) && !it.value().isObject() && !it.value().isArray()) {
+            *changed = true;
+            it.value() = marker();
+        } else {
+            it.value() = withoutSecretMembers(it.value(), changed);
+        }
+    }
+    return object;
+}
+
+QString redactJsonBody(const QByteArray &body, bool *parsed)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    *parsed = error.error == QJsonParseError::NoError;
+    if (!*parsed)
+        return {};
+    bool changed = false;
+    const QJsonValue root = withoutSecretMembers(document.isArray() ? QJsonValue(document.array())
+                                                                    : QJsonValue(document.object()),
+                                                 &changed);
+    if (!changed)
+        return QString::fromUtf8(body);
+    const QJsonDocument out =
+        root.isArray() ? QJsonDocument(root.toArray()) : QJsonDocument(root.toObject());
+    return QString::fromUtf8(out.toJson(QJsonDocument::Compact));
+}
+
+// Text that is not whole JSON (a body cut short, or JSON inside other text): each
+// "name": "value" whose name says secret loses its value.
+QString redactJsonMembers(const QString &text)
+{
+    static const QRegularExpression kMember(
+        QStringLiteral("\"([^\"\\\\]{1,100})\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)(\"|$)"));
+    QString out;
+    qsizetype last = 0;
+    auto it = kMember.globalMatch(text);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch m = it.next();
+        if (!isSecretName(m.captured(1)))
+            continue;
+        out += QStringView(text).mid(last, m.capturedStart(2) - last);
+        out += marker();
+        last = m.capturedEnd(2);
+    }
+    out += QStringView(text).mid(last);
+    return out;
+}
+
+QString redactForm(const QString &body)
+{
+    QStringList pairs = body.split(u'&');
+    for (QString &pair : pairs) {
+        const qsizetype equals = pair.indexOf(u'=');
+        const QString name = QUrl::fromPercentEncoding(pair.left(equals).toUtf8());
+        if (equals > 0 && isSecretName(name))
+            pair = pair.left(equals + 1) + marker();
+    }
+    return pairs.join(u'&');
+}
+
+} // namespace
+
+QStringList secretValues(const HttpHeaders &headers)
+{
+    QStringList out;
+    for (const auto &field : headers.fields()) {
+        if (!isSecretName(QString::fromLatin1(field.first)))
+            continue;
+        const QString value = QString::fromUtf8(field.second).trimmed();
+        out.append(value);
+        const qsizetype space = value.indexOf(u' ');
+        if (space > 0)
+            out.append(value.mid(space + 1).trimmed());
+    }
+    return out;
+}
+
+QString scrub(QString text, const QStringList &secrets)
+{
+    for (const QString &secret : secrets) {
+        if (secret.size() >= 4)
+            text.replace(secret, marker());
+    }
+    return text;
+}
+
+QString redactBody(const QByteArray &body, QByteArrayView contentType, qsizetype maxBytes,
+                   const QStringList &secrets)
+{
+    const bool cut = body.size() > maxBytes;
+    const QByteArray kept = cut ? body.left(maxBytes) : body;
+    const QByteArray type = contentType.toByteArray().toLower();
+    QString text;
+    bool parsed = false;
+    if (!cut)
+        text = redactJsonBody(kept, &parsed);
+    if (parsed)
+        return scrub(redactUrls(text), secrets);
+    if (type.startsWith("application/x-www-form-urlencoded"))
+        text = redactForm(QString::fromUtf8(kept));
+    else
+        text = redactJsonMembers(QString::fromUtf8(kept));
+    return scrub(redactText(text), secrets);
 }
 
 } // namespace cooldown::redaction

@@ -26,6 +26,10 @@ QString redactUrl(const QString &url);
 // such as Location or Link) redacted as by redactUrl().
 QString redactText(const QString &text);
 
+// Every URL inside text redacted as by redactUrl(), and nothing else changed: for
+// text with a syntax of its own, such as JSON.
+QString redactUrls(const QString &text);
+
 // "Name: value" lines, one field per line; secret fields keep their name and lose
 // their value, other values go through redactText().
 QString redactHeaderLines(const QString &lines);
@@ -35,5 +39,20 @@ HttpHeaders redactHeaders(const HttpHeaders &headers);
 
 // Header fields as stored: "Name: value\n" per field, redacted.
 QString headerLines(const HttpHeaders &headers);
+
+// The secret values that header fields carry: the value of each field with a secret
+// name, and the credentials after an authentication scheme ("Bearer abc": also abc).
+QStringList secretValues(const HttpHeaders &headers);
+
+// text with every occurrence of each of `secrets` (of 4 characters or more: shorter
+// ones would take ordinary words with them) replaced by the marker.
+QString scrub(QString text, const QStringList &secrets);
+
+// A body as it may be kept (docs/checks.md): cut to maxBytes; JSON with the values of
+// members whose names say secret replaced, a form (application/x-www-form-urlencoded)
+// with those parameters' values replaced, URLs redacted as by redactText(), and then
+// scrubbed of `secrets`.
+QString redactBody(const QByteArray &body, QByteArrayView contentType, qsizetype maxBytes,
+                   const QStringList &secrets);
 
 } // namespace cooldown::redaction

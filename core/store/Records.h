@@ -10,6 +10,7 @@
 #include <QMetaType>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace cooldown {
@@ -80,6 +81,19 @@ struct OperationRecord
     JobValues jobValues;
 };
 
+// A failed or degraded exchange kept whole (docs/checks.md): the bodies as sent and
+// received, redacted and cut to a bound; the headers are the attempt's own. The store
+// keeps the last `keepLast` of each endpoint.
+struct KeptExchange
+{
+    QString requestBody;
+    QString responseBody;
+    qint64 requestBytes = 0; // the sizes as sent and as read
+    qint64 responseBytes = 0;
+    bool responseTruncated = false; // read only up to the transport's limit
+    int keepLast = 20;
+};
+
 // One HTTP exchange. Everything here is redacted by the store before it is written.
 struct AttemptRecord
 {
@@ -112,6 +126,11 @@ struct AttemptRecord
     // Set by the store: the worker had lost its lease, so this exchange did not
     // change the operation. It is kept because the request did leave.
     bool leaseConflict = false;
+    // The assertion of the endpoint's expectation the answer failed, and what it had
+    // ("json[0] /status equals \"ok\"; found: \"error\""); empty otherwise.
+    QString checkFailure;
+    // Written beside the attempt when set (a failed or degraded exchange).
+    std::shared_ptr<const KeptExchange> kept;
 };
 
 // Attempts summed over one minute (or a longer bucket) and one key: what the store's
@@ -127,7 +146,9 @@ struct RollupRecord
     // nothing.
     std::optional<Decision> decision;
     std::optional<WaitSource> waitSource; // a retry's; empty for other decisions
-    QString reason;                       // a final failure's ("unknown" when none); else empty
+    // A final failure's ("unknown" when none), "degraded" for successes over their
+    // latency budget (docs/checks.md); else empty.
+    QString reason;
     qint64 attempts = 0;
     qint64 waitMs = 0;     // retries' waits
     qint64 queueMs = 0;    // retries started after they were due, by so much

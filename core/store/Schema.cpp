@@ -394,6 +394,22 @@ const char *const kVersion15[] = {
     " FROM throttled_successes GROUP BY minute_at - minute_at % 3600000, endpoint_id",
 };
 
+// Version 16: checks on what an answer says (docs/checks.md). The assertion an attempt
+// failed, and the last exchanges of each endpoint that failed or were degraded, kept
+// with their bodies (redacted, bounded) and pruned with their attempts.
+const char *const kVersion16[] = {
+    "ALTER TABLE attempts ADD COLUMN check_failure TEXT NOT NULL DEFAULT ''",
+    "CREATE TABLE kept_exchanges ("
+    " attempt_id BIGINT PRIMARY KEY,"
+    " endpoint_id TEXT NOT NULL,"
+    " request_body TEXT NOT NULL,"
+    " response_body TEXT NOT NULL,"
+    " request_bytes BIGINT NOT NULL DEFAULT 0,"
+    " response_bytes BIGINT NOT NULL DEFAULT 0,"
+    " response_truncated INTEGER NOT NULL DEFAULT 0)",
+    "CREATE INDEX kept_exchanges_by_endpoint ON kept_exchanges (endpoint_id, attempt_id)",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -422,7 +438,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 15;
+    return 16;
+}
+
+int keptExchangesVersion()
+{
+    return 16;
 }
 
 int latencyRollupsVersion()
@@ -519,7 +540,8 @@ QString rollupRecount(qint64 fromMs, qint64 toMs, qint64 firstOperation, qint64 
                " ELSE '' END AS wait_source,"
                " CASE WHEN a.lease_conflict = 0 AND a.decision = 'fail' THEN"
                " CASE WHEN a.reason = '' THEN 'unknown' ELSE a.reason END"
-               " ELSE '' END AS reason,"
+               " WHEN a.lease_conflict = 0 AND a.decision = 'success' AND a.reason = 'degraded'"
+               " THEN 'degraded' ELSE '' END AS reason,"
                " CASE WHEN a.lease_conflict = 0 AND a.decision = 'retry' AND a.wait_ms > 0"
                " THEN a.wait_ms ELSE 0 END AS wait_ms,"
                " CASE WHEN a.lease_conflict = 0 AND a.started_at > a.due_at"
@@ -568,6 +590,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion14, postgres);
     case 15:
         return statements(kVersion15, postgres);
+    case 16:
+        return statements(kVersion16, postgres);
     default:
         return {};
     }

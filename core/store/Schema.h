@@ -35,6 +35,8 @@ int endpointHoldsVersion();
 // The version that added the SLA report's tables: attempt_latency_rollups and
 // throttled_successes(_hourly).
 int latencyRollupsVersion();
+// The version that added attempts.check_failure and kept_exchanges.
+int keptExchangesVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with

@@ -269,6 +269,7 @@ enum class AttemptColumn
     RequestHeaders,
     ResponseHeaders,
     LeaseConflict,
+    CheckFailure,
     OperationState,
 };
 inline constexpr int kAttemptColumnCount = int(AttemptColumn::OperationState) + 1;
@@ -742,6 +743,9 @@ public:
     // SQLite: write-ahead log checkpoints completed off this store's thread (see
     // WalCheckpointer); 0 on PostgreSQL.
     int backgroundCheckpoints() const;
+    // The exchange kept for a failed or degraded attempt (docs/checks.md); empty when
+    // none is kept (any other attempt, or one beyond the endpoint's last few).
+    std::optional<KeptExchange> keptExchange(qint64 attemptId);
     // A forward-only stream of the attempts the filter selects, oldest id first.
     // withHeaders = false leaves the request and response headers empty, unread: the
     // largest texts of a row, which an export does not contain.
@@ -953,6 +957,7 @@ private:
     bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
     bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
+    bool keepExchange(qint64 attemptId, const QString &endpointId, const KeptExchange &kept);
     OperationLookup singleOperation(const QString &where, const QVariant &value);
     // The lookup as an optional, for callers that only need the record.
     std::optional<OperationRecord> recordOf(OperationLookup lookup);

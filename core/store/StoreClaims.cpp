@@ -718,16 +718,83 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
     attemptInsert().bind(query, values);
     if (!exec(query))
         return false;
+    qint64 attemptId = 0;
     if (!postgres) {
-        if (id)
-            *id = query.lastInsertId().toLongLong();
-        return true;
+        attemptId = query.lastInsertId().toLongLong();
+    } else {
+        const bool returned = query.next();
+        if (returned)
+            attemptId = query.value(0).toLongLong();
+        query.finish();
+        if (!returned)
+            return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
     }
-    const bool returned = query.next();
-    if (returned && id)
-        *id = query.value(0).toLongLong();
-    query.finish();
-    return returned || fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
+    if (id)
+        *id = attemptId;
+    if (m_schemaVersion < schema::keptExchangesVersion()) // a store held at an older version
+        return true;
+    if (!a.checkFailure.isEmpty()) {
+        // Written apart: few attempts fail a check, and every attempt's insert stays one
+        // statement shared by all versions.
+        SqlStatement *check =
+            cached(QStringLiteral("UPDATE attempts SET check_failure = :check WHERE id = :id"));
+        if (!check)
+            return false;
+        check->bindValue(QStringLiteral(":check"), text(redaction::redactText(a.checkFailure)));
+        check->bindValue(QStringLiteral(":id"), attemptId);
+        if (!exec(*check))
+            return false;
+    }
+    return !a.kept || keepExchange(attemptId, a.endpointId, *a.kept);
+}
+
+bool Store::keepExchange(qint64 attemptId, const QString &endpointId, const KeptExchange &kept)
+{
+    // The engine redacted the bodies by their kind (redaction::redactBody); their URLs
+    // are redacted again here, whatever the caller did.
+    SqlStatement *insert = cached(QStringLiteral(
+        "INSERT INTO kept_exchanges (attempt_id, endpoint_id, request_body, response_body,"
+        " request_bytes, response_bytes, response_truncated) VALUES (:attempt, :endpoint,"
+        " :request, :response, :request_bytes, :response_bytes, :truncated)"));
+    if (!insert)
+        return false;
+    insert->bindValue(QStringLiteral(":attempt"), attemptId);
+    insert->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    insert->bindValue(QStringLiteral(":request"), text(redaction::redactUrls(kept.requestBody)));
+    insert->bindValue(QStringLiteral(":response"), text(redaction::redactUrls(kept.responseBody)));
+    insert->bindValue(QStringLiteral(":request_bytes"), kept.requestBytes);
+    insert->bindValue(QStringLiteral(":response_bytes"), kept.responseBytes);
+    insert->bindValue(QStringLiteral(":truncated"), kept.responseTruncated ? 1 : 0);
+    if (!exec(*insert))
+        return false;
+    // Only the endpoint's last keepLast: the oldest beyond them go.
+    SqlStatement *trim = cached(QStringLiteral(
+        "DELETE FROM kept_exchanges WHERE endpoint_id = :endpoint AND attempt_id <= (SELECT"
+        " attempt_id FROM kept_exchanges WHERE endpoint_id = :endpoint2"
+        " ORDER BY attempt_id DESC LIMIT 1 OFFSET :keep)"));
+    if (!trim)
+        return false;
+    trim->bindValue(QStringLiteral(":endpoint"), text(endpointId));
+    trim->bindValue(QStringLiteral(":endpoint2"), text(endpointId));
+    trim->bindValue(QStringLiteral(":keep"), std::max(0, kept.keepLast));
+    return exec(*trim);
+}
+
+std::optional<KeptExchange> Store::keptExchange(qint64 attemptId)
+{
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT request_body, response_body, request_bytes, response_bytes, response_truncated"
+        " FROM kept_exchanges WHERE attempt_id = :attempt"));
+    query.bindValue(QStringLiteral(":attempt"), attemptId);
+    if (!exec(query) || !query.next())
+        return std::nullopt;
+    KeptExchange kept;
+    kept.requestBody = query.value(0).toString();
+    kept.responseBody = query.value(1).toString();
+    kept.requestBytes = query.value(2).toLongLong();
+    kept.responseBytes = query.value(3).toLongLong();
+    kept.responseTruncated = query.value(4).toInt() != 0;
+    return kept;
 }
 
 Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,

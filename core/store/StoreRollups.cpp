@@ -115,6 +115,9 @@ public:
             reason = redaction::redactText(a.reason);
             if (reason.isEmpty())
                 reason = QStringLiteral("unknown");
+        } else if (!leaseConflict && a.decision == Decision::Success &&
+                   a.reason == QLatin1String("degraded")) {
+            reason = a.reason; // over its latency budget (docs/checks.md)
         }
         std::optional<WaitSource> waitSource;
         if (retry)
@@ -553,7 +556,8 @@ bool Store::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
             " ELSE '' END AS wait_source,"
             " CASE WHEN e.lease_conflict = 0 AND e.decision = 'fail' THEN"
             " CASE WHEN e.reason = '' THEN 'unknown' ELSE e.reason END"
-            " ELSE '' END AS reason,"
+            " WHEN e.lease_conflict = 0 AND e.decision = 'success' AND e.reason = 'degraded'"
+            " THEN 'degraded' ELSE '' END AS reason,"
             " CASE WHEN e.lease_conflict = 0 AND e.decision = 'retry' AND e.wait_ms > 0"
             " THEN e.wait_ms ELSE 0 END AS wait_ms,"
             " CASE WHEN e.lease_conflict = 0 AND e.started_at > e.due_at"
@@ -752,6 +756,12 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
         batch.rows = 0;
         batch.lockedUs = held.nsecsElapsed() / 1000;
         m_lastError.clear();
+        return batch;
+    }
+    if (m_schemaVersion >= schema::keptExchangesVersion() &&
+        !query.exec(
+            QStringLiteral("DELETE FROM kept_exchanges WHERE attempt_id IN (%1)").arg(victims))) {
+        fail(QStringLiteral("prune kept exchanges"), errorText(query.lastError()));
         return batch;
     }
     if (!query.exec(QStringLiteral("DELETE FROM attempts WHERE id IN (%1)").arg(victims))) {

@@ -85,8 +85,8 @@ const Placeholders &attemptInsert()
 
 const QString &attemptColumns()
 {
-    static const QString list =
-        QStringLiteral("a.id, %1, o.state").arg(columns(attemptInsert().names(), "a."));
+    static const QString list = QStringLiteral("a.id, %1, a.check_failure, o.state")
+                                    .arg(columns(attemptInsert().names(), "a."));
     Q_ASSERT(list.count(u',') + 1 == kAttemptColumnCount);
     return list;
 }

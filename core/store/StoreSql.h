@@ -125,6 +125,7 @@ template <typename Cells> void readAttempt(const Cells &cells, AttemptRecord *r)
     r->requestHeaders = cells.string(C::RequestHeaders);
     r->responseHeaders = cells.string(C::ResponseHeaders);
     r->leaseConflict = cells.integer(C::LeaseConflict) != 0;
+    r->checkFailure = cells.string(C::CheckFailure);
 }
 
 // The cells of a QSqlQuery's current row.

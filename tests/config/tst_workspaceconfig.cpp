@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/check/Expectation.h"
 #include "core/config/WorkspaceConfig.h"
 
 #include <QDateTime>
@@ -58,6 +59,7 @@ private slots:
     void pauseAfterFailures();
     void maintenanceWindows();
     void secretsResolvedInMemoryOnly();
+    void checksLoad();
     void alertTargets();
     void demoVariables();
     void loadNamesTheFile();
@@ -350,6 +352,17 @@ void tst_WorkspaceConfig::refused_data()
         << "api.max_queued";
     QTest::newRow("api unknown key")
         << minimal({}, R"("api": {"tokn": "${env:API_TOKEN}"}, )") << "api.tokn: unknown key";
+    QTest::newRow("expect not an object")
+        << minimal(R"(, "expect": true)") << "endpoints[0].expect: expected an object";
+    QTest::newRow("expect bad pointer")
+        << minimal(R"(, "expect": {"json": [{"pointer": "/a"}, {"pointer": "a"}]})")
+        << "endpoints[0].expect.json[1].pointer: a JSON pointer begins with '/'";
+    QTest::newRow("latency budget zero")
+        << minimal(R"(, "latency_budget_ms": 0)")
+        << "endpoints[0].latency_budget_ms: expected a whole number";
+    QTest::newRow("kept exchanges negative")
+        << minimal({}, R"("retention": {"kept_exchanges": -1}, )")
+        << "retention.kept_exchanges: expected a whole number from 0";
     QTest::newRow("pause_after_failures zero")
         << minimal(R"(, "pause_after_failures": 0)")
         << "endpoints[0].pause_after_failures: expected a whole number from 1 to 1000000";
@@ -524,6 +537,33 @@ void tst_WorkspaceConfig::secretsResolvedInMemoryOnly()
     QCOMPARE(e.headers.value("Authorization"), QByteArray("Bearer s3cr3t-t0ken"));
     QCOMPARE(e.headerTemplates.value("Authorization"), QByteArray("Bearer ${env:EXAMPLE_TOKEN}"));
     QVERIFY(e.url.toString().contains("s3cr3t-t0ken"));
+}
+
+// docs/checks.md: an endpoint's expect and latency budget, the retention of kept
+// exchanges, and the secrets nothing written may contain.
+void tst_WorkspaceConfig::checksLoad()
+{
+    const QByteArray json =
+        R"({"version": 1, "retention": {"kept_exchanges": 5, "kept_body_bytes": 100},
+        "credentials": [{"id": "c", "type": "basic", "username": "ann", "password": "${env:EXAMPLE_TOKEN}"}],
+        "endpoints": [{"id": "a", "url": "https://api.example.com/a", "credentials": "c", "latency_budget_ms": 2000,
+            "expect": {"status": ["2xx", 304], "json": [{"pointer": "/status", "equals": "ok", "matches": "o"}]}},
+        {"id": "b", "url": "https://api.example.com/b", "expect": {}}]})";
+    QString error;
+    const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
+    QVERIFY2(config, qPrintable(error));
+    const EndpointConfig *a = config->endpoint("a");
+    QVERIFY(a->expect);
+    QCOMPARE(a->expect->statusText(), QStringLiteral("200-299, 304"));
+    QCOMPARE(a->expect->json.size(), 2); // one check per condition
+    QCOMPARE(a->latencyBudgetMs, 2000);
+    QVERIFY(!config->endpoint("b")->expect); // an empty expectation is none
+    QCOMPARE(config->endpoint("b")->latencyBudgetMs, 0);
+    QCOMPARE(config->retention.keptExchanges, 5);
+    QCOMPARE(config->retention.keptBodyBytes, 100);
+    const QStringList secrets = config->secretValues();
+    QVERIFY2(secrets.contains(QStringLiteral("s3cr3t-t0ken")), qPrintable(secrets.join(',')));
+    QVERIFY(secrets.contains(QStringLiteral("ann:s3cr3t-t0ken")));
 }
 
 void tst_WorkspaceConfig::alertTargets()

@@ -63,6 +63,7 @@ private:
     std::unique_ptr<Scheduler> m_scheduler;
     QString m_dbPath;
     int m_dbCounter = 0;
+    QHash<QString, QString> m_env; // what ${env:NAME} reads
 
     QString demoUrl(const QString &pathAndQuery) const
     {
@@ -105,8 +106,8 @@ private:
             "endpoints": [)" + endpoints +
                                 "]}";
         QString error;
-        auto config = WorkspaceConfig::parse(json, QStringLiteral("integration.json"), &error, {},
-                                             QHash<QString, QString>{});
+        auto config =
+            WorkspaceConfig::parse(json, QStringLiteral("integration.json"), &error, {}, m_env);
         if (!config) {
             qWarning().noquote() << error;
             return false;
@@ -200,6 +201,7 @@ private slots:
     }
     void cleanup()
     {
+        m_env.clear();
         m_scheduler.reset();
         m_transport.reset();
         m_store.reset();
@@ -222,6 +224,11 @@ private slots:
     void learnsTheDemoApisQuota();
     void alertArrivesOnceAfterItsTargets429();
     void alertsForHoldsAndPauses();
+    void checksAgainstTheDemo_data();
+    void checksAgainstTheDemo();
+    void latencyBudget_data();
+    void latencyBudget();
+    void keptExchangesAreTheLastFewAndHoldNoSecret();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -864,6 +871,149 @@ void tst_DemoIntegration::alertsForHoldsAndPauses()
                  .toString(),
              QStringLiteral("other"));
     QCOMPARE(demoRequests(QStringLiteral("hook-pauses")), 1);
+}
+
+// docs/checks.md against the demo API: each kind of assertion on a real answer, the
+// operation's end, the assertion and value recorded, and how often the demo ran it.
+void tst_DemoIntegration::checksAgainstTheDemo_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("expect");
+    QTest::addColumn<OperationState>("state");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("check"); // the first attempt's check_failure
+    QTest::addColumn<int>("executions");
+
+    const QByteArray items = R"({"json": [{"pointer": "/items", "min_items": 1}]})";
+    const QByteArray statusOk = R"({"json": [{"pointer": "/status", "equals": "ok"}]})";
+    QTest::newRow("items present")
+        << QByteArray("GET") << "/answers/items" << items << OperationState::Succeeded << ""
+        << "" << 1;
+    QTest::newRow("empty list") << QByteArray("GET") << "/answers/empty" << items
+                                << OperationState::Failed << "assertion_failed"
+                                << "json[0] /items has at least 1 items; found: 0 items" << 1;
+    QTest::newRow("200 with an error body")
+        << QByteArray("GET") << "/answers/error" << statusOk << OperationState::Failed
+        << "assertion_failed"
+        << "json[0] /status equals \"ok\"; found: \"error\"" << 1;
+    QTest::newRow("keyed POST whose answer fails is not sent again")
+        << QByteArray("POST") << "/answers/error" << statusOk << OperationState::Failed
+        << "assertion_failed"
+        << "json[0] /status equals \"ok\"; found: \"error\"" << 1;
+    QTest::newRow("wrong content type")
+        << QByteArray("GET") << "/answers/text"
+        << QByteArray(R"({"headers": {"Content-Type": {"matches": "json"}}})")
+        << OperationState::Failed << "assertion_failed"
+        << "header Content-Type matches \"json\"; found: text/plain" << 1;
+    QTest::newRow("status not allowed")
+        << QByteArray("POST") << "/ok" << QByteArray(R"({"status": [200]})")
+        << OperationState::Failed << "assertion_failed"
+        << "status is 200; found: 201" << 1;
+    QTest::newRow("body pattern") << QByteArray("GET") << "/answers/items"
+                                  << QByteArray(R"({"body_regex": "\\[1,2,3\\]"})")
+                                  << OperationState::Succeeded << ""
+                                  << "" << 1;
+    QTest::newRow("retried when asked, until max_attempts")
+        << QByteArray("GET") << "/answers/error"
+        << QByteArray(
+               R"({"json": [{"pointer": "/status", "equals": "ok"}], "retry_on_failure": true})")
+        << OperationState::Failed << "max_attempts"
+        << "json[0] /status equals \"ok\"; found: \"error\"" << 6;
+}
+
+void tst_DemoIntegration::checksAgainstTheDemo()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, expect);
+    QFETCH(OperationState, state);
+    QFETCH(QString, reason);
+    QFETCH(QString, check);
+    QFETCH(int, executions);
+
+    QByteArray e = endpoint(QStringLiteral("check"), demoUrl(path + QStringLiteral("?key=c")),
+                            method, method == "POST");
+    e.chop(1);
+    e += ", \"expect\": " + expect + "}";
+    QVERIFY(start(e));
+    QVERIFY(runFor(10 * 60 * 1000));
+    const OperationRecord op = operation(QStringLiteral("check"));
+    QCOMPARE(op.state, state);
+    QCOMPARE(op.finalReason, reason);
+    const QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), executions);
+    QCOMPARE(attempts.first().checkFailure, check);
+    QCOMPARE(m_demo->stats().totalExecuted, qint64(executions));
+}
+
+// A latency budget: the manual clock moves on by `tookMs` while the demo's /slow
+// answer is on its way, so the exchange takes exactly that long.
+void tst_DemoIntegration::latencyBudget_data()
+{
+    QTest::addColumn<qint64>("tookMs");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("under budget") << qint64(1999) << "ok";
+    QTest::newRow("at budget") << qint64(2000) << "ok";
+    QTest::newRow("over budget") << qint64(2001) << "degraded";
+}
+
+void tst_DemoIntegration::latencyBudget()
+{
+    QFETCH(qint64, tookMs);
+    QFETCH(QString, reason);
+    connect(m_demo.get(), &DemoServer::requestReceived, this,
+            [this, tookMs] { m_clock->advance(tookMs); });
+    QByteArray e = endpoint(QStringLiteral("slow"), demoUrl(QStringLiteral("/slow?delay_ms=50")));
+    e.chop(1);
+    e += R"(, "latency_budget_ms": 2000})";
+    QVERIFY(start(e));
+    const OperationRecord op = operation(QStringLiteral("slow"));
+    QCOMPARE(op.state, OperationState::Succeeded);
+    const QList<AttemptRecord> attempts = attemptsOf(op.id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts.first().durationMs, tookMs);
+    QCOMPARE(attempts.first().decision, Decision::Success);
+    QCOMPARE(attempts.first().reason, reason);
+    // A degraded exchange is kept whole; one within budget is not.
+    QCOMPARE(m_store->keptExchange(attempts.first().id).has_value(), reason == "degraded");
+}
+
+// The last kept_exchanges failed exchanges of an endpoint are kept with their bodies;
+// nothing kept names the workspace's secret, whether in a header, the request body
+// or the answer.
+void tst_DemoIntegration::keptExchangesAreTheLastFewAndHoldNoSecret()
+{
+    const QString secret = QStringLiteral("tok-4f9a-SECRET-e1c2");
+    m_env.insert(QStringLiteral("COOLDOWN_TEST_KEPT_TOKEN"), secret);
+    const QByteArray top = R"("retention": {"kept_exchanges": 2},
+        "credentials": [{"id": "partner", "type": "bearer", "token": "${env:COOLDOWN_TEST_KEPT_TOKEN}"}],)";
+    QByteArray e = "{\"id\": \"events\", \"method\": \"POST\", \"url\": " +
+                   jsonString(demoUrl(QStringLiteral("/answers/error?key=k"))) +
+                   R"(, "credentials": "partner", "every_seconds": 10,
+        "headers": {"Content-Type": "application/json"},
+        "body": "{\"event\": \"e-1\", \"token\": \"${env:COOLDOWN_TEST_KEPT_TOKEN}\", \"copy\": \"x ${env:COOLDOWN_TEST_KEPT_TOKEN} y\"}",
+        "expect": {"json": [{"pointer": "/status", "equals": "ok"}]}})";
+    QVERIFY(start(e, top));
+    QVERIFY(runFor(25000)); // ticks at 0, 10 and 20 s
+    m_env.clear();
+    AttemptFilter filter;
+    filter.endpointId = QStringLiteral("events");
+    const QList<AttemptRecord> attempts = m_store->attempts(filter);
+    QCOMPARE(attempts.size(), 3);
+    QVERIFY(!m_store->keptExchange(attempts.at(0).id)); // the oldest went
+    for (int i = 1; i < 3; ++i) {
+        const auto kept = m_store->keptExchange(attempts.at(i).id);
+        QVERIFY(kept);
+        QVERIFY2(kept->responseBody.contains(QStringLiteral("the event was dropped")),
+                 qPrintable(kept->responseBody));
+        QVERIFY2(kept->requestBody.contains(QStringLiteral("e-1")), qPrintable(kept->requestBody));
+        for (const QString &text :
+             {kept->requestBody, kept->responseBody, attempts.at(i).requestHeaders,
+              attempts.at(i).responseHeaders, attempts.at(i).checkFailure, attempts.at(i).url})
+            QVERIFY2(!text.contains(secret), qPrintable(text));
+        QVERIFY(kept->requestBody.contains(QStringLiteral("[redacted]")));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)

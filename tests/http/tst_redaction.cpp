@@ -20,6 +20,9 @@ private slots:
     void freeText();
     void parsedHeaders();
     void idempotent();
+    void bodies_data();
+    void bodies();
+    void secretValuesOfHeaders();
 };
 
 void tst_Redaction::secretNames_data()
@@ -228,6 +231,61 @@ void tst_Redaction::idempotent()
     QCOMPARE(redaction::redactText(once), once);
     QCOMPARE(redaction::redactUrl(redaction::redactUrl(QStringLiteral("https://h/?key=1"))),
              QStringLiteral("https://h/?key=[redacted]"));
+}
+
+// Bodies as kept for failed exchanges (docs/checks.md).
+void tst_Redaction::bodies_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("contentType");
+    QTest::addColumn<int>("maxBytes");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("json member") << QByteArray("{\"user\": \"ann\", \"password\": \"pw-1\"}")
+                                 << QByteArray("application/json") << 1000
+                                 << "{\"password\":\"[redacted]\",\"user\":\"ann\"}";
+    QTest::newRow("json nested") << QByteArray("{\"a\": [{\"access_token\": \"t\"}]}")
+                                 << QByteArray() << 1000
+                                 << "{\"a\":[{\"access_token\":\"[redacted]\"}]}";
+    QTest::newRow("json without secrets is kept as sent")
+        << QByteArray("{\"user\":  \"ann\"}") << QByteArray("application/json") << 1000
+        << "{\"user\":  \"ann\"}";
+    QTest::newRow("json cut short")
+        << QByteArray("{\"note\": \"x\", \"api_key\": \"k-123456\", \"z\": 1}")
+        << QByteArray("application/json") << 34 << "{\"note\": \"x\", \"api_key\": \"[redacted]";
+    QTest::newRow("form") << QByteArray("user=ann&client_secret=cs-99&scope=a")
+                          << QByteArray("application/x-www-form-urlencoded") << 1000
+                          << "user=ann&client_secret=[redacted]&scope=a";
+    QTest::newRow("url in text") << QByteArray("see https://h.example/x?token=abc123 now")
+                                 << QByteArray("text/plain") << 1000
+                                 << "see https://h.example/x?token=[redacted] now";
+    QTest::newRow("known secret anywhere")
+        << QByteArray("echo: my-Secret-42!") << QByteArray("text/plain") << 1000
+        << "echo: [redacted]!";
+}
+
+void tst_Redaction::bodies()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, contentType);
+    QFETCH(int, maxBytes);
+    QFETCH(QString, expected);
+    QCOMPARE(redaction::redactBody(body, contentType, maxBytes,
+                                   {QStringLiteral("my-Secret-42"), QStringLiteral("ab")}),
+             expected);
+}
+
+void tst_Redaction::secretValuesOfHeaders()
+{
+    const HttpHeaders headers{
+        {"Authorization", "Bearer tok-1"}, {"Accept", "application/json"}, {"X-Api-Key", "key-2"}};
+    QCOMPARE(redaction::secretValues(headers),
+             QStringList({QStringLiteral("Bearer tok-1"), QStringLiteral("tok-1"),
+                          QStringLiteral("key-2")}));
+    // Short values would take ordinary words with them: they are left alone.
+    QCOMPARE(redaction::scrub(QStringLiteral("a tok-1 abc"),
+                              {QStringLiteral("tok-1"), QStringLiteral("abc")}),
+             QStringLiteral("a [redacted] abc"));
 }
 
 QTEST_GUILESS_MAIN(tst_Redaction)

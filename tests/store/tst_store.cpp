@@ -126,6 +126,7 @@ private slots:
     void cancel();
     void pausedEndpoint();
     void heldEndpoint();
+    void keptExchanges();
     void pauseAfterFailures();
     void nextDue();
     void queries();
@@ -993,6 +994,62 @@ void tst_Store::pausedEndpoint()
 
 // A hold (docs/maintenance.md) keeps an endpoint's work from claims like a pause, but
 // ends by itself; it only ever extends, and never replaces an operator's pause.
+// docs/checks.md: the assertion a failed attempt records, and its exchange kept
+// whole: only the endpoint's last few, redacted, and gone with their attempts.
+void tst_Store::keptExchanges()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    QList<qint64> attemptIds;
+    for (int i = 0; i < 4; ++i) {
+        const auto id =
+            store->createOperation(QStringLiteral("search"), QStringLiteral("k-%1").arg(i), kNow);
+        QVERIFY2(id, qPrintable(store->lastError()));
+        const QList<OperationRecord> claimed =
+            store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
+        QCOMPARE(claimed.size(), 1);
+        AttemptRecord a = attemptFor(claimed.first(), QStringLiteral("w1"), Decision::Fail);
+        a.status = 200;
+        a.reason = QStringLiteral("assertion_failed");
+        a.checkFailure = QStringLiteral("json[0] /status equals \"ok\"; found: \"error\"");
+        auto kept = std::make_shared<KeptExchange>();
+        kept->requestBody = QStringLiteral("{\"n\": %1}").arg(i);
+        kept->responseBody =
+            QStringLiteral("{\"status\": \"error\", \"next\": \"https://h/x?token=t-%1\"}").arg(i);
+        kept->requestBytes = 8;
+        kept->responseBytes = 60;
+        kept->keepLast = 3;
+        a.kept = kept;
+        QCOMPARE(store->finishAttempt(a,
+                                      afterOutcome(claimed.first(), OperationState::Failed,
+                                                   QStringLiteral("assertion_failed")),
+                                      claimed.first().version, QStringLiteral("w1")),
+                 Store::FinishResult::Committed);
+        AttemptFilter filter;
+        filter.operationId = *id;
+        const QList<AttemptRecord> stored = store->attempts(filter);
+        QCOMPARE(stored.size(), 1);
+        QCOMPARE(stored.first().checkFailure, a.checkFailure);
+        attemptIds.append(stored.first().id);
+    }
+    QVERIFY(!store->keptExchange(attemptIds.at(0))); // beyond the last 3
+    for (int i = 1; i < 4; ++i) {
+        const auto kept = store->keptExchange(attemptIds.at(i));
+        QVERIFY(kept);
+        QCOMPARE(kept->requestBody, QStringLiteral("{\"n\": %1}").arg(i));
+        QCOMPARE(
+            kept->responseBody,
+            QStringLiteral("{\"status\": \"error\", \"next\": \"https://h/x?token=[redacted]\"}"));
+        QCOMPARE(kept->responseBytes, qint64(60));
+    }
+    // Retention takes them with their attempts.
+    const PruneBatch pruned = store->pruneAttempts(kNow + 1000, 100);
+    QVERIFY2(store->lastError().isEmpty(), qPrintable(store->lastError()));
+    QCOMPARE(pruned.rows, qint64(4));
+    for (const qint64 id : attemptIds)
+        QVERIFY(!store->keptExchange(id));
+}
+
 void tst_Store::heldEndpoint()
 {
     auto store = openStore();
