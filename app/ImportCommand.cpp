@@ -3,17 +3,20 @@
 
 #include "app/CommandLine.h"
 #include "core/config/WorkspaceDocument.h"
-#include "core/import/CurlCommand.h"
-#include "core/import/EndpointImport.h"
-#include "core/import/ShellWords.h"
+#include "core/import/ApiDocument.h"
+#include "core/import/CurlScript.h"
+#include "core/import/ImportPreview.h"
+#include "core/import/OpenApiImport.h"
+#include "core/import/PostmanImport.h"
+#include "core/import/SourceFetch.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcessEnvironment>
-#include <QRegularExpression>
-#include <QSet>
+#include <QJsonObject>
+#include <QUrl>
 
 namespace cooldown::cli {
 
@@ -41,164 +44,174 @@ struct ImportOptions
                                  Text::tr("How the environment variables that stand for secrets "
                                           "begin (default: the endpoint's id)."),
                                  QStringLiteral("P")};
+    QCommandLineOption server{QStringLiteral("server"),
+                              Text::tr("OpenAPI: which of the document's servers to call, by "
+                                       "number from 1, or a URL to call instead (default: the "
+                                       "first)."),
+                              QStringLiteral("N|URL")};
+    QCommandLineOption environment{QStringLiteral("environment"),
+                                   Text::tr("Postman: the environment file whose variables the "
+                                            "collection uses."),
+                                   QStringLiteral("F")};
     QCommandLineOption every{QStringLiteral("every"),
                              Text::tr("Run the endpoints every S seconds (default: GET and HEAD "
                                       "once, others for each job handed in)."),
                              QStringLiteral("S")};
 };
 
-// One command of a script: its text and the line it starts on.
-struct SourceCommand
+// What a source comes to before it meets the workspace: the endpoints, and what the
+// source said as a whole (the server picked, what was left out).
+struct Source
 {
-    QString text;
-    int line = 0;
+    QList<ImportedEndpoint> endpoints;
+    QStringList notes;
 };
 
-// The commands of a file: lines joined where they continue (\ or ^ at the end), blank
-// lines and comments left out, and only what starts with curl taken.
-QList<SourceCommand> commandsOf(const QString &text, QStringList *skipped)
+std::optional<Source> curlSource(const QCommandLineParser &parser, const ImportOptions &o,
+                                 QString *problem)
 {
-    QList<SourceCommand> out;
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    SourceCommand current;
-    for (int i = 0; i < lines.size(); ++i) {
-        QString line = lines.at(i);
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-        if (current.text.isEmpty()) {
-            const QString trimmed = line.trimmed();
-            if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
-                continue;
-            current.line = i + 1;
+    const QStringList positional = parser.positionalArguments();
+    if ((positional.size() == 2) == parser.isSet(o.file)) {
+        *problem = Text::tr("give the curl command or --file F, one of them");
+        return std::nullopt;
+    }
+    if (parser.isSet(o.every) && !parseInteger(parser.value(o.every), 1, 366 * 24 * 3600)) {
+        *problem = Text::tr("--every: expected whole seconds from 1 to a year, got '%1'")
+                       .arg(parser.value(o.every));
+        return std::nullopt;
+    }
+    QString source;
+    QString baseDir = QDir::currentPath();
+    QList<CurlScriptCommand> commands;
+    Source out;
+    if (parser.isSet(o.file)) {
+        source = parser.value(o.file);
+        QFile file(source);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *problem = Text::tr("--file: cannot read %1: %2").arg(source, file.errorString());
+            return std::nullopt;
         }
-        current.text += line + QLatin1Char('\n');
-        const bool continues = line.endsWith(QLatin1Char('\\')) || line.endsWith(QLatin1Char('^'));
-        // A quoted body may go on over lines, as documentation writes JSON (-d '{ ...
-        // }'): the command ends where its quotes are closed.
-        QString unclosed;
-        if ((continues || !splitShellWords(current.text, &unclosed)) && i + 1 < lines.size())
-            continue;
-        static const QRegularExpression curl(QStringLiteral("^\\s*(curl|curl\\.exe)\\s"),
-                                             QRegularExpression::CaseInsensitiveOption);
-        if (curl.match(current.text).hasMatch())
-            out.append(current);
-        else
-            skipped->append(Text::tr("line %1: not a curl command, left out").arg(current.line));
-        current = SourceCommand();
+        commands = curlCommandsOf(QString::fromUtf8(file.readAll()), &out.notes);
+        for (QString &s : out.notes)
+            s.prepend(source + QStringLiteral(": "));
+        baseDir = QFileInfo(source).absolutePath();
+        if (commands.isEmpty()) {
+            *problem = Text::tr("--file: no curl command in %1").arg(source);
+            return std::nullopt;
+        }
+    } else {
+        commands.append({positional.at(1), 1});
     }
-    return out;
-}
-
-QString changeWord(ImportChange::Kind kind)
-{
-    switch (kind) {
-    case ImportChange::Kind::Added:
-        return Text::tr("add");
-    case ImportChange::Kind::Updated:
-        return Text::tr("update");
-    case ImportChange::Kind::Unchanged:
-        return Text::tr("unchanged");
+    if (parser.isSet(o.id) && commands.size() > 1) {
+        *problem = Text::tr("--id names one endpoint; %1 has %2 commands")
+                       .arg(source)
+                       .arg(commands.size());
+        return std::nullopt;
     }
-    return QString();
-}
-
-// The process environment, with a stand-in for each variable the workspace names and
-// the environment lacks: it is checked as it will load once they are set. *unset gets
-// those the import did not name itself (the workspace's own, not set here).
-QHash<QString, QString> environmentWith(const WorkspaceDocument &document,
-                                        const QList<ImportedEndpoint> &imported, QStringList *unset)
-{
-    QHash<QString, QString> env;
-    const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
-    for (const QString &name : system.keys())
-        env.insert(name, system.value(name));
-    QSet<QString> named;
-    for (const ImportedEndpoint &e : imported) {
-        for (const ImportVariable &v : e.variables)
-            named.insert(v.name);
-    }
-    static const QRegularExpression ref(QStringLiteral("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)\\}"));
-    for (auto it = ref.globalMatch(QString::fromUtf8(document.toJson())); it.hasNext();) {
-        const QString name = it.next().captured(1);
-        if (env.contains(name))
-            continue;
-        env.insert(name, QStringLiteral("set-me"));
-        if (!named.contains(name))
-            unset->append(name);
-    }
-    return env;
-}
-
-std::optional<QList<ImportedEndpoint>> importAll(const QList<SourceCommand> &commands,
-                                                 const QCommandLineParser &parser,
-                                                 const ImportOptions &o, const QString &source,
-                                                 const QString &baseDir, QString *problem)
-{
     CurlImportOptions options;
     options.id = parser.value(o.id);
     options.envPrefix = parser.value(o.envPrefix);
     options.everySeconds = parser.value(o.every).toInt();
-    QList<ImportedEndpoint> out;
-    for (const SourceCommand &command : commands) {
-        const QString where = commands.size() > 1 || parser.isSet(o.file)
-                                  ? Text::tr("%1: line %2: ").arg(source).arg(command.line)
-                                  : QString();
-        QString error;
-        // Lines before it, so that where a quote opened is counted in the whole file.
-        const std::optional<ShellWords> words =
-            splitShellWords(QString(command.line - 1, QLatin1Char('\n')) + command.text, &error);
-        const std::optional<CurlRequest> request =
-            words ? parseCurl(words->words, baseDir, &error) : std::nullopt;
-        ImportedEndpoint endpoint =
-            request ? endpointFromCurl(*request, options, &error) : ImportedEndpoint();
-        if (!error.isEmpty()) {
-            *problem = where + error;
-            return std::nullopt;
-        }
-        out.append(endpoint);
-    }
+    std::optional<QList<ImportedEndpoint>> endpoints =
+        importCurlCommands(commands, options, source, baseDir, problem);
+    if (!endpoints)
+        return std::nullopt;
+    out.endpoints = *endpoints;
     return out;
 }
 
-QString preview(const QList<ImportChange> &changes, const QList<ImportedEndpoint> &imported,
-                const QStringList &skipped)
+// The document SOURCE names: a file, or a URL on this machine.
+std::optional<QJsonValue> readDocument(const QString &source, QString *problem)
 {
-    QString text;
-    for (qsizetype i = 0; i < changes.size(); ++i) {
-        const QJsonObject &e = imported.at(i).endpoint;
-        text += QStringLiteral("%1 %2: %3 %4\n")
-                    .arg(changeWord(changes.at(i).kind), changes.at(i).id,
-                         e.value(QStringLiteral("method")).toString(),
-                         e.value(QStringLiteral("url")).toString());
-        for (const QJsonObject &c : imported.at(i).credentials)
-            text += Text::tr("  credentials %1 (%2)\n")
-                        .arg(c.value(QStringLiteral("id")).toString(),
-                             c.value(QStringLiteral("type")).toString());
-        for (const QString &note : imported.at(i).notes)
-            text += QStringLiteral("  %1\n").arg(note);
+    QByteArray bytes;
+    const QUrl url(source);
+    if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")) {
+        QEventLoop loop;
+        QString fetchError;
+        auto *fetch = new SourceFetch;
+        QObject::connect(fetch, &SourceFetch::finished, &loop,
+                         [&](const QByteArray &body, const QString &error) {
+                             bytes = body;
+                             fetchError = error;
+                             loop.quit();
+                         });
+        fetch->start(url);
+        loop.exec();
+        if (!fetchError.isEmpty()) {
+            *problem = fetchError;
+            return std::nullopt;
+        }
+    } else {
+        QFile file(source);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *problem = Text::tr("cannot read %1: %2").arg(source, file.errorString());
+            return std::nullopt;
+        }
+        bytes = file.readAll();
     }
-    for (const QString &s : skipped)
-        text += s + QLatin1Char('\n');
-    return text;
+    return readApiDocument(bytes, source, problem);
 }
 
-QString variablesText(const QList<ImportedEndpoint> &imported)
+std::optional<Source> documentSource(const QString &kind, const QCommandLineParser &parser,
+                                     const ImportOptions &o, QString *problem)
 {
-    QString text;
-    QStringList seen;
-    for (const ImportedEndpoint &e : imported) {
-        for (const ImportVariable &v : e.variables) {
-            if (seen.contains(v.name))
-                continue;
-            seen.append(v.name);
-            text += QStringLiteral("export %1=  # %2\n").arg(v.name, v.stands);
-        }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2) {
+        *problem = Text::tr("give the %1 file (or URL) to import").arg(kind);
+        return std::nullopt;
     }
-    if (text.isEmpty())
-        return text;
-    return Text::tr("Set these before the workspace runs (the secrets were not written into "
-                    "it):\n") +
-           text;
+    for (const QCommandLineOption *option : {&o.file, &o.id})
+        if (parser.isSet(*option)) {
+            *problem = Text::tr("--%1 is for curl commands").arg(option->names().constFirst());
+            return std::nullopt;
+        }
+    if (parser.isSet(o.every) && !parseInteger(parser.value(o.every), 1, 366 * 24 * 3600)) {
+        *problem = Text::tr("--every: expected whole seconds from 1 to a year, got '%1'")
+                       .arg(parser.value(o.every));
+        return std::nullopt;
+    }
+    const QString source = positional.at(1);
+    const std::optional<QJsonValue> document = readDocument(source, problem);
+    if (!document)
+        return std::nullopt;
+    std::optional<ImportedSource> imported;
+    QString error;
+    if (kind == QLatin1String("openapi")) {
+        if (parser.isSet(o.environment)) {
+            *problem = Text::tr("--environment is for Postman collections");
+            return std::nullopt;
+        }
+        OpenApiImportOptions options;
+        options.envPrefix = parser.value(o.envPrefix);
+        options.server = parser.value(o.server);
+        options.everySeconds = parser.value(o.every).toInt();
+        const QUrl url(source);
+        if (url.scheme().startsWith(QLatin1String("http")))
+            options.documentUrl = url;
+        imported = importOpenApi(*document, options, &error);
+    } else {
+        if (parser.isSet(o.server)) {
+            *problem = Text::tr("--server is for OpenAPI documents");
+            return std::nullopt;
+        }
+        PostmanImportOptions options;
+        options.envPrefix = parser.value(o.envPrefix);
+        options.everySeconds = parser.value(o.every).toInt();
+        if (parser.isSet(o.environment)) {
+            options.environmentName = parser.value(o.environment);
+            const std::optional<QJsonValue> environment =
+                readDocument(options.environmentName, problem);
+            if (!environment)
+                return std::nullopt;
+            options.environment = *environment;
+        }
+        imported = importPostman(*document, options, &error);
+    }
+    if (!imported) {
+        *problem = QStringLiteral("%1: %2").arg(source, error);
+        return std::nullopt;
+    }
+    return Source{imported->endpoints, imported->notes};
 }
 
 } // namespace
@@ -207,63 +220,41 @@ int runImport(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        Text::tr("Adds endpoints to a workspace from curl command lines (docs/import.md). "
-                 "Secrets in them become ${env:NAME} references; the names to set are "
-                 "printed."));
+        Text::tr("Adds endpoints to a workspace from curl command lines, an OpenAPI document "
+                 "or a Postman collection (docs/import.md). Secrets in them become ${env:NAME} "
+                 "references; the names to set are printed."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("curl"), Text::tr("What to import from: curl."));
-    parser.addPositionalArgument(QStringLiteral("COMMAND"),
-                                 Text::tr("The curl command, quoted as one argument (or --file)."),
-                                 QStringLiteral("['curl …']"));
+    parser.addPositionalArgument(QStringLiteral("curl|openapi|postman"),
+                                 Text::tr("What to import from."));
+    parser.addPositionalArgument(
+        QStringLiteral("SOURCE"),
+        Text::tr("The curl command, quoted as one argument (or --file); the OpenAPI document "
+                 "(JSON or YAML, a file or a URL on this machine); the Postman collection."),
+        QStringLiteral("[SOURCE]"));
     const ImportOptions o;
-    parser.addOptions({o.config, o.file, o.dryRun, o.id, o.envPrefix, o.every});
+    parser.addOptions(
+        {o.config, o.file, o.dryRun, o.id, o.envPrefix, o.every, o.server, o.environment});
     if (const auto problem = parseStrict(parser, kCommand, arguments, 2))
         return usageError(kCommand, *problem);
     if (parser.isSet(QStringLiteral("help"))) {
         printOut(helpText(parser, kCommand));
         return ExitOk;
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.value(0) != QLatin1String("curl"))
-        return usageError(
-            kCommand,
-            Text::tr("expected what to import from: curl, got '%1'").arg(positional.value(0)));
+    const QString kind = parser.positionalArguments().value(0);
+    if (kind != QLatin1String("curl") && kind != QLatin1String("openapi") &&
+        kind != QLatin1String("postman"))
+        return usageError(kCommand,
+                          Text::tr("expected what to import from: curl, openapi or postman, got "
+                                   "'%1'")
+                              .arg(kind));
     if (!parser.isSet(o.config))
         return usageError(kCommand, Text::tr("--config F: the workspace file to add to"));
-    if ((positional.size() == 2) == parser.isSet(o.file))
-        return usageError(kCommand, Text::tr("give the curl command or --file F, one of them"));
-    if (parser.isSet(o.every) && !parseInteger(parser.value(o.every), 1, 366 * 24 * 3600))
-        return usageError(kCommand, Text::tr("--every: expected whole seconds from 1 to a year, "
-                                             "got '%1'")
-                                        .arg(parser.value(o.every)));
 
-    QString source = QStringLiteral("curl");
-    QString baseDir = QDir::currentPath();
-    QList<SourceCommand> commands;
-    QStringList skipped;
-    if (parser.isSet(o.file)) {
-        source = parser.value(o.file);
-        QFile file(source);
-        if (!file.open(QIODevice::ReadOnly))
-            return usageError(
-                kCommand, Text::tr("--file: cannot read %1: %2").arg(source, file.errorString()));
-        commands = commandsOf(QString::fromUtf8(file.readAll()), &skipped);
-        for (QString &s : skipped)
-            s.prepend(source + QStringLiteral(": "));
-        baseDir = QFileInfo(source).absolutePath();
-        if (commands.isEmpty())
-            return usageError(kCommand, Text::tr("--file: no curl command in %1").arg(source));
-    } else {
-        commands.append({positional.at(1), 1});
-    }
-    if (parser.isSet(o.id) && commands.size() > 1)
-        return usageError(kCommand, Text::tr("--id names one endpoint; %1 has %2 commands")
-                                        .arg(source)
-                                        .arg(commands.size()));
     QString problem;
-    std::optional<QList<ImportedEndpoint>> imported =
-        importAll(commands, parser, o, source, baseDir, &problem);
-    if (!imported)
+    std::optional<Source> source = kind == QLatin1String("curl")
+                                       ? curlSource(parser, o, &problem)
+                                       : documentSource(kind, parser, o, &problem);
+    if (!source)
         return usageError(kCommand, problem);
 
     const QString path = parser.value(o.config);
@@ -273,26 +264,16 @@ int runImport(const QStringList &arguments)
             : WorkspaceDocument(QJsonObject{{QStringLiteral("version"), 1}}, path);
     if (!document)
         return usageError(kCommand, problem);
-    const QList<ImportChange> changes = mergeImport(*document, *imported);
-    QString text = preview(changes, *imported, skipped);
-    QStringList unset;
-    const QHash<QString, QString> env = environmentWith(*document, *imported, &unset);
-    const bool loads =
-        document->validate(&problem, WorkspaceConfig::demoVariables(), env).has_value();
-    text += loads ? Text::tr("check-config: the workspace loads\n")
-                  : Text::tr("check-config: %1\n").arg(problem);
-    text += variablesText(*imported);
-    if (!unset.isEmpty())
-        text += Text::tr("Not set here either, named by the workspace already: %1\n")
-                    .arg(unset.join(QStringLiteral(", ")));
-    printOut(text);
-    if (!loads)
+    const ImportPreview preview = previewImport(*document, source->endpoints, source->notes);
+    printOut(preview.text);
+    if (!preview.loads)
         return ExitUsage;
     if (parser.isSet(o.dryRun)) {
         printOut(Text::tr("--dry-run: %1 was not changed\n").arg(path));
         return ExitOk;
     }
-    if (!document->save(path, &problem, WorkspaceConfig::demoVariables(), env))
+    if (!preview.document.save(path, &problem, WorkspaceConfig::demoVariables(),
+                               preview.environment))
         return runtimeError(kCommand, problem);
     printOut(Text::tr("written: %1\n").arg(path));
     return ExitOk;

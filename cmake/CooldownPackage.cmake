@@ -46,7 +46,10 @@ kept in SQLite or PostgreSQL; the dashboard charts 429s, waits and failures.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, libqt6sql6-psql, qt6-qpa-plugins")
+# libyaml-cpp0.7: cooldown import reads YAML with it (shlibdeps finds it too; named here so
+# that the dependency does not rest on the build machine's shlibs files).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libqt6sql6-sqlite, libqt6sql6-psql, qt6-qpa-plugins, libyaml-cpp0.7")
 # Japanese works without them, but Qt's own buttons would stay English and a desktop
 # without a CJK font would draw boxes.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n, fonts-noto-cjk")

@@ -367,11 +367,8 @@ bool finish(Reading &r, QString *error)
     QString url = r.url;
     if (!url.contains(QStringLiteral("://")))
         url.prepend(QStringLiteral("http://")); // as curl does
-    // The command's own $NAME (now ${env:NAME}) in the URL: QUrl takes no braces, and
-    // the endpoint's URL is written with the reference as it was (EndpointImport).
-    static const QRegularExpression reference(QStringLiteral("\\$\\{env:([A-Za-z0-9_]+)\\}"));
-    url.replace(reference, QStringLiteral("$%7Benv:\\1%7D"));
-    q.url = QUrl(url, QUrl::StrictMode);
+    // The command's own $NAME became ${env:NAME}.
+    q.url = urlWithReferences(url);
     if (!q.url.isValid() || q.url.host().isEmpty()) {
         *error = Text::tr("not a URL: '%1'").arg(r.url);
         return false;
@@ -418,6 +415,15 @@ bool finish(Reading &r, QString *error)
 }
 
 } // namespace
+
+QUrl urlWithReferences(const QString &text)
+{
+    static const QRegularExpression reference(
+        QStringLiteral("\\$\\{(env|job):([A-Za-z0-9_.]+)\\}"));
+    QString url = text;
+    url.replace(reference, QStringLiteral("$%7B\\1:\\2%7D"));
+    return QUrl(url, QUrl::StrictMode);
+}
 
 QByteArray CurlRequest::header(const QByteArray &name) const
 {

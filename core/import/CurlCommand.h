@@ -36,6 +36,11 @@ struct CurlRequest
     QByteArray header(const QByteArray &name) const;
 };
 
+// A URL as text that may hold ${env:NAME} and ${job:NAME} references, as the QUrl a
+// CurlRequest holds: QUrl takes no braces, so they are percent-encoded, and the endpoint's
+// URL is written with the references as they were (EndpointImport).
+QUrl urlWithReferences(const QString &text);
+
 // words: the command's words (ShellWords), the first being curl itself. Files named by
 // @file (-d, --data-binary, --data-urlencode, -F, -T) are read relative to baseDir.
 // nullopt with *error naming the option (or word) at fault.

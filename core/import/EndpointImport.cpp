@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -17,28 +18,6 @@ class Text final
 };
 
 const QString kImportedFrom = QStringLiteral("imported_from");
-
-// Header and query names that carry a secret. Authorization is handled on its own.
-bool secretName(const QString &name)
-{
-    static const QRegularExpression secret(
-        QStringLiteral("api[-_]?key|apikey|token|secret|passw|session|signature|cookie|"
-                       "^key$|^sig$|^auth$|^x-auth|credential"),
-        QRegularExpression::CaseInsensitiveOption);
-    return secret.match(name).hasMatch() &&
-           name.compare(QStringLiteral("idempotency-key"), Qt::CaseInsensitive) != 0;
-}
-
-QString envName(const QString &prefix, const QString &what)
-{
-    QString name = (prefix + QLatin1Char('_') + what).toUpper();
-    for (QChar &c : name) {
-        if (!(c.isLetterOrNumber() && c.unicode() < 128))
-            c = QLatin1Char('_');
-    }
-    name.replace(QRegularExpression(QStringLiteral("_+")), QStringLiteral("_"));
-    return name;
-}
 
 // "post-orders" from POST /v1/orders/{id}: the method and the last word of the path.
 QString idFor(const CurlRequest &request)
@@ -87,7 +66,7 @@ struct Building
 void basic(Building &b, const QString &user, const QString &password, bool fromOption)
 {
     if (user.isEmpty() || password.isEmpty()) {
-        const QString name = envName(b.prefix, QStringLiteral("basic"));
+        const QString name = importEnvName(b.prefix, QStringLiteral("basic"));
         b.headers.insert(QStringLiteral("Authorization"),
                          QStringLiteral("Basic ${env:%1}").arg(name));
         b.out.variables.append(
@@ -95,7 +74,7 @@ void basic(Building &b, const QString &user, const QString &password, bool fromO
                             "prints it) for Authorization: Basic")});
         return;
     }
-    const QString name = envName(b.prefix, QStringLiteral("password"));
+    const QString name = importEnvName(b.prefix, QStringLiteral("password"));
     b.out.credentials.append({{QStringLiteral("id"), b.id + QStringLiteral("-basic")},
                               {QStringLiteral("type"), QStringLiteral("basic")},
                               {QStringLiteral("username"), user},
@@ -122,7 +101,7 @@ void authorization(Building &b, const QByteArray &value)
     }
     const bool bearer = scheme.compare(QStringLiteral("Bearer"), Qt::CaseInsensitive) == 0;
     const QString name =
-        envName(b.prefix, bearer ? QStringLiteral("token") : QStringLiteral("authorization"));
+        importEnvName(b.prefix, bearer ? QStringLiteral("token") : QStringLiteral("authorization"));
     b.headers.insert(QStringLiteral("Authorization"),
                      bearer ? QStringLiteral("Bearer ${env:%1}").arg(name)
                             : QStringLiteral("${env:%1}").arg(name));
@@ -146,8 +125,8 @@ void takeHeaders(Building &b)
             continue;
         }
         QString value = QString::fromUtf8(rawValue);
-        if (secretName(name) && !value.contains(QStringLiteral("${env:"))) {
-            const QString var = envName(b.prefix, name);
+        if (looksSecret(name) && !value.contains(QStringLiteral("${env:"))) {
+            const QString var = importEnvName(b.prefix, name);
             value = QStringLiteral("${env:%1}").arg(var);
             b.out.variables.append({var, Text::tr("the value of %1").arg(name)});
         }
@@ -167,8 +146,9 @@ QString takeUrl(Building &b)
     const QUrl &url = b.request.url;
     QString text = url.toString(QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::FullyEncoded);
     // References are written as they are: QUrl would encode their braces.
-    static const QRegularExpression encodedRef(QStringLiteral("\\$?%7Benv:([A-Za-z0-9_]+)%7D"));
-    text.replace(encodedRef, QStringLiteral("${env:\\1}"));
+    static const QRegularExpression encodedRef(
+        QStringLiteral("\\$?%7B(env|job):([A-Za-z0-9_.]+)%7D"));
+    text.replace(encodedRef, QStringLiteral("${\\1:\\2}"));
     if (!url.hasQuery())
         return text;
     QStringList items;
@@ -176,9 +156,9 @@ QString takeUrl(Building &b)
         const QString name =
             QUrl::fromPercentEncoding(item.section(QLatin1Char('='), 0, 0).toUtf8());
         QString value = item.section(QLatin1Char('='), 1);
-        value.replace(encodedRef, QStringLiteral("${env:\\1}"));
-        if (secretName(name) && !value.isEmpty() && !value.contains(QStringLiteral("${env:"))) {
-            const QString var = envName(b.prefix, name);
+        value.replace(encodedRef, QStringLiteral("${\\1:\\2}"));
+        if (looksSecret(name) && !value.isEmpty() && !value.contains(QStringLiteral("${env:"))) {
+            const QString var = importEnvName(b.prefix, name);
             value = QStringLiteral("${env:%1}").arg(var);
             b.out.variables.append({var, Text::tr("the query parameter %1").arg(name)});
         }
@@ -199,6 +179,90 @@ QString sourceIdOf(const CurlRequest &r)
 }
 
 } // namespace
+
+bool looksSecret(const QString &name)
+{
+    static const QRegularExpression secret(
+        QStringLiteral("api[-_]?key|apikey|token|secret|passw|session|signature|cookie|"
+                       "^key$|^sig$|^auth$|^x-auth|credential"),
+        QRegularExpression::CaseInsensitiveOption);
+    return secret.match(name).hasMatch() &&
+           name.compare(QStringLiteral("idempotency-key"), Qt::CaseInsensitive) != 0;
+}
+
+QString importEnvName(const QString &prefix, const QString &what)
+{
+    QString name = (prefix + QLatin1Char('_') + what).toUpper();
+    for (QChar &c : name) {
+        if (!(c.isLetterOrNumber() && c.unicode() < 128))
+            c = QLatin1Char('_');
+    }
+    name.replace(QRegularExpression(QStringLiteral("_+")), QStringLiteral("_"));
+    return name;
+}
+
+QString importSlug(const QString &text)
+{
+    QString words = text;
+    words.replace(QRegularExpression(QStringLiteral("([a-z0-9])([A-Z])")),
+                  QStringLiteral("\\1-\\2"));
+    words = words.toLower();
+    words.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    words.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+    words = words.left(48);
+    words.remove(QRegularExpression(QStringLiteral("-+$")));
+    return words;
+}
+
+QString jobPlaceholder(const QString &name)
+{
+    QString field = name;
+    field.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.]")), QStringLiteral("_"));
+    return QStringLiteral("${job:%1}").arg(field.isEmpty() ? QStringLiteral("value") : field);
+}
+
+void addExtras(ImportedEndpoint &out, const EndpointExtras &extras)
+{
+    QJsonObject &e = out.endpoint;
+    e.insert(QStringLiteral("name"), extras.name);
+    e.insert(kImportedFrom, extras.source);
+    const QString method = e.value(QStringLiteral("method")).toString();
+    if (!extras.idempotencyHeader.isEmpty())
+        e.insert(QStringLiteral("idempotency"),
+                 QJsonObject{{QStringLiteral("header"), extras.idempotencyHeader}});
+    else if (method == QLatin1String("POST") || method == QLatin1String("PATCH"))
+        out.notes.append(Text::tr("no idempotency header in the source: once a %1 may have "
+                                  "reached the server it is not sent again, but parked "
+                                  "(docs/retry-contract.md)")
+                             .arg(method));
+    if (!extras.credential.isEmpty()) {
+        e.insert(QStringLiteral("credentials"), extras.credential.value(QStringLiteral("id")));
+        out.credentials.append(extras.credential);
+    }
+    static const QRegularExpression placeholder(QStringLiteral("\\$\\{job:([A-Za-z0-9_.]+)\\}"));
+    QStringList fields;
+    const QString written = QString::fromUtf8(QJsonDocument(e).toJson(QJsonDocument::Compact));
+    for (auto it = placeholder.globalMatch(written); it.hasNext();) {
+        const QString field = it.next().captured(1);
+        if (!fields.contains(field))
+            fields.append(field);
+    }
+    if (!fields.isEmpty()) {
+        e.remove(QStringLiteral("every_seconds"));
+        out.notes.prepend(Text::tr("a template: each job brings %1 (docs/intake.md)")
+                              .arg(fields.join(QStringLiteral(", "))));
+    }
+    QList<ImportVariable> variables = extras.variables;
+    for (const ImportVariable &v : std::as_const(out.variables)) {
+        bool known = false;
+        for (const ImportVariable &mine : extras.variables)
+            known = known || mine.name == v.name;
+        if (!known)
+            variables.append(v);
+    }
+    out.variables = variables;
+    out.notes += extras.notes;
+}
 
 ImportedEndpoint endpointFromCurl(const CurlRequest &request, const CurlImportOptions &options,
                                   QString *error)

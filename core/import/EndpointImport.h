@@ -30,6 +30,45 @@ struct ImportedEndpoint
     QStringList notes;
 };
 
+// What an import of a whole document (an OpenAPI document, a Postman collection) makes:
+// its endpoints, and what it says of the source as a whole (the server picked, what was
+// refused and why).
+struct ImportedSource
+{
+    QString title;
+    QList<ImportedEndpoint> endpoints;
+    QStringList notes;
+};
+
+// Whether a header, query parameter or variable named so holds a secret: key, token,
+// secret, password, session, signature, cookie, credential (Idempotency-Key does not).
+bool looksSecret(const QString &name);
+// PREFIX_WHAT in upper case, with what is not a letter or a digit as '_'.
+QString importEnvName(const QString &prefix, const QString &what);
+// "list-pets" from "listPets", "List pets" or "list_pets": lower case words joined by '-',
+// at most 48 characters.
+QString importSlug(const QString &text);
+
+// ${job:NAME} for a parameter or a variable: NAME as placeholders take it (letters,
+// digits, '_' and '.'; anything else becomes '_').
+QString jobPlaceholder(const QString &name);
+
+// What an import of a document adds to an endpoint the request conversion made.
+struct EndpointExtras
+{
+    QString name;
+    QString source; // imported_from
+    QJsonObject credential;
+    QString idempotencyHeader;
+    QList<ImportVariable> variables; // said first, as they stand for the document's secrets
+    QStringList notes;
+};
+
+// Adds them. A template (${job:NAME} anywhere) loses every_seconds, and a note says what
+// each job brings; a POST or PATCH without an idempotency header gets a note that it is
+// never sent again once it may have arrived (the retry contract).
+void addExtras(ImportedEndpoint &out, const EndpointExtras &extras);
+
 struct CurlImportOptions
 {
     QString id;        // the endpoint's id; made from the method and the path when empty

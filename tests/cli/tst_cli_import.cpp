@@ -91,7 +91,8 @@ void tst_CliImport::refusals()
         QByteArray message;
     };
     const QList<Case> cases = {
-        {{"import", "wget", "x", "--config", ws}, "expected what to import from: curl, got 'wget'"},
+        {{"import", "wget", "x", "--config", ws},
+         "expected what to import from: curl, openapi or postman, got 'wget'"},
         {{"import", "curl", "curl https://a.example/"}, "--config F"},
         {{"import", "curl", "--config", ws}, "give the curl command or --file F"},
         {{"import", "curl", "--file", m_dir.filePath("none.sh"), "--config", ws},
