@@ -30,6 +30,11 @@ HistoryModel::HistoryModel(const QString &databaseUrl, QObject *parent)
     connect(reader, &HistoryReader::indexed, this, &HistoryModel::onIndexed);
     connect(fetcher, &HistoryReader::fetched, this, &HistoryModel::onFetched);
     connect(reader, &HistoryReader::appended, this, &HistoryModel::onAppended);
+    connect(this, &HistoryModel::keptRequested, fetcher, &HistoryReader::readKept);
+    connect(fetcher, &HistoryReader::keptRead, this,
+            [this](qint64 attemptId, bool found, const KeptExchange &kept) {
+                emit keptExchangeRead(attemptId, found ? std::optional(kept) : std::nullopt);
+            });
     for (HistoryReader *worker : {reader, fetcher}) {
         connect(worker, &HistoryReader::failed, this, [this](const QString &message) {
             setLoading(false);

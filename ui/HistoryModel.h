@@ -72,6 +72,8 @@ public:
     bool isLoading() const { return m_loading; }
     qint64 attemptIdAt(int row) const;
     std::optional<AttemptRecord> attemptAt(int row) const;
+    // Asks for the bodies kept for an attempt: keptExchangeRead() answers.
+    void requestKept(qint64 attemptId) { emit keptRequested(attemptId); }
     // Used by data() and by views that know what they are about to show.
     void ensureLoaded(int firstRow, int lastRow) const;
     void setNowMs(qint64 nowMs) { m_nowMs = nowMs; }
@@ -82,11 +84,13 @@ signals:
     void failed(const QString &message);
     // Rows of a page arrived (so an inspector showing one of them can refresh).
     void rowsLoaded(int firstRow, int lastRow);
+    void keptExchangeRead(qint64 attemptId, const std::optional<cooldown::KeptExchange> &kept);
 
     // To the reader.
     void loadRequested(quint64 generation, const cooldown::HistoryQuery &query);
     void fetchRequested(quint64 generation, qint64 firstId, qint64 lastId);
     void pollRequested(quint64 generation);
+    void keptRequested(qint64 attemptId);
 
 private:
     void onIndexed(quint64 generation, const QList<qint64> &ids, bool complete);

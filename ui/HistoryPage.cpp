@@ -242,6 +242,7 @@ HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &conf
     connect(m_export, &QAction::triggered, this, &HistoryPage::exportCsv);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &HistoryPage::showCurrentAttempt);
+    connect(m_model, &HistoryModel::keptExchangeRead, this, &HistoryPage::showKept);
     connect(m_model, &HistoryModel::rowsLoaded, this, [this](int first, int last) {
         const int current = m_table->currentIndex().row();
         if (current >= first && current <= last)
@@ -436,7 +437,22 @@ void HistoryPage::updateCount()
 void HistoryPage::showCurrentAttempt()
 {
     const QModelIndex current = m_table->currentIndex();
-    m_inspector->showAttempt(current.isValid() ? m_model->attemptAt(current.row()) : std::nullopt);
+    const std::optional<AttemptRecord> attempt =
+        current.isValid() ? m_model->attemptAt(current.row()) : std::nullopt;
+    m_inspector->showAttempt(attempt);
+    // A failed or degraded exchange may be kept whole: its bodies follow when read.
+    if (attempt &&
+        (attempt->decision != Decision::Success || attempt->reason == QLatin1String("degraded")))
+        m_model->requestKept(attempt->id);
+}
+
+void HistoryPage::showKept(qint64 attemptId, const std::optional<KeptExchange> &kept)
+{
+    const QModelIndex current = m_table->currentIndex();
+    const std::optional<AttemptRecord> attempt =
+        current.isValid() ? m_model->attemptAt(current.row()) : std::nullopt;
+    if (kept && attempt && attempt->id == attemptId)
+        m_inspector->showAttempt(attempt, kept);
 }
 
 void HistoryPage::exportCsv()

@@ -92,6 +92,7 @@ signals:
 
 private:
     void showCurrentAttempt();
+    void showKept(qint64 attemptId, const std::optional<KeptExchange> &kept);
     void updateCount();
     void onViewChanged();
     void readAudit();

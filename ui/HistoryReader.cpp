@@ -84,6 +84,14 @@ void HistoryReader::indexChunk(quint64 generation)
         this, [this, generation] { indexChunk(generation); }, Qt::QueuedConnection);
 }
 
+void HistoryReader::readKept(qint64 attemptId)
+{
+    if (!ensureOpen())
+        return;
+    const std::optional<KeptExchange> kept = m_store.keptExchange(attemptId);
+    emit keptRead(attemptId, kept.has_value(), kept.value_or(KeptExchange()));
+}
+
 void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
 {
     if (generation != m_generation || !ensureOpen())

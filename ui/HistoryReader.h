@@ -40,6 +40,8 @@ public slots:
     void fetch(quint64 generation, qint64 firstId, qint64 lastId);
     // Attempts of the current query newer than those already indexed.
     void poll(quint64 generation);
+    // The bodies kept for one attempt (docs/checks.md).
+    void readKept(qint64 attemptId);
 
 signals:
     void progress(quint64 generation, qint64 indexed, qint64 total);
@@ -49,6 +51,8 @@ signals:
     void fetched(quint64 generation, qint64 firstId, qint64 lastId,
                  const QList<cooldown::AttemptRecord> &attempts);
     void appended(quint64 generation, const QList<qint64> &ids);
+    // found: false when nothing is kept for the attempt.
+    void keptRead(qint64 attemptId, bool found, const cooldown::KeptExchange &kept);
     void failed(const QString &message);
 
 private:

@@ -126,6 +126,11 @@ std::optional<qint64> QueryStore::lastSuccessAtMs(const QString &endpointId, qin
     return m_store->lastSuccessAtMs(endpointId, sinceStartedMs);
 }
 
+std::optional<KeptExchange> QueryStore::keptExchange(qint64 attemptId)
+{
+    return m_store->keptExchange(attemptId);
+}
+
 std::optional<QList<qint64>> QueryStore::exchangeDurations(const QString &endpointId, qint64 fromMs,
                                                            qint64 toMs, int limit)
 {

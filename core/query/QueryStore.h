@@ -78,6 +78,8 @@ public:
     qint64 countAttempts(const AttemptFilter &filter);
     QList<AttemptRecord> attempts(const AttemptFilter &filter);
     std::optional<qint64> lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs);
+    // The bodies kept for a failed or degraded attempt (docs/checks.md), if any.
+    std::optional<KeptExchange> keptExchange(qint64 attemptId);
     std::optional<QList<qint64>> exchangeDurations(const QString &endpointId, qint64 fromMs,
                                                    qint64 toMs, int limit);
     // Starts exporter on this store's connection (the export holds a read transaction

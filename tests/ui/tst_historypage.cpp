@@ -38,6 +38,7 @@ private slots:
     void exportCanBeCancelled();
     void inspectorExplainsTheSelectedAttempt();
     void operatorActionsShowNewestFirstInTheTimeRange();
+    void inspectorShowsTheExchangeKept();
 
 private:
     QString url() const { return m_dir->filePath(QStringLiteral("history.db")); }
@@ -183,6 +184,44 @@ void tst_HistoryPage::inspectorExplainsTheSelectedAttempt()
     QCOMPARE(
         why.value(QStringLiteral("retry_after")).toObject().value(QStringLiteral("raw")).toString(),
         QStringLiteral("30"));
+}
+
+// docs/checks.md: a failed check names the assertion, and the bodies kept follow once
+// read from the store.
+void tst_HistoryPage::inspectorShowsTheExchangeKept()
+{
+    const qint64 at = kStart + 40 * 1000;
+    const auto claimed =
+        test::claimNew(*m_store, QStringLiteral("search"), QString(), at, QStringLiteral("w1"));
+    QVERIFY(claimed);
+    AttemptRecord a = test::nextAttempt(*claimed, at, at + 40);
+    a.method = QStringLiteral("GET");
+    a.url = QStringLiteral("http://127.0.0.1/search");
+    a.status = 200;
+    a.decision = Decision::Fail;
+    a.reason = QStringLiteral("assertion_failed");
+    a.workerId = QStringLiteral("w1");
+    a.checkFailure = QStringLiteral("json[0] /items has at least 1 items; found: 0 items");
+    auto kept = std::make_shared<KeptExchange>();
+    kept->responseBody = QStringLiteral("{\"status\": \"ok\", \"items\": []}");
+    kept->responseBytes = kept->responseBody.size();
+    a.kept = kept;
+    OperationRecord next = test::leftIn(*claimed, a, OperationState::Failed, at);
+    QCOMPARE(test::finishAttempt(*m_store, a, next, QStringLiteral("w1")),
+             Store::FinishResult::Committed);
+
+    HistoryPage page(url(), m_config, SystemClock::instance());
+    page.setFilter(QStringLiteral("search"), kEverything, HistoryQuery::StatusClass::Any,
+                   Decision::Fail);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.model()->isLoading(), 10000);
+    QCOMPARE(page.model()->rowCount(), 1);
+    page.model()->ensureLoaded(0, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(page.model()->attemptAt(0).has_value(), 10000);
+    page.table()->setCurrentIndex(page.model()->index(0, 0));
+    QVERIFY(page.inspector()->text().contains(a.checkFailure));
+    QTRY_VERIFY_WITH_TIMEOUT(page.inspector()->text().contains(QStringLiteral("Response body")),
+                             10000);
+    QVERIFY(page.inspector()->text().contains(QStringLiteral("\"items\": []")));
 }
 
 void tst_HistoryPage::operatorActionsShowNewestFirstInTheTimeRange()
