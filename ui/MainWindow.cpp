@@ -14,6 +14,7 @@
 #include "ui/OverviewPage.h"
 #include "ui/Palette.h"
 #include "ui/PartitionsModel.h"
+#include "ui/ReportDialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -118,6 +119,9 @@ void MainWindow::setupMenus()
         tr("Add and edit the workspace's endpoints and policies; compare them with what "
            "servers advertise"));
     file->addAction(m_history->exportAction());
+    file->addAction(tr("SLA &report…"), this, [this] {
+        ReportDialog::open(m_engine.databaseUrl(), m_engine.config(), m_engine.clock(), this);
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
