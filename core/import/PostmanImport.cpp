@@ -91,7 +91,7 @@ QString valueOf(Context &c, const QString &name, bool host, bool secretPlace, Fi
         return {};
     }
     if (secret || v.fromEnvironment) {
-        const QString env = importEnvName(c.prefix, name);
+        const QString env = importEnvName(c.prefix, importSlug(name));
         bool listed = false;
         for (const ImportVariable &i : std::as_const(f.variables))
             listed = listed || i.name == env;
@@ -191,11 +191,13 @@ QString oauthCredential(Context &c, const QHash<QString, QString> &values, Filli
         return Text::tr("OAuth 2.0 %1: the engine has no user to sign in; only client "
                         "credentials are imported")
             .arg(grant);
+    // A client id is no secret: written as it is, or from the environment.
+    const QString id = values.value(QStringLiteral("clientId"));
+    const QString clientId = id.contains(QStringLiteral("{{")) ? fill(c, id, false, true, f) : id;
     QJsonObject fields{
         {QStringLiteral("token_url"),
          fill(c, values.value(QStringLiteral("accessTokenUrl")), true, false, f)},
-        {QStringLiteral("client_id"),
-         secretRef(c, values.value(QStringLiteral("clientId")), QStringLiteral("client_id"), f)},
+        {QStringLiteral("client_id"), clientId},
         {QStringLiteral("client_secret"), secretRef(c, values.value(QStringLiteral("clientSecret")),
                                                     QStringLiteral("client_secret"), f)}};
     const QString scope = fill(c, values.value(QStringLiteral("scope")), false, false, f);
