@@ -355,6 +355,14 @@ QWidget *EndpointsDialog::makeEndpointForm()
     layout->addRow(QString(), secrets);
     layout->addRow(tr("&Body:"), f.add(QStringLiteral("body"), JsonForm::Kind::Text,
                                        lines(tr("sent as is"), 4, form)));
+    layout->addRow(tr("E&xpect:"),
+                   f.add(QStringLiteral("expect"), JsonForm::Kind::Json,
+                         lines(tr("What an answer must say, e.g.\n{\"json\": [{\"pointer\": "
+                                  "\"/status\", \"equals\": \"ok\"}]}\n(see docs/checks.md)"),
+                               4, form)));
+    layout->addRow(tr("Latency bu&dget (ms):"),
+                   f.add(QStringLiteral("latency_budget_ms"), JsonForm::Kind::Number,
+                         line(tr("none: slower answers are not degraded"), form)));
     return form;
 }
 

@@ -11,6 +11,7 @@
 #include <QPlainTextEdit>
 #include <QScopedValueRollback>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cooldown {
@@ -140,6 +141,14 @@ void JsonForm::load(const QJsonObject &item)
         case Kind::Headers:
             text = headerLines(value.toObject());
             break;
+        case Kind::Json:
+            if (value.isObject())
+                text = QString::fromUtf8(QJsonDocument(value.toObject()).toJson()).trimmed();
+            else if (value.isArray())
+                text = QString::fromUtf8(QJsonDocument(value.toArray()).toJson()).trimmed();
+            else if (!value.isUndefined())
+                text = jsonText(value);
+            break;
         }
         setTextOf(field.widget, text);
     }
@@ -206,9 +215,34 @@ QJsonObject JsonForm::read(QJsonObject item, QString *problem, QString *problemK
                 item.insert(field.key, headers);
             break;
         }
+        case Kind::Json:
+            readJson(field, text, &item, problem, problemKey);
+            break;
         }
     }
     return item;
+}
+
+void JsonForm::readJson(const Field &field, const QString &text, QJsonObject *item,
+                        QString *problem, QString *problemKey) const
+{
+    if (text.trimmed().isEmpty()) {
+        item->remove(field.key);
+        return;
+    }
+    // A bare value is read as the one element of an array, then taken out of it.
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson("[" + text.toUtf8() + "]", &error);
+    if (error.error != QJsonParseError::NoError || document.array().size() != 1) {
+        if (problem->isEmpty()) {
+            *problem = tr("not JSON: %1 at character %2")
+                           .arg(error.errorString())
+                           .arg(std::max(0, error.offset - 1));
+            *problemKey = field.key;
+        }
+        return;
+    }
+    item->insert(field.key, document.array().first());
 }
 
 void JsonForm::mark(const QString &key, const QString &why)

@@ -30,6 +30,8 @@ public:
                  // that the workspace's own check says what was expected
         Headers, // an object of header fields, as "Name: value" lines
         Header,  // the "header" member of an object (the endpoint's "idempotency")
+        Json,    // any JSON value as indented text (the endpoint's "expect"); empty: left
+                 // out; text that is no JSON is a problem named at once
     };
 
     // name: the first part of each widget's object name ("endpoint:url").
@@ -65,6 +67,8 @@ private:
     };
 
     void onChanged();
+    void readJson(const Field &field, const QString &text, QJsonObject *item, QString *problem,
+                  QString *problemKey) const;
 
     QString m_name;
     QList<Field> m_fields;

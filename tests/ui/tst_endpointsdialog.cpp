@@ -39,6 +39,7 @@ private slots:
     void saveWritesTheFile();
     void refusedDocumentIsNeverWritten();
     void numbersAndHeaderLines();
+    void checksAreEditedAsJson();
     void policyFieldsAreChecked();
     void addDuplicateRemove();
     void removingAUsedPolicyPointsAtTheEndpoint();
@@ -361,6 +362,39 @@ void tst_EndpointsDialog::numbersAndHeaderLines()
     QVERIFY(dialog->problem().isEmpty());
     QCOMPARE(dialog->document().endpoints().first().value("idempotency").toObject(),
              QJsonObject({{"header", "Idempotency-Key"}}));
+}
+
+// docs/checks.md: an endpoint's expect as JSON text, checked as the workspace checks it.
+void tst_EndpointsDialog::checksAreEditedAsJson()
+{
+    auto dialog = openDialog(m_path);
+    QVERIFY(dialog);
+    auto *expect = field<QPlainTextEdit>(*dialog, "endpoint:expect");
+    QVERIFY(expect);
+    QVERIFY(expect->toPlainText().isEmpty());
+    expect->setPlainText("{\"json\": [{\"pointer\": \"/status\", \"equals\": \"ok\"}");
+    QVERIFY2(dialog->problem().startsWith("endpoints[0].expect: not JSON:"),
+             qPrintable(dialog->problem()));
+    QVERIFY(expect->property("invalid").toBool());
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    expect->setPlainText("{\"json\": [{\"pointer\": \"status\"}]}");
+    QCOMPARE(dialog->problemPath(), "endpoints[0].expect.json[0].pointer");
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    expect->setPlainText("{\"json\": [{\"pointer\": \"/status\", \"equals\": \"ok\"}]}");
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    const QJsonObject written = dialog->document().endpoints().first().value("expect").toObject();
+    QCOMPARE(written.value("json").toArray().first().toObject().value("equals").toString(), "ok");
+
+    auto *budget = field<QLineEdit>(*dialog, "endpoint:latency_budget_ms");
+    retype(budget, "0");
+    QVERIFY2(
+        dialog->problem().startsWith("endpoints[0].latency_budget_ms: expected a whole number"),
+        qPrintable(dialog->problem()));
+    retype(budget, "2000");
+    QVERIFY(dialog->problem().isEmpty());
+    QCOMPARE(dialog->document().endpoints().first().value("latency_budget_ms").toDouble(), 2000.0);
+    expect->clear();
+    QVERIFY(!dialog->document().endpoints().first().contains("expect"));
 }
 
 void tst_EndpointsDialog::policyFieldsAreChecked()
