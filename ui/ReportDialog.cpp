@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/ReportDialog.h"
 
-#include "core/query/QueryStore.h"
 #include "core/query/SlaReportFormat.h"
 #include "core/time/Clock.h"
 #include "ui/Format.h"
+#include "ui/ReportReader.h"
+#include "ui/WorkerThread.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -56,7 +57,9 @@ QString row(const QString &label, const QString &value)
 
 ReportDialog::ReportDialog(const QString &databaseUrl, const WorkspaceConfig &config,
                            const Clock &clock, QWidget *parent)
-    : QDialog(parent), m_databaseUrl(databaseUrl), m_config(config), m_clock(clock)
+    : QDialog(parent), m_databaseUrl(databaseUrl), m_config(config), m_clock(clock),
+      m_reader(std::make_unique<WorkerThread<ReportReader>>(QStringLiteral("report reader"),
+                                                            databaseUrl))
 {
     setObjectName(QStringLiteral("reportDialog"));
     setWindowTitle(tr("SLA report"));
@@ -131,38 +134,48 @@ void ReportDialog::setRange(const QDate &from, const QDate &to)
     m_to->setDate(to);
 }
 
-bool ReportDialog::refresh()
+void ReportDialog::refresh()
 {
-    if (!m_store)
-        m_store = std::make_unique<QueryStore>(m_databaseUrl, QueryStore::IfMissing::Refuse);
-    QString error;
-    std::optional<SlaReport> report;
-    if (m_store->ensureOpen([&error](const QString &why) { error = why; })) {
-        SlaRequest request;
-        const QTimeZone zone = QTimeZone::systemTimeZone();
-        request.fromMs = QDateTime(m_from->date(), QTime(0, 0), zone).toMSecsSinceEpoch();
-        request.toMs = QDateTime(m_to->date().addDays(1), QTime(0, 0), zone).toMSecsSinceEpoch();
-        for (const EndpointConfig &e : m_config.endpoints)
-            request.endpoints.append({e.id, e.name, e.slaTarget});
-        request.maintenance = m_config.maintenance;
-        request.throttled = ThrottledRule(m_throttled->currentData().toInt());
-        request.maintenanceRule = MaintenanceRule(m_maintenance->currentData().toInt());
-        request.zone = zone;
-        report = buildSlaReport(*m_store, request, &error);
-    } else if (error.isEmpty()) {
-        error = m_store->lastError();
-    }
+    SlaRequest request;
+    const QTimeZone zone = QTimeZone::systemTimeZone();
+    request.fromMs = QDateTime(m_from->date(), QTime(0, 0), zone).toMSecsSinceEpoch();
+    request.toMs = QDateTime(m_to->date().addDays(1), QTime(0, 0), zone).toMSecsSinceEpoch();
+    for (const EndpointConfig &e : m_config.endpoints)
+        request.endpoints.append({e.id, e.name, e.slaTarget});
+    request.maintenance = m_config.maintenance;
+    request.throttled = ThrottledRule(m_throttled->currentData().toInt());
+    request.maintenanceRule = MaintenanceRule(m_maintenance->currentData().toInt());
+    request.zone = zone;
+    const quint64 generation = ++m_generation;
+    m_status->setText(tr("Reading…"));
+    ReportReader *reader = m_reader->worker();
+    // The dialog outlives any read: its reader's thread is stopped before it goes.
+    QMetaObject::invokeMethod(reader, [this, reader, request, generation] {
+        QString error;
+        const std::optional<SlaReport> report = reader->read(request, &error);
+        QMetaObject::invokeMethod(
+            this, [this, report, error, generation] { showReport(report, error, generation); },
+            Qt::QueuedConnection);
+    });
+}
+
+void ReportDialog::showReport(const std::optional<SlaReport> &report, const QString &error,
+                              quint64 generation)
+{
+    if (generation != m_generation)
+        return; // an answer to options changed since
     if (!report) {
         m_page->setHtml(
             QStringLiteral("<p>%1</p>")
                 .arg(tr("The report could not be read: %1").arg(error).toHtmlEscaped()));
         m_status->setText(error);
-        return false;
+        Q_EMIT reportShown(false);
+        return;
     }
     m_page->setHtml(pageHtml(*report));
     m_status->setText(
         tr("Read from the rollups: %n endpoint(s).", nullptr, int(report->endpoints.size())));
-    return true;
+    Q_EMIT reportShown(true);
 }
 
 QString ReportDialog::pageHtml(const SlaReport &report)

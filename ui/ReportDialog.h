@@ -18,14 +18,14 @@ class QTextBrowser;
 namespace cooldown {
 
 class Clock;
-class QueryStore;
+class ReportReader;
+template <typename Worker> class WorkerThread;
 
 // The SLA report as a printable page (docs/report.md): a range of days, the two rules,
 // and per endpoint its figures, downtime and a chart of its daily availability, as HTML
 // in a text browser; "Export PDF…" prints the same page to a PDF through QPdfWriter.
-// Reads through a QueryStore of its own; the report comes from the rollups and takes
-// milliseconds, so it is read on the window's thread, on open and when an option
-// changes.
+// Reads on a thread of its own (ReportReader), on open and when an option changes; the
+// page shows the latest answer.
 class ReportDialog final : public QDialog
 {
     Q_OBJECT
@@ -40,9 +40,8 @@ public:
     static void open(const QString &databaseUrl, const WorkspaceConfig &config, const Clock &clock,
                      QWidget *parent);
 
-    // Reads the report for the chosen days and rules and shows it; false (and the
-    // reason on the page) when the store could not be read.
-    bool refresh();
+    // Reads the report for the chosen days and rules; reportShown() follows.
+    void refresh();
     // Writes the page as it is shown to a PDF file; false with *error on failure.
     bool exportPdf(const QString &fileName, QString *error) const;
     // The page's HTML, for tests.
@@ -52,7 +51,14 @@ public:
     // Daily availability as bars (percent, with the target as a line), for the page.
     static QImage dailyChart(const SlaEndpointReport &endpoint, const QDate &from, const QDate &to);
 
+Q_SIGNALS:
+    // The page shows the report read after the latest refresh(), or why it could not
+    // be read (ok false).
+    void reportShown(bool ok);
+
 private:
+    void showReport(const std::optional<SlaReport> &report, const QString &error,
+                    quint64 generation);
     void buildLayout();
     void chooseExportFile();
     QString pageHtml(const SlaReport &report);
@@ -61,7 +67,8 @@ private:
     QString m_databaseUrl;
     WorkspaceConfig m_config;
     const Clock &m_clock;
-    std::unique_ptr<QueryStore> m_store;
+    std::unique_ptr<WorkerThread<ReportReader>> m_reader;
+    quint64 m_generation = 0;
     QDateEdit *m_from = nullptr;
     QDateEdit *m_to = nullptr;
     QComboBox *m_throttled = nullptr;

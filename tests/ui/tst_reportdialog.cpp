@@ -11,6 +11,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QProcessEnvironment>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -27,6 +28,7 @@ private slots:
     void showsLastMonth();
     void writesAPdf();
     void dailyChartMarksDaysBelowTarget();
+    void saysWhenTheStoreCannotBeRead();
 
 private:
     QTemporaryDir m_dir;
@@ -83,7 +85,10 @@ void tst_ReportDialog::showsLastMonth()
 {
     ReportDialog dialog(m_db, m_config, m_clock);
     dialog.show();
-    QVERIFY(dialog.refresh());
+    QSignalSpy shown(&dialog, &ReportDialog::reportShown);
+    dialog.refresh();
+    QVERIFY(shown.wait(30000));
+    QCOMPARE(shown.first().first().toBool(), true);
     const QString html = dialog.html();
     QVERIFY(html.contains(QStringLiteral("Partner API (api)")));
     QVERIFY(html.contains(QStringLiteral("Uploads (upload)")));
@@ -102,7 +107,10 @@ void tst_ReportDialog::showsLastMonth()
 void tst_ReportDialog::writesAPdf()
 {
     ReportDialog dialog(m_db, m_config, m_clock);
-    QVERIFY(dialog.refresh());
+    QSignalSpy shown(&dialog, &ReportDialog::reportShown);
+    dialog.refresh();
+    QVERIFY(shown.wait(30000));
+    QCOMPARE(shown.first().first().toBool(), true);
     const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
     QString error;
     QVERIFY2(dialog.exportPdf(pdf, &error), qPrintable(error));
@@ -135,6 +143,17 @@ void tst_ReportDialog::dailyChartMarksDaysBelowTarget()
     }
     QVERIFY(red);
     QVERIFY(blue);
+}
+
+void tst_ReportDialog::saysWhenTheStoreCannotBeRead()
+{
+    ReportDialog dialog(m_dir.filePath(QStringLiteral("missing.db")), m_config, m_clock);
+    QSignalSpy shown(&dialog, &ReportDialog::reportShown);
+    dialog.refresh();
+    QVERIFY(shown.wait(30000));
+    QCOMPARE(shown.first().first().toBool(), false);
+    QVERIFY(dialog.html().contains(QStringLiteral("could not be read")));
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("missing.db"))));
 }
 
 QTEST_MAIN(tst_ReportDialog)
