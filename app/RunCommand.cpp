@@ -255,6 +255,10 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
     }
     for (const EndpointHold &h : f.endpointHolds)
         state.heldEndpoints += h.untilMs > now ? 1 : 0;
+    for (const EndpointConfig &e : engine.config().endpoints) {
+        if (e.latencyBudgetMs > 0)
+            state.latencyDegraded.insert(e.id, f.latencyDegraded.contains(e.id));
+    }
     return state;
 }
 

@@ -1158,13 +1158,16 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
     readChecks(o, path, r, e);
 }
 
+// Every event an alert target may hear of.
+const AlertEvent kAlertEvents[] = {AlertEvent::OperationFailed,    AlertEvent::EndpointPaused,
+                                   AlertEvent::PartitionHeld,      AlertEvent::PolicyDrift,
+                                   AlertEvent::CredentialsRefused, AlertEvent::LatencyDegraded};
+
 // Every event an alert target may hear of, as the file names them.
 QString alertEventNames()
 {
     QStringList names;
-    for (const AlertEvent e :
-         {AlertEvent::OperationFailed, AlertEvent::EndpointPaused, AlertEvent::PartitionHeld,
-          AlertEvent::PolicyDrift, AlertEvent::CredentialsRefused})
+    for (const AlertEvent e : kAlertEvents)
         names.append(QLatin1String(textOf(e)));
     return names.join(QStringLiteral(", "));
 }
@@ -1367,15 +1370,15 @@ const char *textOf(AlertEvent event)
         return "policy_drift";
     case AlertEvent::CredentialsRefused:
         return "credentials_refused";
+    case AlertEvent::LatencyDegraded:
+        return "latency_degraded";
     }
     return "operation_failed";
 }
 
 std::optional<AlertEvent> alertEventFromString(QStringView text)
 {
-    for (const AlertEvent e :
-         {AlertEvent::OperationFailed, AlertEvent::EndpointPaused, AlertEvent::PartitionHeld,
-          AlertEvent::PolicyDrift, AlertEvent::CredentialsRefused}) {
+    for (const AlertEvent e : kAlertEvents) {
         if (text == QLatin1String(textOf(e)))
             return e;
     }

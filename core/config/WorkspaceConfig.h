@@ -78,6 +78,8 @@ enum class AlertEvent
     PartitionHeld,      // a server held a partition longer than held_longer_than_seconds
     PolicyDrift,        // a server advertises a quota other than the configured policy
     CredentialsRefused, // a token endpoint refused the client: operations are parked
+    // An endpoint's p95 went over its latency budget, and back (docs/checks.md).
+    LatencyDegraded,
 };
 const char *textOf(AlertEvent event);
 std::optional<AlertEvent> alertEventFromString(QStringView text);

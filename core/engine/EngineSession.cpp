@@ -419,6 +419,7 @@ EngineFigures EngineSession::figures()
     const qint64 now = m_clock.nowMs();
     runOnEngine([&](Store &store, Scheduler &scheduler) {
         f.inFlight = scheduler.inFlight();
+        f.latencyDegraded = scheduler.latencyDegradedEndpoints();
         f.databaseUp = !scheduler.isDatabaseDown();
         if (!f.databaseUp)
             return; // nothing is read from a database that is away

@@ -54,6 +54,7 @@ struct EngineFigures
     int waitingForCredentials = 0;
     QList<PartitionState> partitions;
     QList<EndpointHold> endpointHolds;
+    QStringList latencyDegraded; // endpoints over their latency budget (docs/checks.md)
 };
 
 // What one operator action on one operation came to, and the operation after it.

@@ -181,6 +181,13 @@ void PrometheusMetrics::renderState(QString &out, const ScrapeState &state)
     gauge(out, "cooldown_held_endpoints",
           "Endpoints held by a maintenance window or an operator's pause for a time.",
           state.heldEndpoints);
+    header(out, "cooldown_endpoint_latency_degraded", "gauge",
+           "1 while the endpoint's p95 is over its latency budget, else 0 (endpoints with a "
+           "budget only).");
+    for (auto it = state.latencyDegraded.cbegin(); it != state.latencyDegraded.cend(); ++it)
+        out += QStringLiteral("cooldown_endpoint_latency_degraded%1 %2\n")
+                   .arg(labels({{"endpoint", it.key()}}))
+                   .arg(it.value() ? 1 : 0);
     header(out, "cooldown_policy_partitions", "gauge", "Partitions of each policy.");
     for (auto it = state.partitionsByPolicy.cbegin(); it != state.partitionsByPolicy.cend(); ++it)
         out += QStringLiteral("cooldown_policy_partitions%1 %2\n")

@@ -27,6 +27,9 @@ struct ScrapeState
     // Endpoints held for a while: a maintenance window, an operator's pause --for
     // (docs/maintenance.md).
     int heldEndpoints = 0;
+    // Each endpoint with a latency budget, and whether its p95 is over it now
+    // (docs/checks.md).
+    QMap<QString, bool> latencyDegraded;
     // Per policy (never per partition key: label values stay few): the partitions the
     // store knows and the units their buckets hold now, summed.
     QMap<QString, qint64> partitionsByPolicy;

@@ -1104,6 +1104,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     const AttemptFacts facts = factsOfAnswer(held, result, d);
     AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
     noteCheck(held, result, d, a);
+    watchLatency(e, d, now);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     if (d.action == RetryDecision::Action::Retry)
         m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
@@ -1188,6 +1189,35 @@ void Scheduler::noteCheck(const Held &held, const TransportResult &result, const
     kept->responseTruncated = result.bodyTruncated;
     kept->keepLast = keep;
     a.kept = std::move(kept);
+}
+
+void Scheduler::watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs)
+{
+    // Successes only, as the budget judges them: a throttle, an error or a refused
+    // answer is a failure counted elsewhere.
+    if (e.latencyBudgetMs <= 0 || d.action != RetryDecision::Action::Success)
+        return;
+    const LatencyWatch::Reading r = m_latency.note(e.id, nowMs, d.degraded);
+    if (r.change == LatencyWatch::Change::None)
+        return;
+    const bool degraded = r.change == LatencyWatch::Change::Degraded;
+    const QString text =
+        degraded ? QStringLiteral("%1 is degraded: %2 of its last %3 answers (in 5 minutes) took "
+                                  "longer than its latency budget of %4 ms")
+                       .arg(e.id)
+                       .arg(r.overBudget)
+                       .arg(r.answers)
+                       .arg(e.latencyBudgetMs)
+                 : QStringLiteral("%1 is back within its latency budget of %2 ms")
+                       .arg(e.id)
+                       .arg(e.latencyBudgetMs);
+    qCInfo(lcEngine).noquote() << text;
+    raiseAlert(AlertEvent::LatencyDegraded, text,
+               {{QStringLiteral("endpoint_id"), e.id},
+                {QStringLiteral("recovered"), !degraded},
+                {QStringLiteral("latency_budget_ms"), double(e.latencyBudgetMs)},
+                {QStringLiteral("answers"), r.answers},
+                {QStringLiteral("over_budget"), r.overBudget}});
 }
 
 void Scheduler::paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
@@ -1939,7 +1969,9 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
             continue;
         if (event == AlertEvent::PartitionHeld && double(heldMs) < a.heldLongerThanSeconds * 1000.0)
             continue;
-        const QString kind = a.id + QLatin1Char('\n') + QLatin1String(textOf(event));
+        QString kind = a.id + QLatin1Char('\n') + QLatin1String(textOf(event));
+        if (details.value(QStringLiteral("recovered")).toBool())
+            kind += QStringLiteral("\nrecovered");
         const auto last = m_lastAlertAtMs.constFind(kind);
         if (last != m_lastAlertAtMs.constEnd() &&
             double(now - *last) < a.minIntervalSeconds * 1000.0)

@@ -4,6 +4,7 @@
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/CredentialBroker.h"
 #include "core/engine/InFlightPeaks.h"
+#include "core/engine/LatencyWatch.h"
 #include "core/ratelimit/PartitionSnooze.h"
 #include "core/ratelimit/PolicyDrift.h"
 #include "core/ratelimit/RateLimitPolicy.h"
@@ -165,9 +166,12 @@ public:
     // Sends an event to the workspace's alert targets that listen for it, as an
     // operation of each (see AlertConfig), no more often than each one's
     // min_interval_seconds per kind. heldMs: how long a partition is held, for
-    // PartitionHeld. Returns how many messages were queued.
+    // PartitionHeld. Returns how many messages were queued. A recovery ("recovered":
+    // true in details) is a kind of its own: it is not held back by the alert it ends.
     int raiseAlert(AlertEvent event, const QString &text, const QJsonObject &details,
                    qint64 heldMs = 0);
+    // The endpoints whose p95 is over their latency budget now (docs/checks.md).
+    QStringList latencyDegradedEndpoints() const { return m_latency.degraded(); }
 
 signals:
     void attemptRecorded(const cooldown::AttemptRecord &attempt,
@@ -249,6 +253,9 @@ private:
     // was degraded (docs/checks.md), both scrubbed of every secret in play.
     void noteCheck(const Held &held, const TransportResult &result, const RetryDecision &d,
                    AttemptRecord &a) const;
+    // An answer of an endpoint with a latency budget: alerts when its p95 goes over the
+    // budget, and when it comes back.
+    void watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs);
     // What the answer teaches the partition's bucket and the drift monitor.
     void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
                          qint64 nowMs);
@@ -355,6 +362,7 @@ private:
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;
     InFlightPeaks m_inFlightPeaks; // written with the attempts
+    LatencyWatch m_latency;        // the endpoints with a latency budget
     bool m_started = false;
     bool m_stopping = false;
     bool m_waking = false;

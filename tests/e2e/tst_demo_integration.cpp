@@ -229,6 +229,7 @@ private slots:
     void latencyBudget_data();
     void latencyBudget();
     void keptExchangesAreTheLastFewAndHoldNoSecret();
+    void latencyAlertOnceAndItsRecoveryOnce();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -1014,6 +1015,50 @@ void tst_DemoIntegration::keptExchangesAreTheLastFewAndHoldNoSecret()
             QVERIFY2(!text.contains(secret), qPrintable(text));
         QVERIFY(kept->requestBody.contains(QStringLiteral("[redacted]")));
     }
+}
+
+// A periodic check of /slow with a 2 s budget: its answers take 2.5 s (on the manual
+// clock) for the first minute, then 1 s. The alert target hears latency_degraded once
+// when the p95 goes over the budget, and once more when the slow answers have left the
+// 5-minute window; the answers in between raise nothing more.
+void tst_DemoIntegration::latencyAlertOnceAndItsRecoveryOnce()
+{
+    qint64 tookMs = 2500;
+    connect(m_demo.get(), &DemoServer::requestReceived, this, [this, &tookMs](const QString &path) {
+        if (path == QLatin1String("/slow"))
+            m_clock->advance(tookMs);
+    });
+    QByteArray e = endpoint(QStringLiteral("convert"),
+                            demoUrl(QStringLiteral("/slow?key=convert&delay_ms=20")));
+    e.chop(1);
+    e += R"(, "every_seconds": 10, "latency_budget_ms": 2000})";
+    const QByteArray alerts = R"("alerts": [{"id": "lat", "url": )" +
+                              jsonString(demoUrl(QStringLiteral("/ok?key=hook-lat"))) +
+                              R"(, "events": ["latency_degraded"]}],)";
+    QVERIFY(start(e, alerts));
+    QVERIFY(runFor(60'000));
+    QVERIFY(m_scheduler->latencyDegradedEndpoints().contains(QStringLiteral("convert")));
+    tookMs = 1000;
+    QVERIFY(runFor(9 * 60'000));
+    QVERIFY(m_scheduler->latencyDegradedEndpoints().isEmpty());
+
+    OperationFilter filter;
+    filter.endpointId = QStringLiteral("alert:lat");
+    const QList<OperationRecord> messages = m_store->operations(filter);
+    QCOMPARE(messages.size(), 2);
+    QList<bool> recovered;
+    for (const OperationRecord &m : messages) {
+        const QJsonObject body = QJsonDocument::fromJson(m.requestBody).object();
+        QCOMPARE(body.value(QLatin1String("event")).toString(), QStringLiteral("latency_degraded"));
+        QCOMPARE(body.value(QLatin1String("endpoint_id")).toString(), QStringLiteral("convert"));
+        recovered.append(body.value(QLatin1String("recovered")).toBool());
+    }
+    QCOMPARE(recovered, QList<bool>({false, true}));
+    QCOMPARE(demoRequests(QStringLiteral("hook-lat")), 2);
+    // Degraded is not failed: every check succeeded.
+    filter.endpointId = QStringLiteral("convert");
+    for (const OperationRecord &op : m_store->operations(filter))
+        QCOMPARE(op.state, OperationState::Succeeded);
 }
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)

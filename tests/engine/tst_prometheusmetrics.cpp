@@ -58,6 +58,8 @@ QByteArray samplePage()
     state.perHost = 6;
     state.heldPartitions = 1;
     state.heldEndpoints = 2;
+    state.latencyDegraded[QStringLiteral("cad")] = true;
+    state.latencyDegraded[QStringLiteral("bom-sync")] = false;
     state.partitionsByPolicy[QStringLiteral("bom-v1")] = 2;
     state.availableUnitsByPolicy[QStringLiteral("bom-v1")] = 5;
     return m.render(state);
@@ -95,6 +97,8 @@ void tst_PrometheusMetrics::countersAndGauges()
           "cooldown_operations{state=\"waiting\"} 3\n", "cooldown_operations{state=\"parked\"} 0\n",
           "cooldown_in_flight 2\n", "cooldown_max_in_flight 8\n", "cooldown_per_host_limit 6\n",
           "cooldown_held_partitions 1\n", "cooldown_held_endpoints 2\n",
+          "cooldown_endpoint_latency_degraded{endpoint=\"cad\"} 1\n",
+          "cooldown_endpoint_latency_degraded{endpoint=\"bom-sync\"} 0\n",
           "cooldown_policy_partitions{policy=\"bom-v1\"} 2\n",
           "cooldown_policy_available_units{policy=\"bom-v1\"} 5\n",
           "cooldown_store_write_seconds_count 1\n"})

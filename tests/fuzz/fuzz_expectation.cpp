@@ -28,9 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QJsonDocument document = QJsonDocument::fromJson(expectText);
     QString error;
     JsonReader reader(&error);
-    const Expectation expect = readExpectation(
-        document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object()),
-        QStringLiteral("expect"), reader);
+    const Expectation expect = readExpectation(document.isArray() ? QJsonValue(document.array())
+                                                                  : QJsonValue(document.object()),
+                                               QStringLiteral("expect"), reader);
     if (!error.isEmpty()) {
         FUZZ_CHECK(error.startsWith(QLatin1String("expect")));
         return 0;
