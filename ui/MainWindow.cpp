@@ -8,6 +8,7 @@
 #include "core/time/Clock.h"
 #include "ui/Format.h"
 #include "ui/HistoryPage.h"
+#include "ui/ImportDialog.h"
 #include "ui/IntegrationsPage.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
@@ -118,6 +119,21 @@ void MainWindow::setupMenus()
     m_endpointsAction->setStatusTip(
         tr("Add and edit the workspace's endpoints and policies; compare them with what "
            "servers advertise"));
+    file->addAction(tr("&Import endpoints…"), this, [this] {
+        // The Endpoints window holds a copy of the file that its Save would write back.
+        if (m_endpointsDialog) {
+            statusBar()->showMessage(tr("Close Endpoints first: it holds its own copy of the "
+                                        "workspace"),
+                                     10000);
+            return;
+        }
+        auto *dialog = new ImportDialog(m_workspace.configPath, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &ImportDialog::saved, this, [this](const QString &file) {
+            applyWorkspace(file, tr("Imported into %1").arg(file));
+        });
+        dialog->open();
+    });
     file->addAction(m_history->exportAction());
     file->addAction(tr("SLA &report…"), this, [this] {
         ReportDialog::open(m_engine.databaseUrl(), m_engine.config(), m_engine.clock(), this);

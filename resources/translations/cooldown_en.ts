@@ -173,4 +173,17 @@ The server may answer 429 again, and the attempt is recorded as forced.</numerus
         </translation>
     </message>
 </context>
+<context>
+    <name>cooldown::import</name>
+    <message numerus="yes">
+        <source>left as they are: %n endpoint(s) this source did not make
+</source>
+        <translation>
+            <numerusform>left as they are: %n endpoint this source did not make
+</numerusform>
+            <numerusform>left as they are: %n endpoints this source did not make
+</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -1224,6 +1224,129 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     </message>
 </context>
 <context>
+    <name>cooldown::ImportDialog</name>
+    <message>
+        <source>Import endpoints</source>
+        <translation>エンドポイントのインポート</translation>
+    </message>
+    <message>
+        <source>curl command</source>
+        <translation>curl コマンド</translation>
+    </message>
+    <message>
+        <source>OpenAPI document</source>
+        <translation>OpenAPI ドキュメント</translation>
+    </message>
+    <message>
+        <source>Postman collection</source>
+        <translation>Postman コレクション</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>ファイルを開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>made from the source&apos;s name</source>
+        <translation>ソースの名前から作成</translation>
+    </message>
+    <message>
+        <source>the document&apos;s first server; or its number, or a URL</source>
+        <translation>ドキュメントの最初のサーバー。または番号か URL</translation>
+    </message>
+    <message>
+        <source>&amp;Environment…</source>
+        <translation>環境(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>インポート元(&amp;F):</translation>
+    </message>
+    <message>
+        <source>Variables &amp;begin with:</source>
+        <translation>変数名の先頭(&amp;B):</translation>
+    </message>
+    <message>
+        <source>&amp;Server:</source>
+        <translation>サーバー(&amp;S):</translation>
+    </message>
+    <message>
+        <source>Postman environment:</source>
+        <translation>Postman 環境:</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>プレビュー(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>インポート(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Paste the source, or open its file:</source>
+        <translation>ソースを貼り付けるか、そのファイルを開いてください:</translation>
+    </message>
+    <message>
+        <source>What the import does (nothing changes before Import):</source>
+        <translation>インポートで行われること ([インポート] を押すまで何も変わりません):</translation>
+    </message>
+    <message>
+        <source>curl -X POST https://api.example.com/v1/orders -H …</source>
+        <translation>curl -X POST https://api.example.com/v1/orders -H …</translation>
+    </message>
+    <message>
+        <source>The document, JSON or YAML</source>
+        <translation>ドキュメント (JSON または YAML)</translation>
+    </message>
+    <message>
+        <source>Open the source</source>
+        <translation>ソースを開く</translation>
+    </message>
+    <message>
+        <source>Sources (*.json *.yaml *.yml *.sh *.txt);;All files (*)</source>
+        <translation>ソース (*.json *.yaml *.yml *.sh *.txt);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>Open the Postman environment</source>
+        <translation>Postman 環境を開く</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>No curl command in what is pasted.</source>
+        <translation>貼り付けた内容に curl コマンドがありません。</translation>
+    </message>
+    <message>
+        <source>pasted</source>
+        <translation>貼り付け</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>ソース</translation>
+    </message>
+    <message>
+        <source>Save the workspace as</source>
+        <translation>ワークスペースに名前を付けて保存</translation>
+    </message>
+    <message>
+        <source>Workspace (*.json)</source>
+        <translation>ワークスペース (*.json)</translation>
+    </message>
+    <message>
+        <source>Not written: %1</source>
+        <translation>書き込んでいません: %1</translation>
+    </message>
+</context>
+<context>
     <name>cooldown::IntegrationsModel</name>
     <message>
         <source>paused</source>
@@ -1847,6 +1970,18 @@ Nothing is claimed or sent until it answers again; answers already received are 
         <translation>%1
 %2
 データベースが再び応答するまで、何も取得・送信しません。受信済みの応答は保持され、その時点で書き込まれます。</translation>
+    </message>
+    <message>
+        <source>&amp;Import endpoints…</source>
+        <translation>エンドポイントのインポート(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Close Endpoints first: it holds its own copy of the workspace</source>
+        <translation>先に [エンドポイント] を閉じてください: ワークスペースの独自のコピーを保持しています</translation>
+    </message>
+    <message>
+        <source>Imported into %1</source>
+        <translation>%1 にインポートしました</translation>
     </message>
 </context>
 <context>
@@ -3402,54 +3537,6 @@ Options of every command:
         <translation>エンドポイントを S 秒ごとに実行します (既定: GET と HEAD は 1 回、その他は投入されたジョブごと)。</translation>
     </message>
     <message>
-        <source>line %1: not a curl command, left out</source>
-        <translation>%1 行目: curl コマンドではないため除外しました</translation>
-    </message>
-    <message>
-        <source>add</source>
-        <translation>追加</translation>
-    </message>
-    <message>
-        <source>update</source>
-        <translation>更新</translation>
-    </message>
-    <message>
-        <source>unchanged</source>
-        <translation>変更なし</translation>
-    </message>
-    <message>
-        <source>%1: line %2: </source>
-        <translation>%1: %2 行目: </translation>
-    </message>
-    <message>
-        <source>  credentials %1 (%2)
-</source>
-        <translation>  認証情報 %1 (%2)
-</translation>
-    </message>
-    <message>
-        <source>Set these before the workspace runs (the secrets were not written into it):
-</source>
-        <translation>ワークスペースを実行する前に次を設定してください (秘密の値は書き込まれていません):
-</translation>
-    </message>
-    <message>
-        <source>Adds endpoints to a workspace from curl command lines (docs/import.md). Secrets in them become ${env:NAME} references; the names to set are printed.</source>
-        <translation>curl コマンドラインからワークスペースにエンドポイントを追加します (docs/import.md)。含まれる秘密の値は ${env:NAME} 参照になり、設定すべき名前が表示されます。</translation>
-    </message>
-    <message>
-        <source>What to import from: curl.</source>
-        <translation>インポート元: curl。</translation>
-    </message>
-    <message>
-        <source>The curl command, quoted as one argument (or --file).</source>
-        <translation>1 つの引数として引用した curl コマンド (または --file)。</translation>
-    </message>
-    <message>
-        <source>expected what to import from: curl, got &apos;%1&apos;</source>
-        <translation>インポート元として curl を指定してください (&apos;%1&apos; が指定されました)</translation>
-    </message>
-    <message>
         <source>--config F: the workspace file to add to</source>
         <translation>--config F: 追加先のワークスペースファイルを指定してください</translation>
     </message>
@@ -3474,24 +3561,6 @@ Options of every command:
         <translation>--id は 1 つのエンドポイントの名前です。%1 には %2 個のコマンドがあります</translation>
     </message>
     <message>
-        <source>check-config: the workspace loads
-</source>
-        <translation>check-config: ワークスペースは読み込めます
-</translation>
-    </message>
-    <message>
-        <source>check-config: %1
-</source>
-        <translation>check-config: %1
-</translation>
-    </message>
-    <message>
-        <source>Not set here either, named by the workspace already: %1
-</source>
-        <translation>ワークスペースが既に参照していて、ここでも未設定のもの: %1
-</translation>
-    </message>
-    <message>
         <source>--dry-run: %1 was not changed
 </source>
         <translation>--dry-run: %1 は変更していません
@@ -3506,6 +3575,50 @@ Options of every command:
     <message>
         <source>add endpoints to a workspace from curl command lines</source>
         <translation>curl コマンドラインからワークスペースにエンドポイントを追加する</translation>
+    </message>
+    <message>
+        <source>OpenAPI: which of the document&apos;s servers to call, by number from 1, or a URL to call instead (default: the first).</source>
+        <translation>OpenAPI: 呼び出すドキュメントのサーバー。1 から数えた番号か、代わりに呼び出す URL (既定: 最初のサーバー)。</translation>
+    </message>
+    <message>
+        <source>Postman: the environment file whose variables the collection uses.</source>
+        <translation>Postman: コレクションが使う変数を持つ環境ファイル。</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>give the %1 file (or URL) to import</source>
+        <translation>インポートする %1 のファイル (または URL) を指定してください</translation>
+    </message>
+    <message>
+        <source>--%1 is for curl commands</source>
+        <translation>--%1 は curl コマンド用です</translation>
+    </message>
+    <message>
+        <source>--environment is for Postman collections</source>
+        <translation>--environment は Postman コレクション用です</translation>
+    </message>
+    <message>
+        <source>--server is for OpenAPI documents</source>
+        <translation>--server は OpenAPI ドキュメント用です</translation>
+    </message>
+    <message>
+        <source>Adds endpoints to a workspace from curl command lines, an OpenAPI document or a Postman collection (docs/import.md). Secrets in them become ${env:NAME} references; the names to set are printed.</source>
+        <translation>curl コマンドライン、OpenAPI ドキュメント、Postman コレクションからワークスペースにエンドポイントを追加します (docs/import.md)。含まれるシークレットは ${env:NAME} 参照になり、設定すべき変数名が表示されます。</translation>
+    </message>
+    <message>
+        <source>What to import from.</source>
+        <translation>インポート元。</translation>
+    </message>
+    <message>
+        <source>The curl command, quoted as one argument (or --file); the OpenAPI document (JSON or YAML, a file or a URL on this machine); the Postman collection.</source>
+        <translation>curl コマンド (1 つの引数として引用、または --file)、OpenAPI ドキュメント (JSON または YAML、ファイルまたはこのマシン上の URL)、Postman コレクション。</translation>
+    </message>
+    <message>
+        <source>expected what to import from: curl, openapi or postman, got &apos;%1&apos;</source>
+        <translation>インポート元として curl、openapi、postman のいずれかを指定してください (&apos;%1&apos; が指定されました)</translation>
     </message>
 </context>
 <context>
@@ -4192,6 +4305,338 @@ Options of every command:
     <message>
         <source>the base64 of user:password (as printf &apos;user:password&apos; | base64 prints it) for Authorization: Basic</source>
         <translation>Authorization: Basic 用の user:password の base64 (printf &apos;user:password&apos; | base64 が出力するもの)</translation>
+    </message>
+    <message>
+        <source>nested deeper than %1 levels</source>
+        <translation>入れ子が %1 段より深くなっています</translation>
+    </message>
+    <message>
+        <source>more than %1 values once its aliases are expanded</source>
+        <translation>エイリアスを展開すると値が %1 個を超えます</translation>
+    </message>
+    <message>
+        <source>a key that is not a plain value</source>
+        <translation>単純な値ではないキー</translation>
+    </message>
+    <message>
+        <source>%1: line %2, column %3: %4</source>
+        <translation>%1: %2 行 %3 列: %4</translation>
+    </message>
+    <message>
+        <source>%1: line %2: %3</source>
+        <translation>%1: %2 行: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: expected a YAML or JSON document of keys and values</source>
+        <translation>%1: キーと値からなる YAML または JSON ドキュメントを指定してください</translation>
+    </message>
+    <message>
+        <source>line %1: not a curl command, left out</source>
+        <translation>%1 行: curl コマンドではないため除外しました</translation>
+    </message>
+    <message>
+        <source>%1: line %2: </source>
+        <translation>%1: %2 行: </translation>
+    </message>
+    <message>
+        <source>no idempotency header in the source: once a %1 may have reached the server it is not sent again, but parked (docs/retry-contract.md)</source>
+        <translation>ソースに冪等性ヘッダーがありません: %1 はサーバーに届いた可能性があると再送されず、保留されます (docs/retry-contract.md)</translation>
+    </message>
+    <message>
+        <source>a template: each job brings %1 (docs/intake.md)</source>
+        <translation>テンプレート: 各ジョブが %1 を渡します (docs/intake.md)</translation>
+    </message>
+    <message>
+        <source>add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>変更なし</translation>
+    </message>
+    <message>
+        <source>  credentials %1 (%2)
+</source>
+        <translation>  認証情報 %1 (%2)
+</translation>
+    </message>
+    <message>
+        <source>  check-config: %1
+</source>
+        <translation>  check-config: %1
+</translation>
+    </message>
+    <message>
+        <source>Set these before the workspace runs (the secrets were not written into it):
+</source>
+        <translation>ワークスペースを実行する前に次を設定してください (シークレットは書き込まれていません):
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>left as they are: %n endpoint(s) this source did not make
+</source>
+        <translation>
+            <numerusform>このソースが作成していない %n 個のエンドポイントはそのままです
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>check-config: the workspace loads
+</source>
+        <translation>check-config: ワークスペースは読み込めます
+</translation>
+    </message>
+    <message>
+        <source>check-config: %1
+</source>
+        <translation>check-config: %1
+</translation>
+    </message>
+    <message>
+        <source>Not set here either, named by the workspace already: %1
+</source>
+        <translation>ここでも未設定で、ワークスペースがすでに参照しているもの: %1
+</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is outside the document; only references inside it (#/...) are followed</source>
+        <translation>%1: &apos;%2&apos; はドキュメントの外にあります。ドキュメント内の参照 (#/...) のみをたどります</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; leads back to itself (%3)</source>
+        <translation>%1: &apos;%2&apos; は自分自身に戻ります (%3)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; names nothing in the document</source>
+        <translation>%1: &apos;%2&apos; が指すものはドキュメントにありません</translation>
+    </message>
+    <message>
+        <source>swagger: Swagger %1 is not read; convert the document to OpenAPI 3 first (for example with swagger2openapi)</source>
+        <translation>swagger: Swagger %1 は読み込めません。先にドキュメントを OpenAPI 3 に変換してください (例: swagger2openapi)</translation>
+    </message>
+    <message>
+        <source>openapi: missing; not an OpenAPI document</source>
+        <translation>openapi: ありません。OpenAPI ドキュメントではありません</translation>
+    </message>
+    <message>
+        <source>openapi: expected a version 3.0.x or 3.1.x, got &apos;%1&apos;</source>
+        <translation>openapi: バージョン 3.0.x または 3.1.x を指定してください (&apos;%1&apos; が指定されました)</translation>
+    </message>
+    <message>
+        <source>%1: {%2} has no default in its variables</source>
+        <translation>%1: {%2} の既定値が variables にありません</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not an absolute URL; give the API&apos;s address with --server URL</source>
+        <translation>%1: &apos;%2&apos; は絶対 URL ではありません。API のアドレスを --server URL で指定してください</translation>
+    </message>
+    <message>
+        <source>server: %1 (--server)</source>
+        <translation>サーバー: %1 (--server)</translation>
+    </message>
+    <message>
+        <source>--server %1: expected a URL or a number from 1 to %2, the servers the document lists</source>
+        <translation>--server %1: URL か、ドキュメントに記載されたサーバーの番号 1 から %2 を指定してください</translation>
+    </message>
+    <message>
+        <source>server: %1 (%2 of %3; --server N picks another)</source>
+        <translation>サーバー: %1 (%3 個中 %2 番目。--server N で別のサーバーを選べます)</translation>
+    </message>
+    <message>
+        <source>server: %1</source>
+        <translation>サーバー: %1</translation>
+    </message>
+    <message>
+        <source>each job brings its body (%1): the document asks for no plain members to fill in</source>
+        <translation>各ジョブが本文を渡します (%1): ドキュメントに埋めるべき単純なメンバーがありません</translation>
+    </message>
+    <message>
+        <source>no media type</source>
+        <translation>メディアタイプなし</translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 without the client credentials flow (%1): the engine has no user to sign in</source>
+        <translation>クライアントクレデンシャルフローのない OAuth 2.0 (%1): エンジンにはサインインするユーザーがいません</translation>
+    </message>
+    <message>
+        <source>the OAuth client id of %1</source>
+        <translation>%1 の OAuth クライアント ID</translation>
+    </message>
+    <message>
+        <source>the OAuth client secret of %1</source>
+        <translation>%1 の OAuth クライアントシークレット</translation>
+    </message>
+    <message>
+        <source>an API key without a name</source>
+        <translation>名前のない API キー</translation>
+    </message>
+    <message>
+        <source>an API key in &apos;%1&apos;</source>
+        <translation>&apos;%1&apos; にある API キー</translation>
+    </message>
+    <message>
+        <source>the API key of %1 (%2 %3)</source>
+        <translation>%1 の API キー (%2 %3)</translation>
+    </message>
+    <message>
+        <source>a second credential for one request</source>
+        <translation>1 つのリクエストに 2 つ目の認証情報</translation>
+    </message>
+    <message>
+        <source>the bearer token of %1</source>
+        <translation>%1 のベアラートークン</translation>
+    </message>
+    <message>
+        <source>HTTP %1 authentication, which Cooldown does not send</source>
+        <translation>HTTP %1 認証 (Cooldown は送信しません)</translation>
+    </message>
+    <message>
+        <source>the user of %1</source>
+        <translation>%1 のユーザー</translation>
+    </message>
+    <message>
+        <source>the password of %1</source>
+        <translation>%1 のパスワード</translation>
+    </message>
+    <message>
+        <source>mutual TLS: give the endpoint a tls entry (docs/credentials.md)</source>
+        <translation>相互 TLS: エンドポイントに tls エントリを指定してください (docs/credentials.md)</translation>
+    </message>
+    <message>
+        <source>%1, which the import cannot turn into a credential; give the endpoint one by hand</source>
+        <translation>%1 はインポートで認証情報にできません。エンドポイントに手で指定してください</translation>
+    </message>
+    <message>
+        <source>a scheme without a type</source>
+        <translation>type のないスキーム</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a scheme of components.securitySchemes</source>
+        <translation>%1: &apos;%2&apos; は components.securitySchemes のスキームではありません</translation>
+    </message>
+    <message>
+        <source>no credentials: %1</source>
+        <translation>認証情報なし: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (a rate limit the document states; a policy can pace by it)</source>
+        <translation>%1: %2 (ドキュメントが示すレート制限。ポリシーでこれに合わせて送信ペースを調整できます)</translation>
+    </message>
+    <message>
+        <source>429 Too Many Requests documented, with no Retry-After or RateLimit header: the engine backs off</source>
+        <translation>429 Too Many Requests が記載されていますが Retry-After や RateLimit ヘッダーはありません: エンジンはバックオフします</translation>
+    </message>
+    <message>
+        <source>429 Too Many Requests documented with %1: the engine waits as the server says</source>
+        <translation>429 Too Many Requests が %1 とともに記載されています: エンジンはサーバーの指示どおり待ちます</translation>
+    </message>
+    <message>
+        <source>deprecated, the document says</source>
+        <translation>ドキュメントでは非推奨です</translation>
+    </message>
+    <message>
+        <source>TRACE diagnoses the way to a server; it is not an API call</source>
+        <translation>TRACE はサーバーまでの経路の診断用で、API 呼び出しではありません</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a URL</source>
+        <translation>&apos;%1&apos; は URL ではありません</translation>
+    </message>
+    <message>
+        <source>left out: %1 %2: %3</source>
+        <translation>除外: %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>expected an OpenAPI document: an object with openapi, info and paths</source>
+        <translation>OpenAPI ドキュメント (openapi、info、paths を持つオブジェクト) を指定してください</translation>
+    </message>
+    <message>
+        <source>paths: the document has no operations to import</source>
+        <translation>paths: ドキュメントにインポートする操作がありません</translation>
+    </message>
+    <message>
+        <source>{{%1}} is one of Postman&apos;s dynamic variables, which have no counterpart in a workspace</source>
+        <translation>{{%1}} は Postman の動的変数で、ワークスペースには対応するものがありません</translation>
+    </message>
+    <message>
+        <source>{{%1}} refers to itself</source>
+        <translation>{{%1}} は自分自身を参照しています</translation>
+    </message>
+    <message>
+        <source>{{%1}} gives the scheme or the host, which needs a value that is not a secret (from the collection or --environment)</source>
+        <translation>{{%1}} はスキームまたはホストを表すため、シークレットではない値が必要です (コレクションまたは --environment から)</translation>
+    </message>
+    <message>
+        <source>{{%1}}, a secret</source>
+        <translation>{{%1}} (シークレット)</translation>
+    </message>
+    <message>
+        <source>{{%1}} of %2 (there: %3)</source>
+        <translation>%2 の {{%1}} (そこでの値: %3)</translation>
+    </message>
+    <message>
+        <source>%1: values: expected the export of a Postman environment, with the list of its values</source>
+        <translation>%1: values: 値のリストを含む Postman 環境のエクスポートを指定してください</translation>
+    </message>
+    <message>
+        <source>the %1 written in the collection (not copied)</source>
+        <translation>コレクションに書かれた %1 (コピーしていません)</translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 %1: the engine has no user to sign in; only client credentials are imported</source>
+        <translation>OAuth 2.0 %1: エンジンにはサインインするユーザーがいません。クライアントクレデンシャルのみインポートします</translation>
+    </message>
+    <message>
+        <source>no credentials: Postman&apos;s %1 auth cannot be made a credential; give the endpoint one by hand</source>
+        <translation>認証情報なし: Postman の %1 認証は認証情報にできません。エンドポイントに手で指定してください</translation>
+    </message>
+    <message>
+        <source>the form part %1 uploads a file from the machine it was made on</source>
+        <translation>フォームパート %1 は作成元のマシンのファイルをアップロードします</translation>
+    </message>
+    <message>
+        <source>a body of mode %1, which the import cannot carry over</source>
+        <translation>モード %1 の本文はインポートで引き継げません</translation>
+    </message>
+    <message>
+        <source>left out: %1: %2</source>
+        <translation>除外: %1: %2</translation>
+    </message>
+    <message>
+        <source>info: missing; not a Postman collection</source>
+        <translation>info: ありません。Postman コレクションではありません</translation>
+    </message>
+    <message>
+        <source>info.schema: expected a collection of format v2.1, got &apos;%1&apos;; export it again from Postman as Collection v2.1</source>
+        <translation>info.schema: 形式 v2.1 のコレクションを指定してください (&apos;%1&apos; が指定されました)。Postman から Collection v2.1 としてエクスポートし直してください</translation>
+    </message>
+    <message>
+        <source>item: expected the list of the collection&apos;s requests and folders</source>
+        <translation>item: コレクションのリクエストとフォルダーのリストを指定してください</translation>
+    </message>
+    <message>
+        <source>%1: only a URL on this machine (http or https to 127.0.0.1, ::1 or localhost) is fetched; download the document and give its file</source>
+        <translation>%1: 取得するのはこのマシン上の URL (127.0.0.1、::1、localhost への http または https) のみです。ドキュメントをダウンロードしてファイルを指定してください</translation>
+    </message>
+    <message>
+        <source>%1: larger than %2 MiB</source>
+        <translation>%1: %2 MiB を超えています</translation>
+    </message>
+    <message>
+        <source>%1: redirected to %2, which is not followed; give that URL</source>
+        <translation>%1: %2 にリダイレクトされましたが、たどりません。その URL を指定してください</translation>
+    </message>
+    <message>
+        <source>%1: the server answered %2</source>
+        <translation>%1: サーバーの応答は %2 でした</translation>
     </message>
 </context>
 <context>
