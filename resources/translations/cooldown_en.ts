@@ -120,6 +120,23 @@ The server may answer 429 again, and the attempt is recorded as forced.</numerus
     </message>
 </context>
 <context>
+    <name>cooldown::ReportDialog</name>
+    <message numerus="yes">
+        <source>Read from the rollups: %n endpoint(s).</source>
+        <translation>
+            <numerusform>Read from the rollups: %n endpoint.</numerusform>
+            <numerusform>Read from the rollups: %n endpoints.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n interval(s)</source>
+        <translation>
+            <numerusform>%1 in %n interval</numerusform>
+            <numerusform>%1 in %n intervals</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>cooldown::WorkspaceItemsModel</name>
     <message numerus="yes">
         <source>differs for %n partition(s)</source>

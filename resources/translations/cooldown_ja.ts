@@ -137,6 +137,22 @@
         <source>&lt;h4&gt;Why: the rules applied to this response&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;As &lt;code&gt;cooldown explain&lt;/code&gt; prints it, from the stored status and headers (the body is not kept, and the jitter is drawn again).&lt;/p&gt;</source>
         <translation>&lt;h4&gt;理由: この応答に適用された規則&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;&lt;code&gt;cooldown explain&lt;/code&gt; の出力と同じく、保存されたステータスとヘッダーから求めたものです(本文は保存されておらず、ジッターは引き直されます)。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Check failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Request body (%1 bytes)&lt;/h4&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Response body (%1 bytes)&lt;/h4&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h4&gt;Why: the rules applied to this response&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;As the engine decided, from the stored status, headers and the body kept (the jitter is drawn again).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cooldown::AuditModel</name>
@@ -1004,6 +1020,24 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Token valid until %1 (expires in %2 s), scope %3. The token endpoint answered in %4.</source>
         <translation>トークンは %1 まで有効です (あと %2 秒で期限切れ)。スコープ: %3。トークンエンドポイントの応答時間は %4 でした。</translation>
     </message>
+    <message>
+        <source>E&amp;xpect:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What an answer must say, e.g.
+{&quot;json&quot;: [{&quot;pointer&quot;: &quot;/status&quot;, &quot;equals&quot;: &quot;ok&quot;}]}
+(see docs/checks.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency bu&amp;dget (ms):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: slower answers are not degraded</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cooldown::HistoryModel</name>
@@ -1760,6 +1794,10 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
         <source>line %1: %2 is already given</source>
         <translation>%1 行目: %2 はすでに指定されています</translation>
     </message>
+    <message>
+        <source>not JSON: %1 at character %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cooldown::MainWindow</name>
@@ -1982,6 +2020,10 @@ Nothing is claimed or sent until it answers again; answers already received are 
     <message>
         <source>Imported into %1</source>
         <translation>%1 にインポートしました</translation>
+    </message>
+    <message>
+        <source>SLA &amp;report…</source>
+        <translation>SLA レポート(&amp;R)…</translation>
     </message>
 </context>
 <context>
@@ -2353,6 +2395,177 @@ Nothing is claimed or sent until it answers again; answers already received are 
     <message>
         <source>Write a span such as 90m, 2h or 1d12h.</source>
         <translation>90m、2h、1d12h のように期間を入力してください。</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::ReportDialog</name>
+    <message>
+        <source>SLA report</source>
+        <translation>SLA レポート</translation>
+    </message>
+    <message>
+        <source>count as succeeded</source>
+        <translation>成功として数える</translation>
+    </message>
+    <message>
+        <source>count as not available</source>
+        <translation>利用不可として数える</translation>
+    </message>
+    <message>
+        <source>leave out</source>
+        <translation>除外する</translation>
+    </message>
+    <message>
+        <source>left out</source>
+        <translation>除外</translation>
+    </message>
+    <message>
+        <source>counted</source>
+        <translation>含める</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>〜</translation>
+    </message>
+    <message>
+        <source>Days:</source>
+        <translation>期間:</translation>
+    </message>
+    <message>
+        <source>Succeeded after a 429 or 503:</source>
+        <translation>429 または 503 の後の成功:</translation>
+    </message>
+    <message>
+        <source>Maintenance windows:</source>
+        <translation>メンテナンス時間帯:</translation>
+    </message>
+    <message>
+        <source>Export &amp;PDF…</source>
+        <translation>PDF を書き出す(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <source>The report could not be read: %1</source>
+        <translation>レポートを読み込めませんでした: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Read from the rollups: %n endpoint(s).</source>
+        <translation>
+            <numerusform>ロールアップから読み込みました: %n 件のエンドポイント。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1 to %2</source>
+        <translation>%1 から %2 まで</translation>
+    </message>
+    <message>
+        <source>No endpoint had attempts in the range.</source>
+        <translation>この期間に試行のあったエンドポイントはありません。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Availability</source>
+        <translation>可用性</translation>
+    </message>
+    <message>
+        <source>Operations counted</source>
+        <translation>数えたオペレーション</translation>
+    </message>
+    <message>
+        <source>%1 available of %2</source>
+        <translation>%2 件中 %1 件が利用可能</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目標</translation>
+    </message>
+    <message>
+        <source>%1 %: %2</source>
+        <translation>%1 %: %2</translation>
+    </message>
+    <message>
+        <source>nothing counted</source>
+        <translation>数える対象なし</translation>
+    </message>
+    <message>
+        <source>met</source>
+        <translation>達成</translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation>未達</translation>
+    </message>
+    <message>
+        <source>Succeeded / failed</source>
+        <translation>成功 / 失敗</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Succeeded after a 429 or 503</source>
+        <translation>429 または 503 の後に成功</translation>
+    </message>
+    <message>
+        <source>Degraded</source>
+        <translation>劣化</translation>
+    </message>
+    <message>
+        <source>Answered 429</source>
+        <translation>429 の応答</translation>
+    </message>
+    <message>
+        <source>%1 of %2 attempts (%3)</source>
+        <translation>%2 回の試行中 %1 回 (%3)</translation>
+    </message>
+    <message>
+        <source>Latency p50 / p95</source>
+        <translation>レイテンシ p50 / p95</translation>
+    </message>
+    <message>
+        <source>Downtime</source>
+        <translation>ダウンタイム</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n interval(s)</source>
+        <translation>
+            <numerusform>%1 (%n 区間)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>Down %1 – %2 (%3)</source>
+        <translation>ダウン %1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Maintenance %1 – %2 (%3)</source>
+        <translation>メンテナンス %1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 could not be written</source>
+        <translation>%1 に書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>Export the report as PDF</source>
+        <translation>レポートを PDF として書き出す</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF ファイル (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Written to %1</source>
+        <translation>%1 に書き出しました</translation>
     </message>
 </context>
 <context>
@@ -3620,6 +3833,78 @@ Options of every command:
         <source>expected what to import from: curl, openapi or postman, got &apos;%1&apos;</source>
         <translation>インポート元として curl、openapi、postman のいずれかを指定してください (&apos;%1&apos; が指定されました)</translation>
     </message>
+    <message>
+        <source>Workspace file: endpoint names, SLA targets and maintenance windows.</source>
+        <translation>ワークスペースファイル: エンドポイント名、SLA 目標、メンテナンス時間帯。</translation>
+    </message>
+    <message>
+        <source>Start of the range: a date (local midnight) or an ISO 8601 time (default: the first day of last month).</source>
+        <translation>期間の開始: 日付 (ローカル時刻の午前 0 時) または ISO 8601 の時刻 (既定: 先月の初日)。</translation>
+    </message>
+    <message>
+        <source>End of the range, not included: a date or an ISO 8601 time (default: the first day of this month).</source>
+        <translation>期間の終了 (含まない): 日付または ISO 8601 の時刻 (既定: 今月の初日)。</translation>
+    </message>
+    <message>
+        <source>Only this endpoint (may be given more than once).</source>
+        <translation>このエンドポイントだけ (複数回指定できます)。</translation>
+    </message>
+    <message>
+        <source>text, csv or json.</source>
+        <translation>text、csv または json。</translation>
+    </message>
+    <message>
+        <source>What an operation that succeeded after a 429 or 503 counts as: as-success, as-failure or exclude.</source>
+        <translation>429 または 503 の後に成功したオペレーションの扱い: as-success、as-failure または exclude。</translation>
+    </message>
+    <message>
+        <source>Whether time in maintenance windows counts: exclude or include.</source>
+        <translation>メンテナンス時間帯を数えるかどうか: exclude または include。</translation>
+    </message>
+    <message>
+        <source>--%1: expected a date (2026-11-01) or an ISO 8601 time, got &apos;%2&apos;</source>
+        <translation>--%1: 日付 (2026-11-01) または ISO 8601 の時刻が必要ですが、&apos;%2&apos; が指定されました</translation>
+    </message>
+    <message>
+        <source>--count-throttled: expected as-success, as-failure or exclude, got &apos;%1&apos;</source>
+        <translation>--count-throttled: as-success、as-failure または exclude が必要ですが、&apos;%1&apos; が指定されました</translation>
+    </message>
+    <message>
+        <source>--maintenance: expected exclude or include, got &apos;%1&apos;</source>
+        <translation>--maintenance: exclude または include が必要ですが、&apos;%1&apos; が指定されました</translation>
+    </message>
+    <message>
+        <source>Reports each endpoint&apos;s availability, downtime, latency, 429 share and failures over a range, read from the rollups (docs/report.md).</source>
+        <translation>期間内の各エンドポイントの可用性、ダウンタイム、レイテンシ、429 の割合と失敗を、ロールアップから読んで報告します (docs/report.md)。</translation>
+    </message>
+    <message>
+        <source>--format: expected text, csv or json, got &apos;%1&apos;</source>
+        <translation>--format: text、csv または json が必要ですが、&apos;%1&apos; が指定されました</translation>
+    </message>
+    <message>
+        <source>Shows one attempt as recorded: the request, the answer, the assertion it failed and, for the last failed or degraded exchanges of each endpoint, both bodies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attempt&apos;s id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected one attempt id (a whole number above 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempt %1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show one attempt, with the assertion it failed and the exchange kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>report each endpoint&apos;s availability and SLA over a range</source>
+        <translation>期間内の各エンドポイントの可用性と SLA を報告する</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -4637,6 +4922,113 @@ Options of every command:
     <message>
         <source>%1: the server answered %2</source>
         <translation>%1: サーバーの応答は %2 でした</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::report</name>
+    <message>
+        <source>Availability is the share of operations (for periodic endpoints, of checks) that ended succeeded, of those that ended succeeded, failed or parked.</source>
+        <translation>可用性は、成功・失敗・保留で終わったオペレーション (定期エンドポイントではチェック) のうち、成功で終わったものの割合です。</translation>
+    </message>
+    <message>
+        <source>An operation that succeeded after a 429 or 503 counts as succeeded.</source>
+        <translation>429 または 503 の後に成功したオペレーションは成功として数えます。</translation>
+    </message>
+    <message>
+        <source>An operation that succeeded only after a 429 or 503 counts as not available.</source>
+        <translation>429 または 503 の後にようやく成功したオペレーションは利用不可として数えます。</translation>
+    </message>
+    <message>
+        <source>Operations that succeeded after a 429 or 503 are left out.</source>
+        <translation>429 または 503 の後に成功したオペレーションは除外します。</translation>
+    </message>
+    <message>
+        <source>Time inside the workspace&apos;s maintenance windows is left out.</source>
+        <translation>ワークスペースのメンテナンス時間帯は除外します。</translation>
+    </message>
+    <message>
+        <source>Time inside the workspace&apos;s maintenance windows counts.</source>
+        <translation>ワークスペースのメンテナンス時間帯も数えます。</translation>
+    </message>
+    <message>
+        <source>Time the machine was offline is not tracked yet: it shows as time without attempts.</source>
+        <translation>マシンがオフラインだった時間はまだ記録していません: 試行のない時間として表れます。</translation>
+    </message>
+    <message>
+        <source>SLA report from %1 to %2
+</source>
+        <translation>SLA レポート: %1 から %2 まで
+</translation>
+    </message>
+    <message>
+        <source>No endpoint had attempts in the range.
+</source>
+        <translation>この期間に試行のあったエンドポイントはありません。
+</translation>
+    </message>
+    <message>
+        <source>  availability: %1 % (%2 of %3 operations)
+</source>
+        <translation>  可用性: %1 % (%3 件中 %2 件のオペレーション)
+</translation>
+    </message>
+    <message>
+        <source>none counted</source>
+        <translation>数える対象なし</translation>
+    </message>
+    <message>
+        <source>  target: %1 %, %2
+</source>
+        <translation>  目標: %1 %、%2
+</translation>
+    </message>
+    <message>
+        <source>nothing counted</source>
+        <translation>数える対象なし</translation>
+    </message>
+    <message>
+        <source>met</source>
+        <translation>達成</translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation>未達</translation>
+    </message>
+    <message>
+        <source>  succeeded %1 (after a 429 or 503: %2, degraded: %3), failed %4
+</source>
+        <translation>  成功 %1 (429 または 503 の後: %2、劣化: %3)、失敗 %4
+</translation>
+    </message>
+    <message>
+        <source>  attempts %1, answered 429: %2 (%3 %)
+</source>
+        <translation>  試行 %1、429 の応答: %2 (%3 %)
+</translation>
+    </message>
+    <message>
+        <source>  latency p50 &lt;= %1 ms, p95 &lt;= %2 ms (%3 answered attempts)
+</source>
+        <translation>  レイテンシ p50 &lt;= %1 ms、p95 &lt;= %2 ms (応答のあった試行 %3 回)
+</translation>
+    </message>
+    <message>
+        <source>  failed for %1: %2
+</source>
+        <translation>  失敗 (%1): %2
+</translation>
+    </message>
+    <message>
+        <source>  downtime: %1 in %2 intervals
+</source>
+        <translation>  ダウンタイム: %1 (%2 区間)
+</translation>
+    </message>
+    <message>
+        <source>  maintenance: %1 - %2 (%3)
+</source>
+        <translation>  メンテナンス: %1 - %2 (%3)
+</translation>
     </message>
 </context>
 <context>
