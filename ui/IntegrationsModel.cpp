@@ -30,6 +30,8 @@ IntegrationState integrationState(const IntegrationStatus &s, qint64 nowMs)
         return IntegrationState::Failing;
     if (s.attempts > 0 && double(s.throttled) >= kThrottledShare * double(s.attempts))
         return IntegrationState::Throttled;
+    if (s.latencyBudgetMs > 0 && s.p95Ms > s.latencyBudgetMs)
+        return IntegrationState::Degraded;
     if (s.open.waiting > 0)
         return IntegrationState::Waiting;
     return IntegrationState::Ok;
@@ -52,6 +54,8 @@ QString integrationStateName(IntegrationState state)
         return IntegrationsModel::tr("failing");
     case IntegrationState::Throttled:
         return IntegrationsModel::tr("throttled");
+    case IntegrationState::Degraded:
+        return IntegrationsModel::tr("degraded");
     case IntegrationState::Waiting:
         return IntegrationsModel::tr("waiting");
     case IntegrationState::Ok:
@@ -77,6 +81,8 @@ QColor integrationStateColor(IntegrationState state)
         return QColor(0x7a, 0x4f, 0xb5);
     case IntegrationState::Throttled:
         return QColor(0xe0, 0x8a, 0x00);
+    case IntegrationState::Degraded:
+        return QColor(0xb8, 0x86, 0x0b);
     case IntegrationState::Waiting:
         return QColor(0x1f, 0x5f, 0xbf);
     case IntegrationState::Ok:
@@ -235,6 +241,8 @@ QVariant IntegrationsModel::data(const QModelIndex &index, int role) const
         if (index.column() == ThrottledColumn && s.attempts > 0 &&
             double(s.throttled) >= kThrottledShare * double(s.attempts))
             return integrationStateColor(IntegrationState::Throttled).darker(130);
+        if (index.column() == P95Column && s.latencyBudgetMs > 0 && s.p95Ms > s.latencyBudgetMs)
+            return integrationStateColor(IntegrationState::Degraded).darker(130);
         return {};
     case Qt::DisplayRole:
         break;

@@ -28,8 +28,10 @@ enum class IntegrationState
     WaitingForCredentials,
     Failing,   // its latest operation that ended (succeeded or failed) failed
     Throttled, // 429 and 503 were at least kThrottledShare of its attempts in the range
-    Waiting,   // operations wait to retry
-    Ok,        // none of the above
+    // Its p95 in the range is over its latency budget (docs/checks.md): it works, slowly.
+    Degraded,
+    Waiting, // operations wait to retry
+    Ok,      // none of the above
 };
 
 // At or above this share of 429 and 503 answers in the range, an integration is throttled.

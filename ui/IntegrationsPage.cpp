@@ -141,6 +141,7 @@ QList<IntegrationEndpoint> IntegrationsPage::endpointsOf(const WorkspaceConfig &
         endpoint.policyId = e.policy.isEmpty() ? learnedPolicyId(e.url.host()) : e.policy;
         endpoint.partitionKey = e.policy.isEmpty() ? QString() : e.partitionKey;
         endpoint.credentialId = e.credentials;
+        endpoint.latencyBudgetMs = e.latencyBudgetMs;
         out.append(endpoint);
     }
     return out;

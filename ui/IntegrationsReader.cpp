@@ -249,6 +249,7 @@ void IntegrationsReader::refresh(bool force, bool changed)
         row.policyId = e.policyId;
         row.partitionKey = e.partitionKey;
         row.credentialId = e.credentialId;
+        row.latencyBudgetMs = e.latencyBudgetMs;
         rows.insert(e.id, row);
     }
     m_rows = rows;

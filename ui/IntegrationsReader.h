@@ -26,7 +26,8 @@ struct IntegrationEndpoint
     QString name;
     QString policyId;
     QString partitionKey;
-    QString credentialId; // the credential its requests carry, or empty
+    QString credentialId;       // the credential its requests carry, or empty
+    qint64 latencyBudgetMs = 0; // docs/checks.md; 0: none
 };
 
 // What the store says about one endpoint: a plain value, handed from the reader's
@@ -38,6 +39,7 @@ struct IntegrationStatus
     QString policyId;
     QString partitionKey;
     QString credentialId;
+    qint64 latencyBudgetMs = 0; // docs/checks.md; 0: none
     // Not the store's but the engine's (EngineState::credentials), as this worker holds
     // it; the model fills it in. Phase Idle when the endpoint has no credential.
     CredentialState credential;

@@ -117,6 +117,15 @@ void tst_Integrations::stateRulesAndPrecedence()
     s.attempts = 10;
     s.throttled = 1; // 10 %: below the threshold
     QCOMPARE(integrationState(s, kNow), IntegrationState::Waiting);
+    // docs/checks.md: a p95 over the latency budget is degraded; at the budget, not.
+    s.latencyBudgetMs = 2000;
+    s.p95Ms = 2000;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Waiting);
+    s.p95Ms = 2001;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Degraded);
+    s.latencyBudgetMs = 0; // no budget: never degraded
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Waiting);
+    s.latencyBudgetMs = 2000;
     s.throttled = 2; // 20 %: at it
     QCOMPARE(integrationState(s, kNow), IntegrationState::Throttled);
     s.lastEndedFailed = true;
