@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cooldown {
@@ -21,10 +22,17 @@ class Text final
 };
 
 constexpr int kMaxDepth = 200;
-constexpr qint64 kMaxValues = 1000000;
+
+// A document without aliases has fewer values than bytes; a few repeated blocks are
+// fine, a billion laughs is not, and is refused before it takes seconds to expand.
+qint64 maxValuesFor(qint64 bytes)
+{
+    return std::min<qint64>(4 * bytes + 100000, 4000000);
+}
 
 struct Conversion
 {
+    qint64 maxValues = 0;
     qint64 values = 0;
     QString error;
     int line = 0;
@@ -56,11 +64,11 @@ QJsonValue convert(const YAML::Node &node, int depth, Conversion &c)
 {
     if (!c.error.isEmpty())
         return {};
-    if (depth > kMaxDepth || ++c.values > kMaxValues) {
+    if (depth > kMaxDepth || ++c.values > c.maxValues) {
         c.error =
             depth > kMaxDepth
                 ? Text::tr("nested deeper than %1 levels").arg(kMaxDepth)
-                : Text::tr("more than %1 values once its aliases are expanded").arg(kMaxValues);
+                : Text::tr("more than %1 values once its aliases are expanded").arg(c.maxValues);
         c.line = node.Mark().line + 1;
         return {};
     }
@@ -125,6 +133,7 @@ std::optional<QJsonValue> readApiDocument(const QByteArray &text, const QString 
     if (start == "{" || start == "[")
         return readJson(text, sourceName, error);
     Conversion c;
+    c.maxValues = maxValuesFor(text.size());
     QJsonValue value;
     try {
         const YAML::Node root = YAML::Load(text.toStdString());

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "DocumentFile.h"
+
 #include "core/import/ApiDocument.h"
 #include "core/import/ImportPreview.h"
 #include "core/import/OpenApiImport.h"
@@ -24,17 +26,7 @@ private:
     {
         return QStringLiteral(COOLDOWN_OPENAPI_DATA "/") + name;
     }
-    static QJsonValue document(const QString &name)
-    {
-        QFile file(dataPath(name));
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", qPrintable(file.fileName()));
-        QString error;
-        const std::optional<QJsonValue> value = readApiDocument(file.readAll(), name, &error);
-        if (!value)
-            qFatal("%s", qPrintable(error));
-        return *value;
-    }
+    static QJsonValue document(const QString &name) { return documentFile(dataPath(name)); }
     static ImportedSource import(const QString &name, const OpenApiImportOptions &options = {})
     {
         QString error;

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "DocumentFile.h"
+
 #include "core/import/ApiDocument.h"
 #include "core/import/ImportPreview.h"
 #include "core/import/PostmanImport.h"
@@ -21,14 +23,7 @@ class tst_PostmanImport : public QObject
 private:
     static QJsonValue document(const QString &name)
     {
-        QFile file(QStringLiteral(COOLDOWN_POSTMAN_DATA "/") + name);
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", qPrintable(file.fileName()));
-        QString error;
-        const std::optional<QJsonValue> value = readApiDocument(file.readAll(), name, &error);
-        if (!value)
-            qFatal("%s", qPrintable(error));
-        return *value;
+        return documentFile(QStringLiteral(COOLDOWN_POSTMAN_DATA "/") + name);
     }
     static ImportedSource import(bool withEnvironment)
     {
