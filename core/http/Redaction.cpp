@@ -11,6 +11,7 @@
 #include <QUrlQuery>
 #include <QVarLengthArray>
 
+#include <algorithm>
 #include <string_view>
 
 namespace cooldown::redaction {
@@ -403,8 +404,20 @@ QStringList secretValues(const HttpHeaders &headers)
 QString scrub(QString text, const QStringList &secrets)
 {
     for (const QString &secret : secrets) {
-        if (secret.size() >= 4)
-            text.replace(secret, marker());
+        if (secret.size() < 4)
+            continue;
+        // As written, and as a form or a URL (percent-encoded) or JSON ("\/", "\"",
+        // "\\") would carry it.
+        text.replace(secret, marker());
+        const QString encoded = QString::fromLatin1(QUrl::toPercentEncoding(secret));
+        if (encoded != secret)
+            text.replace(encoded, marker(), Qt::CaseInsensitive);
+        QString escaped = secret;
+        escaped.replace(u'\\', QLatin1String("\\\\"))
+            .replace(u'"', QLatin1String("\\\""))
+            .replace(u'/', QLatin1String("\\/"));
+        if (escaped != secret)
+            text.replace(escaped, marker());
     }
     return text;
 }
@@ -412,20 +425,25 @@ QString scrub(QString text, const QStringList &secrets)
 QString redactBody(const QByteArray &body, QByteArrayView contentType, qsizetype maxBytes,
                    const QStringList &secrets)
 {
-    const bool cut = body.size() > maxBytes;
-    const QByteArray kept = cut ? body.left(maxBytes) : body;
-    const QByteArray type = contentType.toByteArray().toLower();
-    QString text;
+    // Secrets first, over the whole body: a cut must not keep the first half of one.
+    const QString whole = scrub(QString::fromUtf8(body), secrets);
     bool parsed = false;
-    if (!cut)
-        text = redactJsonBody(kept, &parsed);
+    QString text = redactJsonBody(whole.toUtf8(), &parsed);
     if (parsed)
-        return scrub(redactUrls(text), secrets);
-    if (type.startsWith("application/x-www-form-urlencoded"))
-        text = redactForm(QString::fromUtf8(kept));
+        text = redactUrls(text);
+    else if (contentType.toByteArray().toLower().startsWith("application/x-www-form-urlencoded"))
+        text = redactText(redactForm(whole));
     else
-        text = redactJsonMembers(QString::fromUtf8(kept));
-    return scrub(redactText(text), secrets);
+        text = redactText(redactJsonMembers(whole));
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.size() <= maxBytes)
+        return text;
+    // Cut between characters, never inside one.
+    qsizetype end = std::max<qsizetype>(0, maxBytes);
+    while (end > 0 && (uchar(utf8.at(end)) & 0xc0) == 0x80)
+        --end;
+    utf8.truncate(end);
+    return QString::fromUtf8(utf8);
 }
 
 } // namespace cooldown::redaction

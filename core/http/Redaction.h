@@ -48,10 +48,11 @@ QStringList secretValues(const HttpHeaders &headers);
 // ones would take ordinary words with them) replaced by the marker.
 QString scrub(QString text, const QStringList &secrets);
 
-// A body as it may be kept (docs/checks.md): cut to maxBytes; JSON with the values of
-// members whose names say secret replaced, a form (application/x-www-form-urlencoded)
-// with those parameters' values replaced, URLs redacted as by redactText(), and then
-// scrubbed of `secrets`.
+// A body as it may be kept (docs/checks.md): scrubbed of `secrets` (over the whole
+// body, before any cut); JSON with the values of members whose names say secret
+// replaced (also in JSON cut short), a form (application/x-www-form-urlencoded) with
+// those parameters' values replaced, URLs redacted as by redactText(); then cut to
+// maxBytes of UTF-8, between characters.
 QString redactBody(const QByteArray &body, QByteArrayView contentType, qsizetype maxBytes,
                    const QStringList &secrets);
 
