@@ -184,15 +184,16 @@ std::optional<DrainInput> QueryStore::drainInput(const OperationSelection &selec
     return readDrainInput(*m_store, selection, action, nowMs, maxInFlight, error);
 }
 
-bool QueryStore::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const ReportVisit &visit)
+bool QueryStore::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
+                                  const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachReportSum(hourly, fromMs, toMs, visit);
+    return m_store->forEachReportSum(hourly, fromMs, toMs, endpoints, visit);
 }
 
 bool QueryStore::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
-                                         const ReportVisit &visit)
+                                         const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachThrottledSuccess(hourly, fromMs, toMs, visit);
+    return m_store->forEachThrottledSuccess(hourly, fromMs, toMs, endpoints, visit);
 }
 
 std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 fromMs, qint64 toMs)

@@ -10,6 +10,7 @@
 #include <QMap>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -97,8 +98,11 @@ public:
     // endpoint, status class, decision and reason; the operations that succeeded after
     // a 429 or 503; the latency histogram.
     using ReportVisit = std::function<bool(const ReportSum &)>;
-    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const ReportVisit &visit);
-    bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs, const ReportVisit &visit);
+    // endpoints: those to read (every endpoint when empty).
+    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
+                          const ReportVisit &visit);
+    bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+                                 const QStringList &endpoints, const ReportVisit &visit);
     std::optional<QList<LatencyCount>> latencyCounts(qint64 fromMs, qint64 toMs);
 
     // Operator actions: what was done (the audit), and what a bulk action would do.

@@ -10,6 +10,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace cooldown {
@@ -132,8 +133,16 @@ private:
     {
         return m_request.only.isEmpty() || m_request.only.contains(endpointId);
     }
+    // Minutes of [fromMs, toMs) of these endpoints (every one when empty).
+    struct MinuteSpan
+    {
+        qint64 fromMs = 0;
+        qint64 toMs = 0;
+        QStringList endpoints;
+    };
     bool readHours(qint64 from, qint64 to);
     bool readMinutes();
+    bool readMinuteSpan(const MinuteSpan &span, const std::function<bool(const ReportSum &)> &keep);
     QSet<qint64> hoursNeedingMinutes(const QString &endpointId, const Cells &cells) const;
     bool excluded(const QString &endpointId, qint64 startMs, qint64 lengthMs) const;
     void finish(SlaEndpointReport &out, const Cells &cells) const;
@@ -182,16 +191,18 @@ bool ReportBuilder::readHours(qint64 from, qint64 to)
     if (to <= from)
         return true;
     const ThrottledRule rule = m_request.throttled;
-    const bool read = m_store.forEachReportSum(true, from, to, [&](const ReportSum &sum) {
-        if (wanted(sum.endpointId))
-            m_cells[sum.endpointId][sum.atMs].add(sum, rule);
-        return true;
-    });
-    return read && m_store.forEachThrottledSuccess(true, from, to, [&](const ReportSum &sum) {
-        if (wanted(sum.endpointId))
-            m_cells[sum.endpointId][sum.atMs].throttledSucceeded += sum.count;
-        return true;
-    });
+    const bool read =
+        m_store.forEachReportSum(true, from, to, m_request.only, [&](const ReportSum &sum) {
+            if (wanted(sum.endpointId))
+                m_cells[sum.endpointId][sum.atMs].add(sum, rule);
+            return true;
+        });
+    return read && m_store.forEachThrottledSuccess(
+                       true, from, to, m_request.only, [&](const ReportSum &sum) {
+                           if (wanted(sum.endpointId))
+                               m_cells[sum.endpointId][sum.atMs].throttledSucceeded += sum.count;
+                           return true;
+                       });
 }
 
 QSet<qint64> ReportBuilder::hoursNeedingMinutes(const QString &endpointId, const Cells &cells) const
@@ -212,26 +223,32 @@ QSet<qint64> ReportBuilder::hoursNeedingMinutes(const QString &endpointId, const
 
 bool ReportBuilder::readMinutes()
 {
-    // The edges of a range that does not start or end on an hour, then the hours that
-    // need minutes, read in runs of consecutive hours.
+    // The edges of a range that does not start or end on an hour, for every endpoint;
+    // then the hours that need minutes, for the endpoints that need them, in runs of
+    // consecutive hours that need the same endpoints.
     const qint64 firstHour = floorTo(m_from + kHourMs - 1, kHourMs);
     const qint64 lastHour = std::max(firstHour, floorTo(m_to, kHourMs));
-    QList<SlaInterval> spans = {{m_from, std::min(firstHour, m_to)}, {lastHour, m_to}};
-    QSet<qint64> all;
+    std::map<qint64, QStringList> needed;
     for (auto it = m_cells.begin(); it != m_cells.end(); ++it) {
         const QSet<qint64> hours = hoursNeedingMinutes(it.key(), it.value());
         for (const qint64 hour : hours) {
             it.value().erase(hour);
-            all.insert(hour);
+            needed[hour].append(it.key());
         }
         m_minuteHours[it.key()] = hours;
     }
-    QList<qint64> sorted(all.begin(), all.end());
-    std::sort(sorted.begin(), sorted.end());
-    for (const qint64 hour : std::as_const(sorted))
-        spans.append({hour, hour + kHourMs});
-    spans = mergeIntervals(spans);
-    const ThrottledRule rule = m_request.throttled;
+    QList<MinuteSpan> spans;
+    if (m_from < std::min(firstHour, m_to))
+        spans.append({m_from, std::min(firstHour, m_to), m_request.only});
+    for (auto &[hour, endpoints] : needed) {
+        endpoints.sort();
+        if (!spans.isEmpty() && spans.last().toMs == hour && spans.last().endpoints == endpoints)
+            spans.last().toMs += kHourMs;
+        else
+            spans.append({hour, hour + kHourMs, endpoints});
+    }
+    if (lastHour < m_to)
+        spans.append({lastHour, m_to, m_request.only});
     const auto keep = [&](const ReportSum &sum) {
         if (!wanted(sum.endpointId))
             return false;
@@ -239,30 +256,34 @@ bool ReportBuilder::readMinutes()
         return hour < firstHour || hour >= lastHour ||
                m_minuteHours.value(sum.endpointId).contains(hour);
     };
-    for (const SlaInterval &span : std::as_const(spans)) {
-        if (span.endMs <= span.startMs)
-            continue;
-        const bool read =
-            m_store.forEachReportSum(false, span.startMs, span.endMs, [&](const ReportSum &sum) {
-                if (keep(sum)) {
-                    Cell &cell = m_cells[sum.endpointId][sum.atMs];
-                    cell.lengthMs = kMinuteMs;
-                    cell.add(sum, rule);
-                }
-                return true;
-            });
-        if (!read || !m_store.forEachThrottledSuccess(
-                         false, span.startMs, span.endMs, [&](const ReportSum &sum) {
-                             if (keep(sum)) {
-                                 Cell &cell = m_cells[sum.endpointId][sum.atMs];
-                                 cell.lengthMs = kMinuteMs;
-                                 cell.throttledSucceeded += sum.count;
-                             }
-                             return true;
-                         }))
+    for (const MinuteSpan &span : std::as_const(spans)) {
+        if (!readMinuteSpan(span, keep))
             return false;
     }
     return true;
+}
+
+bool ReportBuilder::readMinuteSpan(const MinuteSpan &span,
+                                   const std::function<bool(const ReportSum &)> &keep)
+{
+    const ThrottledRule rule = m_request.throttled;
+    const auto cell = [&](const ReportSum &sum) -> Cell & {
+        Cell &c = m_cells[sum.endpointId][sum.atMs];
+        c.lengthMs = kMinuteMs;
+        return c;
+    };
+    return m_store.forEachReportSum(false, span.fromMs, span.toMs, span.endpoints,
+                                    [&](const ReportSum &sum) {
+                                        if (keep(sum))
+                                            cell(sum).add(sum, rule);
+                                        return true;
+                                    }) &&
+           m_store.forEachThrottledSuccess(false, span.fromMs, span.toMs, span.endpoints,
+                                           [&](const ReportSum &sum) {
+                                               if (keep(sum))
+                                                   cell(sum).throttledSucceeded += sum.count;
+                                               return true;
+                                           });
 }
 
 void ReportBuilder::findDowntime(SlaEndpointReport &out, const Cells &cells) const

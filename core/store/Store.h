@@ -810,12 +810,14 @@ public:
 
     // --- The SLA report (StoreReport.cpp, docs/report.md) ------------------------------
     // The rollups of the minutes (hourly: the hours, from the hourly rows) that start in
-    // [fromMs, toMs), summed per time, endpoint, status class, decision and reason.
-    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
+    // [fromMs, toMs), of the endpoints listed (every endpoint when none is), summed per
+    // time, endpoint, status class, decision and reason.
+    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
                           const std::function<bool(const ReportSum &)> &visit);
     // The operations that succeeded after a 429 or 503, per minute (hourly: per hour)
-    // that starts in [fromMs, toMs) and endpoint.
+    // that starts in [fromMs, toMs) and endpoint (of those listed, or every one).
     bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+                                 const QStringList &endpoints,
                                  const std::function<bool(const ReportSum &)> &visit);
     // The latency histogram of the hours that start in [fromMs, toMs), summed per
     // endpoint and bucket. Empty with lastError() on failure.

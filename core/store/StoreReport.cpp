@@ -18,33 +18,49 @@ using namespace storesql;
 
 namespace {
 
-// A forward-only query over [from, to) of a time column, ready to exec.
-bool prepareRange(QSqlQuery &query, const QString &sql, qint64 fromMs, qint64 toMs)
+// A forward-only query over [from, to) of a time column, ready to exec; the endpoints
+// bound to :e0, :e1, ... (see endpointFilter()).
+bool prepareRange(QSqlQuery &query, const QString &sql, qint64 fromMs, qint64 toMs,
+                  const QStringList &endpoints = {})
 {
     query.setForwardOnly(true);
     if (!query.prepare(sql))
         return false;
     query.bindValue(QStringLiteral(":from"), fromMs);
     query.bindValue(QStringLiteral(":to"), toMs);
+    for (qsizetype i = 0; i < endpoints.size(); ++i)
+        query.bindValue(QStringLiteral(":e%1").arg(i), endpoints.at(i));
     return true;
+}
+
+// " AND endpoint_id IN (:e0, ...)", or nothing for every endpoint.
+QString endpointFilter(const QStringList &endpoints)
+{
+    if (endpoints.isEmpty())
+        return QString();
+    QStringList names;
+    for (qsizetype i = 0; i < endpoints.size(); ++i)
+        names.append(QStringLiteral(":e%1").arg(i));
+    return QStringLiteral(" AND endpoint_id IN (%1)").arg(names.join(QStringLiteral(", ")));
 }
 
 } // namespace
 
-bool Store::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
+bool Store::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
                              const std::function<bool(const ReportSum &)> &visit)
 {
     const QString time = hourly ? QStringLiteral("hour_at") : QStringLiteral("minute_at");
     const QString table =
         hourly ? QStringLiteral("attempt_rollups_hourly") : QStringLiteral("attempt_rollups");
     // Lease conflicts are responses, not outcomes: the report leaves them out.
-    const QString sql = QStringLiteral("SELECT %1, endpoint_id, status_class, decision, reason,"
-                                       " CAST(SUM(attempts) AS BIGINT) FROM %2"
-                                       " WHERE %1 >= :from AND %1 < :to AND decision <> 'conflict'"
-                                       " GROUP BY %1, endpoint_id, status_class, decision, reason")
-                            .arg(time, table);
+    const QString sql =
+        QStringLiteral("SELECT %1, endpoint_id, status_class, decision, reason,"
+                       " CAST(SUM(attempts) AS BIGINT) FROM %2"
+                       " WHERE %1 >= :from AND %1 < :to AND decision <> 'conflict'%3"
+                       " GROUP BY %1, endpoint_id, status_class, decision, reason")
+            .arg(time, table, endpointFilter(endpoints));
     QSqlQuery query(m_database);
-    if (!prepareRange(query, sql, fromMs, toMs) || !exec(query)) {
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
         fail(QStringLiteral("report sums"), errorText(query.lastError()));
         return false;
     }
@@ -68,17 +84,20 @@ bool Store::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
 }
 
 bool Store::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+                                    const QStringList &endpoints,
                                     const std::function<bool(const ReportSum &)> &visit)
 {
     if (m_schemaVersion < schema::latencyRollupsVersion())
         return true;
     const QString time = hourly ? QStringLiteral("hour_at") : QStringLiteral("minute_at");
     const QString sql = QStringLiteral("SELECT %1, endpoint_id, operations FROM %2"
-                                       " WHERE %1 >= :from AND %1 < :to")
-                            .arg(time, hourly ? QStringLiteral("throttled_successes_hourly")
-                                              : QStringLiteral("throttled_successes"));
+                                       " WHERE %1 >= :from AND %1 < :to%3")
+                            .arg(time,
+                                 hourly ? QStringLiteral("throttled_successes_hourly")
+                                        : QStringLiteral("throttled_successes"),
+                                 endpointFilter(endpoints));
     QSqlQuery query(m_database);
-    if (!prepareRange(query, sql, fromMs, toMs) || !exec(query)) {
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
         fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
         return false;
     }
