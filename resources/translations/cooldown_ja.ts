@@ -139,19 +139,19 @@
     </message>
     <message>
         <source>Check failed</source>
-        <translation type="unfinished"></translation>
+        <translation>チェック不合格</translation>
     </message>
     <message>
         <source>&lt;h4&gt;Request body (%1 bytes)&lt;/h4&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h4&gt;リクエスト本文 (%1 バイト)&lt;/h4&gt;</translation>
     </message>
     <message>
         <source>&lt;h4&gt;Response body (%1 bytes)&lt;/h4&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h4&gt;レスポンス本文 (%1 バイト)&lt;/h4&gt;</translation>
     </message>
     <message>
         <source>&lt;h4&gt;Why: the rules applied to this response&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;As the engine decided, from the stored status, headers and the body kept (the jitter is drawn again).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h4&gt;理由: この応答に適用された規則&lt;/h4&gt;&lt;p style=&apos;color:#5f6368&apos;&gt;エンジンの判断と同じく、保存されたステータス、ヘッダー、保持された本文から求めたものです(ジッターは引き直されます)。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1022,21 +1022,23 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     </message>
     <message>
         <source>E&amp;xpect:</source>
-        <translation type="unfinished"></translation>
+        <translation>期待する応答(&amp;X):</translation>
     </message>
     <message>
         <source>What an answer must say, e.g.
 {&quot;json&quot;: [{&quot;pointer&quot;: &quot;/status&quot;, &quot;equals&quot;: &quot;ok&quot;}]}
 (see docs/checks.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>応答が満たすべき内容。例:
+{&quot;json&quot;: [{&quot;pointer&quot;: &quot;/status&quot;, &quot;equals&quot;: &quot;ok&quot;}]}
+(docs/checks.md を参照)</translation>
     </message>
     <message>
         <source>Latency bu&amp;dget (ms):</source>
-        <translation type="unfinished"></translation>
+        <translation>レイテンシー予算 (ミリ秒)(&amp;D):</translation>
     </message>
     <message>
         <source>none: slower answers are not degraded</source>
-        <translation type="unfinished"></translation>
+        <translation>なし: 遅い応答も劣化とみなしません</translation>
     </message>
 </context>
 <context>
@@ -1522,6 +1524,10 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Held until %1: %2. Its operations wait and its periodic checks are skipped; it resumes by itself.</source>
         <translation>%1 までホールド: %2。操作は待機し、定期チェックはスキップされます。終了すると自動で再開します。</translation>
     </message>
+    <message>
+        <source>degraded</source>
+        <translation>劣化</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::IntegrationsPage</name>
@@ -1796,7 +1802,7 @@ The server may answer 429 again, and the attempt is recorded as forced.</source>
     </message>
     <message>
         <source>not JSON: %1 at character %2</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON ではありません: %2 文字目で %1</translation>
     </message>
 </context>
 <context>
@@ -3883,23 +3889,23 @@ Options of every command:
     </message>
     <message>
         <source>Shows one attempt as recorded: the request, the answer, the assertion it failed and, for the last failed or degraded exchanges of each endpoint, both bodies.</source>
-        <translation type="unfinished"></translation>
+        <translation>記録された試行を 1 件表示します: リクエスト、応答、不合格になったアサーション、そして各エンドポイントの直近の失敗または劣化した送受信については両方の本文。</translation>
     </message>
     <message>
         <source>The attempt&apos;s id.</source>
-        <translation type="unfinished"></translation>
+        <translation>試行の ID。</translation>
     </message>
     <message>
         <source>expected one attempt id (a whole number above 0)</source>
-        <translation type="unfinished"></translation>
+        <translation>試行の ID を 1 つ指定してください (0 より大きい整数)</translation>
     </message>
     <message>
         <source>no attempt %1 in %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 に試行 %1 はありません</translation>
     </message>
     <message>
         <source>show one attempt, with the assertion it failed and the exchange kept</source>
-        <translation type="unfinished"></translation>
+        <translation>試行を 1 件、不合格のアサーションと保持した送受信とともに表示する</translation>
     </message>
     <message>
         <source>report each endpoint&apos;s availability and SLA over a range</source>
@@ -4367,6 +4373,38 @@ Options of every command:
     <message>
         <source>expected weekly, or from and to</source>
         <translation>weekly、または from と to を指定してください</translation>
+    </message>
+    <message>
+        <source>not a valid regular expression: %1 at offset %2</source>
+        <translation>正しい正規表現ではありません: 位置 %2 で %1</translation>
+    </message>
+    <message>
+        <source>expected at least one status</source>
+        <translation>ステータスを 1 つ以上指定してください</translation>
+    </message>
+    <message>
+        <source>expected a status (200), a range (200-299) or a class (2xx)</source>
+        <translation>ステータス (200)、範囲 (200-299)、クラス (2xx) のいずれかを指定してください</translation>
+    </message>
+    <message>
+        <source>expected one of: present, equals, matches</source>
+        <translation>present、equals、matches のいずれか 1 つを指定してください</translation>
+    </message>
+    <message>
+        <source>expected at least one value</source>
+        <translation>値を 1 つ以上指定してください</translation>
+    </message>
+    <message>
+        <source>larger than max_body_bytes</source>
+        <translation>max_body_bytes より大きい値です</translation>
+    </message>
+    <message>
+        <source>a JSON pointer begins with &apos;/&apos; (or is empty for the whole body)</source>
+        <translation>JSON ポインターは &apos;/&apos; で始めてください (本文全体を指すときは空にします)</translation>
+    </message>
+    <message>
+        <source>&apos;~&apos; in a JSON pointer must be followed by 0 or 1</source>
+        <translation>JSON ポインター中の &apos;~&apos; の後には 0 か 1 が必要です</translation>
     </message>
 </context>
 <context>

@@ -872,7 +872,7 @@ void tst_DemoServer::demoWorkspaceMatchesRoutes_data()
     const QHash<QString, int> expected = {
         {QStringLiteral("measurements"), 200}, {QStringLiteral("upload-bom"), 502},
         {QStringLiteral("cad-export"), 502},   {QStringLiteral("nightly-report"), 503},
-        {QStringLiteral("search"), 200},
+        {QStringLiteral("search"), 200},       {QStringLiteral("order-status"), 200},
     };
     const QJsonArray endpoints = config.object().value(QStringLiteral("endpoints")).toArray();
     QCOMPARE(endpoints.size(), expected.size());
