@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SLA report (docs/report.md) against a recount: a seeded history with outages, a
 // maintenance window, throttling, parked operations and sporadic failures is recorded
-// through the store as the engine records it; the report, read from the rollups, must
-// give the figures the test counts itself with plain SQL over the raw attempts. On
-// SQLite (the store's own statements and Qt's driver alone) and PostgreSQL.
+// through the store as the engine records it (successes over a latency budget among them); the
+// report, read from the rollups, must give the figures the test counts itself with plain SQL over
+// the raw attempts. On SQLite (the store's own statements and Qt's driver alone) and PostgreSQL.
 
 #include "../store/StoreTestSupport.h"
 
@@ -66,6 +66,8 @@ QList<Step> operationAt(int e, int m)
         return {timeout};
     if (m % 202 == 50)
         return {{500, Decision::Park, QString(), d}};
+    if (m % 46 == 30) // over a latency budget: succeeded, degraded
+        return {{200, Decision::Success, QStringLiteral("degraded"), d}};
     return {{200, Decision::Success, QString(), d}};
 }
 
@@ -359,6 +361,10 @@ void tst_SlaReport::compareWithRecount(const SlaReport &report, qint64 from, qin
         QCOMPARE(e.throttledSucceeded, throttledSucceeded);
         QCOMPARE(e.attempts, count(range));
         QCOMPARE(e.answered429, count(range + QStringLiteral(" AND a.status = 429")));
+        const qint64 degraded =
+            count(range + QStringLiteral(" AND a.decision = 'success' AND a.reason = 'degraded'"));
+        QVERIFY(degraded > 0);
+        QCOMPARE(e.degraded, degraded);
         qint64 available = succeeded;
         qint64 counted = succeeded + failed;
         if (throttled != ThrottledRule::AsSuccess)
