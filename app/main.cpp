@@ -59,7 +59,8 @@ const CommandEntry kCommands[] = {
      cooldown::cli::runEnqueue},
     {"import",
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
-                       "add endpoints to a workspace from curl command lines"),
+                       "add endpoints to a workspace from curl command lines, an OpenAPI "
+                       "document or a Postman collection"),
      cooldown::cli::runImport},
     {"retry",
      QT_TRANSLATE_NOOP("cooldown::cli::Text", "make a waiting, parked or failed operation due now"),

@@ -3792,8 +3792,8 @@ Options of every command:
 </translation>
     </message>
     <message>
-        <source>add endpoints to a workspace from curl command lines</source>
-        <translation>curl コマンドラインからワークスペースにエンドポイントを追加する</translation>
+        <source>add endpoints to a workspace from curl command lines, an OpenAPI document or a Postman collection</source>
+        <translation>curl コマンドライン、OpenAPI ドキュメント、Postman コレクションからワークスペースにエンドポイントを追加する</translation>
     </message>
     <message>
         <source>OpenAPI: which of the document&apos;s servers to call, by number from 1, or a URL to call instead (default: the first).</source>
