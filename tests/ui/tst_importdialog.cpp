@@ -6,12 +6,17 @@
 #include <QComboBox>
 #include <QFile>
 #include <QPlainTextEdit>
+#include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 using namespace cooldown;
+
+// COOLDOWN_IMPORT_SCREENSHOT=FILE.png also saves a picture of the dialog with its
+// preview to look at, in Japanese with COOLDOWN_IMPORT_SCREENSHOT_QM=cooldown_ja.qm.
 
 // File > Import endpoints… driven as a user would: a source pasted, the preview, Import
 // writing the workspace only when the preview says it loads, and nothing changed before.
@@ -44,6 +49,12 @@ void tst_ImportDialog::openApiPreviewThenImport()
     QVERIFY(out.open(QIODevice::WriteOnly) && out.write(hand) == hand.size());
     out.close();
 
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QTranslator translator;
+    if (env.contains(QStringLiteral("COOLDOWN_IMPORT_SCREENSHOT_QM"))) {
+        QVERIFY(translator.load(env.value(QStringLiteral("COOLDOWN_IMPORT_SCREENSHOT_QM"))));
+        QCoreApplication::installTranslator(&translator);
+    }
     ImportDialog dialog(ws);
     auto *kind = dialog.findChild<QComboBox *>(QStringLiteral("importKind"));
     auto *source = dialog.findChild<QPlainTextEdit *>(QStringLiteral("importSource"));
@@ -56,6 +67,12 @@ void tst_ImportDialog::openApiPreviewThenImport()
     source->setPlainText(
         QString::fromUtf8(read(QStringLiteral(COOLDOWN_TEST_DATA "/openapi/billing.json"))));
     QTest::mouseClick(previewButton, Qt::LeftButton);
+    const QString picture = env.value(QStringLiteral("COOLDOWN_IMPORT_SCREENSHOT"));
+    if (!picture.isEmpty()) {
+        dialog.show();
+        QTest::qWait(50); // a frame for the layout (not for time to pass)
+        QVERIFY(dialog.grab().save(picture));
+    }
     const QString text = dialog.previewText();
     QVERIFY2(text.contains(QStringLiteral(
                  "add create-invoice: POST https://api.billing.example.com/v1/invoices")),
