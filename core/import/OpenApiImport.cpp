@@ -39,6 +39,7 @@ struct Context
     QString error;                      // set: the import ends
     QHash<QString, QStringList> scopes; // by credential id
     QSet<QString> ids;
+    QSet<QString> sources;
 };
 
 // A JSON path as the messages write it: paths["/pets/{id}"].get.parameters[0].
@@ -623,8 +624,13 @@ void finishEndpoint(Context &c, const Operation &o, const Request &r, ImportedEn
     extras.name = !summary.isEmpty()       ? summary.left(200)
                   : !operationId.isEmpty() ? operationId
                                            : where;
-    extras.source =
+    // An operationId the document gives twice (it should not) still names two endpoints.
+    const QString source =
         QStringLiteral("openapi:%1#%2").arg(c.title, operationId.isEmpty() ? where : operationId);
+    extras.source = source;
+    for (int n = 2; c.sources.contains(extras.source); ++n)
+        extras.source = source + QStringLiteral(" (%1)").arg(n);
+    c.sources.insert(extras.source);
     extras.credential = r.credential;
     extras.idempotencyHeader = r.idempotencyHeader;
     extras.variables = r.variables;
@@ -709,7 +715,7 @@ std::optional<ImportedSource> importOpenApi(const QJsonValue &document,
     const QJsonObject root = document.toObject();
     if (!checkVersion(root, error))
         return std::nullopt;
-    Context c{root, options, {}, {}, {}, {}, {}, {}, {}};
+    Context c{root, options, {}, {}, {}, {}, {}, {}, {}, {}};
     ImportedSource out;
     c.title =
         root.value(QStringLiteral("info")).toObject().value(QStringLiteral("title")).toString();

@@ -71,6 +71,7 @@ private slots:
     void refsAreFollowed();
     void documentedLimits();
     void schemesItCannotMap();
+    void duplicateOperationIds();
     void refusals_data();
     void refusals();
     void everyImportLoadsAndReimportChangesNothing();
@@ -267,6 +268,27 @@ void tst_OpenApiImport::schemesItCannotMap()
     QCOMPARE(reports->notes,
              QStringList({"no credentials: userLogin: OAuth 2.0 without the client credentials "
                           "flow (authorizationCode): the engine has no user to sign in"}));
+}
+
+// Two operations with one operationId (a document should not, some do): two endpoints,
+// each with a source id of its own, so that a re-import updates each.
+void tst_OpenApiImport::duplicateOperationIds()
+{
+    const QJsonObject get{{"operationId", "fetch"}, {"responses", QJsonObject()}};
+    const QJsonObject document{
+        {"openapi", "3.0.3"},
+        {"info", QJsonObject{{"title", "Twice"}, {"version", "1"}}},
+        {"servers", QJsonArray{QJsonObject{{"url", "https://twice.example.com"}}}},
+        {"paths",
+         QJsonObject{{"/a", QJsonObject{{"get", get}}}, {"/b", QJsonObject{{"get", get}}}}}};
+    QString error;
+    const std::optional<ImportedSource> s = importOpenApi(document, {}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(ids(*s), QStringList({"fetch", "fetch-2"}));
+    QCOMPARE(s->endpoints.at(0).endpoint.value("imported_from").toString(),
+             QStringLiteral("openapi:Twice#fetch"));
+    QCOMPARE(s->endpoints.at(1).endpoint.value("imported_from").toString(),
+             QStringLiteral("openapi:Twice#fetch (2)"));
 }
 
 void tst_OpenApiImport::refusals_data()
