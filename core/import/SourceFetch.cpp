@@ -59,8 +59,10 @@ void SourceFetch::start(const QUrl &url)
                          QNetworkRequest::ManualRedirectPolicy);
     m_reply = m_network->get(request);
     connect(m_reply, &QNetworkReply::downloadProgress, this, [this](qint64 received, qint64) {
-        if (received > kMaxBytes && m_reply)
+        if (received > kMaxBytes && m_reply) {
+            m_tooLarge = true;
             m_reply->abort();
+        }
     });
     connect(m_reply, &QNetworkReply::finished, this, &SourceFetch::replyFinished);
 }
@@ -72,20 +74,21 @@ void SourceFetch::replyFinished()
     reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QString where = m_url.toDisplayString();
-    if (reply->bytesAvailable() > kMaxBytes ||
-        reply->error() == QNetworkReply::OperationCanceledError)
+    if (m_tooLarge) {
         finish({}, Text::tr("%1: larger than %2 MiB").arg(where).arg(kMaxBytes >> 20));
-    else if (status >= 300 && status < 400)
-        finish({},
-               Text::tr("%1: redirected to %2, which is not followed; give that URL")
-                   .arg(where,
-                        reply->header(QNetworkRequest::LocationHeader).toUrl().toDisplayString()));
-    else if (reply->error() != QNetworkReply::NoError && status == 0)
+    } else if (reply->error() == QNetworkReply::OperationCanceledError) {
+        finish({}, Text::tr("%1: no answer within %2 s").arg(where).arg(kTimeoutMs / 1000));
+    } else if (status >= 300 && status < 400) {
+        const QUrl location = reply->header(QNetworkRequest::LocationHeader).toUrl();
+        finish({}, Text::tr("%1: redirected to %2, which is not followed; give that URL")
+                       .arg(where, location.toDisplayString()));
+    } else if (reply->error() != QNetworkReply::NoError && status == 0) {
         finish({}, QStringLiteral("%1: %2").arg(where, reply->errorString()));
-    else if (status != 200)
+    } else if (status != 200) {
         finish({}, Text::tr("%1: the server answered %2").arg(where).arg(status));
-    else
+    } else {
         finish(reply->readAll(), {});
+    }
 }
 
 void SourceFetch::finish(const QByteArray &body, const QString &error)

@@ -40,6 +40,7 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     QNetworkReply *m_reply = nullptr;
     QUrl m_url;
+    bool m_tooLarge = false;
     bool m_done = false;
 };
 

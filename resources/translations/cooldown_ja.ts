@@ -4961,6 +4961,10 @@ Options of every command:
         <source>%1: the server answered %2</source>
         <translation>%1: サーバーの応答は %2 でした</translation>
     </message>
+    <message>
+        <source>%1: no answer within %2 s</source>
+        <translation>%1: %2 秒以内に応答がありません</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::report</name>

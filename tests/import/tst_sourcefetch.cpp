@@ -78,6 +78,7 @@ private slots:
     void refusesOtherHosts();
     void followsNoRedirect();
     void anErrorStatusIsAnError();
+    void stopsPastSixteenMebibytes();
 };
 
 void tst_SourceFetch::fetchesFromLoopback()
@@ -127,6 +128,18 @@ void tst_SourceFetch::anErrorStatusIsAnError()
     QCOMPARE(o.body, QByteArray());
     QCOMPARE(o.error, server.url(QStringLiteral("/gone.yaml")).toDisplayString() +
                           QStringLiteral(": the server answered 404"));
+}
+
+void tst_SourceFetch::stopsPastSixteenMebibytes()
+{
+    const QByteArray body(17 * 1024 * 1024, 'x');
+    Server server("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
+                  "\r\nConnection: close\r\n\r\n" + body);
+    const Outcome o = fetch(server.url(QStringLiteral("/huge.yaml")));
+    QCOMPARE(o.emitted, 1);
+    QCOMPARE(o.body, QByteArray());
+    QCOMPARE(o.error, server.url(QStringLiteral("/huge.yaml")).toDisplayString() +
+                          QStringLiteral(": larger than 16 MiB"));
 }
 
 QTEST_GUILESS_MAIN(tst_SourceFetch)
