@@ -5,6 +5,7 @@
 #include "core/import/CurlScript.h"
 #include "core/import/OpenApiImport.h"
 #include "core/import/PostmanImport.h"
+#include "core/import/SourceFetch.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -77,7 +78,10 @@ ImportDialog::ImportDialog(const QString &workspacePath, QWidget *parent)
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ImportDialog::kindChanged);
     connect(open, &QPushButton::clicked, this, &ImportDialog::openSource);
     connect(m_environmentButton, &QPushButton::clicked, this, &ImportDialog::openEnvironment);
-    connect(m_source, &QPlainTextEdit::textChanged, this, &ImportDialog::sourceEdited);
+    connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
+        m_fetchedUrl.clear(); // a URL typed again is fetched again
+        sourceEdited();
+    });
     connect(m_envPrefix, &QLineEdit::textChanged, this, &ImportDialog::sourceEdited);
     connect(m_server, &QLineEdit::textChanged, this, &ImportDialog::sourceEdited);
     connect(m_previewButton, &QPushButton::clicked, this, &ImportDialog::preview);
@@ -115,9 +119,11 @@ void ImportDialog::kindChanged()
     const auto kind = Kind(m_kind->currentIndex());
     m_server->setEnabled(kind == Kind::OpenApi);
     m_environmentButton->setEnabled(kind == Kind::Postman);
-    m_source->setPlaceholderText(kind == Kind::Curl
-                                     ? tr("curl -X POST https://api.example.com/v1/orders -H …")
-                                     : tr("The document, JSON or YAML"));
+    m_source->setPlaceholderText(
+        kind == Kind::Curl      ? tr("curl -X POST https://api.example.com/v1/orders -H …")
+        : kind == Kind::OpenApi ? tr("The document, JSON or YAML, or its URL on this "
+                                     "machine")
+                                : tr("The document, JSON or YAML"));
     sourceEdited();
 }
 
@@ -183,13 +189,17 @@ std::optional<ImportedSource> ImportDialog::importSource(QString *error) const
         source.endpoints = *endpoints;
         return source;
     }
-    const std::optional<QJsonValue> document = readApiDocument(text.toUtf8(), tr("source"), error);
+    const QUrl url = kind == Kind::OpenApi ? sourceUrl() : QUrl();
+    const std::optional<QJsonValue> document =
+        url.isValid() ? readApiDocument(m_fetched, url.toDisplayString(), error)
+                      : readApiDocument(text.toUtf8(), tr("source"), error);
     if (!document)
         return std::nullopt;
     if (kind == Kind::OpenApi) {
         OpenApiImportOptions options;
         options.envPrefix = m_envPrefix->text().trimmed();
         options.server = m_server->text().trimmed();
+        options.documentUrl = url;
         return importOpenApi(*document, options, error);
     }
     PostmanImportOptions options;
@@ -212,8 +222,47 @@ std::optional<WorkspaceDocument> ImportDialog::workspace(QString *error) const
     return WorkspaceDocument::fromJson(demo.readAll(), QStringLiteral("demo.json"), error);
 }
 
+// The source as an http or https URL, when it is one line that is one.
+QUrl ImportDialog::sourceUrl() const
+{
+    const QString text = m_source->toPlainText().trimmed();
+    if (text.contains(QLatin1Char('\n')) ||
+        !(text.startsWith(QLatin1String("http://")) || text.startsWith(QLatin1String("https://"))))
+        return {};
+    const QUrl url(text, QUrl::StrictMode);
+    return url.isValid() ? url : QUrl();
+}
+
+void ImportDialog::fetched(const QUrl &url, const QByteArray &body, const QString &error)
+{
+    m_previewButton->setEnabled(true);
+    if (url != sourceUrl())
+        return; // the source changed while it was fetched
+    if (!error.isEmpty()) {
+        m_previewText->setPlainText(error);
+        return;
+    }
+    m_fetchedUrl = url;
+    m_fetched = body;
+    preview();
+}
+
 bool ImportDialog::preview()
 {
+    const QUrl url = Kind(m_kind->currentIndex()) == Kind::OpenApi ? sourceUrl() : QUrl();
+    if (url.isValid() && url != m_fetchedUrl) {
+        if (m_fetch)
+            return false;
+        m_previewText->setPlainText(tr("Fetching %1…").arg(url.toDisplayString()));
+        m_previewButton->setEnabled(false);
+        m_fetch = new SourceFetch(this);
+        connect(m_fetch, &SourceFetch::finished, this,
+                [this, url](const QByteArray &body, const QString &error) {
+                    fetched(url, body, error);
+                });
+        m_fetch->start(url);
+        return false;
+    }
     QString error;
     std::optional<ImportedSource> source = importSource(&error);
     std::optional<WorkspaceDocument> document =

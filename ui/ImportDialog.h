@@ -3,9 +3,12 @@
 
 #include "core/import/ImportPreview.h"
 
+#include <QByteArray>
 #include <QDialog>
 #include <QJsonValue>
+#include <QPointer>
 #include <QString>
+#include <QUrl>
 
 #include <optional>
 
@@ -17,8 +20,11 @@ class QPushButton;
 
 namespace cooldown {
 
+class SourceFetch;
+
 // File > Import endpoints… (docs/import.md): endpoints from a curl command, an OpenAPI
-// document or a Postman collection, pasted or opened from a file, shown as the command
+// document or a Postman collection, pasted or opened from a file (an OpenAPI document
+// also from a URL on this machine, fetched in the background), shown as the command
 // line's preview (what is added, updated or left, each endpoint's check, the variables
 // to set) before anything changes. Import writes the workspace file at once, as
 // `cooldown import` does, and only a workspace that loads; it stays off until a preview
@@ -44,7 +50,9 @@ public:
     void setSource(const QString &text, const QString &baseDir = QString());
     // The Postman environment's export, as read from its file.
     void setEnvironment(const QJsonValue &environment, const QString &name);
-    // Makes the preview of what is entered now; true when Import may write it.
+    // Makes the preview of what is entered now; true when Import may write it. For an
+    // OpenAPI URL not fetched yet it starts the fetch and answers false; the preview
+    // follows when the document has come.
     bool preview();
     QString previewText() const;
 
@@ -59,12 +67,17 @@ private:
     void apply();
     std::optional<ImportedSource> importSource(QString *error) const;
     std::optional<WorkspaceDocument> workspace(QString *error) const;
+    QUrl sourceUrl() const;
+    void fetched(const QUrl &url, const QByteArray &body, const QString &error);
 
     QString m_workspacePath;
     QString m_baseDir;
     QJsonValue m_environment;
     QString m_environmentName;
     std::optional<ImportPreview> m_preview;
+    QPointer<SourceFetch> m_fetch;
+    QUrl m_fetchedUrl; // what m_fetched holds
+    QByteArray m_fetched;
     QComboBox *m_kind = nullptr;
     QPlainTextEdit *m_source = nullptr;
     QLineEdit *m_envPrefix = nullptr;

@@ -1381,6 +1381,14 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>Not written: %1</source>
         <translation>書き込んでいません: %1</translation>
     </message>
+    <message>
+        <source>The document, JSON or YAML, or its URL on this machine</source>
+        <translation>ドキュメント (JSON または YAML)、またはこのマシン上のその URL</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>%1 を取得しています…</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::IntegrationsModel</name>

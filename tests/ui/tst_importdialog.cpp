@@ -5,10 +5,13 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QHostAddress>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -38,6 +41,7 @@ private slots:
     void curlSecretsStayOut();
     void unreadableSourceImportsNothing();
     void postmanWithEnvironment();
+    void openApiFromLoopbackUrl();
 };
 
 void tst_ImportDialog::openApiPreviewThenImport()
@@ -151,6 +155,40 @@ void tst_ImportDialog::postmanWithEnvironment()
     QVERIFY(dialog.previewText().contains(
         QStringLiteral("add ping: GET https://staging.shop.example.com/v3/ping")));
     QVERIFY(!dialog.previewText().contains(QStringLiteral("staging-token-7f3a")));
+}
+
+// A URL on this machine: fetched in the background, the preview when it has come, its
+// relative server taken from where the document was.
+void tst_ImportDialog::openApiFromLoopbackUrl()
+{
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+    const QByteArray body =
+        read(QStringLiteral(COOLDOWN_TEST_DATA "/openapi/basic-and-unsupported.yaml"));
+    int requests = 0;
+    connect(&server, &QTcpServer::newConnection, this, [&] {
+        QTcpSocket *socket = server.nextPendingConnection();
+        connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
+            socket->readAll();
+            ++requests;
+            socket->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
+                          "\r\nConnection: close\r\n\r\n" + body);
+            socket->disconnectFromHost();
+        });
+    });
+    const QString base = QStringLiteral("http://127.0.0.1:%1").arg(server.serverPort());
+    ImportDialog dialog(m_dir.filePath(QStringLiteral("erp.json")));
+    dialog.setKind(ImportDialog::Kind::OpenApi);
+    dialog.setSource(base + QStringLiteral("/specs/erp.yaml"));
+    QVERIFY(!dialog.preview()); // fetching
+    QVERIFY(dialog.previewText().startsWith(QStringLiteral("Fetching ")));
+    auto *importButton = dialog.findChild<QPushButton *>(QStringLiteral("importApplyButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(importButton->isEnabled(), 10000);
+    QVERIFY2(dialog.previewText().contains(base + QStringLiteral("/erp/api/orders")),
+             qPrintable(dialog.previewText()));
+    // Previewed again without a change: from what was fetched.
+    QVERIFY(dialog.preview());
+    QCOMPARE(requests, 1);
 }
 
 QTEST_MAIN(tst_ImportDialog)
