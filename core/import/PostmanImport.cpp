@@ -257,9 +257,14 @@ QString urlOf(Context &c, const QJsonValue &url, Filling &f)
     if (raw.isEmpty() && url.isObject()) {
         const QJsonObject o = url.toObject();
         QStringList host, path;
-        for (const QJsonValue &h : o.value(QStringLiteral("host")).toArray())
+        // host and path are lists, or one string each.
+        const QJsonValue hostValue = o.value(QStringLiteral("host"));
+        const QJsonValue pathValue = o.value(QStringLiteral("path"));
+        for (const QJsonValue &h :
+             hostValue.isString() ? QJsonArray{hostValue} : hostValue.toArray())
             host.append(h.toString());
-        for (const QJsonValue &p : o.value(QStringLiteral("path")).toArray())
+        for (const QJsonValue &p :
+             pathValue.isString() ? QJsonArray{pathValue} : pathValue.toArray())
             path.append(p.toString());
         raw = o.value(QStringLiteral("protocol")).toString(QStringLiteral("https")) +
               QStringLiteral("://") + host.join(QLatin1Char('.')) + QLatin1Char('/') +

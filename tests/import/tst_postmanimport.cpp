@@ -59,6 +59,7 @@ private slots:
     void withoutEnvironment();
     void reimportChangesNothing();
     void noSecretOfEitherFileIsWritten();
+    void urlWithoutRaw();
     void refusals();
 };
 
@@ -204,6 +205,32 @@ void tst_PostmanImport::noSecretOfEitherFileIsWritten()
             QVERIFY2(!p.text.contains(secret), qPrintable(secret));
         }
     }
+}
+
+// An export may give a URL only in parts; host and path as lists or as one string each.
+void tst_PostmanImport::urlWithoutRaw()
+{
+    const QJsonObject asLists{{"protocol", "https"},
+                              {"host", QJsonArray{"api", "example", "com"}},
+                              {"path", QJsonArray{"v1", "items", ":itemId"}}};
+    const QJsonObject asStrings{{"protocol", "http"}, {"host", "{{host}}"}, {"path", "v1/health"}};
+    const QJsonObject collection{
+        {"info", QJsonObject{{"name", "Parts"},
+                             {"schema", "https://schema.getpostman.com/json/collection/v2.1.0/"
+                                        "collection.json"}}},
+        {"variable", QJsonArray{QJsonObject{{"key", "host"}, {"value", "127.0.0.1:8080"}}}},
+        {"item",
+         QJsonArray{
+             QJsonObject{{"name", "Item"}, {"request", QJsonObject{{"url", asLists}}}},
+             QJsonObject{{"name", "Health"}, {"request", QJsonObject{{"url", asStrings}}}}}}};
+    QString error;
+    const std::optional<ImportedSource> s = importPostman(collection, {}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->endpoints.size(), 2);
+    QCOMPARE(s->endpoints.at(0).endpoint.value("url").toString(),
+             QStringLiteral("https://api.example.com/v1/items/${job:itemId}"));
+    QCOMPARE(s->endpoints.at(1).endpoint.value("url").toString(),
+             QStringLiteral("http://127.0.0.1:8080/v1/health"));
 }
 
 void tst_PostmanImport::refusals()
