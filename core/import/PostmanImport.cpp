@@ -158,8 +158,11 @@ QHash<QString, QString> authValues(const QJsonObject &auth)
 // in the collection, one made from what it is. The value is never written.
 QString secretRef(Context &c, const QString &value, const QString &what, Filling &f)
 {
-    if (value.contains(QStringLiteral("{{")))
-        return fill(c, value, false, true, f);
+    // Only a value that is one variable is that variable: a secret with text around a
+    // variable, or with braces that name none, is all secret.
+    static const QRegularExpression oneVariable(QStringLiteral("^\\s*\\{\\{[^{}]+\\}\\}\\s*$"));
+    if (oneVariable.match(value).hasMatch())
+        return fill(c, value.trimmed(), false, true, f);
     const QString env = importEnvName(c.prefix, what);
     f.variables.append(
         {env, Text::tr("the %1 written in the collection (not copied)").arg(what.toLower())});

@@ -60,6 +60,7 @@ private slots:
     void reimportChangesNothing();
     void noSecretOfEitherFileIsWritten();
     void urlWithoutRaw();
+    void secretsAroundVariables();
     void refusals();
 };
 
@@ -231,6 +232,38 @@ void tst_PostmanImport::urlWithoutRaw()
              QStringLiteral("https://api.example.com/v1/items/${job:itemId}"));
     QCOMPARE(s->endpoints.at(1).endpoint.value("url").toString(),
              QStringLiteral("http://127.0.0.1:8080/v1/health"));
+}
+
+// A secret that is more than one variable (text around it, braces that name none) is
+// all secret: a reference of its own, none of its text written.
+void tst_PostmanImport::secretsAroundVariables()
+{
+    const auto bearer = [](const QString &token) {
+        return QJsonObject{{"type", "bearer"},
+                           {"bearer", QJsonArray{QJsonObject{{"key", "token"}, {"value", token}}}}};
+    };
+    const QJsonObject collection{
+        {"info", QJsonObject{{"name", "Around"},
+                             {"schema", "https://schema.getpostman.com/json/collection/v2.1.0/"
+                                        "collection.json"}}},
+        {"item", QJsonArray{QJsonObject{{"name", "Broken braces"},
+                                        {"request", QJsonObject{{"url", "https://a.example.com/"},
+                                                                {"auth", bearer("{{tok,}")}}}},
+                            QJsonObject{{"name", "Text around"},
+                                        {"request", QJsonObject{{"url", "https://a.example.com/"},
+                                                                {"auth", bearer("sk_{{tok}}")}}}},
+                            QJsonObject{{"name", "One variable"},
+                                        {"request", QJsonObject{{"url", "https://a.example.com/"},
+                                                                {"auth", bearer(" {{tok}} ")}}}}}}};
+    QString error;
+    const std::optional<ImportedSource> s = importPostman(collection, {}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->endpoints.size(), 3);
+    QStringList tokens;
+    for (const ImportedEndpoint &e : s->endpoints)
+        tokens.append(e.credentials.value(0).value("token").toString());
+    QCOMPARE(tokens,
+             QStringList({"${env:AROUND_TOKEN}", "${env:AROUND_TOKEN}", "${env:AROUND_TOK}"}));
 }
 
 void tst_PostmanImport::refusals()
