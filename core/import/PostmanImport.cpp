@@ -154,14 +154,19 @@ QHash<QString, QString> authValues(const QJsonObject &auth)
     return out;
 }
 
+bool isOneVariable(const QString &value)
+{
+    static const QRegularExpression one(QStringLiteral("^\\s*\\{\\{[^{}]+\\}\\}\\s*$"));
+    return one.match(value).hasMatch();
+}
+
 // A secret of an auth block as ${env:NAME}: its variable's name, or, for a value written
 // in the collection, one made from what it is. The value is never written.
 QString secretRef(Context &c, const QString &value, const QString &what, Filling &f)
 {
     // Only a value that is one variable is that variable: a secret with text around a
     // variable, or with braces that name none, is all secret.
-    static const QRegularExpression oneVariable(QStringLiteral("^\\s*\\{\\{[^{}]+\\}\\}\\s*$"));
-    if (oneVariable.match(value).hasMatch())
+    if (isOneVariable(value))
         return fill(c, value.trimmed(), false, true, f);
     const QString env = importEnvName(c.prefix, what);
     f.variables.append(
@@ -414,8 +419,12 @@ Converted convert(Context &c, const QJsonObject &request, const QJsonObject &aut
             out.idempotencyHeader = name; // the engine sends the operation's own key
             continue;
         }
-        const QString value =
-            fill(c, h.value(QStringLiteral("value")).toString(), false, looksSecret(name), f);
+        // A header named as a secret is one variable, or all secret: the request
+        // conversion then takes its whole value out.
+        const QString raw = h.value(QStringLiteral("value")).toString();
+        const QString value = looksSecret(name) && !isOneVariable(raw)
+                                  ? raw
+                                  : fill(c, raw, false, looksSecret(name), f);
         hasContentType = hasContentType ||
                          name.compare(QStringLiteral("Content-Type"), Qt::CaseInsensitive) == 0;
         out.words << QStringLiteral("-H")

@@ -242,6 +242,7 @@ void tst_PostmanImport::secretsAroundVariables()
         return QJsonObject{{"type", "bearer"},
                            {"bearer", QJsonArray{QJsonObject{{"key", "token"}, {"value", token}}}}};
     };
+    const QJsonArray keyHeader{QJsonObject{{"key", "X-Api-Key"}, {"value", "sk_live_{{suffix}}"}}};
     const QJsonObject collection{
         {"info", QJsonObject{{"name", "Around"},
                              {"schema", "https://schema.getpostman.com/json/collection/v2.1.0/"
@@ -254,16 +255,22 @@ void tst_PostmanImport::secretsAroundVariables()
                                                                 {"auth", bearer("sk_{{tok}}")}}}},
                             QJsonObject{{"name", "One variable"},
                                         {"request", QJsonObject{{"url", "https://a.example.com/"},
-                                                                {"auth", bearer(" {{tok}} ")}}}}}}};
+                                                                {"auth", bearer(" {{tok}} ")}}}},
+                            QJsonObject{{"name", "Key header"},
+                                        {"request", QJsonObject{{"url", "https://a.example.com/"},
+                                                                {"header", keyHeader}}}}}}};
     QString error;
     const std::optional<ImportedSource> s = importPostman(collection, {}, &error);
     QVERIFY2(s, qPrintable(error));
-    QCOMPARE(s->endpoints.size(), 3);
+    QCOMPARE(s->endpoints.size(), 4);
     QStringList tokens;
-    for (const ImportedEndpoint &e : s->endpoints)
+    for (const ImportedEndpoint &e : s->endpoints.mid(0, 3))
         tokens.append(e.credentials.value(0).value("token").toString());
     QCOMPARE(tokens,
              QStringList({"${env:AROUND_TOKEN}", "${env:AROUND_TOKEN}", "${env:AROUND_TOK}"}));
+    // The same for a header named as a secret.
+    QCOMPARE(s->endpoints.at(3).endpoint.value("headers").toObject().value("X-Api-Key"),
+             QJsonValue(QStringLiteral("${env:AROUND_X_API_KEY}")));
 }
 
 void tst_PostmanImport::refusals()
