@@ -255,6 +255,7 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
     }
     for (const EndpointHold &h : f.endpointHolds)
         state.heldEndpoints += h.untilMs > now ? 1 : 0;
+    state.offlineSinceMs = f.offlineSinceMs;
     for (const EndpointConfig &e : engine.config().endpoints) {
         if (e.latencyBudgetMs > 0)
             state.latencyDegraded.insert(e.id, f.latencyDegraded.contains(e.id));
@@ -333,6 +334,18 @@ void logEngine(EngineSession &engine, QTextStream &out, QTextStream &err, Summar
                              << " no longer held\n";
                          out.flush();
                      });
+    QObject::connect(&engine, &EngineSession::wentOffline, &engine, [&](qint64 sinceMs) {
+        out << timestamp() << " offline since " << isoTime(sinceMs)
+            << ": no route to the network; work is held (attempts made meanwhile do not count),"
+               " one exchange every 5 s looks whether it is back\n";
+        out.flush();
+    });
+    QObject::connect(&engine, &EngineSession::cameOnline, &engine, [&](qint64 offlineMs) {
+        out << timestamp() << " back online after "
+            << QString::number(double(offlineMs) / 1000.0, 'f', 1)
+            << " s; sending ramps up from a tenth to all over a minute\n";
+        out.flush();
+    });
     QObject::connect(&engine, &EngineSession::storeFailed, &engine, [&](const QString &message) {
         err << "cooldown run: database: " << message << '\n';
         err.flush();

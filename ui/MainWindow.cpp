@@ -364,6 +364,20 @@ void MainWindow::onEngineState()
     const int inFlight = m_engine.state().inFlight;
     const int limit = m_engine.state().maxInFlight;
     m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));
+    m_inFlightLabel->setToolTip(QString());
+    // No exchange reaches the network (docs/offline.md): the work waits, and says so.
+    if (const qint64 since = m_engine.state().offlineSinceMs; since >= 0) {
+        const QString at =
+            QLocale().toString(QDateTime::fromMSecsSinceEpoch(since).time(), QLocale::ShortFormat);
+        m_inFlightLabel->setText(
+            QStringLiteral("<b style=\"color:%1\">%2</b>")
+                .arg(palette::problem().name(),
+                     tr("Offline since %1: work is held").arg(at).toHtmlEscaped()));
+        m_inFlightLabel->setToolTip(
+            tr("No request reaches the network. Attempts made meanwhile do not count against "
+               "max_attempts; one request every 5 s looks whether the network is back, and "
+               "sending then ramps up over a minute."));
+    }
     m_overview->setInFlight(inFlight, limit);
     LiveReader *reader = m_reader->worker();
     QMetaObject::invokeMethod(

@@ -156,6 +156,7 @@ void EngineSession::publishState(Engine &engine)
         state.waitingForCredentials = e.scheduler->waitingForCredentials();
         state.databaseDownSinceMs = e.scheduler->databaseDownSinceMs();
         state.databaseDownWhy = e.scheduler->databaseDownWhy();
+        state.offlineSinceMs = e.scheduler->offlineSinceMs();
         QMetaObject::invokeMethod(
             this,
             [this, state = std::move(state)] {
@@ -187,6 +188,8 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::credentialChanged, this, &EngineSession::credentialChanged);
     connect(scheduler, &Scheduler::databaseLost, this, &EngineSession::databaseLost);
     connect(scheduler, &Scheduler::databaseBack, this, &EngineSession::databaseBack);
+    connect(scheduler, &Scheduler::wentOffline, this, &EngineSession::wentOffline);
+    connect(scheduler, &Scheduler::cameOnline, this, &EngineSession::cameOnline);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(
@@ -211,6 +214,8 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::credentialChanged, scheduler, publish);
     connect(scheduler, &Scheduler::databaseLost, scheduler, publish);
     connect(scheduler, &Scheduler::databaseBack, scheduler, publish);
+    connect(scheduler, &Scheduler::wentOffline, scheduler, publish);
+    connect(scheduler, &Scheduler::cameOnline, scheduler, publish);
 }
 
 void EngineSession::apply(WorkspaceConfig config)
@@ -420,6 +425,7 @@ EngineFigures EngineSession::figures()
     runOnEngine([&](Store &store, Scheduler &scheduler) {
         f.inFlight = scheduler.inFlight();
         f.latencyDegraded = scheduler.latencyDegradedEndpoints();
+        f.offlineSinceMs = scheduler.offlineSinceMs();
         f.databaseUp = !scheduler.isDatabaseDown();
         if (!f.databaseUp)
             return; // nothing is read from a database that is away

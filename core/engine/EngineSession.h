@@ -39,6 +39,8 @@ struct EngineState
     // while it answers) and why.
     qint64 databaseDownSinceMs = -1;
     QString databaseDownWhy;
+    // No exchange reaches the network (docs/offline.md): since when; -1 while online.
+    qint64 offlineSinceMs = -1;
 };
 
 using PartitionId = QPair<QString, QString>; // policy id, partition key
@@ -55,6 +57,7 @@ struct EngineFigures
     QList<PartitionState> partitions;
     QList<EndpointHold> endpointHolds;
     QStringList latencyDegraded; // endpoints over their latency budget (docs/checks.md)
+    qint64 offlineSinceMs = -1;  // docs/offline.md; -1 while online
 };
 
 // What one operator action on one operation came to, and the operation after it.
@@ -209,6 +212,8 @@ signals:
     // The database became unreachable, once per outage, and came back after downMs.
     void databaseLost(const QString &why);
     void databaseBack(qint64 downMs);
+    void wentOffline(qint64 sinceMs);
+    void cameOnline(qint64 offlineMs);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

@@ -172,6 +172,9 @@ void PrometheusMetrics::renderState(QString &out, const ScrapeState &state)
           "1 while this worker can use its database, 0 while it is unreachable or full.",
           state.databaseUp ? 1 : 0);
     gauge(out, "cooldown_in_flight", "Exchanges this worker has in flight.", state.inFlight);
+    gauge(out, "cooldown_offline",
+          "1 while no exchange of this worker reaches the network (work is held), else 0.",
+          state.offlineSinceMs >= 0 ? 1 : 0);
     gauge(out, "cooldown_max_in_flight",
           "The workspace's max_in_flight (for all workers together).", state.maxInFlight);
     gauge(out, "cooldown_per_host_limit", "The workspace's per_host (for all workers together).",

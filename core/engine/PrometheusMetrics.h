@@ -27,6 +27,9 @@ struct ScrapeState
     // Endpoints held for a while: a maintenance window, an operator's pause --for
     // (docs/maintenance.md).
     int heldEndpoints = 0;
+    // Since when no exchange of this worker reaches the network; -1 while online
+    // (docs/offline.md).
+    qint64 offlineSinceMs = -1;
     // Each endpoint with a latency budget, and whether its p95 is over it now
     // (docs/checks.md).
     QMap<QString, bool> latencyDegraded;

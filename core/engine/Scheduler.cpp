@@ -492,7 +492,12 @@ Scheduler::StoreDue Scheduler::claimMore(qint64 now, qint64 mono)
     // due work from being claimed.
     const int permits = m_global->permits();
     const qsizetype queued = queuedForPermits();
-    const int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
+    int room = queued * 2 > permits ? 0 : 2 * permits - int(m_held.size());
+    // Offline, one exchange at a time looks whether the network is back; back online,
+    // the share of permits ramps up (docs/offline.md).
+    const int allowed = m_connectivity.allowed(permits, mono);
+    if (allowed < permits)
+        room = std::min(room, allowed - int(m_held.size()));
     if (room <= 0)
         return StoreDue::Unknown;
     // Records of ended attempts are about to be written, and that wakes us again: a
@@ -1105,6 +1110,7 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
     AttemptRecord a = bookkeeping::attemptRecord(op, facts, d, outcome.idempotencyKeySent);
     noteCheck(held, result, d, a);
     watchLatency(e, d, now);
+    noteConnectivity(result, now);
     const OperationRecord next = bookkeeping::nextState(op, a, d, history.firstAttemptAtMs);
     if (d.action == RetryDecision::Action::Retry)
         m_notBeforeMonotonicMs.insert(op.id, m_clock.monotonicMs() + d.delayMs);
@@ -1189,6 +1195,32 @@ void Scheduler::noteCheck(const Held &held, const TransportResult &result, const
     kept->responseTruncated = result.bodyTruncated;
     kept->keepLast = keep;
     a.kept = std::move(kept);
+}
+
+void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)
+{
+    const qint64 mono = m_clock.monotonicMs();
+    if (result.error == TransportError::NetworkUnreachable) {
+        if (m_connectivity.noteUnreachable(nowMs, mono)) {
+            qCInfo(lcEngine) << "offline: no route to the network; work is held, one "
+                                "exchange every"
+                             << Connectivity::kProbeMs << "ms looks whether it is back";
+            emit wentOffline(nowMs);
+        }
+        return;
+    }
+    // Any answer, or a failure that only a reachable network gives (refused, reset, a
+    // timeout after connecting), says the network is there.
+    const bool reached = result.status != 0 || result.error == TransportError::ConnectionRefused ||
+                         result.error == TransportError::ConnectionClosed ||
+                         result.error == TransportError::Timeout ||
+                         result.error == TransportError::Tls;
+    if (reached && m_connectivity.noteReached(mono)) {
+        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
+                         << "ms; sending ramps up over" << Connectivity::kRampMs << "ms";
+        emit cameOnline(m_connectivity.lastSpellMs());
+        noteStoreDue(std::numeric_limits<qint64>::min());
+    }
 }
 
 void Scheduler::watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs)
@@ -1797,6 +1829,8 @@ void Scheduler::armTimer(StoreDue storeDue)
     delay = std::min(delay, m_holdsLookAtMonotonicMs - mono);
     if (m_flushByMonotonicMs >= 0)
         delay = std::min(delay, m_flushByMonotonicMs - mono);
+    if (const qint64 change = m_connectivity.nextChangeAt(mono); change >= 0)
+        delay = std::min(delay, change - mono);
     delay = std::max<qint64>(0, delay);
     m_timer.arm(delay);
     m_wakeAtMonotonicMs = mono + delay;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/Connectivity.h"
 #include "core/engine/CredentialBroker.h"
 #include "core/engine/InFlightPeaks.h"
 #include "core/engine/LatencyWatch.h"
@@ -132,6 +133,9 @@ public:
     bool isDatabaseDown() const { return m_databaseDown; }
     // Since when (wall clock), and why, while it is down.
     qint64 databaseDownSinceMs() const { return m_databaseDown ? m_downSinceMs : -1; }
+    // Since when (wall clock) no exchange could reach the network; -1 while online
+    // (docs/offline.md).
+    qint64 offlineSinceMs() const { return m_connectivity.offlineSinceMs(); }
     QString databaseDownWhy() const { return m_databaseDown ? m_downWhy : QString(); }
     // Answered attempts waiting to be recorded.
     int recordsKept() const { return int(m_finishing.size()); }
@@ -198,6 +202,10 @@ signals:
     // placed it) it lifted at its end (docs/maintenance.md).
     void endpointsHeld(const QStringList &endpointIds, qint64 untilMs, const QString &reason);
     void endpointsReleased(const QStringList &endpointIds);
+    // No exchange can reach the network (docs/offline.md): work is held; and it is back
+    // after offlineMs, sending again at a pace that ramps up.
+    void wentOffline(qint64 sinceMs);
+    void cameOnline(qint64 offlineMs);
 
 private:
     struct Held;
@@ -256,6 +264,9 @@ private:
     // An answer of an endpoint with a latency budget: alerts when its p95 goes over the
     // budget, and when it comes back.
     void watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs);
+    // Whether the exchange reached the network: offline when it found no route,
+    // online again when it reached any server.
+    void noteConnectivity(const TransportResult &result, qint64 nowMs);
     // What the answer teaches the partition's bucket and the drift monitor.
     void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
                          qint64 nowMs);
@@ -363,6 +374,7 @@ private:
     int m_inFlight = 0;
     InFlightPeaks m_inFlightPeaks; // written with the attempts
     LatencyWatch m_latency;        // the endpoints with a latency budget
+    Connectivity m_connectivity;   // whether exchanges reach the network
     bool m_started = false;
     bool m_stopping = false;
     bool m_waking = false;

@@ -114,6 +114,15 @@ TransportError classify(QNetworkReply::NetworkError error)
     }
 }
 
+// What Qt reports when the connection could not even be attempted for want of a
+// network: ENETUNREACH and its kind surface as an unknown network error.
+bool isNetworkDown(QNetworkReply::NetworkError error)
+{
+    return error == QNetworkReply::UnknownNetworkError ||
+           error == QNetworkReply::TemporaryNetworkFailureError ||
+           error == QNetworkReply::NetworkSessionFailedError;
+}
+
 } // namespace
 
 bool bodyCutShort(const QByteArray &method, const TransportResult &result)
@@ -259,6 +268,10 @@ void TransportCall::onFinished()
         // like; nothing was sent.
         if (m_tlsFailed && result.status == 0)
             result.error = TransportError::Tls;
+        // No route to the host (ENETUNREACH: no network, lo down, no default route)
+        // before a byte left: the machine is offline, not the server failing.
+        if (isNetworkDown(error) && !m_requestSent && result.status == 0)
+            result.error = TransportError::NetworkUnreachable;
     } else if (error == QNetworkReply::NoError && bodyCutShort(m_method, result)) {
         // Qt can report an answer complete when the connection closed before the
         // body's last byte arrived; the body is not the one the server meant.

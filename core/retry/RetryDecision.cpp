@@ -24,11 +24,23 @@ enum class Kind
     KeyInUse,    // 409 for a keyed request: the first one is still running
     NotSent,     // refused, DNS: safe to send again whatever the method
     Ambiguous,   // timeout, closed, worker died: may have been executed
+    Offline,     // no network: nothing was sent, nor can be until it is back
     Final,       // fail without retrying
     CheckFailed, // an answer the endpoint's expectation refuses (docs/checks.md)
 };
 
 constexpr const char kCheckFailed[] = "assertion_failed";
+
+// While the network is unreachable an operation looks again every few seconds, spread
+// so that a fleet cut off together does not come back as a herd; it does not back off,
+// since what it waits for is the network, not the server (docs/offline.md).
+constexpr qint64 kOfflineRecheckMs = 5000;
+constexpr qint64 kOfflineSpreadMs = 2000;
+
+qint64 offlineRecheckMs(RandomSource &random)
+{
+    return kOfflineRecheckMs + random.uniformInt(0, kOfflineSpreadMs);
+}
 
 struct Classified
 {
@@ -51,6 +63,8 @@ Classified classify(const AttemptOutcome &o, bool idempotent)
         return {Kind::Ambiguous, "connection_closed"};
     case TransportError::WorkerDied:
         return {Kind::Ambiguous, "worker_died"};
+    case TransportError::NetworkUnreachable:
+        return {Kind::Offline, "offline"};
     case TransportError::Tls:
         return {Kind::Final, "tls_error"};
     case TransportError::BadUrl:
@@ -157,9 +171,13 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     const bool idempotent = isIdempotentMethod(outcome.method);
     const Classified c = checkAnswer(classify(outcome, idempotent), outcome, d);
     d.throttled = c.kind == Kind::Throttle;
+    d.offline = c.kind == Kind::Offline;
+    // An attempt that found no network is not one: it keeps the operation's attempt
+    // number, and the count is that of the attempts before it (docs/offline.md).
+    const int attempt = d.offline ? history.attempt - 1 : history.attempt;
     const int throttles = history.throttledBefore + (d.throttled ? 1 : 0);
-    d.countedAttempts = profile.throttleCountsAsAttempt ? history.attempt
-                                                        : std::max(0, history.attempt - throttles);
+    d.countedAttempts =
+        profile.throttleCountsAsAttempt ? attempt : std::max(0, attempt - throttles);
 
     if (c.kind == Kind::Success) {
         d.degraded = outcome.latencyBudgetMs > 0 && outcome.durationMs > outcome.latencyBudgetMs;
@@ -174,7 +192,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
 
     // Sending a non-idempotent request again is allowed only when nothing was sent,
     // or when the operator's profile says so (by default: only with a key).
-    if (!idempotent && c.kind != Kind::NotSent) {
+    if (!idempotent && c.kind != Kind::NotSent && c.kind != Kind::Offline) {
         bool allowed = false;
         switch (profile.retryNonIdempotent) {
         case RetryNonIdempotent::Never:
@@ -191,7 +209,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
                            c.kind == Kind::Ambiguous ? "ambiguous_send" : "not_idempotent");
     }
 
-    if (d.countedAttempts >= profile.maxAttempts)
+    if (!d.offline && d.countedAttempts >= profile.maxAttempts)
         return endWith(d, Action::Fail, "max_attempts");
 
     const Action onDeadline = profile.onDeadline == OnDeadline::Park ? Action::Park : Action::Fail;
@@ -213,8 +231,9 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
         d.delayMs = waitMs + (spreadMs > 0 ? random.uniformInt(0, spreadMs) : 0);
         d.source = d.serverWait.source;
     } else {
-        d.delayMs =
-            Backoff::delayMs(profile, history.attempt - 1, history.previousBackoffMs, random);
+        d.delayMs = c.kind == Kind::Offline ? offlineRecheckMs(random)
+                                            : Backoff::delayMs(profile, history.attempt - 1,
+                                                               history.previousBackoffMs, random);
         d.source = WaitSource::Backoff;
         if (d.deadlineMs >= 0 && nowMs + d.delayMs > d.deadlineMs)
             return endWith(d, onDeadline, "deadline_unreachable");
@@ -294,13 +313,16 @@ const char *textOf(TransportError error)
         return "unsupported_scheme";
     case TransportError::WorkerDied:
         return "worker_died";
+    case TransportError::NetworkUnreachable:
+        return "unreachable";
     }
     return "none";
 }
 
 std::optional<TransportError> transportErrorFromString(QStringView name)
 {
-    for (int value = int(TransportError::None); value <= int(TransportError::WorkerDied); ++value) {
+    for (int value = int(TransportError::None); value <= int(TransportError::NetworkUnreachable);
+         ++value) {
         const auto error = TransportError(value);
         if (name == QLatin1String(textOf(error)))
             return error;

@@ -29,6 +29,9 @@ enum class TransportError
     BadUrl,
     UnsupportedScheme,
     WorkerDied, // the lease expired while the attempt was running
+    // No route to the host: the network is down or this machine is offline (lo down,
+    // no default route, ENETUNREACH before a byte left). Nothing was sent.
+    NetworkUnreachable,
 };
 const char *textOf(TransportError error);
 // The inverse of textOf: "timeout" → Timeout; empty for a name it does not give.
@@ -81,6 +84,9 @@ struct RetryDecision
     qint64 keyValidUntilMs = -1;       // when the server forgets the key; -1 when not said
     std::optional<CheckFailure> check; // the assertion the answer failed (assertion_failed)
     bool degraded = false;             // a success over the latency budget (reason degraded)
+    // No network (reason offline): retried, and not an attempt of the operation: it
+    // keeps its attempt number and never counts against max_attempts (docs/offline.md).
+    bool offline = false;
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                 const AttemptHistory &history, qint64 nowMs, RandomSource &random,

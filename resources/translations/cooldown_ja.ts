@@ -2039,6 +2039,14 @@ Nothing is claimed or sent until it answers again; answers already received are 
         <source>SLA &amp;report…</source>
         <translation>SLA レポート(&amp;R)…</translation>
     </message>
+    <message>
+        <source>Offline since %1: work is held</source>
+        <translation>%1 からオフライン: 作業を保留中</translation>
+    </message>
+    <message>
+        <source>No request reaches the network. Attempts made meanwhile do not count against max_attempts; one request every 5 s looks whether the network is back, and sending then ramps up over a minute.</source>
+        <translation>どのリクエストもネットワークに届きません。この間の試行は max_attempts に数えません。5 秒ごとに 1 件のリクエストでネットワークが戻ったかを確かめ、戻ったら 1 分かけて送信を元の速さに戻します。</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::OverviewPage</name>

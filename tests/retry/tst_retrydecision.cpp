@@ -73,6 +73,7 @@ private slots:
     void aKeyTheServerForgotIsNeverSentAgainByItself();
     void checks_data();
     void checks();
+    void offlineIsNoAttempt();
 };
 
 void tst_RetryDecision::table_data()
@@ -589,6 +590,27 @@ void tst_RetryDecision::checks()
     QCOMPARE(d.degraded, reason == QLatin1String("degraded"));
     const QJsonObject json = d.toJson();
     QCOMPARE(json.value(QStringLiteral("check")).isNull(), check.isEmpty());
+}
+
+// docs/offline.md: an exchange that found no network is retried a few seconds later,
+// whatever its method (nothing was sent), and never counts against max_attempts.
+void tst_RetryDecision::offlineIsNoAttempt()
+{
+    for (const char *method : {"GET", "POST"}) {
+        Case c;
+        c.method = method;
+        c.error = TransportError::NetworkUnreachable;
+        c.attempt = 9; // max_attempts (2) long spent, by the count
+        c.set = {QStringLiteral("max_attempts=2")};
+        const RetryDecision d = run(c);
+        QCOMPARE(d.action, RetryDecision::Action::Retry);
+        QCOMPARE(d.reason, QStringLiteral("offline"));
+        QVERIFY(d.offline);
+        QCOMPARE(d.countedAttempts, 8); // the attempts before it
+        QVERIFY(d.delayMs >= 5000 && d.delayMs <= 7000);
+        QCOMPARE(d.source, WaitSource::Backoff);
+    }
+    QCOMPARE(transportErrorFromString(u"unreachable"), TransportError::NetworkUnreachable);
 }
 
 QTEST_GUILESS_MAIN(tst_RetryDecision)
