@@ -35,6 +35,9 @@ int endpointHoldsVersion();
 // The version that added the SLA report's tables: attempt_latency_rollups and
 // throttled_successes(_hourly).
 int latencyRollupsVersion();
+// The version that added the SLA report's daily tables and the index of the minutes by
+// endpoint (attempt_rollups_by_endpoint).
+int dailyReportVersion();
 // The version that added attempts.check_failure and kept_exchanges.
 int keptExchangesVersion();
 

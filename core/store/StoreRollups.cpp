@@ -33,6 +33,7 @@ namespace {
 
 constexpr qint64 kMinuteMs = 60000;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
+constexpr qint64 kDayMs = 24 * kHourMs;
 
 // A bucket of whole minutes, one at least.
 qint64 wholeMinutes(qint64 bucketMs)
@@ -212,15 +213,41 @@ bool Store::writeReportCounts(const RollupBatch &batch)
     std::map<RollupBatch::MinuteKey, qint64> hours;
     for (const auto &[key, count] : batch.throttledSuccesses())
         hours[{key.first - key.first % kHourMs, key.second}] += count;
-    return upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups"),
-                        QStringLiteral("hour_at, endpoint_id, bucket"), QStringLiteral("attempts"),
-                        batch.latency()) &&
-           upsertCounts(prepare, run, QStringLiteral("throttled_successes"),
-                        QStringLiteral("minute_at, endpoint_id"), QStringLiteral("operations"),
-                        batch.throttledSuccesses()) &&
-           upsertCounts(prepare, run, QStringLiteral("throttled_successes_hourly"),
-                        QStringLiteral("hour_at, endpoint_id"), QStringLiteral("operations"),
-                        hours);
+    if (!upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups"),
+                      QStringLiteral("hour_at, endpoint_id, bucket"), QStringLiteral("attempts"),
+                      batch.latency()) ||
+        !upsertCounts(prepare, run, QStringLiteral("throttled_successes"),
+                      QStringLiteral("minute_at, endpoint_id"), QStringLiteral("operations"),
+                      batch.throttledSuccesses()) ||
+        !upsertCounts(prepare, run, QStringLiteral("throttled_successes_hourly"),
+                      QStringLiteral("hour_at, endpoint_id"), QStringLiteral("operations"), hours))
+        return false;
+    if (m_schemaVersion < schema::dailyReportVersion())
+        return true;
+    // The same per day, and the rollups per day with the keys the report reads.
+    using DayKey = std::tuple<qint64, QString, QString, QString, QString>;
+    std::map<DayKey, qint64> days;
+    for (const auto &[key, sums] : batch.rows()) {
+        const qint64 day = std::get<0>(key) - std::get<0>(key) % kDayMs;
+        days[{day, std::get<1>(key), std::get<4>(key), std::get<5>(key), std::get<7>(key)}] +=
+            sums.attempts;
+    }
+    std::map<RollupBatch::LatencyKey, qint64> latencyDays;
+    for (const auto &[key, count] : batch.latency())
+        latencyDays[{std::get<0>(key) - std::get<0>(key) % kDayMs, std::get<1>(key),
+                     std::get<2>(key)}] += count;
+    std::map<RollupBatch::MinuteKey, qint64> throttledDays;
+    for (const auto &[key, count] : batch.throttledSuccesses())
+        throttledDays[{key.first - key.first % kDayMs, key.second}] += count;
+    return upsertCounts(prepare, run, QStringLiteral("attempt_rollups_daily"),
+                        QStringLiteral("day_at, endpoint_id, status_class, decision, reason"),
+                        QStringLiteral("attempts"), days) &&
+           upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups_daily"),
+                        QStringLiteral("day_at, endpoint_id, bucket"), QStringLiteral("attempts"),
+                        latencyDays) &&
+           upsertCounts(prepare, run, QStringLiteral("throttled_successes_daily"),
+                        QStringLiteral("day_at, endpoint_id"), QStringLiteral("operations"),
+                        throttledDays);
 }
 
 bool Store::throttledBefore(qint64 operationId, bool *throttled)
@@ -849,6 +876,17 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
                          .arg(upTo - kHourMs)))) {
         fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
+    }
+    // Whole days only, as the hours.
+    for (const char *table :
+         {"attempt_rollups_daily", "attempt_latency_rollups_daily", "throttled_successes_daily"}) {
+        if (m_schemaVersion >= schema::dailyReportVersion() &&
+            !query.exec(QStringLiteral("DELETE FROM %1 WHERE day_at <= %2")
+                            .arg(QLatin1String(table))
+                            .arg(upTo - kDayMs))) {
+            fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+            return batch;
+        }
     }
     if (!transaction.commit()) {
         fail(QStringLiteral("prune rollups"), transaction.error());
