@@ -184,21 +184,28 @@ std::optional<DrainInput> QueryStore::drainInput(const OperationSelection &selec
     return readDrainInput(*m_store, selection, action, nowMs, maxInFlight, error);
 }
 
-bool QueryStore::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs,
+bool QueryStore::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                   const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachReportSum(hourly, fromMs, toMs, endpoints, visit);
+    return m_store->forEachReportSum(bucketMs, fromMs, toMs, endpoints, visit);
 }
 
-bool QueryStore::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+bool QueryStore::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                          const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachThrottledSuccess(hourly, fromMs, toMs, endpoints, visit);
+    return m_store->forEachThrottledSuccess(bucketMs, fromMs, toMs, endpoints, visit);
 }
 
-std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 fromMs, qint64 toMs)
+std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 bucketMs, qint64 fromMs,
+                                                             qint64 toMs)
 {
-    return m_store->latencyCounts(fromMs, toMs);
+    return m_store->latencyCounts(bucketMs, fromMs, toMs);
+}
+
+std::optional<QList<FailureMinute>>
+QueryStore::failureMinutes(const QString &endpointId, qint64 fromMs, qint64 toMs, bool throttledToo)
+{
+    return m_store->failureMinutes(endpointId, fromMs, toMs, throttledToo);
 }
 
 } // namespace cooldown

@@ -94,16 +94,16 @@ public:
     std::optional<QList<InFlightPeak>> inFlightPeaks(qint64 fromMs, qint64 toMs, qint64 bucketMs);
     qint64 finalFailuresSince(qint64 sinceMs);
 
-    // The SLA report (core/query/SlaReport.h): rollups summed per minute or hour,
-    // endpoint, status class, decision and reason; the operations that succeeded after
-    // a 429 or 503; the latency histogram.
-    using ReportVisit = std::function<bool(const ReportSum &)>;
+    // The SLA report (core/query/SlaReport.h): see Store for what each promises.
     // endpoints: those to read (every endpoint when empty).
-    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
+    using ReportVisit = std::function<bool(const ReportSum &)>;
+    bool forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
                           const ReportVisit &visit);
-    bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+    bool forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                  const QStringList &endpoints, const ReportVisit &visit);
-    std::optional<QList<LatencyCount>> latencyCounts(qint64 fromMs, qint64 toMs);
+    std::optional<QList<LatencyCount>> latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs);
+    std::optional<QList<FailureMinute>> failureMinutes(const QString &endpointId, qint64 fromMs,
+                                                       qint64 toMs, bool throttledToo);
 
     // Operator actions: what was done (the audit), and what a bulk action would do.
     std::optional<QList<AuditRecord>> operatorActions(qint64 fromMs, qint64 toMs, int limit,

@@ -25,34 +25,30 @@ class Text final
 
 constexpr qint64 kMinuteMs = 60000;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
+constexpr qint64 kDayMs = 24 * kHourMs;
 
 qint64 floorTo(qint64 ms, qint64 step)
 {
     return ms - ((ms % step) + step) % step;
 }
 
-// The sums of one minute or hour of one endpoint.
+// The sums of one minute, hour or day of one endpoint.
 struct Cell
 {
-    qint64 lengthMs = kHourMs;
+    qint64 lengthMs = kDayMs;
     qint64 succeeded = 0;
     qint64 failed = 0;
     qint64 throttledSucceeded = 0;
     qint64 degraded = 0;
     qint64 attempts = 0;
     qint64 answered429 = 0;
-    qint64 judged = 0; // attempts that say whether the endpoint was up (downtime)
     QMap<QString, qint64> reasons;
 
-    void add(const ReportSum &sum, ThrottledRule rule)
+    void add(const ReportSum &sum)
     {
         attempts += sum.count;
-        const bool throttled =
-            sum.statusClass == QLatin1String("429") || sum.statusClass == QLatin1String("503");
         if (sum.statusClass == QLatin1String("429"))
             answered429 += sum.count;
-        if (!throttled || rule == ThrottledRule::AsFailure)
-            judged += sum.count;
         if (sum.decision == QLatin1String("success")) {
             succeeded += sum.count;
             if (sum.reason == QLatin1String("degraded"))
@@ -65,9 +61,6 @@ struct Cell
             reasons[QStringLiteral("parked")] += sum.count;
         }
     }
-    // Some attempt that counts said the endpoint was not up.
-    bool hasTrouble() const { return judged > succeeded; }
-    bool isDown() const { return judged > 0 && succeeded == 0; }
 };
 
 // Per endpoint, its cells by start.
@@ -118,6 +111,34 @@ QList<SlaInterval> mergeIntervals(QList<SlaInterval> list)
     return out;
 }
 
+// Where the range lies in days, hours and minutes: [fromMs, toMs) is read as minutes up
+// to the first whole hour, hours up to the first whole day (UTC), days, and back.
+struct RangeParts
+{
+    QList<SlaInterval> minutes;
+    QList<SlaInterval> hours;
+    std::optional<SlaInterval> days;
+
+    RangeParts(qint64 fromMs, qint64 toMs)
+    {
+        const qint64 h1 = floorTo(fromMs + kHourMs - 1, kHourMs);
+        const qint64 h2 = floorTo(toMs, kHourMs);
+        if (h1 >= h2) {
+            minutes.append({fromMs, toMs});
+            return;
+        }
+        minutes = {{fromMs, h1}, {h2, toMs}};
+        const qint64 d1 = floorTo(h1 + kDayMs - 1, kDayMs);
+        const qint64 d2 = floorTo(h2, kDayMs);
+        if (d1 >= d2) {
+            hours.append({h1, h2});
+            return;
+        }
+        hours = {{h1, d1}, {d2, h2}};
+        days = SlaInterval{d1, d2};
+    }
+};
+
 class ReportBuilder
 {
 public:
@@ -129,24 +150,26 @@ public:
     std::optional<SlaReport> build(QString *error);
 
 private:
-    bool wanted(const QString &endpointId) const
+    // Cells of bucketMs over [fromMs, toMs) of these endpoints (every wanted one when
+    // empty).
+    struct Span
     {
-        return m_request.only.isEmpty() || m_request.only.contains(endpointId);
-    }
-    // Minutes of [fromMs, toMs) of these endpoints (every one when empty).
-    struct MinuteSpan
-    {
+        qint64 bucketMs = 0;
         qint64 fromMs = 0;
         qint64 toMs = 0;
         QStringList endpoints;
     };
-    bool readHours(qint64 from, qint64 to);
-    bool readMinutes();
-    bool readMinuteSpan(const MinuteSpan &span, const std::function<bool(const ReportSum &)> &keep);
-    QSet<qint64> hoursNeedingMinutes(const QString &endpointId, const Cells &cells) const;
+
+    bool wanted(const QString &endpointId) const
+    {
+        return m_request.only.isEmpty() || m_request.only.contains(endpointId);
+    }
+    bool read(const Span &span);
+    bool split(qint64 bucketMs);
+    bool readCells(QString *error);
     bool excluded(const QString &endpointId, qint64 startMs, qint64 lengthMs) const;
     void finish(SlaEndpointReport &out, const Cells &cells) const;
-    void findDowntime(SlaEndpointReport &out, const Cells &cells) const;
+    bool findDowntime(SlaEndpointReport &out);
     bool readLatency(QHash<QString, QList<qint64>> *histograms);
     void computeMaintenance();
     QList<SlaEndpointReport> endpointsInOrder() const;
@@ -157,8 +180,6 @@ private:
     qint64 m_to;
     QHash<QString, Cells> m_cells;
     QHash<QString, QList<SlaInterval>> m_maintenance;
-    // Per endpoint, the hours read as minutes.
-    QHash<QString, QSet<qint64>> m_minuteHours;
 };
 
 void ReportBuilder::computeMaintenance()
@@ -181,143 +202,128 @@ bool ReportBuilder::excluded(const QString &endpointId, qint64 startMs, qint64 l
     const auto it = m_maintenance.constFind(endpointId);
     if (it == m_maintenance.constEnd())
         return false;
-    // A minute counts as maintenance when it starts inside a window; a whole hour when
-    // every minute of it does (hoursNeedingMinutes() splits the others).
+    // A minute counts as maintenance when it starts inside a window; an hour or a day
+    // when every minute of it does (split() reads the others by finer cells).
     return minutesCovered(it.value(), startMs, lengthMs) == lengthMs / kMinuteMs;
 }
 
-bool ReportBuilder::readHours(qint64 from, qint64 to)
+bool ReportBuilder::read(const Span &span)
 {
-    if (to <= from)
+    if (span.toMs <= span.fromMs)
         return true;
-    const ThrottledRule rule = m_request.throttled;
-    const bool read =
-        m_store.forEachReportSum(true, from, to, m_request.only, [&](const ReportSum &sum) {
-            if (wanted(sum.endpointId))
-                m_cells[sum.endpointId][sum.atMs].add(sum, rule);
-            return true;
-        });
-    return read && m_store.forEachThrottledSuccess(
-                       true, from, to, m_request.only, [&](const ReportSum &sum) {
-                           if (wanted(sum.endpointId))
-                               m_cells[sum.endpointId][sum.atMs].throttledSucceeded += sum.count;
-                           return true;
-                       });
-}
-
-QSet<qint64> ReportBuilder::hoursNeedingMinutes(const QString &endpointId, const Cells &cells) const
-{
-    // Hours with trouble, for downtime at minute resolution; hours a maintenance window
-    // covers in part, so that the minutes it covers are left out and no other.
-    QSet<qint64> hours;
-    const QList<SlaInterval> windows = m_request.maintenanceRule == MaintenanceRule::Exclude
-                                           ? m_maintenance.value(endpointId)
-                                           : QList<SlaInterval>();
-    for (const auto &[start, cell] : cells) {
-        const qint64 covered = minutesCovered(windows, start, kHourMs);
-        if (cell.hasTrouble() || (covered > 0 && covered < 60))
-            hours.insert(start);
-    }
-    return hours;
-}
-
-bool ReportBuilder::readMinutes()
-{
-    // The edges of a range that does not start or end on an hour, for every endpoint;
-    // then the hours that need minutes, for the endpoints that need them, in runs of
-    // consecutive hours that need the same endpoints.
-    const qint64 firstHour = floorTo(m_from + kHourMs - 1, kHourMs);
-    const qint64 lastHour = std::max(firstHour, floorTo(m_to, kHourMs));
-    std::map<qint64, QStringList> needed;
-    for (auto it = m_cells.begin(); it != m_cells.end(); ++it) {
-        const QSet<qint64> hours = hoursNeedingMinutes(it.key(), it.value());
-        for (const qint64 hour : hours) {
-            it.value().erase(hour);
-            needed[hour].append(it.key());
-        }
-        m_minuteHours[it.key()] = hours;
-    }
-    QList<MinuteSpan> spans;
-    if (m_from < std::min(firstHour, m_to))
-        spans.append({m_from, std::min(firstHour, m_to), m_request.only});
-    for (auto &[hour, endpoints] : needed) {
-        endpoints.sort();
-        if (!spans.isEmpty() && spans.last().toMs == hour && spans.last().endpoints == endpoints)
-            spans.last().toMs += kHourMs;
-        else
-            spans.append({hour, hour + kHourMs, endpoints});
-    }
-    if (lastHour < m_to)
-        spans.append({lastHour, m_to, m_request.only});
-    const auto keep = [&](const ReportSum &sum) {
-        if (!wanted(sum.endpointId))
-            return false;
-        const qint64 hour = floorTo(sum.atMs, kHourMs);
-        return hour < firstHour || hour >= lastHour ||
-               m_minuteHours.value(sum.endpointId).contains(hour);
-    };
-    for (const MinuteSpan &span : std::as_const(spans)) {
-        if (!readMinuteSpan(span, keep))
-            return false;
-    }
-    return true;
-}
-
-bool ReportBuilder::readMinuteSpan(const MinuteSpan &span,
-                                   const std::function<bool(const ReportSum &)> &keep)
-{
-    const ThrottledRule rule = m_request.throttled;
+    const QStringList &endpoints = span.endpoints.isEmpty() ? m_request.only : span.endpoints;
     const auto cell = [&](const ReportSum &sum) -> Cell & {
         Cell &c = m_cells[sum.endpointId][sum.atMs];
-        c.lengthMs = kMinuteMs;
+        c.lengthMs = span.bucketMs;
         return c;
     };
-    return m_store.forEachReportSum(false, span.fromMs, span.toMs, span.endpoints,
+    return m_store.forEachReportSum(span.bucketMs, span.fromMs, span.toMs, endpoints,
                                     [&](const ReportSum &sum) {
-                                        if (keep(sum))
-                                            cell(sum).add(sum, rule);
+                                        if (wanted(sum.endpointId))
+                                            cell(sum).add(sum);
                                         return true;
                                     }) &&
-           m_store.forEachThrottledSuccess(false, span.fromMs, span.toMs, span.endpoints,
+           m_store.forEachThrottledSuccess(span.bucketMs, span.fromMs, span.toMs, endpoints,
                                            [&](const ReportSum &sum) {
-                                               if (keep(sum))
+                                               if (wanted(sum.endpointId))
                                                    cell(sum).throttledSucceeded += sum.count;
                                                return true;
                                            });
 }
 
-void ReportBuilder::findDowntime(SlaEndpointReport &out, const Cells &cells) const
+bool ReportBuilder::split(qint64 bucketMs)
 {
-    // Runs of cells in which attempts that count were made and none succeeded; cells
-    // without such attempts take no side (they join two down cells), an up cell or a
-    // maintenance window left out ends a run.
-    std::optional<SlaInterval> run;
-    const auto close = [&] {
-        if (run)
-            out.downtime.append(*run);
-        run.reset();
-    };
-    for (const auto &[start, cell] : cells) {
-        if (excluded(out.endpointId, start, cell.lengthMs) || cell.judged == 0)
+    // Cells of bucketMs that a maintenance window covers in part are read again in the
+    // next finer cells, for the endpoints they belong to, in runs of consecutive cells
+    // that need the same endpoints; so that the minutes it covers are left out and no
+    // other.
+    if (m_request.maintenanceRule == MaintenanceRule::Include)
+        return true;
+    const qint64 finer = bucketMs == kDayMs ? kHourMs : kMinuteMs;
+    std::map<qint64, QStringList> needed;
+    for (auto it = m_cells.begin(); it != m_cells.end(); ++it) {
+        const QList<SlaInterval> windows = m_maintenance.value(it.key());
+        for (auto cell = it.value().begin(); cell != it.value().end();) {
+            const qint64 covered = minutesCovered(windows, cell->first, bucketMs);
+            if (cell->second.lengthMs == bucketMs && covered > 0 &&
+                covered < bucketMs / kMinuteMs) {
+                needed[cell->first].append(it.key());
+                cell = it.value().erase(cell);
+            } else {
+                ++cell;
+            }
+        }
+    }
+    QList<Span> spans;
+    for (auto &[start, endpoints] : needed) {
+        endpoints.sort();
+        if (!spans.isEmpty() && spans.last().toMs == start && spans.last().endpoints == endpoints)
+            spans.last().toMs += bucketMs;
+        else
+            spans.append({finer, start, start + bucketMs, endpoints});
+    }
+    for (const Span &span : std::as_const(spans)) {
+        if (!read(span))
+            return false;
+    }
+    return true;
+}
+
+bool ReportBuilder::readCells(QString *error)
+{
+    const RangeParts parts(m_from, m_to);
+    bool ok = true;
+    if (parts.days)
+        ok = read({kDayMs, parts.days->startMs, parts.days->endMs, {}}) && split(kDayMs);
+    for (const SlaInterval &hours : parts.hours)
+        ok = ok && read({kHourMs, hours.startMs, hours.endMs, {}});
+    ok = ok && split(kHourMs);
+    for (const SlaInterval &minutes : parts.minutes)
+        ok = ok && read({kMinuteMs, minutes.startMs, minutes.endMs, {}});
+    if (!ok)
+        *error = m_store.lastError();
+    return ok;
+}
+
+bool ReportBuilder::findDowntime(SlaEndpointReport &out)
+{
+    // Down minutes: an attempt that counts did not succeed, and none succeeded. Minutes
+    // without such attempts take no side (they join two down minutes); a minute with a
+    // success, or a maintenance window left out, ends a run. Each failed minute comes
+    // with the endpoint's next success, which tells whether one lies before the next
+    // down minute.
+    const bool exclude = m_request.maintenanceRule == MaintenanceRule::Exclude;
+    const std::optional<QList<FailureMinute>> failures = m_store.failureMinutes(
+        out.endpointId, m_from, m_to, m_request.throttled == ThrottledRule::AsFailure);
+    if (!failures)
+        return false;
+    bool open = false;
+    qint64 nextSuccess = -1; // after the run's last down minute
+    for (const FailureMinute &f : *failures) {
+        if (excluded(out.endpointId, f.minuteAtMs, kMinuteMs))
             continue;
-        if (run && m_request.maintenanceRule == MaintenanceRule::Exclude &&
-            minutesCovered(out.maintenance, run->endMs, start - run->endMs) > 0)
-            close();
-        if (!cell.isDown()) {
-            close();
+        if (f.succeeded > 0) {
+            open = false;
             continue;
         }
-        if (run)
-            run->endMs = start + cell.lengthMs;
+        if (open && nextSuccess >= 0 && nextSuccess < f.minuteAtMs)
+            open = false;
+        if (open && exclude) {
+            const qint64 after = out.downtime.last().endMs;
+            open = minutesCovered(out.maintenance, after, f.minuteAtMs - after) == 0;
+        }
+        if (open)
+            out.downtime.last().endMs = f.minuteAtMs + kMinuteMs;
         else
-            run = SlaInterval{start, start + cell.lengthMs};
+            out.downtime.append({f.minuteAtMs, f.minuteAtMs + kMinuteMs});
+        open = true;
+        nextSuccess = f.nextSuccessAtMs;
     }
-    close();
+    return true;
 }
 
 void ReportBuilder::finish(SlaEndpointReport &out, const Cells &cells) const
 {
-    out.maintenance = m_maintenance.value(out.endpointId);
     std::map<QDate, SlaDay> days;
     for (const auto &[start, cell] : cells) {
         if (excluded(out.endpointId, start, cell.lengthMs))
@@ -333,7 +339,8 @@ void ReportBuilder::finish(SlaEndpointReport &out, const Cells &cells) const
         const auto [available, counted] = ruleCounts(cell, m_request.throttled);
         out.available += available;
         out.counted += counted;
-        const QDate date = QDateTime::fromMSecsSinceEpoch(start, m_request.zone).date();
+        // Days are UTC days: the daily rollups are.
+        const QDate date = QDateTime::fromMSecsSinceEpoch(start, QTimeZone::utc()).date();
         SlaDay &day = days[date];
         day.date = date;
         day.available += available;
@@ -341,22 +348,35 @@ void ReportBuilder::finish(SlaEndpointReport &out, const Cells &cells) const
     }
     for (const auto &[date, day] : days)
         out.days.append(day);
-    findDowntime(out, cells);
 }
 
 bool ReportBuilder::readLatency(QHash<QString, QList<qint64>> *histograms)
 {
-    // The hours that start in the range, the first taken down to its hour.
-    const std::optional<QList<LatencyCount>> counts =
-        m_store.latencyCounts(floorTo(m_from, kHourMs), m_to);
-    if (!counts)
-        return false;
-    for (const LatencyCount &c : *counts) {
-        if (!wanted(c.endpointId) || c.bucket < 0 || c.bucket >= latency::bucketCount())
+    // The hours that start in the range (the first taken down to its hour): whole days
+    // from the daily histogram, the hours around them from the hourly one.
+    const RangeParts parts(floorTo(m_from, kHourMs), m_to);
+    QList<std::pair<qint64, SlaInterval>> reads;
+    if (parts.days)
+        reads.append({kDayMs, *parts.days});
+    for (const SlaInterval &hours : parts.hours)
+        reads.append({kHourMs, hours});
+    // The range taken down to its hour has no minutes before its first hour.
+    for (const SlaInterval &minutes : parts.minutes)
+        reads.append({kHourMs, {floorTo(minutes.startMs, kHourMs), minutes.endMs}});
+    for (const auto &[bucketMs, interval] : reads) {
+        if (interval.endMs <= interval.startMs)
             continue;
-        QList<qint64> &histogram = (*histograms)[c.endpointId];
-        histogram.resize(latency::bucketCount());
-        histogram[c.bucket] += c.attempts;
+        const std::optional<QList<LatencyCount>> counts =
+            m_store.latencyCounts(bucketMs, interval.startMs, interval.endMs);
+        if (!counts)
+            return false;
+        for (const LatencyCount &c : *counts) {
+            if (!wanted(c.endpointId) || c.bucket < 0 || c.bucket >= latency::bucketCount())
+                continue;
+            QList<qint64> &histogram = (*histograms)[c.endpointId];
+            histogram.resize(latency::bucketCount());
+            histogram[c.bucket] += c.attempts;
+        }
     }
     return true;
 }
@@ -394,8 +414,9 @@ std::optional<SlaReport> ReportBuilder::build(QString *error)
 {
     computeMaintenance();
     QHash<QString, QList<qint64>> histograms;
-    if (!readHours(floorTo(m_from + kHourMs - 1, kHourMs), floorTo(m_to, kHourMs)) ||
-        !readMinutes() || !readLatency(&histograms)) {
+    if (!readCells(error))
+        return std::nullopt;
+    if (!readLatency(&histograms)) {
         *error = m_store.lastError();
         return std::nullopt;
     }
@@ -406,7 +427,12 @@ std::optional<SlaReport> ReportBuilder::build(QString *error)
     report.maintenanceRule = m_request.maintenanceRule;
     report.endpoints = endpointsInOrder();
     for (SlaEndpointReport &e : report.endpoints) {
+        e.maintenance = m_maintenance.value(e.endpointId);
         finish(e, m_cells.value(e.endpointId));
+        if (!findDowntime(e)) {
+            *error = m_store.lastError();
+            return std::nullopt;
+        }
         const QList<qint64> histogram = histograms.value(e.endpointId);
         for (const qint64 n : histogram)
             e.latencySamples += n;

@@ -809,19 +809,24 @@ public:
     qint64 incrementalVacuum(int pages);
 
     // --- The SLA report (StoreReport.cpp, docs/report.md) ------------------------------
-    // The rollups of the minutes (hourly: the hours, from the hourly rows) that start in
-    // [fromMs, toMs), of the endpoints listed (every endpoint when none is), summed per
-    // time, endpoint, status class, decision and reason.
-    bool forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
+    // bucketMs picks the table: 60000 the minutes, 3600000 the hours, 86400000 the days
+    // (UTC). The rollups whose time is in [fromMs, toMs), of the endpoints listed (every
+    // endpoint when none is), summed per time, endpoint, status class, decision and
+    // reason.
+    bool forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
                           const std::function<bool(const ReportSum &)> &visit);
-    // The operations that succeeded after a 429 or 503, per minute (hourly: per hour)
-    // that starts in [fromMs, toMs) and endpoint (of those listed, or every one).
-    bool forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+    // The operations that succeeded after a 429 or 503, per time and endpoint.
+    bool forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                  const QStringList &endpoints,
                                  const std::function<bool(const ReportSum &)> &visit);
-    // The latency histogram of the hours that start in [fromMs, toMs), summed per
-    // endpoint and bucket. Empty with lastError() on failure.
-    std::optional<QList<LatencyCount>> latencyCounts(qint64 fromMs, qint64 toMs);
+    // The latency histogram of the hours (bucketMs 3600000) or days (86400000) that start
+    // in [fromMs, toMs), summed per endpoint and bucket. Empty with lastError() on failure.
+    std::optional<QList<LatencyCount>> latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs);
+    // The endpoint's minutes in [fromMs, toMs) with an attempt that failed, was retried
+    // or parked, not counting those answered 429 or 503 unless throttledToo; in order.
+    // Read through attempt_rollups_by_endpoint: the cost follows the endpoint's failures.
+    std::optional<QList<FailureMinute>> failureMinutes(const QString &endpointId, qint64 fromMs,
+                                                       qint64 toMs, bool throttledToo);
 
     // --- The Integrations view (StoreIntegrations.cpp) -------------------------------
     // Every endpoint's open work, read through the state index: the cost follows the

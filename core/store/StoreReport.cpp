@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The store: the reads of the SLA report (docs/report.md). Each is one range scan of a
-// rollup table's primary key, summed by the database, so that a year of history costs
-// as many rows as it has minutes or hours with traffic, never its attempts.
+// The store: the reads of the SLA report (docs/report.md). Each is a range scan of a
+// rollup table's primary key, or of the minutes of one endpoint through
+// attempt_rollups_by_endpoint, summed by the database, so that a year of history costs
+// as many rows as it has days, or failed minutes, never its attempts.
 
 #include "core/store/Store.h"
 #include "core/store/StoreSql.h"
@@ -17,6 +18,20 @@ namespace cooldown {
 using namespace storesql;
 
 namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+
+// The time column and the table suffix of a bucket: minute_at and "", hour_at and
+// "_hourly", day_at and "_daily".
+std::pair<QString, QString> tableOf(qint64 bucketMs)
+{
+    if (bucketMs <= kMinuteMs)
+        return {QStringLiteral("minute_at"), QString()};
+    if (bucketMs <= kHourMs)
+        return {QStringLiteral("hour_at"), QStringLiteral("_hourly")};
+    return {QStringLiteral("day_at"), QStringLiteral("_daily")};
+}
 
 // A forward-only query over [from, to) of a time column, ready to exec; the endpoints
 // bound to :e0, :e1, ... (see endpointFilter()).
@@ -46,19 +61,18 @@ QString endpointFilter(const QStringList &endpoints)
 
 } // namespace
 
-bool Store::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
+bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                             const QStringList &endpoints,
                              const std::function<bool(const ReportSum &)> &visit)
 {
-    const QString time = hourly ? QStringLiteral("hour_at") : QStringLiteral("minute_at");
-    const QString table =
-        hourly ? QStringLiteral("attempt_rollups_hourly") : QStringLiteral("attempt_rollups");
+    const auto [time, suffix] = tableOf(bucketMs);
     // Lease conflicts are responses, not outcomes: the report leaves them out.
     const QString sql =
         QStringLiteral("SELECT %1, endpoint_id, status_class, decision, reason,"
-                       " CAST(SUM(attempts) AS BIGINT) FROM %2"
+                       " CAST(SUM(attempts) AS BIGINT) FROM attempt_rollups%2"
                        " WHERE %1 >= :from AND %1 < :to AND decision <> 'conflict'%3"
                        " GROUP BY %1, endpoint_id, status_class, decision, reason")
-            .arg(time, table, endpointFilter(endpoints));
+            .arg(time, suffix, endpointFilter(endpoints));
     QSqlQuery query(m_database);
     if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
         fail(QStringLiteral("report sums"), errorText(query.lastError()));
@@ -83,19 +97,16 @@ bool Store::forEachReportSum(bool hourly, qint64 fromMs, qint64 toMs, const QStr
     return true;
 }
 
-bool Store::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
+bool Store::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                     const QStringList &endpoints,
                                     const std::function<bool(const ReportSum &)> &visit)
 {
     if (m_schemaVersion < schema::latencyRollupsVersion())
         return true;
-    const QString time = hourly ? QStringLiteral("hour_at") : QStringLiteral("minute_at");
-    const QString sql = QStringLiteral("SELECT %1, endpoint_id, operations FROM %2"
-                                       " WHERE %1 >= :from AND %1 < :to%3")
-                            .arg(time,
-                                 hourly ? QStringLiteral("throttled_successes_hourly")
-                                        : QStringLiteral("throttled_successes"),
-                                 endpointFilter(endpoints));
+    const auto [time, suffix] = tableOf(bucketMs);
+    const QString sql = QStringLiteral("SELECT %1, endpoint_id, operations FROM"
+                                       " throttled_successes%2 WHERE %1 >= :from AND %1 < :to%3")
+                            .arg(time, suffix, endpointFilter(endpoints));
     QSqlQuery query(m_database);
     if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
         fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
@@ -117,17 +128,22 @@ bool Store::forEachThrottledSuccess(bool hourly, qint64 fromMs, qint64 toMs,
     return true;
 }
 
-std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 fromMs, qint64 toMs)
+std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs)
 {
     QList<LatencyCount> out;
     if (m_schemaVersion < schema::latencyRollupsVersion())
         return out;
+    // Per hour (the table has no suffix: there is no minute histogram) or per day.
+    const bool daily = bucketMs > kHourMs;
+    const QString time = daily ? QStringLiteral("day_at") : QStringLiteral("hour_at");
+    const QString suffix = daily ? QStringLiteral("_daily") : QString();
     QSqlQuery query(m_database);
     if (!prepareRange(query,
                       QStringLiteral("SELECT endpoint_id, bucket, CAST(SUM(attempts) AS BIGINT)"
-                                     " FROM attempt_latency_rollups"
-                                     " WHERE hour_at >= :from AND hour_at < :to"
-                                     " GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket"),
+                                     " FROM attempt_latency_rollups%2"
+                                     " WHERE %1 >= :from AND %1 < :to"
+                                     " GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket")
+                          .arg(time, suffix),
                       fromMs, toMs) ||
         !exec(query)) {
         fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
@@ -138,6 +154,54 @@ std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 fromMs, qint64 to
             {query.value(0).toString(), query.value(1).toInt(), query.value(2).toLongLong()});
     if (query.lastError().isValid()) {
         fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
+        return std::nullopt;
+    }
+    m_lastError.clear();
+    return out;
+}
+
+std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpointId, qint64 fromMs,
+                                                          qint64 toMs, bool throttledToo)
+{
+    // The failed minutes through the index by endpoint, then each such minute's rows
+    // through the primary key (minute, endpoint), and the endpoint's next success
+    // through the index again: a seek each, whatever the history holds.
+    const QString throttled = QStringLiteral("r.status_class IN ('429', '503')");
+    const QString sql =
+        QStringLiteral(
+            "SELECT r.minute_at,"
+            " CAST(SUM(CASE WHEN r.decision IN ('fail', 'park', 'retry') AND NOT %1"
+            " THEN r.attempts ELSE 0 END) AS BIGINT),"
+            " CAST(SUM(CASE WHEN r.decision IN ('fail', 'park', 'retry') AND %1"
+            " THEN r.attempts ELSE 0 END) AS BIGINT),"
+            " CAST(SUM(CASE WHEN r.decision = 'success' THEN r.attempts ELSE 0 END) AS BIGINT),"
+            " (SELECT MIN(s.minute_at) FROM attempt_rollups s WHERE s.endpoint_id = :e2"
+            " AND s.decision = 'success' AND s.minute_at > r.minute_at AND s.minute_at < :end)"
+            " FROM attempt_rollups r WHERE r.endpoint_id = :e0 AND r.minute_at IN"
+            " (SELECT f.minute_at FROM attempt_rollups f WHERE f.endpoint_id = :e1"
+            " AND f.decision IN ('fail', 'park', 'retry') AND f.minute_at >= :from"
+            " AND f.minute_at < :to%2)"
+            " GROUP BY r.minute_at ORDER BY r.minute_at")
+            .arg(throttled, throttledToo
+                                ? QString()
+                                : QStringLiteral(" AND NOT f.status_class IN ('429', '503')"));
+    QSqlQuery query(m_database);
+    if (!prepareRange(query, sql, fromMs, toMs, {endpointId, endpointId, endpointId})) {
+        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        return std::nullopt;
+    }
+    query.bindValue(QStringLiteral(":end"), toMs);
+    if (!exec(query)) {
+        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        return std::nullopt;
+    }
+    QList<FailureMinute> out;
+    while (query.next())
+        out.append({query.value(0).toLongLong(), query.value(1).toLongLong(),
+                    query.value(2).toLongLong(), query.value(3).toLongLong(),
+                    query.value(4).isNull() ? -1 : query.value(4).toLongLong()});
+    if (query.lastError().isValid()) {
+        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
     m_lastError.clear();

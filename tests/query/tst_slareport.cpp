@@ -451,15 +451,19 @@ void tst_SlaReport::migrationBuildsTheSameFigures()
     {
         // The tables emptied, then filled by the migration's own statements.
         QSqlQuery query(raw());
-        for (const char *table :
-             {"attempt_latency_rollups", "throttled_successes", "throttled_successes_hourly"})
+        for (const char *table : {"attempt_latency_rollups", "throttled_successes",
+                                  "throttled_successes_hourly", "attempt_rollups_daily",
+                                  "attempt_latency_rollups_daily", "throttled_successes_daily"})
             QVERIFY2(query.exec(QStringLiteral("DELETE FROM %1").arg(QLatin1String(table))),
                      qPrintable(query.lastError().text()));
-        const QStringList step = schema::migrationStep(schema::latencyRollupsVersion(),
-                                                       m_backend == QLatin1String("postgresql"));
-        for (const QString &statement : step) {
-            if (statement.startsWith(QLatin1String("INSERT")))
-                QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
+        // The hours from the attempts (version 15), then the days from the hours (17).
+        for (const int version : {schema::latencyRollupsVersion(), schema::dailyReportVersion()}) {
+            const QStringList step =
+                schema::migrationStep(version, m_backend == QLatin1String("postgresql"));
+            for (const QString &statement : step) {
+                if (statement.startsWith(QLatin1String("INSERT")))
+                    QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
+            }
         }
     }
     const auto after =
@@ -469,6 +473,10 @@ void tst_SlaReport::migrationBuildsTheSameFigures()
         const SlaEndpointReport &b = before->endpoints.at(i);
         const SlaEndpointReport &a = after->endpoints.at(i);
         QCOMPARE(a.throttledSucceeded, b.throttledSucceeded);
+        QCOMPARE(a.succeeded, b.succeeded);
+        QCOMPARE(a.failed, b.failed);
+        QCOMPARE(a.attempts, b.attempts);
+        QCOMPARE(a.failuresByReason, b.failuresByReason);
         QCOMPARE(a.available, b.available);
         QCOMPARE(a.latencySamples, b.latencySamples);
         QCOMPARE(a.p50Ms, b.p50Ms);
