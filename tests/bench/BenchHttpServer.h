@@ -56,10 +56,15 @@ private:
         qsizetype end = 0;
         // Requests without bodies only: each ends at its blank line.
         while ((end = buffer.indexOf("\r\n\r\n")) >= 0) {
+            // /ok.json answers what scripts/nginx serves there.
+            const bool json = buffer.left(buffer.indexOf('\n')).contains(".json ");
             buffer.remove(0, end + 4);
             ++m_requests;
             socket->write(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n");
+                json ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                       "Content-Length: 37\r\n\r\n{\"status\": \"ok\", \"items\": [1, 2, 3]}\n"
+                     : "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                       "3\r\n\r\nok\n");
         }
     }
 

@@ -27,9 +27,15 @@
 //               each, 5 by default; medians); for information, against the token
 //               written in the endpoint's headers, and CPU per request
 //
+//   checks      the throughput path against /ok.json with an endpoint's expect (status,
+//               a header, three JSON pointers, a body pattern and a size bound; every
+//               answer passes), against the same endpoint without one, runs alternating
+//               (--rounds of each; medians)
+//
 //   bench_engine [--smoke] [--url URL] [--commit-delay-ms MS] [--claim-ahead-ms MS]
 //                [--send-gather-ms MS]
-//                [--only throughput|lateness|fairness|periodic|startup|memory|credentials]
+//                [--only throughput|lateness|fairness|periodic|startup|memory|credentials|
+//                        checks]
 //                [--count N] [--lateness-count N] [--spread-ms MS] [--memory-seconds S]
 //                [--max-seconds S] [--rounds N] [--analyze]
 
@@ -485,6 +491,72 @@ void benchCredentials(const QTemporaryDir &dir, const QUrl &url, qint64 count, d
     report(QStringLiteral("engine throughput, OAuth credential, against the token in headers"),
            QStringLiteral("Authorization in the endpoint's headers: %1").arg(perSecond(headerRate)),
            perSecond(oauthRate), ratioText(oauthRate / headerRate), QStringLiteral("(info)"), true);
+}
+
+// Endpoint "bench" at /ok.json beside url, run once, with an expect that its answer
+// passes when `checked` (docs/checks.md).
+QByteArray checksConfig(const QUrl &url, bool checked)
+{
+    QUrl json = url;
+    json.setPath(QStringLiteral("/ok.json"));
+    const QString expect = QStringLiteral(
+        R"(, "expect": {"status": ["200-299"], "headers": {"Content-Type": {"matches": "json"}},)"
+        R"( "json": [{"pointer": "/status", "equals": "ok"}, {"pointer": "/items", "min_items": 1},)"
+        R"( {"pointer": "/items/0", "min": 1}], "body_regex": "items", "max_body_bytes": 65536})");
+    return QStringLiteral(R"({"version": 1, %1, "endpoints": [{"id": "bench", "url": "%2",)"
+                          R"( "timeout_seconds": 30%3}]})")
+        .arg(concurrencyJson(), json.toString(), checked ? expect : QString())
+        .toUtf8();
+}
+
+// The throughput path with response checks, against the same path without them:
+// `rounds` runs of each, alternating, compared by medians. Every answer passes the
+// checks, so both runs record the same successes; what is measured is what judging
+// each answer costs.
+void benchChecks(const QTemporaryDir &dir, const QUrl &url, qint64 count, double maxSeconds,
+                 int rounds)
+{
+    std::vector<EngineRun> plain;
+    std::vector<EngineRun> checked;
+    bareLoopSeconds(url, std::min<qint64>(count, 1000), kConcurrency); // warm-up
+    for (int round = 0; round < rounds; ++round) {
+        for (const bool withChecks : {false, true}) {
+            const QString path =
+                prepareDatabase(dir, QStringLiteral("checks-%1-%2.db").arg(withChecks).arg(round));
+            seedDue(path, count - 1);
+            {
+                Engine engine(path, checksConfig(url, withChecks));
+                // Every attempt must succeed: one that failed its checks stops the run.
+                (withChecks ? checked : plain)
+                    .push_back(measureThroughput(engine, count, maxSeconds));
+            }
+            for (const QString &suffix :
+                 {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+                QFile::remove(path + suffix);
+        }
+        note(QStringLiteral("round %1: without checks %2, with checks %3")
+                 .arg(round + 1)
+                 .arg(perSecond(plain.back().rate), perSecond(checked.back().rate)));
+    }
+    // Each run with checks against the run without them just before it: on a machine
+    // whose pace drifts, neighbours are the fairest pairs.
+    std::vector<double> paired;
+    for (size_t i = 0; i < checked.size(); ++i)
+        paired.push_back(checked[i].rate / plain[i].rate);
+    note(QStringLiteral("with checks against the run without them before it: median %1")
+             .arg(ratioText(median(paired))));
+    const double ratio = medianRate(checked) / medianRate(plain);
+    report(QStringLiteral("engine throughput with response checks (%1 due, median of %2)")
+               .arg(count)
+               .arg(rounds),
+           QStringLiteral("without checks: %1").arg(perSecond(medianRate(plain))),
+           perSecond(medianRate(checked)), ratioText(ratio), QStringLiteral(">= 0.95x"),
+           ratio >= 0.95);
+    const double cpuRatio = medianCpu(checked) / medianCpu(plain);
+    report(QStringLiteral("engine CPU per request with response checks (median of %1)").arg(rounds),
+           QStringLiteral("without checks: %1 ms").arg(number(medianCpu(plain), 3)),
+           QStringLiteral("%1 ms").arg(number(medianCpu(checked), 3)), ratioText(cpuRatio),
+           QStringLiteral("(info)"), true);
 }
 
 // How long after its not_before each of `count` operations (ids from firstId on)
@@ -1140,6 +1212,8 @@ int main(int argc, char **argv)
         benchThroughput(dir, url, count, capSeconds);
     if (which.isEmpty() || which == QLatin1String("credentials"))
         benchCredentials(dir, url, count, capSeconds, rounds);
+    if (which.isEmpty() || which == QLatin1String("checks"))
+        benchChecks(dir, url, count, capSeconds, rounds);
     if (which.isEmpty() || which == QLatin1String("lateness")) {
         benchLateness(dir, url, latenessCount, spreadMs, capSeconds, true);
         // The same at a tenth of the rate: the timer's own precision, without queueing.
