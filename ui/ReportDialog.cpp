@@ -145,7 +145,6 @@ void ReportDialog::refresh()
     request.maintenance = m_config.maintenance;
     request.throttled = ThrottledRule(m_throttled->currentData().toInt());
     request.maintenanceRule = MaintenanceRule(m_maintenance->currentData().toInt());
-    request.zone = zone;
     const quint64 generation = ++m_generation;
     m_status->setText(tr("Reading…"));
     ReportReader *reader = m_reader->worker();

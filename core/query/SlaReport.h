@@ -54,7 +54,6 @@ struct SlaRequest
     QList<MaintenanceConfig> maintenance;
     ThrottledRule throttled = ThrottledRule::AsSuccess;
     MaintenanceRule maintenanceRule = MaintenanceRule::Exclude;
-    QTimeZone zone = QTimeZone::systemTimeZone(); // the days of the daily figures
 };
 
 struct SlaInterval
@@ -64,6 +63,7 @@ struct SlaInterval
     qint64 durationMs() const { return endMs - startMs; }
 };
 
+// A UTC day of the report: the daily rollups are per UTC day.
 struct SlaDay
 {
     QDate date;

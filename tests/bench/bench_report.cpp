@@ -317,7 +317,6 @@ int main(int argc, char **argv)
         SlaRequest request;
         request.fromMs = startMs;
         request.toMs = endMs;
-        request.zone = QTimeZone::utc();
         QElapsedTimer timer;
         timer.start();
         QString error;

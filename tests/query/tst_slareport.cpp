@@ -207,7 +207,6 @@ std::optional<SlaReport> tst_SlaReport::report(qint64 from, qint64 to, Throttled
     request.maintenance = {window};
     request.throttled = throttled;
     request.maintenanceRule = maintenance;
-    request.zone = QTimeZone::utc();
     return buildSlaReport(store, request, error);
 }
 
