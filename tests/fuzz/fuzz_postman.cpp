@@ -6,11 +6,10 @@
 // carries its source id and no secret but ${env:NAME} references in its credentials.
 
 #include "FuzzCheck.h"
+#include "ImportedChecks.h"
 
 #include "core/import/ApiDocument.h"
 #include "core/import/PostmanImport.h"
-
-#include <QJsonObject>
 
 using namespace cooldown;
 
@@ -30,17 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!error.isEmpty());
         return 0;
     }
-    for (const ImportedEndpoint &e : source->endpoints) {
-        FUZZ_CHECK(!e.endpoint.value(QStringLiteral("id")).toString().isEmpty());
-        FUZZ_CHECK(e.endpoint.value(QStringLiteral("imported_from"))
-                       .toString()
-                       .startsWith(QLatin1String("postman:")));
-        for (const QJsonObject &c : e.credentials) {
-            for (const char *key : {"token", "password", "client_secret"}) {
-                const QString value = c.value(QLatin1String(key)).toString();
-                FUZZ_CHECK(value.isEmpty() || value.startsWith(QLatin1String("${env:")));
-            }
-        }
-    }
+    fuzz::checkImported(*source, QLatin1String("postman:"));
     return 0;
 }
