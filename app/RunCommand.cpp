@@ -346,6 +346,11 @@ void logEngine(EngineSession &engine, QTextStream &out, QTextStream &err, Summar
             << " s; sending ramps up from a tenth to all over a minute\n";
         out.flush();
     });
+    QObject::connect(&engine, &EngineSession::wokeFromSleep, &engine, [&](qint64 sleptMs) {
+        out << timestamp() << " the machine slept for about " << sleptMs / 1000
+            << " s: exchanges in flight were interrupted, what came due meanwhile is due now\n";
+        out.flush();
+    });
     QObject::connect(&engine, &EngineSession::storeFailed, &engine, [&](const QString &message) {
         err << "cooldown run: database: " << message << '\n';
         err.flush();

@@ -190,6 +190,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::databaseBack, this, &EngineSession::databaseBack);
     connect(scheduler, &Scheduler::wentOffline, this, &EngineSession::wentOffline);
     connect(scheduler, &Scheduler::cameOnline, this, &EngineSession::cameOnline);
+    connect(scheduler, &Scheduler::wokeFromSleep, this, &EngineSession::wokeFromSleep);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(

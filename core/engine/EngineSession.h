@@ -214,6 +214,7 @@ signals:
     void databaseBack(qint64 downMs);
     void wentOffline(qint64 sinceMs);
     void cameOnline(qint64 offlineMs);
+    void wokeFromSleep(qint64 sleptMs);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

@@ -195,6 +195,7 @@ struct Scheduler::Held
     bool sentWithRenewedToken = false;
     // Its permits came while the database was unreachable: sent once it is back.
     bool waitingForDatabase = false;
+    bool interrupted = false; // in flight when the machine slept (docs/offline.md)
 };
 
 Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
@@ -416,6 +417,8 @@ void Scheduler::wake()
     // and whether the store is asked for work must agree.
     const qint64 now = nowMs();
     const qint64 mono = m_clock.monotonicMs();
+    if (const std::optional<qint64> slept = m_sleepWatch.note(m_clock.bootMs(), mono))
+        wakeFromSleep(*slept, mono);
     if (m_databaseDown) {
         wakeWhileDatabaseDown(mono);
         return;
@@ -1080,12 +1083,17 @@ void Scheduler::send(Held &held)
             [this, id](const TransportResult &result) { onFinished(id, result); });
 }
 
-void Scheduler::onFinished(qint64 operationId, const TransportResult &result)
+void Scheduler::onFinished(qint64 operationId, const TransportResult &answer)
 {
     const auto it = m_held.find(operationId);
     if (it == m_held.end())
         return;
     Held &held = *it->second;
+    TransportResult result = answer;
+    if (held.interrupted && result.status == 0) {
+        result.error = TransportError::Interrupted;
+        result.errorText = QStringLiteral("in flight when the machine slept");
+    }
     held.call = nullptr;
     --m_inFlight;
     const EndpointConfig &e = *held.endpoint;
@@ -1195,6 +1203,41 @@ void Scheduler::noteCheck(const Held &held, const TransportResult &result, const
     kept->responseTruncated = result.bodyTruncated;
     kept->keepLast = keep;
     a.kept = std::move(kept);
+}
+
+void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
+{
+    qCInfo(lcEngine) << "the machine slept for about" << sleptMs / 1000 << "s";
+    // A connection held across a suspend is gone, or lingers until its timeout: the
+    // exchange ends now, interrupted, and the retry contract decides as for a lost
+    // connection (a POST without a key is not sent again).
+    // Aborted once this wake is over: an abort ends the exchange at once, and its end
+    // changes m_held.
+    QList<qint64> inFlight;
+    for (const auto &[id, held] : m_held) {
+        if (held->stage == Held::Stage::InFlight && held->call) {
+            held->interrupted = true;
+            inFlight.append(id);
+        }
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, inFlight] {
+            for (const qint64 id : inFlight) {
+                const auto it = m_held.find(id);
+                if (it != m_held.end() && it->second->call)
+                    it->second->call->abort();
+            }
+        },
+        Qt::QueuedConnection);
+    // Waits kept on the monotonic clock did not run while asleep; their wall-clock time
+    // did. What came due meanwhile is due now, not a sleep later.
+    for (auto it = m_notBeforeMonotonicMs.begin(); it != m_notBeforeMonotonicMs.end(); ++it)
+        it.value() -= sleptMs;
+    m_holdsLookAtMonotonicMs = mono;
+    m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
+    noteStoreDue(std::numeric_limits<qint64>::min());
+    emit wokeFromSleep(sleptMs);
 }
 
 void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)

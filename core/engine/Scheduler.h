@@ -6,6 +6,7 @@
 #include "core/engine/CredentialBroker.h"
 #include "core/engine/InFlightPeaks.h"
 #include "core/engine/LatencyWatch.h"
+#include "core/engine/SleepWatch.h"
 #include "core/ratelimit/PartitionSnooze.h"
 #include "core/ratelimit/PolicyDrift.h"
 #include "core/ratelimit/RateLimitPolicy.h"
@@ -206,6 +207,9 @@ signals:
     // after offlineMs, sending again at a pace that ramps up.
     void wentOffline(qint64 sinceMs);
     void cameOnline(qint64 offlineMs);
+    // The machine slept for about sleptMs (docs/offline.md): exchanges in flight were
+    // recorded interrupted, and what came due meanwhile is due now.
+    void wokeFromSleep(qint64 sleptMs);
 
 private:
     struct Held;
@@ -267,6 +271,9 @@ private:
     // Whether the exchange reached the network: offline when it found no route,
     // online again when it reached any server.
     void noteConnectivity(const TransportResult &result, qint64 nowMs);
+    // After a sleep: exchanges in flight across it end interrupted, waits kept on the
+    // monotonic clock lose the time asleep, and the store is looked at again now.
+    void wakeFromSleep(qint64 sleptMs, qint64 mono);
     // What the answer teaches the partition's bucket and the drift monitor.
     void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
                          qint64 nowMs);
@@ -375,6 +382,7 @@ private:
     InFlightPeaks m_inFlightPeaks; // written with the attempts
     LatencyWatch m_latency;        // the endpoints with a latency budget
     Connectivity m_connectivity;   // whether exchanges reach the network
+    SleepWatch m_sleepWatch;       // whether the machine slept between two wakes
     bool m_started = false;
     bool m_stopping = false;
     bool m_waking = false;

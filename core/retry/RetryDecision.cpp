@@ -65,6 +65,8 @@ Classified classify(const AttemptOutcome &o, bool idempotent)
         return {Kind::Ambiguous, "worker_died"};
     case TransportError::NetworkUnreachable:
         return {Kind::Offline, "offline"};
+    case TransportError::Interrupted:
+        return {Kind::Ambiguous, "interrupted"};
     case TransportError::Tls:
         return {Kind::Final, "tls_error"};
     case TransportError::BadUrl:
@@ -315,13 +317,15 @@ const char *textOf(TransportError error)
         return "worker_died";
     case TransportError::NetworkUnreachable:
         return "unreachable";
+    case TransportError::Interrupted:
+        return "interrupted";
     }
     return "none";
 }
 
 std::optional<TransportError> transportErrorFromString(QStringView name)
 {
-    for (int value = int(TransportError::None); value <= int(TransportError::NetworkUnreachable);
+    for (int value = int(TransportError::None); value <= int(TransportError::Interrupted);
          ++value) {
         const auto error = TransportError(value);
         if (name == QLatin1String(textOf(error)))

@@ -32,6 +32,9 @@ enum class TransportError
     // No route to the host: the network is down or this machine is offline (lo down,
     // no default route, ENETUNREACH before a byte left). Nothing was sent.
     NetworkUnreachable,
+    // In flight when the machine went to sleep (docs/offline.md): the request may have
+    // reached the server, like a connection lost.
+    Interrupted,
 };
 const char *textOf(TransportError error);
 // The inverse of textOf: "timeout" → Timeout; empty for a name it does not give.

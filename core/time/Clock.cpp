@@ -4,6 +4,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 
+#include <ctime>
+
 namespace cooldown {
 
 namespace {
@@ -14,9 +16,19 @@ qint64 monotonicNowMs()
     // msecsSinceReference() is the monotonic clock's reading itself, not an interval.
     return timer.msecsSinceReference();
 }
+// CLOCK_BOOTTIME where there is one: it runs on through a suspend.
+qint64 bootNowMs()
+{
+#ifdef CLOCK_BOOTTIME
+    timespec ts{};
+    if (clock_gettime(CLOCK_BOOTTIME, &ts) == 0)
+        return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
+#endif
+    return monotonicNowMs();
+}
 } // namespace
 
-SystemClock::SystemClock() : m_monotonicOrigin(monotonicNowMs()) {}
+SystemClock::SystemClock() : m_monotonicOrigin(monotonicNowMs()), m_bootOrigin(bootNowMs()) {}
 
 qint64 SystemClock::nowMs() const
 {
@@ -26,6 +38,11 @@ qint64 SystemClock::nowMs() const
 qint64 SystemClock::monotonicMs() const
 {
     return monotonicNowMs() - m_monotonicOrigin;
+}
+
+qint64 SystemClock::bootMs() const
+{
+    return bootNowMs() - m_bootOrigin;
 }
 
 SystemClock &SystemClock::instance()
@@ -39,6 +56,7 @@ void ManualClock::advance(qint64 ms)
     Q_ASSERT(ms >= 0);
     m_wallMs += ms;
     m_monotonicMs += ms;
+    m_bootMs += ms;
 }
 
 } // namespace cooldown

@@ -230,6 +230,7 @@ private slots:
     void latencyBudget();
     void keptExchangesAreTheLastFewAndHoldNoSecret();
     void latencyAlertOnceAndItsRecoveryOnce();
+    void sleepInterruptsWhatIsInFlight();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -1059,6 +1060,52 @@ void tst_DemoIntegration::latencyAlertOnceAndItsRecoveryOnce()
     filter.endpointId = QStringLiteral("convert");
     for (const OperationRecord &op : m_store->operations(filter))
         QCOMPARE(op.state, OperationState::Succeeded);
+}
+
+// docs/offline.md: three exchanges to /hang are in flight when the machine sleeps for
+// ten minutes (the wall clock jumps, the monotonic one does not). At the next wake each
+// ends interrupted, and the contract decides as for a lost connection: the GET and the
+// keyed POST are retried, the POST without a key is parked, not sent again.
+void tst_DemoIntegration::sleepInterruptsWhatIsInFlight()
+{
+    const QString hang = demoUrl(QStringLiteral("/hang?key=sleep"));
+    QByteArray endpoints = endpoint(QStringLiteral("get"), hang) + "," +
+                           endpoint(QStringLiteral("keyed"), hang, "POST", true) + "," +
+                           endpoint(QStringLiteral("unkeyed"), hang, "POST", false);
+    QSignalSpy received(m_demo.get(), &DemoServer::requestReceived);
+    const QByteArray json = R"({"version": 1, "endpoints": [)" + endpoints + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, QStringLiteral("sleep.json"), &error, {}, m_env);
+    QVERIFY2(config, qPrintable(error));
+    QVERIFY(openStore());
+    m_transport = std::make_unique<Transport>(*m_clock);
+    SchedulerOptions options;
+    options.workerId = QStringLiteral("integration");
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer, options);
+    QSignalSpy woke(m_scheduler.get(), &Scheduler::wokeFromSleep);
+    QVERIFY2(m_scheduler->start(&error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(received.size(), 3, kRealIoTimeoutMs);
+
+    m_clock->sleep(10 * 60 * 1000);
+    QVERIFY(runFor(m_timer->dueMonotonicMs() - m_clock->monotonicMs()));
+    QCOMPARE(woke.size(), 1);
+    QVERIFY(woke.first().first().toLongLong() >= 10 * 60 * 1000);
+    QVERIFY(settle());
+
+    const auto firstAttempt = [this](const char *id) {
+        const QList<AttemptRecord> attempts = attemptsOf(operation(QLatin1String(id)).id);
+        return attempts.isEmpty() ? AttemptRecord{} : attempts.first();
+    };
+    for (const char *id : {"get", "keyed", "unkeyed"}) {
+        const AttemptRecord a = firstAttempt(id);
+        QCOMPARE(a.error, QStringLiteral("interrupted"));
+        QCOMPARE(a.reason,
+                 QLatin1String(qstrcmp(id, "unkeyed") == 0 ? "ambiguous_send" : "interrupted"));
+    }
+    QCOMPARE(operation(QStringLiteral("get")).state, OperationState::Waiting);
+    QCOMPARE(operation(QStringLiteral("keyed")).state, OperationState::Waiting);
+    QCOMPARE(operation(QStringLiteral("unkeyed")).state, OperationState::Parked);
 }
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)

@@ -143,6 +143,7 @@ private slots:
 
     void waitsForRetryAfterThenSucceeds();
     void wallClockJumpDoesNotFireEarly();
+    void sleepMakesWhatCameDueDueNow();
     void wallClockStepBackDoesNotStrand();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
@@ -205,6 +206,20 @@ void tst_Scheduler::wallClockJumpDoesNotFireEarly()
     QVERIFY(advance(10000));
     QCOMPARE(m_server->received.size(), 1);
     QVERIFY(advance(291000));
+    QCOMPARE(m_server->received.size(), 2);
+    QCOMPARE(latest("x").state, OperationState::Succeeded);
+}
+
+// docs/offline.md: unlike a wall-clock step, a suspend lets real time pass. A retry
+// whose server time (300 s) ran out while the machine slept for 400 s goes out at the
+// first wake after it, not 300 s of monotonic time later.
+void tst_Scheduler::sleepMakesWhatCameDueDueNow()
+{
+    m_server->script("/x", {{503, {{"Retry-After", "300"}}, {}}, {200, {}, "ok"}});
+    QVERIFY(startWith(endpoint("x", "/x")));
+    QCOMPARE(latest("x").state, OperationState::Waiting);
+    m_clock->sleep(400 * 1000);
+    QVERIFY(advance(5000));
     QCOMPARE(m_server->received.size(), 2);
     QCOMPARE(latest("x").state, OperationState::Succeeded);
 }
