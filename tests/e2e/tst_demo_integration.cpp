@@ -139,19 +139,9 @@ private:
     // timer is armed for, firing it and letting the exchanges it starts finish.
     bool runFor(qint64 ms)
     {
-        const qint64 end = m_clock->monotonicMs() + ms;
-        for (int turns = 0; turns < 10000; ++turns) {
-            const qint64 due = m_timer->dueMonotonicMs();
-            if (due < 0 || due > end) {
-                m_clock->advance(end - m_clock->monotonicMs());
-                return true;
-            }
-            if (due > m_clock->monotonicMs())
-                m_clock->advance(due - m_clock->monotonicMs());
-            if (m_timer->fireIfDue() && !settle())
-                return false;
-        }
-        qWarning() << "the timer kept firing without time passing";
+        if (runSchedulerFor(*m_scheduler, *m_clock, *m_timer, ms))
+            return true;
+        qWarning() << "exchanges still in flight, or the timer kept firing without time passing";
         return false;
     }
 

@@ -78,25 +78,7 @@ private:
 
     bool settle() { return settleScheduler(*m_scheduler, 10000); }
 
-    // The manual clock forward by ms, stopping at each time the scheduler's timer is
-    // armed for and letting the exchanges it starts end.
-    bool runFor(qint64 ms)
-    {
-        const qint64 end = m_clock->monotonicMs() + ms;
-        for (int turns = 0; turns < 100000; ++turns) {
-            const qint64 due = m_timer->dueMonotonicMs();
-            if (due < 0 || due > end) {
-                m_clock->advance(end - m_clock->monotonicMs());
-                return true;
-            }
-            if (due > m_clock->monotonicMs())
-                m_clock->advance(due - m_clock->monotonicMs());
-            if (m_timer->fireIfDue() && !settle())
-                return false;
-        }
-        qWarning() << "the timer kept firing without time passing";
-        return false;
-    }
+    bool runFor(qint64 ms) { return runSchedulerFor(*m_scheduler, *m_clock, *m_timer, ms); }
 
     qint64 attemptCount()
     {

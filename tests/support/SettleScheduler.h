@@ -38,6 +38,27 @@ inline bool settleScheduler(const cooldown::Scheduler &scheduler, int timeoutMs)
     return false;
 }
 
+// Moves the manual clock by ms, stopping at every time the scheduler's one timer is
+// armed for, firing it and settling what that sent. False when a settle timed out or
+// the timer kept firing without time passing.
+inline bool runSchedulerFor(const cooldown::Scheduler &scheduler, cooldown::ManualClock &clock,
+                            cooldown::ManualWakeTimer &timer, qint64 ms)
+{
+    const qint64 end = clock.monotonicMs() + ms;
+    for (int turns = 0; turns < 100000; ++turns) {
+        const qint64 due = timer.dueMonotonicMs();
+        if (due < 0 || due > end) {
+            clock.advance(end - clock.monotonicMs());
+            return true;
+        }
+        if (due > clock.monotonicMs())
+            clock.advance(due - clock.monotonicMs());
+        if (timer.fireIfDue() && !settleScheduler(scheduler, 10000))
+            return false;
+    }
+    return false;
+}
+
 // Moves the manual clock by ms in steps of stepMs, firing the scheduler's one timer
 // whenever it is due and settling what that sent. False when a settle timed out.
 inline bool advanceScheduler(const cooldown::Scheduler &scheduler, cooldown::ManualClock &clock,
