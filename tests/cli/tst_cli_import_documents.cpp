@@ -51,6 +51,8 @@ private slots:
     void refusals_data();
     void refusals();
     void postmanWithEnvironment();
+    void publicDocuments_data();
+    void publicDocuments();
 };
 
 void tst_CliImportDocuments::openapiFromFile()
@@ -178,6 +180,36 @@ void tst_CliImportDocuments::postmanWithEnvironment()
         QVERIFY2(!written.contains(secret), secret);
         QVERIFY2(!r.out.contains(secret), secret);
     }
+}
+
+// Real documents (tests/data/openapi/public/README.md): every operation imported,
+// check-config clean, and a second import leaves the file the same byte for byte.
+void tst_CliImportDocuments::publicDocuments_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("operations");
+    QTest::newRow("petstore 3.0 yaml") << "petstore.yaml" << 20;
+    QTest::newRow("petstore 3.1 json") << "petstore-3.1.json" << 20;
+    QTest::newRow("uspto 3.0 yaml") << "uspto.yaml" << 3;
+    QTest::newRow("train travel 3.1 json") << "train-travel.json" << 7;
+}
+
+void tst_CliImportDocuments::publicDocuments()
+{
+    QFETCH(QString, file);
+    QFETCH(int, operations);
+    const QString source = data(QStringLiteral("openapi/public/") + file);
+    const QString ws =
+        m_dir.filePath(QStringLiteral("public-") + file + QStringLiteral(".ws.json"));
+    CooldownResult r = cooldown({"import", "openapi", source, "--config", ws});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(int(r.out.count("\nadd ") + (r.out.startsWith("add ") ? 1 : 0)), operations);
+    QCOMPARE(checkConfig(ws, r.out), QByteArray("ok"));
+    const QByteArray written = readTextFile(ws);
+    r = cooldown({"import", "openapi", source, "--config", ws});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(int(r.out.count("unchanged ")), operations);
+    QCOMPARE(readTextFile(ws), written);
 }
 
 QTEST_GUILESS_MAIN(tst_CliImportDocuments)
