@@ -256,6 +256,21 @@ void applyAuth(Context &c, const QJsonObject &auth, QJsonObject *cred, QString *
     }
 }
 
+// "?key=value&…" of a URL object's query list (disabled ones left out); empty without.
+QString queryOf(const QJsonArray &query)
+{
+    QStringList pairs;
+    for (const QJsonValue &entry : query) {
+        const QJsonObject p = entry.toObject();
+        if (p.value(QStringLiteral("disabled")).toBool())
+            continue;
+        const QJsonValue value = p.value(QStringLiteral("value"));
+        pairs.append(p.value(QStringLiteral("key")).toString() +
+                     (value.isString() ? QLatin1Char('=') + value.toString() : QString()));
+    }
+    return pairs.isEmpty() ? QString() : QLatin1Char('?') + pairs.join(QLatin1Char('&'));
+}
+
 // The URL as text: {{variables}} filled, the host's with their values, :name path
 // variables as ${job:name}.
 QString urlOf(Context &c, const QJsonValue &url, Filling &f)
@@ -274,9 +289,13 @@ QString urlOf(Context &c, const QJsonValue &url, Filling &f)
         for (const QJsonValue &p :
              pathValue.isString() ? QJsonArray{pathValue} : pathValue.toArray())
             path.append(p.toString());
-        raw = o.value(QStringLiteral("protocol")).toString(QStringLiteral("https")) +
-              QStringLiteral("://") + host.join(QLatin1Char('.')) + QLatin1Char('/') +
-              path.join(QLatin1Char('/'));
+        // Without a protocol the host may be a variable that holds one ({{baseUrl}}, as
+        // Postman's own OpenAPI converter writes it): https:// is added below only when
+        // the filled host has none.
+        const QString protocol = o.value(QStringLiteral("protocol")).toString();
+        raw = (protocol.isEmpty() ? QString() : protocol + QStringLiteral("://")) +
+              host.join(QLatin1Char('.')) + QLatin1Char('/') + path.join(QLatin1Char('/')) +
+              queryOf(o.value(QStringLiteral("query")).toArray());
     }
     const qsizetype scheme = raw.indexOf(QStringLiteral("://"));
     qsizetype hostEnd =

@@ -53,6 +53,7 @@ private slots:
     void postmanWithEnvironment();
     void publicDocuments_data();
     void publicDocuments();
+    void postmanFromPostmansConverter();
 };
 
 void tst_CliImportDocuments::openapiFromFile()
@@ -209,6 +210,38 @@ void tst_CliImportDocuments::publicDocuments()
     r = cooldown({"import", "openapi", source, "--config", ws});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(int(r.out.count("unchanged ")), operations);
+    QCOMPARE(readTextFile(ws), written);
+}
+
+// tests/data/postman/public/README.md: a collection as Postman's converter writes it.
+void tst_CliImportDocuments::postmanFromPostmansConverter()
+{
+    const QString ws = m_dir.filePath(QStringLiteral("train-travel.ws.json"));
+    const QStringList args = {
+        "import",
+        "postman",
+        data(QStringLiteral("postman/public/train-travel.postman_collection.json")),
+        "--environment",
+        data(QStringLiteral("postman/public/train-travel.postman_environment.json")),
+        "--config",
+        ws};
+    CooldownResult r = cooldown(args);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(int(r.out.count("\nadd ") + (r.out.startsWith("add ") ? 1 : 0)), 7);
+    QVERIFY2(r.out.contains("add stations-get-a-list-of-train-stations: GET "
+                            "https://staging.api.example.com/stations\n"),
+             r.out.constData());
+    QVERIFY2(r.out.contains("GET https://staging.api.example.com/trips?origin="),
+             r.out.constData());
+    QVERIFY2(
+        r.out.contains("POST https://staging.api.example.com/bookings/${job:bookingId}/payment"),
+        r.out.constData());
+    QVERIFY(!r.out.contains("https://https"));
+    QCOMPARE(checkConfig(ws, r.out), QByteArray("ok"));
+    const QByteArray written = readTextFile(ws);
+    r = cooldown(args);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(int(r.out.count("unchanged ")), 7);
     QCOMPARE(readTextFile(ws), written);
 }
 
