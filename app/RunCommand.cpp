@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QScopeGuard>
+#include <QSet>
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
@@ -256,6 +257,11 @@ ScrapeState scrape(EngineSession &engine, const Clock &clock)
     for (const EndpointHold &h : f.endpointHolds)
         state.heldEndpoints += h.untilMs > now ? 1 : 0;
     state.offlineSinceMs = f.offlineSinceMs;
+    state.openIncidents = int(f.openIncidents.size());
+    QSet<QString> blocked;
+    for (const IncidentRecord &incident : f.openIncidents)
+        blocked.unite(QSet<QString>(incident.endpointIds.cbegin(), incident.endpointIds.cend()));
+    state.blockedEndpoints = int(blocked.size());
     for (const EndpointConfig &e : engine.config().endpoints) {
         if (e.latencyBudgetMs > 0)
             state.latencyDegraded.insert(e.id, f.latencyDegraded.contains(e.id));
@@ -346,6 +352,15 @@ void logEngine(EngineSession &engine, QTextStream &out, QTextStream &err, Summar
             << " s; sending ramps up from a tenth to all over a minute\n";
         out.flush();
     });
+    QObject::connect(&engine, &EngineSession::incidentsChanged, &engine,
+                     [&](const QList<IncidentRecord> &open) {
+                         out << timestamp() << " incidents open: " << open.size();
+                         for (const IncidentRecord &incident : open)
+                             out << "; " << incident.id << " " << incident.cause << " blocks "
+                                 << incident.endpointIds.join(QLatin1Char(','));
+                         out << '\n';
+                         out.flush();
+                     });
     QObject::connect(&engine, &EngineSession::wokeFromSleep, &engine, [&](qint64 sleptMs) {
         out << timestamp() << " the machine slept for about " << sleptMs / 1000
             << " s: exchanges in flight were interrupted, what came due meanwhile is due now\n";

@@ -85,6 +85,7 @@ struct StatusReading
     qint64 due = 0;
     QList<CredentialStateRow> credentials;
     QList<EndpointHold> holds;
+    QList<IncidentRecord> incidents; // open ones (docs/incidents.md)
 };
 
 std::optional<StatusReading> readStatus(Store &store, const QString &url)
@@ -109,6 +110,10 @@ std::optional<StatusReading> readStatus(Store &store, const QString &url)
     if (!holds)
         return std::nullopt;
     s.holds = *holds;
+    const std::optional<QList<IncidentRecord>> incidents = store.incidents(true);
+    if (!incidents)
+        return std::nullopt;
+    s.incidents = *incidents;
     return s;
 }
 
@@ -168,6 +173,14 @@ QString statusJson(const StatusReading &s)
                                     {QLatin1String("reason"), h.reason},
                                     {QLatin1String("ended"), h.untilMs <= s.nowMs}});
     out[QLatin1String("endpoint_holds")] = holdList;
+    QJsonArray incidentList;
+    for (const IncidentRecord &i : s.incidents)
+        incidentList.append(
+            QJsonObject{{QLatin1String("id"), i.id},
+                        {QLatin1String("cause"), i.cause},
+                        {QLatin1String("opened_at"), isoTime(i.openedAtMs)},
+                        {QLatin1String("endpoints"), QJsonArray::fromStringList(i.endpointIds)}});
+    out[QLatin1String("incidents")] = incidentList;
     return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented));
 }
 
@@ -241,6 +254,12 @@ QString holdsText(const StatusReading &s)
                                      : Text::tr("  %1  held until %2 (%3), ended: lifted by the "
                                                 "next worker to look\n"))
                     .arg(h.endpointId, isoTime(h.untilMs), h.reason);
+    if (!s.incidents.isEmpty())
+        text += Text::tr("incidents open: %1 (cooldown incidents)\n").arg(s.incidents.size());
+    for (const IncidentRecord &i : s.incidents)
+        text += Text::tr("  %1  %2 since %3 blocks %4\n")
+                    .arg(QString::number(i.id), i.cause, isoTime(i.openedAtMs),
+                         i.endpointIds.join(QLatin1Char(',')));
     return text;
 }
 

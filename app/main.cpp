@@ -5,6 +5,7 @@
 #include "app/ExplainCommand.h"
 #include "app/ExportCommand.h"
 #include "app/ImportCommand.h"
+#include "app/IncidentsCommand.h"
 #include "app/Language.h"
 #include "app/OperatorCommands.h"
 #include "app/PauseCommand.h"
@@ -81,6 +82,10 @@ const CommandEntry kCommands[] = {
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "show one attempt, with the assertion it failed and the exchange kept"),
      cooldown::cli::runShowAttempt},
+    {"incidents",
+     QT_TRANSLATE_NOOP("cooldown::cli::Text",
+                       "list incidents: integrations failing for one shared cause"),
+     cooldown::cli::runIncidents},
     {"report",
      QT_TRANSLATE_NOOP("cooldown::cli::Text",
                        "report each endpoint's availability and SLA over a range"),

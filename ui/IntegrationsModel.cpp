@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/IntegrationsModel.h"
 
+#include "core/engine/IncidentCause.h"
 #include "ui/Format.h"
 #include "ui/Palette.h"
 
@@ -22,6 +23,8 @@ IntegrationState integrationState(const IntegrationStatus &s, qint64 nowMs)
         return IntegrationState::CredentialsRefused;
     if (s.heldUntilMs > nowMs)
         return IntegrationState::Held;
+    if (!s.blockedBy.isEmpty())
+        return IntegrationState::Blocked;
     // Before "failing": an operation that failed while the token endpoint was down is
     // one more sign of that, and what the operator should look at is the token endpoint.
     if (format::credentialWaiting(s.credential, nowMs))
@@ -48,6 +51,8 @@ QString integrationStateName(IntegrationState state)
         return IntegrationsModel::tr("credentials refused");
     case IntegrationState::Held:
         return IntegrationsModel::tr("held");
+    case IntegrationState::Blocked:
+        return IntegrationsModel::tr("blocked");
     case IntegrationState::WaitingForCredentials:
         return IntegrationsModel::tr("waiting for credentials");
     case IntegrationState::Failing:
@@ -76,6 +81,9 @@ QColor integrationStateColor(IntegrationState state)
     case IntegrationState::Held:
     case IntegrationState::Failing:
         return palette::problem();
+    case IntegrationState::Blocked:
+        // A problem, but the shared cause's: the incident, not this integration.
+        return QColor(0xa8, 0x4b, 0x2f);
     case IntegrationState::WaitingForCredentials:
         // A hold of the engine's own, like "waiting", but one that stops every request.
         return QColor(0x7a, 0x4f, 0xb5);
@@ -236,7 +244,7 @@ QVariant IntegrationsModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (index.column() == StateColumn &&
             (state == IntegrationState::Failing || state == IntegrationState::Held ||
-             state == IntegrationState::CredentialsRefused))
+             state == IntegrationState::CredentialsRefused || state == IntegrationState::Blocked))
             return palette::problem();
         if (index.column() == ThrottledColumn && s.attempts > 0 &&
             double(s.throttled) >= kThrottledShare * double(s.attempts))
@@ -251,6 +259,8 @@ QVariant IntegrationsModel::data(const QModelIndex &index, int role) const
     }
     switch (index.column()) {
     case StateColumn:
+        if (state == IntegrationState::Blocked)
+            return tr("blocked by %1").arg(incidentCauseText(s.blockedBy));
         return integrationStateName(state);
     case EndpointColumn:
         return s.name.isEmpty() || s.name == s.endpointId
@@ -301,6 +311,12 @@ QString IntegrationsModel::toolTip(int row, int column) const
             lines << tr("The server holds partition %1 / %2 until %3: %4")
                          .arg(s.policyId, s.partitionKey, format::localTime(s.heldUntilMs, m_nowMs),
                               s.holdReason);
+        if (!s.blockedBy.isEmpty())
+            lines << tr("Blocked by %1 since %2: several integrations fail for it. Their "
+                        "failures are held without spending attempts and count towards no "
+                        "automatic pause; one alert speaks for all of them.")
+                         .arg(incidentCauseText(s.blockedBy),
+                              format::localTime(s.blockedSinceMs, m_nowMs));
         const QString trouble = format::credentialTrouble(s.credential, m_nowMs);
         if (!trouble.isEmpty()) {
             lines << trouble;

@@ -23,6 +23,10 @@ enum class IntegrationState
     // need it are parked until someone mends the client's id or secret.
     CredentialsRefused,
     Held, // its partition has a server's hold now: nothing is sent before it ends
+    // An open incident lists it (docs/incidents.md): it fails for a cause it shares
+    // with other integrations (its host, its proxy); its failures are held, one alert
+    // speaks for all of them.
+    Blocked,
     // Its credential has no token because the token endpoint failed: operations wait for
     // one, without spending attempts, and go out once it comes.
     WaitingForCredentials,

@@ -2,9 +2,11 @@
 #include "ui/IntegrationsPage.h"
 
 #include "core/config/WorkspaceConfig.h"
+#include "core/engine/IncidentCause.h"
 #include "core/query/ChangePoller.h"
 #include "core/ratelimit/ServerWindow.h"
 #include "core/time/Clock.h"
+#include "ui/Format.h"
 #include "ui/IntegrationsModel.h"
 #include "ui/Palette.h"
 
@@ -178,6 +180,12 @@ IntegrationsPage::IntegrationsPage(const QString &databaseUrl, const WorkspaceCo
     m_summary->setObjectName(QStringLiteral("integrationsSummary"));
     bar->addWidget(m_summary);
     layout->addLayout(bar);
+    m_incidents = new QLabel(this);
+    m_incidents->setObjectName(QStringLiteral("integrationsIncidents"));
+    m_incidents->setWordWrap(true);
+    m_incidents->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_incidents->hide();
+    layout->addWidget(m_incidents);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("integrationsTable"));
@@ -288,6 +296,23 @@ void IntegrationsPage::setCredentials(const QList<CredentialState> &credentials)
     m_model->setCredentials(credentials);
     fitStateColumn();
     updateSummary();
+}
+
+void IntegrationsPage::setIncidents(const QList<IncidentRecord> &incidents)
+{
+    QStringList lines;
+    const qint64 now = m_clock.nowMs();
+    for (const IncidentRecord &incident : incidents)
+        lines << tr("Incident %1: %2 has been failing since %3 for %n integration(s): %4. Their "
+                    "failures are held, and alerts speak of all of them at once.",
+                    nullptr, int(incident.endpointIds.size()))
+                     .arg(incident.id)
+                     .arg(incidentCauseText(incident.cause),
+                          format::localTime(incident.openedAtMs, now),
+                          incident.endpointIds.join(QStringLiteral(", ")));
+    m_incidents->setText(lines.join(QLatin1Char('\n')));
+    m_incidents->setVisible(!lines.isEmpty());
+    palette::showAsProblem(m_incidents);
 }
 
 void IntegrationsPage::fitStateColumn()

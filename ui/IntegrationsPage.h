@@ -51,6 +51,9 @@ public:
     // The workspace's credentials as the engine last reported them: an endpoint whose
     // credential has no token shows that instead of its own light.
     void setCredentials(const QList<CredentialState> &credentials);
+    // The fleet's open incidents as the engine last reported them (docs/incidents.md),
+    // shown above the table, one line each; hidden while there is none.
+    void setIncidents(const QList<IncidentRecord> &incidents);
     // Starts reading, at each poll of changes (once a second); the window calls it once
     // it is set up.
     void start(ChangePoller *changes);
@@ -73,6 +76,7 @@ private:
     QTableView *m_table = nullptr;
     QComboBox *m_range = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_incidents = nullptr;
     QTimer *m_tick = nullptr;
     QString m_selected;
 };

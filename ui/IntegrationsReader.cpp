@@ -90,7 +90,8 @@ bool IntegrationsReader::readOpenWork()
     const auto ticks = m_store.nextTicksByEndpoint();
     const auto paused = m_store.pausedEndpointIds();
     const auto holds = m_store.endpointHolds();
-    if (!open || !ticks || !paused || !holds)
+    const auto incidents = m_store.incidents(true);
+    if (!open || !ticks || !paused || !holds || !incidents)
         return false;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
         IntegrationStatus &row = m_rows[e.id];
@@ -103,6 +104,14 @@ bool IntegrationsReader::readOpenWork()
             if (hold.endpointId == e.id) {
                 row.endpointHeldUntilMs = hold.untilMs;
                 row.endpointHoldReason = hold.reason;
+            }
+        }
+        row.blockedBy.clear();
+        row.blockedSinceMs = -1;
+        for (const IncidentRecord &incident : std::as_const(*incidents)) {
+            if (incident.endpointIds.contains(e.id)) {
+                row.blockedBy = incident.cause;
+                row.blockedSinceMs = incident.openedAtMs;
             }
         }
         const auto ended = m_store.lastEndedState(e.id);

@@ -48,6 +48,10 @@ struct IntegrationStatus
     // time (docs/maintenance.md); 0: not held.
     qint64 endpointHeldUntilMs = 0;
     QString endpointHoldReason;
+    // The cause of the open incident that blocks it ("host:api.example.com"), and since
+    // when; empty: none (docs/incidents.md).
+    QString blockedBy;
+    qint64 blockedSinceMs = -1;
     qint64 heldUntilMs = 0; // its partition's server hold (0: none ever placed)
     QString holdReason;
     bool lastEndedFailed = false; // its latest operation that ended, ended failed

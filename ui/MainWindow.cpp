@@ -361,6 +361,7 @@ void MainWindow::onEngineState()
     refreshDrift();
     showCredentials();
     m_integrations->setCredentials(m_engine.state().credentials);
+    m_integrations->setIncidents(m_engine.state().openIncidents);
     const int inFlight = m_engine.state().inFlight;
     const int limit = m_engine.state().maxInFlight;
     m_inFlightLabel->setText(tr("In flight: %1 / %2").arg(inFlight).arg(limit));

@@ -45,7 +45,8 @@ const QStringList kTopKeys = {QStringLiteral("version"),
                               QStringLiteral("credentials"),
                               QStringLiteral("tls"),
                               QStringLiteral("proxy"),
-                              QStringLiteral("maintenance")};
+                              QStringLiteral("maintenance"),
+                              QStringLiteral("incidents")};
 const QStringList kAlertKeys = {QStringLiteral("id"),
                                 QStringLiteral("url"),
                                 QStringLiteral("headers"),
@@ -65,6 +66,7 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("headers"),
                                    QStringLiteral("body"),
                                    QStringLiteral("every_seconds"),
+                                   QStringLiteral("catch_up"),
                                    QStringLiteral("timeout_seconds"),
                                    QStringLiteral("policy"),
                                    QStringLiteral("partition_key"),
@@ -1116,6 +1118,17 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
 
     e.everySeconds =
         int(r.number(o, QStringLiteral("every_seconds"), path, 0, 366 * 86400, 0, true));
+    if (o.contains(QStringLiteral("catch_up"))) {
+        const QString catchUp = r.string(o, QStringLiteral("catch_up"), path, false);
+        if (r.ok() && catchUp != QLatin1String("one") && catchUp != QLatin1String("none"))
+            r.fail(JsonReader::join(path, QStringLiteral("catch_up")),
+                   Text::tr("expected \"one\" (missed ticks run once) or \"none\" (they are "
+                            "skipped)"));
+        else if (r.ok() && e.everySeconds <= 0)
+            r.fail(JsonReader::join(path, QStringLiteral("catch_up")),
+                   Text::tr("only a periodic endpoint (every_seconds) has ticks to catch up"));
+        e.catchUp = catchUp != QLatin1String("none");
+    }
     e.timeoutSeconds = r.number(o, QStringLiteral("timeout_seconds"), path, 0.001, 3600, 30);
     e.slaTarget = r.number(o, QStringLiteral("sla_target"), path, 0, 100, -1);
     e.policy = r.string(o, QStringLiteral("policy"), path, false);
@@ -1159,9 +1172,10 @@ void readEndpoint(const QJsonObject &o, const QString &path, const Substitution 
 }
 
 // Every event an alert target may hear of.
-const AlertEvent kAlertEvents[] = {AlertEvent::OperationFailed,    AlertEvent::EndpointPaused,
-                                   AlertEvent::PartitionHeld,      AlertEvent::PolicyDrift,
-                                   AlertEvent::CredentialsRefused, AlertEvent::LatencyDegraded};
+const AlertEvent kAlertEvents[] = {
+    AlertEvent::OperationFailed, AlertEvent::EndpointPaused,     AlertEvent::PartitionHeld,
+    AlertEvent::PolicyDrift,     AlertEvent::CredentialsRefused, AlertEvent::LatencyDegraded,
+    AlertEvent::Incident};
 
 // Every event an alert target may hear of, as the file names them.
 QString alertEventNames()
@@ -1372,6 +1386,8 @@ const char *textOf(AlertEvent event)
         return "credentials_refused";
     case AlertEvent::LatencyDegraded:
         return "latency_degraded";
+    case AlertEvent::Incident:
+        return "incident";
     }
     return "operation_failed";
 }
@@ -1499,6 +1515,17 @@ void readLimits(const QJsonObject &top, JsonReader &r, WorkspaceConfig &config)
                 int(r.number(*c, QStringLiteral("raw_days"), path, 0, 36500, 30, true));
             config.retention.rollupDays =
                 int(r.number(*c, QStringLiteral("rollup_days"), path, 0, 36500, 400, true));
+        }
+    }
+    if (top.contains(QStringLiteral("incidents"))) {
+        const QString path = QStringLiteral("incidents");
+        if (const auto c = r.object(top.value(path), path)) {
+            r.checkKnownKeys(
+                *c, path, {QStringLiteral("min_integrations"), QStringLiteral("window_seconds")});
+            config.incidents.minIntegrations =
+                int(r.number(*c, QStringLiteral("min_integrations"), path, 2, 10000, 3, true));
+            config.incidents.windowSeconds =
+                r.number(*c, QStringLiteral("window_seconds"), path, 10, 86400, 300);
         }
     }
 }

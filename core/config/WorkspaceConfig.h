@@ -37,6 +37,10 @@ struct EndpointConfig
     HttpHeaders headerTemplates;
     QByteArray body;
     int everySeconds = 0; // 0: runs once per database
+    // A periodic endpoint's ticks missed while the machine slept or no worker ran: one
+    // run for them all (true, "catch_up": "one"), or none ("none"): the next tick on
+    // its schedule (docs/offline.md).
+    bool catchUp = true;
     double timeoutSeconds = 30;
     // The availability the partner promised, in percent (docs/report.md); -1: none.
     double slaTarget = -1;
@@ -80,6 +84,9 @@ enum class AlertEvent
     CredentialsRefused, // a token endpoint refused the client: operations are parked
     // An endpoint's p95 went over its latency budget, and back (docs/checks.md).
     LatencyDegraded,
+    // Several integrations fail for one cause (a host, a proxy): one message for all of
+    // them when the incident opens, one when it clears (docs/incidents.md).
+    Incident,
 };
 const char *textOf(AlertEvent event);
 std::optional<AlertEvent> alertEventFromString(QStringView text);
@@ -98,6 +105,14 @@ struct AlertConfig
     double heldLongerThanSeconds = 60;
     // The least time between two messages of one kind to this target.
     double minIntervalSeconds = 300;
+};
+
+// When failures that share a cause are one incident (docs/incidents.md): at least
+// minIntegrations endpoints fail for it within windowSeconds.
+struct IncidentsConfig
+{
+    int minIntegrations = 3;
+    double windowSeconds = 300;
 };
 
 struct ConcurrencyConfig
@@ -147,6 +162,7 @@ struct WorkspaceConfig
     QString sourceName;
     ConcurrencyConfig concurrency;
     RetentionConfig retention;
+    IncidentsConfig incidents;
     ApiConfig api;
     // The pause_after_failures of endpoints that do not set their own; 0: off.
     int pauseAfterFailures = 0;

@@ -79,7 +79,7 @@ OperationRecord nextState(const OperationRecord &op, const AttemptRecord &a, con
     OperationRecord next = op;
     // An attempt that found no network is recorded, but is not one of the operation's:
     // the next one takes its number again (docs/offline.md).
-    next.attempt = d.offline ? op.attempt : a.attempt;
+    next.attempt = d.offline || d.blocked ? op.attempt : a.attempt;
     next.throttledAttempts = op.throttledAttempts + (d.throttled ? 1 : 0);
     next.firstAttemptAtMs = firstAttemptAtMs;
     next.lastStatus = a.status;

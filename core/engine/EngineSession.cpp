@@ -157,6 +157,7 @@ void EngineSession::publishState(Engine &engine)
         state.databaseDownSinceMs = e.scheduler->databaseDownSinceMs();
         state.databaseDownWhy = e.scheduler->databaseDownWhy();
         state.offlineSinceMs = e.scheduler->offlineSinceMs();
+        state.openIncidents = e.scheduler->openIncidents();
         QMetaObject::invokeMethod(
             this,
             [this, state = std::move(state)] {
@@ -191,6 +192,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::wentOffline, this, &EngineSession::wentOffline);
     connect(scheduler, &Scheduler::cameOnline, this, &EngineSession::cameOnline);
     connect(scheduler, &Scheduler::wokeFromSleep, this, &EngineSession::wokeFromSleep);
+    connect(scheduler, &Scheduler::incidentsChanged, this, &EngineSession::incidentsChanged);
     // Queued even on the engine thread: the scheduler may say it stopped from inside
     // stop(), and it is replaced or reported only once that call has returned.
     connect(
@@ -217,6 +219,7 @@ void EngineSession::makeScheduler(Engine &engine)
     connect(scheduler, &Scheduler::databaseBack, scheduler, publish);
     connect(scheduler, &Scheduler::wentOffline, scheduler, publish);
     connect(scheduler, &Scheduler::cameOnline, scheduler, publish);
+    connect(scheduler, &Scheduler::incidentsChanged, scheduler, publish);
 }
 
 void EngineSession::apply(WorkspaceConfig config)
@@ -427,6 +430,7 @@ EngineFigures EngineSession::figures()
         f.inFlight = scheduler.inFlight();
         f.latencyDegraded = scheduler.latencyDegradedEndpoints();
         f.offlineSinceMs = scheduler.offlineSinceMs();
+        f.openIncidents = scheduler.openIncidents();
         f.databaseUp = !scheduler.isDatabaseDown();
         if (!f.databaseUp)
             return; // nothing is read from a database that is away

@@ -41,6 +41,8 @@ struct EngineState
     QString databaseDownWhy;
     // No exchange reaches the network (docs/offline.md): since when; -1 while online.
     qint64 offlineSinceMs = -1;
+    // The fleet's open incidents, as this worker knows them (docs/incidents.md).
+    QList<IncidentRecord> openIncidents;
 };
 
 using PartitionId = QPair<QString, QString>; // policy id, partition key
@@ -56,8 +58,9 @@ struct EngineFigures
     int waitingForCredentials = 0;
     QList<PartitionState> partitions;
     QList<EndpointHold> endpointHolds;
-    QStringList latencyDegraded; // endpoints over their latency budget (docs/checks.md)
-    qint64 offlineSinceMs = -1;  // docs/offline.md; -1 while online
+    QStringList latencyDegraded;         // endpoints over their latency budget (docs/checks.md)
+    qint64 offlineSinceMs = -1;          // docs/offline.md; -1 while online
+    QList<IncidentRecord> openIncidents; // docs/incidents.md
 };
 
 // What one operator action on one operation came to, and the operation after it.
@@ -215,6 +218,8 @@ signals:
     void wentOffline(qint64 sinceMs);
     void cameOnline(qint64 offlineMs);
     void wokeFromSleep(qint64 sleptMs);
+    // The fleet's open incidents changed (docs/incidents.md).
+    void incidentsChanged(const QList<cooldown::IncidentRecord> &open);
 
     void stateChanged();
     // apply() has taken effect (config() is the new workspace) or has not (error).

@@ -175,6 +175,12 @@ void PrometheusMetrics::renderState(QString &out, const ScrapeState &state)
     gauge(out, "cooldown_offline",
           "1 while no exchange of this worker reaches the network (work is held), else 0.",
           state.offlineSinceMs >= 0 ? 1 : 0);
+    gauge(out, "cooldown_incidents_open",
+          "Incidents open for the fleet: integrations failing for one shared cause.",
+          state.openIncidents);
+    gauge(out, "cooldown_blocked_endpoints",
+          "Endpoints blocked by an open incident (their failures are held, not counted).",
+          state.blockedEndpoints);
     gauge(out, "cooldown_max_in_flight",
           "The workspace's max_in_flight (for all workers together).", state.maxInFlight);
     gauge(out, "cooldown_per_host_limit", "The workspace's per_host (for all workers together).",

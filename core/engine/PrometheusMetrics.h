@@ -30,6 +30,9 @@ struct ScrapeState
     // Since when no exchange of this worker reaches the network; -1 while online
     // (docs/offline.md).
     qint64 offlineSinceMs = -1;
+    // The fleet's open incidents and the endpoints they block (docs/incidents.md).
+    int openIncidents = 0;
+    int blockedEndpoints = 0;
     // Each endpoint with a latency budget, and whether its p95 is over it now
     // (docs/checks.md).
     QMap<QString, bool> latencyDegraded;

@@ -2,6 +2,7 @@
 #include "core/engine/Scheduler.h"
 
 #include "core/engine/Bookkeeping.h"
+#include "core/engine/IncidentCause.h"
 #include "core/engine/Intake.h"
 #include "core/store/SqlTransaction.h"
 
@@ -22,7 +23,9 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHostInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QUrl>
 
 #include <algorithm>
 #include <climits>
@@ -210,6 +213,8 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
     qRegisterMetaType<SnoozeHold>();
     qRegisterMetaType<PolicyDrift>();
     qRegisterMetaType<CredentialState>();
+    qRegisterMetaType<IncidentRecord>();
+    qRegisterMetaType<QList<IncidentRecord>>();
     if (m_options.workerId.isEmpty())
         m_options.workerId = QStringLiteral("%1:%2:%3")
                                  .arg(QHostInfo::localHostName())
@@ -334,7 +339,8 @@ bool Scheduler::start(QString *error)
                 *error = m_store.lastError();
                 return false;
             }
-            m_ticks.insert(e.id, {e.id, partitionPolicy, e.partitionKey, costOf(e), e.url.host()});
+            m_ticks.insert(e.id, {e.id, partitionPolicy, e.partitionKey, costOf(e), e.url.host(),
+                                  periodMs, e.catchUp});
         } else if (!e.enqueueOnly && !m_store.ensureOneShotOperation(
                                          e.id, newIdempotencyKey(), now, partitionPolicy,
                                          e.partitionKey, nullptr, costOf(e), e.url.host())) {
@@ -440,6 +446,7 @@ void Scheduler::wake()
     m_waking = true;
     m_snooze.expire(now);
     keepHolds(now, mono);
+    lookAtIncidents(mono);
     createPeriodicOperations(now, mono);
     renewLeases(now);
     if (databaseFault()) {
@@ -1103,7 +1110,11 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &answer)
     if (renewAfterRefusedToken(held, result))
         return;
 
-    const AttemptOutcome outcome = outcomeOf(e, result);
+    AttemptOutcome outcome = outcomeOf(e, result);
+    outcome.causeInIncident =
+        !m_openIncidents.isEmpty() &&
+        m_openIncidents.contains(
+            incidentCausesOf(hostOf(held), e.proxy, outcome.status, result.error).failed);
     const AttemptHistory history = historyOf(op, result);
     Partition *partition = partitionOf(held);
     ServerWaitOptions hints;
@@ -1509,7 +1520,14 @@ bool Scheduler::writeFinished()
                 m_notBeforeMonotonicMs.remove(id);
             else
                 noteStoreDue(outcome.operation.nextAttemptAtMs);
-            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId)) {
+            if (outcome.operation.state == OperationState::Failed && !isAlert(attempt.endpointId) &&
+                isBlocked(attempt.endpointId)) {
+                // The incident's one alert speaks for it, and its failure is the
+                // cause's, not the endpoint's: no alert of its own, no automatic pause.
+                qCInfo(lcEngine) << "operation" << id << "of" << attempt.endpointId
+                                 << "failed while blocked by an incident";
+            } else if (outcome.operation.state == OperationState::Failed &&
+                       !isAlert(attempt.endpointId)) {
                 endedFailed.insert(attempt.endpointId);
                 raiseAlert(
                     AlertEvent::OperationFailed,
@@ -1551,6 +1569,7 @@ bool Scheduler::writeFinished()
         databaseFault();
         return false;
     }
+    noteIncidents(batch, outcomes);
     pauseAfterFailures(endedFailed);
     return true;
 }
@@ -2031,6 +2050,152 @@ std::optional<QStringList> Scheduler::holdEndpoints(const QStringList &endpointI
     return held;
 }
 
+void Scheduler::noteIncidents(const QList<Store::FinishRequest> &batch,
+                              const QList<Store::FinishOutcome> &outcomes)
+{
+    QList<IncidentSignal> failures;
+    QStringList cleared;
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        const AttemptRecord &attempt = batch.at(i).attempt;
+        if (outcomes.at(i).result != Store::FinishResult::Committed || isAlert(attempt.endpointId))
+            continue;
+        const EndpointConfig *endpoint = m_endpointById.value(attempt.endpointId);
+        if (!endpoint)
+            continue;
+        const TransportError error =
+            transportErrorFromString(attempt.error.section(QLatin1Char(','), 0, 0))
+                .value_or(TransportError::None);
+        const ExchangeCauses causes =
+            incidentCausesOf(QUrl(attempt.url).host(), endpoint->proxy, attempt.status, error);
+        if (!causes.failed.isEmpty() && attempt.decision != Decision::Success)
+            failures.append({causes.failed, attempt.endpointId, attempt.finishedAtMs});
+        // Only a cause with an open incident has anything to clear: a success costs no
+        // write.
+        for (const QString &cause : causes.cleared) {
+            if (m_openIncidents.contains(cause) && !cleared.contains(cause))
+                cleared.append(cause);
+        }
+    }
+    if (failures.isEmpty() && cleared.isEmpty())
+        return;
+    IncidentRule rule;
+    rule.minIntegrations = m_config.incidents.minIntegrations;
+    rule.windowMs = qint64(m_config.incidents.windowSeconds * 1000);
+    const std::optional<IncidentChanges> changes =
+        m_store.noteIncidents(failures, cleared, rule, nowMs(), workerId());
+    if (!changes) {
+        if (!databaseFault())
+            qCWarning(lcEngine) << "could not note incidents:" << m_store.lastError();
+        return;
+    }
+    for (const IncidentRecord &incident : changes->opened)
+        qCWarning(lcEngine).noquote()
+            << "incident" << incident.id << "opened:" << incidentCauseText(incident.cause)
+            << "fails for" << incident.endpointIds.join(QStringLiteral(", "));
+    for (const IncidentRecord &incident : changes->closed) {
+        qCInfo(lcEngine).noquote() << "incident" << incident.id
+                                   << "cleared:" << incidentCauseText(incident.cause) << "works";
+        // An incident over before its alert went was a blip: it says nothing at all.
+        if (incident.alertedAtMs >= 0)
+            alertIncident(incident, true);
+    }
+    setOpenIncidents(changes->open);
+    alertGatheredIncidents();
+}
+
+void Scheduler::alertGatheredIncidents()
+{
+    // The alert waits kIncidentGatherMs after the incident opened, so that it lists the
+    // endpoints that fail for the cause at about the same time, not the first few.
+    const qint64 now = nowMs();
+    for (IncidentRecord &incident : m_openIncidents) {
+        if (incident.alertedAtMs >= 0 || now < incident.openedAtMs + kIncidentGatherMs)
+            continue;
+        const std::optional<bool> mine = m_store.markIncidentAlerted(incident.id, now);
+        if (!mine) {
+            if (!databaseFault())
+                qCWarning(lcEngine) << "could not note incident's alert:" << m_store.lastError();
+            return;
+        }
+        incident.alertedAtMs = now; // by this worker or another
+        if (*mine)
+            alertIncident(incident, false);
+    }
+}
+
+void Scheduler::lookAtIncidents(qint64 mono)
+{
+    if (mono < m_incidentsLookedAtMonotonicMs + m_options.pollMs)
+        return;
+    m_incidentsLookedAtMonotonicMs = mono;
+    const std::optional<QList<IncidentRecord>> open = m_store.incidents(true);
+    if (!open)
+        return reportStoreFailure();
+    setOpenIncidents(*open);
+    alertGatheredIncidents();
+}
+
+void Scheduler::setOpenIncidents(const QList<IncidentRecord> &open)
+{
+    QHash<QString, IncidentRecord> byCause;
+    for (const IncidentRecord &incident : open)
+        byCause.insert(incident.cause, incident);
+    if (byCause.size() == m_openIncidents.size()) {
+        bool same = true;
+        for (auto it = byCause.cbegin(); same && it != byCause.cend(); ++it) {
+            const auto known = m_openIncidents.constFind(it.key());
+            same = known != m_openIncidents.cend() && known->id == it->id &&
+                   known->endpointIds == it->endpointIds;
+        }
+        if (same)
+            return;
+    }
+    m_openIncidents = std::move(byCause);
+    emit incidentsChanged(m_openIncidents.values());
+}
+
+void Scheduler::alertIncident(const IncidentRecord &incident, bool recovered)
+{
+    const QString cause = incidentCauseText(incident.cause);
+    const QString endpoints = incident.endpointIds.join(QStringLiteral(", "));
+    QJsonArray ids;
+    for (const QString &id : incident.endpointIds)
+        ids.append(id);
+    QJsonObject details{{QStringLiteral("incident_id"), double(incident.id)},
+                        {QStringLiteral("cause"), incident.cause},
+                        {QStringLiteral("endpoints"), ids}};
+    QString text;
+    if (recovered) {
+        details.insert(QStringLiteral("recovered"), true);
+        details.insert(QStringLiteral("blocked_seconds"),
+                       double(incident.closedAtMs - incident.openedAtMs) / 1000.0);
+        text = QStringLiteral("Incident %1 is over: %2 works again (%3 integrations were blocked "
+                              "for %4 s: %5)")
+                   .arg(incident.id)
+                   .arg(cause)
+                   .arg(incident.endpointIds.size())
+                   .arg((incident.closedAtMs - incident.openedAtMs) / 1000)
+                   .arg(endpoints);
+    } else {
+        text = QStringLiteral("Incident %1: %2 is failing for %3 integrations: %4")
+                   .arg(incident.id)
+                   .arg(cause)
+                   .arg(incident.endpointIds.size())
+                   .arg(endpoints);
+    }
+    raiseAlert(AlertEvent::Incident, text, details);
+}
+
+bool Scheduler::isBlocked(const QString &endpointId) const
+{
+    for (const IncidentRecord &incident : m_openIncidents) {
+        if (std::binary_search(incident.endpointIds.cbegin(), incident.endpointIds.cend(),
+                               endpointId))
+            return true;
+    }
+    return false;
+}
+
 bool Scheduler::isAlert(const QString &endpointId)
 {
     return endpointId.startsWith(QLatin1String("alert:"));
@@ -2046,12 +2211,22 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
             continue;
         if (event == AlertEvent::PartitionHeld && double(heldMs) < a.heldLongerThanSeconds * 1000.0)
             continue;
-        QString kind = a.id + QLatin1Char('\n') + QLatin1String(textOf(event));
+        // An incident's messages are of its cause: two hosts down are two incidents.
+        QString kind = QLatin1String(textOf(event));
+        if (const QString cause = details.value(QStringLiteral("cause")).toString();
+            !cause.isEmpty())
+            kind += QLatin1Char('\n') + cause;
         if (details.value(QStringLiteral("recovered")).toBool())
             kind += QStringLiteral("\nrecovered");
-        const auto last = m_lastAlertAtMs.constFind(kind);
-        if (last != m_lastAlertAtMs.constEnd() &&
-            double(now - *last) < a.minIntervalSeconds * 1000.0)
+        const qint64 intervalMs = qint64(a.minIntervalSeconds * 1000.0);
+        const QString localKind = a.id + QLatin1Char('\n') + kind;
+        const auto last = m_lastAlertAtMs.constFind(localKind);
+        if (last != m_lastAlertAtMs.constEnd() && now - *last < intervalMs)
+            continue;
+        // The interval is the fleet's: a worker that sent one lately speaks for all. A
+        // store that cannot say lets the message go, as one worker alone would.
+        if (const std::optional<bool> turn = m_store.takeAlertTurn(a.id, kind, now, intervalMs);
+            turn && !*turn)
             continue;
         // Slack-compatible: "text" is what a chat shows; the rest is for machines.
         QJsonObject body = details;
@@ -2068,7 +2243,7 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
             qCWarning(lcEngine) << "could not queue alert" << a.id << m_store.lastError();
             continue;
         }
-        m_lastAlertAtMs.insert(kind, now);
+        m_lastAlertAtMs.insert(localKind, now);
         ++queued;
     }
     if (queued > 0) {

@@ -177,6 +177,9 @@ public:
                    qint64 heldMs = 0);
     // The endpoints whose p95 is over their latency budget now (docs/checks.md).
     QStringList latencyDegradedEndpoints() const { return m_latency.degraded(); }
+    // The fleet's open incidents as this worker last read or changed them
+    // (docs/incidents.md), by cause.
+    QList<IncidentRecord> openIncidents() const { return m_openIncidents.values(); }
 
 signals:
     void attemptRecorded(const cooldown::AttemptRecord &attempt,
@@ -210,6 +213,9 @@ signals:
     // The machine slept for about sleptMs (docs/offline.md): exchanges in flight were
     // recorded interrupted, and what came due meanwhile is due now.
     void wokeFromSleep(qint64 sleptMs);
+    // The open incidents changed: one opened, gained endpoints or cleared, here or in
+    // another worker (docs/incidents.md).
+    void incidentsChanged(const QList<cooldown::IncidentRecord> &open);
 
 private:
     struct Held;
@@ -217,6 +223,20 @@ private:
 
     void createPeriodicOperations(qint64 nowMs, qint64 mono);
     void keepHolds(qint64 nowMs, qint64 mono);
+    // Incidents (docs/incidents.md): what a committed batch of attempts says of the
+    // causes endpoints share, written for the fleet, with the alerts of the incidents
+    // this worker opened or closed; and, once a poll, the incidents others changed.
+    void noteIncidents(const QList<Store::FinishRequest> &batch,
+                       const QList<Store::FinishOutcome> &outcomes);
+    void lookAtIncidents(qint64 mono);
+    void setOpenIncidents(const QList<IncidentRecord> &open);
+    void alertIncident(const IncidentRecord &incident, bool recovered);
+    // Sends the alert of each open incident that has gathered its endpoints, once for
+    // the fleet (Store::markIncidentAlerted).
+    void alertGatheredIncidents();
+    static constexpr qint64 kIncidentGatherMs = 30000;
+    // Whether an open incident lists the endpoint as blocked by its cause.
+    bool isBlocked(const QString &endpointId) const;
     std::optional<qint64> holdMaintenance(qint64 nowMs);
     void handBackHeldEndpoints(const QStringList &endpointIds);
     // Work this worker put in the store is due at atMs: the next wake looks for it then.
@@ -372,10 +392,12 @@ private:
     // Held operations without a fleet-wide permit, and until when claims take none.
     int m_onStandby = 0;
     qint64 m_standbyPausedUntilMonotonicMs = std::numeric_limits<qint64>::min();
-    qint64 m_flushByMonotonicMs = -1;             // a held-back batch is written by then
-    qint64 m_wakeAtMonotonicMs = -1;              // what the timer was last armed for
-    QHash<QString, TickEndpoint> m_ticks;         // periodic endpoints
-    QHash<QString, qint64> m_lastAlertAtMs;       // by alert id and event kind
+    qint64 m_flushByMonotonicMs = -1;               // a held-back batch is written by then
+    qint64 m_wakeAtMonotonicMs = -1;                // what the timer was last armed for
+    QHash<QString, TickEndpoint> m_ticks;           // periodic endpoints
+    QHash<QString, qint64> m_lastAlertAtMs;         // by alert id and event kind
+    QHash<QString, IncidentRecord> m_openIncidents; // the fleet's, by cause
+    qint64 m_incidentsLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back
     int m_inFlight = 0;

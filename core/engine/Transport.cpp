@@ -96,10 +96,14 @@ TransportError classify(QNetworkReply::NetworkError error)
 {
     switch (error) {
     case QNetworkReply::ConnectionRefusedError:
+    // The proxy was not reached: nor was the server, so nothing was sent.
+    case QNetworkReply::ProxyConnectionRefusedError:
         return TransportError::ConnectionRefused;
     case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::ProxyNotFoundError:
         return TransportError::HostNotFound;
     case QNetworkReply::TimeoutError:
+    case QNetworkReply::ProxyTimeoutError:
     case QNetworkReply::OperationCanceledError: // the transfer timeout, not an abort()
         return TransportError::Timeout;
     case QNetworkReply::SslHandshakeFailedError:

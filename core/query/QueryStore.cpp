@@ -86,6 +86,11 @@ std::optional<QList<EndpointHold>> QueryStore::endpointHolds()
     return m_store->endpointHolds();
 }
 
+std::optional<QList<IncidentRecord>> QueryStore::incidents(bool openOnly, qint64 sinceMs, int limit)
+{
+    return m_store->incidents(openOnly, sinceMs, limit);
+}
+
 std::optional<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)
 {
     return m_store->lastEndedState(endpointId);

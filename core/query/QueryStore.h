@@ -69,6 +69,9 @@ public:
     std::optional<QSet<QString>> pausedEndpointIds();
     // Endpoints held for a while (docs/maintenance.md), by their end.
     std::optional<QList<EndpointHold>> endpointHolds();
+    // Incidents (docs/incidents.md): the open ones, or also those opened since sinceMs.
+    std::optional<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
+                                                   int limit = 1000);
     std::optional<std::optional<OperationState>> lastEndedState(const QString &endpointId);
     std::optional<QList<PartitionState>> partitions(qint64 nowMs);
 

@@ -504,8 +504,8 @@ QString SlaReport::ruleText() const
             (maintenanceRule == MaintenanceRule::Exclude
                  ? Text::tr("Time inside the workspace's maintenance windows is left out.")
                  : Text::tr("Time inside the workspace's maintenance windows counts."));
-    text += QLatin1Char(' ') + Text::tr("Time the machine was offline is not tracked yet: "
-                                        "it shows as time without attempts.");
+    text += QLatin1Char(' ') + Text::tr("Exchanges that found no network (the machine offline) "
+                                        "are left out: they say nothing of the endpoint.");
     return text;
 }
 

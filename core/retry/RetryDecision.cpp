@@ -42,6 +42,11 @@ qint64 offlineRecheckMs(RandomSource &random)
     return kOfflineRecheckMs + random.uniformInt(0, kOfflineSpreadMs);
 }
 
+// An operation blocked by an incident looks again after this long, spread: the
+// incident clears with the first exchange that works, whoever sends it.
+constexpr qint64 kBlockedRecheckMs = 30000;
+constexpr qint64 kBlockedSpreadMs = 10000;
+
 struct Classified
 {
     Kind kind;
@@ -149,6 +154,23 @@ Classified checkAnswer(Classified c, const AttemptOutcome &o, RetryDecision &d)
     return {o.expect->retryOnFailure ? Kind::Transient : Kind::Final, kCheckFailed};
 }
 
+// Whether a non-idempotent request that may have reached the server can be sent again:
+// only as the operator's profile allows (by default: only with a key).
+bool mayResend(const RetryProfile &profile, const AttemptOutcome &outcome, bool idempotent)
+{
+    if (idempotent)
+        return true;
+    switch (profile.retryNonIdempotent) {
+    case RetryNonIdempotent::Never:
+        return false;
+    case RetryNonIdempotent::WithKey:
+        return outcome.idempotencyKeySent;
+    case RetryNonIdempotent::Always:
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool isIdempotentMethod(QByteArrayView method)
@@ -174,9 +196,16 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
     const Classified c = checkAnswer(classify(outcome, idempotent), outcome, d);
     d.throttled = c.kind == Kind::Throttle;
     d.offline = c.kind == Kind::Offline;
+    // A failure whose cause is an open incident would be a retry: it is held, and no
+    // more an attempt than one that found no network (docs/incidents.md). What the
+    // method allows decides first: a POST that may have executed is still parked.
+    d.blocked =
+        outcome.causeInIncident &&
+        (c.kind == Kind::NotSent || ((c.kind == Kind::Transient || c.kind == Kind::Ambiguous) &&
+                                     mayResend(profile, outcome, idempotent)));
     // An attempt that found no network is not one: it keeps the operation's attempt
     // number, and the count is that of the attempts before it (docs/offline.md).
-    const int attempt = d.offline ? history.attempt - 1 : history.attempt;
+    const int attempt = d.offline || d.blocked ? history.attempt - 1 : history.attempt;
     const int throttles = history.throttledBefore + (d.throttled ? 1 : 0);
     d.countedAttempts =
         profile.throttleCountsAsAttempt ? attempt : std::max(0, attempt - throttles);
@@ -194,24 +223,12 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
 
     // Sending a non-idempotent request again is allowed only when nothing was sent,
     // or when the operator's profile says so (by default: only with a key).
-    if (!idempotent && c.kind != Kind::NotSent && c.kind != Kind::Offline) {
-        bool allowed = false;
-        switch (profile.retryNonIdempotent) {
-        case RetryNonIdempotent::Never:
-            break;
-        case RetryNonIdempotent::WithKey:
-            allowed = outcome.idempotencyKeySent;
-            break;
-        case RetryNonIdempotent::Always:
-            allowed = true;
-            break;
-        }
-        if (!allowed)
-            return endWith(d, Action::Park,
-                           c.kind == Kind::Ambiguous ? "ambiguous_send" : "not_idempotent");
-    }
+    if (!idempotent && c.kind != Kind::NotSent && c.kind != Kind::Offline &&
+        !mayResend(profile, outcome, idempotent))
+        return endWith(d, Action::Park,
+                       c.kind == Kind::Ambiguous ? "ambiguous_send" : "not_idempotent");
 
-    if (!d.offline && d.countedAttempts >= profile.maxAttempts)
+    if (!d.offline && !d.blocked && d.countedAttempts >= profile.maxAttempts)
         return endWith(d, Action::Fail, "max_attempts");
 
     const Action onDeadline = profile.onDeadline == OnDeadline::Park ? Action::Park : Action::Fail;
@@ -232,6 +249,11 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
             spreadMs = std::min(spreadMs, d.deadlineMs - serverTimeMs);
         d.delayMs = waitMs + (spreadMs > 0 ? random.uniformInt(0, spreadMs) : 0);
         d.source = d.serverWait.source;
+    } else if (d.blocked) {
+        d.delayMs = kBlockedRecheckMs + random.uniformInt(0, kBlockedSpreadMs);
+        d.source = WaitSource::Backoff;
+        if (d.deadlineMs >= 0 && nowMs + d.delayMs > d.deadlineMs)
+            return endWith(d, onDeadline, "deadline_unreachable");
     } else {
         d.delayMs = c.kind == Kind::Offline ? offlineRecheckMs(random)
                                             : Backoff::delayMs(profile, history.attempt - 1,
@@ -248,7 +270,7 @@ RetryDecision RetryDecision::decide(const RetryProfile &profile, const AttemptOu
             return endWith(d, Action::Park, "idempotency_key_expired");
     }
     d.action = Action::Retry;
-    d.reason = QLatin1String(c.reason);
+    d.reason = d.blocked ? QStringLiteral("blocked_by_incident") : QLatin1String(c.reason);
     d.notBeforeMs = nowMs + d.delayMs;
     qCDebug(lcRetry) << "retry" << d.reason << "in" << d.delayMs << "ms from" << textOf(d.source);
     return d;

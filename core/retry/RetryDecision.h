@@ -59,6 +59,9 @@ struct AttemptOutcome
     bool bodyTruncated = false;
     qint64 durationMs = -1;
     qint64 latencyBudgetMs = 0;
+    // The cause the exchange failed for (its host, its proxy) is an open incident
+    // (docs/incidents.md): a failure that would be retried is held instead.
+    bool causeInIncident = false;
 };
 
 // Where the operation stands when the outcome arrives.
@@ -90,6 +93,10 @@ struct RetryDecision
     // No network (reason offline): retried, and not an attempt of the operation: it
     // keeps its attempt number and never counts against max_attempts (docs/offline.md).
     bool offline = false;
+    // Its cause is an open incident (reason blocked_by_incident): retried once the
+    // incident may have cleared, and, like offline, not an attempt that counts against
+    // max_attempts (docs/incidents.md). A POST that may have executed is still parked.
+    bool blocked = false;
 
     static RetryDecision decide(const RetryProfile &profile, const AttemptOutcome &outcome,
                                 const AttemptHistory &history, qint64 nowMs, RandomSource &random,

@@ -449,6 +449,39 @@ const char *const kVersion17[] = {
     " FROM throttled_successes_hourly GROUP BY hour_at - hour_at % 86400000, endpoint_id",
 };
 
+// Version 18: incidents (docs/incidents.md). The failures of each shared cause (a host,
+// a proxy) by endpoint, the incidents they opened with the endpoints each blocks (one
+// open incident per cause for the whole fleet: the unique index) and whether their one
+// alert went (alerted_at: set once, by one worker), and when each alert
+// target last got a message of each kind, so that its min_interval_seconds holds for the
+// fleet and not per worker.
+const char *const kVersion18[] = {
+    "CREATE TABLE incident_signals ("
+    " cause TEXT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " failed_at BIGINT NOT NULL,"
+    " PRIMARY KEY (cause, endpoint_id))%WITHOUT_ROWID%",
+    "CREATE TABLE incidents ("
+    " id %PRIMARY_KEY%,"
+    " cause TEXT NOT NULL,"
+    " opened_at BIGINT NOT NULL,"
+    " closed_at BIGINT,"
+    " alerted_at BIGINT,"
+    " opened_by TEXT NOT NULL,"
+    " closed_by TEXT NOT NULL DEFAULT '')",
+    "CREATE UNIQUE INDEX incidents_open ON incidents (cause) WHERE closed_at IS NULL",
+    "CREATE INDEX incidents_by_opening ON incidents (opened_at)",
+    "CREATE TABLE incident_endpoints ("
+    " incident_id BIGINT NOT NULL,"
+    " endpoint_id TEXT NOT NULL,"
+    " PRIMARY KEY (incident_id, endpoint_id))%WITHOUT_ROWID%",
+    "CREATE TABLE alert_turns ("
+    " alert_id TEXT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " sent_at BIGINT NOT NULL,"
+    " PRIMARY KEY (alert_id, kind))%WITHOUT_ROWID%",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -477,7 +510,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 17;
+    return 18;
+}
+
+int incidentsVersion()
+{
+    return 18;
 }
 
 int dailyReportVersion()
@@ -585,7 +623,8 @@ QString rollupRecount(qint64 fromMs, qint64 toMs, qint64 firstOperation, qint64 
                " CASE WHEN a.lease_conflict = 0 AND a.decision = 'fail' THEN"
                " CASE WHEN a.reason = '' THEN 'unknown' ELSE a.reason END"
                " WHEN a.lease_conflict = 0 AND a.decision = 'success' AND a.reason = 'degraded'"
-               " THEN 'degraded' ELSE '' END AS reason,"
+               " THEN 'degraded' WHEN a.lease_conflict = 0 AND a.decision = 'retry'"
+               " AND a.reason = 'offline' THEN 'offline' ELSE '' END AS reason,"
                " CASE WHEN a.lease_conflict = 0 AND a.decision = 'retry' AND a.wait_ms > 0"
                " THEN a.wait_ms ELSE 0 END AS wait_ms,"
                " CASE WHEN a.lease_conflict = 0 AND a.started_at > a.due_at"
@@ -638,6 +677,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion16, postgres);
     case 17:
         return statements(kVersion17, postgres);
+    case 18:
+        return statements(kVersion18, postgres);
     default:
         return {};
     }

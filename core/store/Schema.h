@@ -40,6 +40,8 @@ int latencyRollupsVersion();
 int dailyReportVersion();
 // The version that added attempts.check_failure and kept_exchanges.
 int keptExchangesVersion();
+// The version that added incidents, their endpoints and signals, and alert_turns.
+int incidentsVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with

@@ -504,6 +504,12 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
             return {};
         if (advance->numRowsAffected() != 1)
             continue; // another worker took this tick
+        // Missed by a period or more (the machine slept, no worker ran), and the endpoint
+        // asks for none of it: the tick is moved on and nothing runs.
+        if (!endpoint->catchUp && nowMs - tickAtMs >= endpoint->everyMs) {
+            qCDebug(lcStore) << endpointId << "missed tick skipped (catch_up none)";
+            continue;
+        }
         latest->bindValue(QStringLiteral(":endpoint"), text(endpointId));
         latest->bindValue(QStringLiteral(":policy"), text(endpoint->policyId));
         latest->bindValue(QStringLiteral(":partition"), text(endpoint->partitionKey));

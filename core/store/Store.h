@@ -5,6 +5,7 @@
 #include "core/ratelimit/Gcra.h"
 #include "core/store/ClaimPlanner.h"
 #include "core/store/DatabaseFault.h"
+#include "core/store/IncidentRecords.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
@@ -137,6 +138,10 @@ struct TickEndpoint
     QString partitionKey;
     qint64 cost = 1;
     QString host;
+    qint64 everyMs = 0; // its period
+    // false ("catch_up": "none"): a tick a whole period or more late is skipped; the
+    // next one runs on its schedule.
+    bool catchUp = true;
 };
 
 // Which attempts a query or an export covers. Empty fields do not filter.
@@ -509,6 +514,29 @@ public:
     bool saveCredentialState(const CredentialStateRow &row);
     std::optional<QList<CredentialStateRow>> credentialStates();
     bool forgetCredentialStates(const QString &workerId);
+
+    // Incidents (docs/incidents.md), in one transaction: each failure is noted for its
+    // cause and endpoint; a cause whose failures cover rule.minIntegrations endpoints
+    // within rule.windowMs opens an incident, unless one is open for it, which then
+    // gains the endpoint; each cleared cause closes its open incident and forgets its
+    // failures. Only one worker opens (and one closes) an incident, however many note
+    // it at once: IncidentChanges::opened and ::closed are this call's. nullopt with
+    // lastError() on failure.
+    std::optional<IncidentChanges> noteIncidents(const QList<IncidentSignal> &failures,
+                                                 const QStringList &clearedCauses,
+                                                 const IncidentRule &rule, qint64 nowMs,
+                                                 const QString &workerId);
+    // The open incidents, or those opened since sinceMs (open ones included whenever
+    // they opened), newest first, at most limit.
+    std::optional<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
+                                                   int limit = 1000);
+    // Notes that the open incident's alert goes now: true for the one worker whose call
+    // noted it, false for every other and once the incident has closed.
+    std::optional<bool> markIncidentAlerted(qint64 incidentId, qint64 nowMs);
+    // Whether an alert of kind may go to the target alertId now: true, and noted, when
+    // none went in the last minIntervalMs, for the whole fleet.
+    std::optional<bool> takeAlertTurn(const QString &alertId, const QString &kind, qint64 nowMs,
+                                      qint64 minIntervalMs);
     // Scheduled and waiting operations due at nowMs, whether or not their partition
     // can send.
     qint64 dueCount(qint64 nowMs);

@@ -66,13 +66,15 @@ bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                              const std::function<bool(const ReportSum &)> &visit)
 {
     const auto [time, suffix] = tableOf(bucketMs);
-    // Lease conflicts are responses, not outcomes: the report leaves them out.
-    const QString sql =
-        QStringLiteral("SELECT %1, endpoint_id, status_class, decision, reason,"
-                       " CAST(SUM(attempts) AS BIGINT) FROM attempt_rollups%2"
-                       " WHERE %1 >= :from AND %1 < :to AND decision <> 'conflict'%3"
-                       " GROUP BY %1, endpoint_id, status_class, decision, reason")
-            .arg(time, suffix, endpointFilter(endpoints));
+    // Lease conflicts are responses, not outcomes: the report leaves them out. So it
+    // does the exchanges that found no network (docs/offline.md): they say nothing of
+    // the endpoint, only of the machine.
+    const QString sql = QStringLiteral("SELECT %1, endpoint_id, status_class, decision, reason,"
+                                       " CAST(SUM(attempts) AS BIGINT) FROM attempt_rollups%2"
+                                       " WHERE %1 >= :from AND %1 < :to AND decision <> 'conflict'"
+                                       " AND reason <> 'offline'%3"
+                                       " GROUP BY %1, endpoint_id, status_class, decision, reason")
+                            .arg(time, suffix, endpointFilter(endpoints));
     QSqlQuery query(m_database);
     if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
         fail(QStringLiteral("report sums"), errorText(query.lastError()));
@@ -171,7 +173,7 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
         QStringLiteral(
             "SELECT r.minute_at,"
             " CAST(SUM(CASE WHEN r.decision IN ('fail', 'park', 'retry') AND NOT %1"
-            " THEN r.attempts ELSE 0 END) AS BIGINT),"
+            " AND r.reason <> 'offline' THEN r.attempts ELSE 0 END) AS BIGINT),"
             " CAST(SUM(CASE WHEN r.decision IN ('fail', 'park', 'retry') AND %1"
             " THEN r.attempts ELSE 0 END) AS BIGINT),"
             " CAST(SUM(CASE WHEN r.decision = 'success' THEN r.attempts ELSE 0 END) AS BIGINT),"
@@ -179,7 +181,8 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
             " AND s.decision = 'success' AND s.minute_at > r.minute_at AND s.minute_at < :end)"
             " FROM attempt_rollups r WHERE r.endpoint_id = :e0 AND r.minute_at IN"
             " (SELECT f.minute_at FROM attempt_rollups f WHERE f.endpoint_id = :e1"
-            " AND f.decision IN ('fail', 'park', 'retry') AND f.minute_at >= :from"
+            " AND f.decision IN ('fail', 'park', 'retry') AND f.reason <> 'offline'"
+            " AND f.minute_at >= :from"
             " AND f.minute_at < :to%2)"
             " GROUP BY r.minute_at ORDER BY r.minute_at")
             .arg(throttled, throttledToo

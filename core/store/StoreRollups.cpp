@@ -119,6 +119,8 @@ public:
         } else if (!leaseConflict && a.decision == Decision::Success &&
                    a.reason == QLatin1String("degraded")) {
             reason = a.reason; // over its latency budget (docs/checks.md)
+        } else if (retry && a.reason == QLatin1String("offline")) {
+            reason = a.reason; // no network: the SLA report leaves it out (docs/report.md)
         }
         std::optional<WaitSource> waitSource;
         if (retry)
@@ -584,7 +586,8 @@ bool Store::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
             " CASE WHEN e.lease_conflict = 0 AND e.decision = 'fail' THEN"
             " CASE WHEN e.reason = '' THEN 'unknown' ELSE e.reason END"
             " WHEN e.lease_conflict = 0 AND e.decision = 'success' AND e.reason = 'degraded'"
-            " THEN 'degraded' ELSE '' END AS reason,"
+            " THEN 'degraded' WHEN e.lease_conflict = 0 AND e.decision = 'retry'"
+            " AND e.reason = 'offline' THEN 'offline' ELSE '' END AS reason,"
             " CASE WHEN e.lease_conflict = 0 AND e.decision = 'retry' AND e.wait_ms > 0"
             " THEN e.wait_ms ELSE 0 END AS wait_ms,"
             " CASE WHEN e.lease_conflict = 0 AND e.started_at > e.due_at"

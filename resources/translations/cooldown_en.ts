@@ -47,6 +47,13 @@
             <numerusform>%1 of %n integrations need attention</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Incident %1: %2 has been failing since %3 for %n integration(s): %4. Their failures are held, and alerts speak of all of them at once.</source>
+        <translation>
+            <numerusform>Incident %1: %2 has been failing since %3 for %n integration: %4. Its failures are held, and alerts speak of it with the others.</numerusform>
+            <numerusform>Incident %1: %2 has been failing since %3 for %n integrations: %4. Their failures are held, and alerts speak of all of them at once.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>cooldown::JobsPage</name>

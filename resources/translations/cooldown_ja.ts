@@ -1536,6 +1536,18 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>degraded</source>
         <translation>劣化</translation>
     </message>
+    <message>
+        <source>blocked</source>
+        <translation>ブロック中</translation>
+    </message>
+    <message>
+        <source>blocked by %1</source>
+        <translation>%1 によりブロック中</translation>
+    </message>
+    <message>
+        <source>Blocked by %1 since %2: several integrations fail for it. Their failures are held without spending attempts and count towards no automatic pause; one alert speaks for all of them.</source>
+        <translation>%2 から %1 によりブロックされています: 複数の連携がこの原因で失敗しています。失敗は試行回数を消費せずに保留され、自動一時停止にも数えられません。アラートはまとめて 1 件だけ送られます。</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::IntegrationsPage</name>
@@ -1567,6 +1579,12 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>%1 of %n integration(s) need attention</source>
         <translation>
             <numerusform>%n 件の連携のうち %1 件に注意が必要です</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Incident %1: %2 has been failing since %3 for %n integration(s): %4. Their failures are held, and alerts speak of all of them at once.</source>
+        <translation>
+            <numerusform>インシデント %1: %3 から %2 が %n 件の連携で失敗しています: %4。失敗は保留され、アラートはまとめて送られます。</numerusform>
         </translation>
     </message>
 </context>
@@ -3927,6 +3945,38 @@ Options of every command:
         <source>report each endpoint&apos;s availability and SLA over a range</source>
         <translation>期間内の各エンドポイントの可用性と SLA を報告する</translation>
     </message>
+    <message>
+        <source>Lists the incidents of a database: integrations that failed for one shared cause (a host, a proxy), the open ones and those opened lately.</source>
+        <translation>データベースのインシデント (共通の原因 (ホスト、プロキシ) で失敗した連携) を一覧表示します。発生中のものと最近発生したものを表示します。</translation>
+    </message>
+    <message>
+        <source>Also the incidents opened in this last span, such as 2h or 30d (default: 7d).</source>
+        <translation>この期間内 (2h や 30d など、既定は 7d) に発生したインシデントも表示します。</translation>
+    </message>
+    <message>
+        <source>Only the open incidents.</source>
+        <translation>発生中のインシデントだけを表示します。</translation>
+    </message>
+    <message>
+        <source>--since: expected a span such as 2h or 30d, not &apos;%1&apos;</source>
+        <translation>--since: 2h や 30d のような期間を指定してください (&apos;%1&apos; ではなく)</translation>
+    </message>
+    <message>
+        <source>incidents open: %1 (cooldown incidents)
+</source>
+        <translation>発生中のインシデント: %1 (cooldown incidents)
+</translation>
+    </message>
+    <message>
+        <source>  %1  %2 since %3 blocks %4
+</source>
+        <translation>  %1  %2 (%3 から) ブロック中: %4
+</translation>
+    </message>
+    <message>
+        <source>list incidents: integrations failing for one shared cause</source>
+        <translation>インシデント (共通の原因で失敗している連携) を一覧表示する</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>
@@ -4421,6 +4471,14 @@ Options of every command:
     <message>
         <source>&apos;~&apos; in a JSON pointer must be followed by 0 or 1</source>
         <translation>JSON ポインター中の &apos;~&apos; の後には 0 か 1 が必要です</translation>
+    </message>
+    <message>
+        <source>expected &quot;one&quot; (missed ticks run once) or &quot;none&quot; (they are skipped)</source>
+        <translation>&quot;one&quot; (逃したティックを 1 回だけ実行) または &quot;none&quot; (スキップ) を指定してください</translation>
+    </message>
+    <message>
+        <source>only a periodic endpoint (every_seconds) has ticks to catch up</source>
+        <translation>逃したティックを取り戻せるのは定期実行のエンドポイント (every_seconds) だけです</translation>
     </message>
 </context>
 <context>
@@ -5009,10 +5067,6 @@ Options of every command:
         <translation>ワークスペースのメンテナンス時間帯も数えます。</translation>
     </message>
     <message>
-        <source>Time the machine was offline is not tracked yet: it shows as time without attempts.</source>
-        <translation>マシンがオフラインだった時間はまだ記録していません: 試行のない時間として表れます。</translation>
-    </message>
-    <message>
         <source>SLA report from %1 to %2
 </source>
         <translation>SLA レポート: %1 から %2 まで
@@ -5087,6 +5141,10 @@ Options of every command:
 </source>
         <translation>  メンテナンス: %1 - %2 (%3)
 </translation>
+    </message>
+    <message>
+        <source>Exchanges that found no network (the machine offline) are left out: they say nothing of the endpoint.</source>
+        <translation>ネットワークに届かなかった送受信 (マシンのオフライン) は除外します: エンドポイントについて何も示さないためです。</translation>
     </message>
 </context>
 <context>

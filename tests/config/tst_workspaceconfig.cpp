@@ -165,6 +165,17 @@ void tst_WorkspaceConfig::defaults()
     QVERIFY2(kept, qPrintable(error));
     QCOMPARE(kept->retention.rawDays, 7);
     QCOMPARE(kept->retention.rollupDays, 0); // for ever
+    QCOMPARE(config->incidents.minIntegrations, 3);
+    QCOMPARE(config->incidents.windowSeconds, 300.0);
+    const auto incidents = WorkspaceConfig::parse(
+        minimal(R"(, "every_seconds": 60, "catch_up": "none")",
+                R"("incidents": {"min_integrations": 5, "window_seconds": 120}, )"),
+        "ws.json", &error, {}, QHash<QString, QString>{});
+    QVERIFY2(incidents, qPrintable(error));
+    QCOMPARE(incidents->incidents.minIntegrations, 5);
+    QCOMPARE(incidents->incidents.windowSeconds, 120.0);
+    QVERIFY(!incidents->endpoints.first().catchUp);
+    QVERIFY(config->endpoints.first().catchUp);
 }
 
 void tst_WorkspaceConfig::apiSection()
@@ -297,6 +308,17 @@ void tst_WorkspaceConfig::refused_data()
         << minimal({}, R"("concurrency": {"max_in_flight": 0}, )") << "concurrency.max_in_flight";
     QTest::newRow("policies object")
         << minimal({}, R"("policies": {}, )") << "policies: expected an array";
+    QTest::newRow("incidents of one")
+        << minimal({}, R"("incidents": {"min_integrations": 1}, )")
+        << "incidents.min_integrations: expected a whole number from 2 to 10000";
+    QTest::newRow("incidents unknown key")
+        << minimal({}, R"("incidents": {"window": 60}, )") << "incidents.window: unknown key";
+    QTest::newRow("catch_up word")
+        << minimal(R"(, "every_seconds": 60, "catch_up": "all")")
+        << "endpoints[0].catch_up: expected \"one\" (missed ticks run once) or \"none\"";
+    QTest::newRow("catch_up run once")
+        << minimal(R"(, "catch_up": "none")")
+        << "endpoints[0].catch_up: only a periodic endpoint (every_seconds) has ticks";
     QTest::newRow("retention negative")
         << minimal({}, R"("retention": {"raw_days": -1}, )")
         << "retention.raw_days: expected a whole number from 0 to 36500";

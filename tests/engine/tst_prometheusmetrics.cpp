@@ -59,6 +59,8 @@ QByteArray samplePage()
     state.heldPartitions = 1;
     state.heldEndpoints = 2;
     state.offlineSinceMs = 1'795'000'000'000;
+    state.openIncidents = 1;
+    state.blockedEndpoints = 10;
     state.latencyDegraded[QStringLiteral("cad")] = true;
     state.latencyDegraded[QStringLiteral("bom-sync")] = false;
     state.partitionsByPolicy[QStringLiteral("bom-v1")] = 2;
@@ -98,7 +100,9 @@ void tst_PrometheusMetrics::countersAndGauges()
           "cooldown_operations{state=\"waiting\"} 3\n", "cooldown_operations{state=\"parked\"} 0\n",
           "cooldown_in_flight 2\n", "cooldown_offline 1\n", "cooldown_max_in_flight 8\n",
           "cooldown_per_host_limit 6\n", "cooldown_held_partitions 1\n",
-          "cooldown_held_endpoints 2\n", "cooldown_endpoint_latency_degraded{endpoint=\"cad\"} 1\n",
+          "cooldown_held_endpoints 2\n", "cooldown_incidents_open 1\n",
+          "cooldown_blocked_endpoints 10\n",
+          "cooldown_endpoint_latency_degraded{endpoint=\"cad\"} 1\n",
           "cooldown_endpoint_latency_degraded{endpoint=\"bom-sync\"} 0\n",
           "cooldown_policy_partitions{policy=\"bom-v1\"} 2\n",
           "cooldown_policy_available_units{policy=\"bom-v1\"} 5\n",

@@ -144,6 +144,8 @@ private slots:
     void waitsForRetryAfterThenSucceeds();
     void wallClockJumpDoesNotFireEarly();
     void sleepMakesWhatCameDueDueNow();
+    void missedTicksRunOnceAfterSleep_data();
+    void missedTicksRunOnceAfterSleep();
     void wallClockStepBackDoesNotStrand();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
@@ -222,6 +224,31 @@ void tst_Scheduler::sleepMakesWhatCameDueDueNow()
     QVERIFY(advance(5000));
     QCOMPARE(m_server->received.size(), 2);
     QCOMPARE(latest("x").state, OperationState::Succeeded);
+}
+
+void tst_Scheduler::missedTicksRunOnceAfterSleep_data()
+{
+    QTest::addColumn<QByteArray>("catchUp");
+    QTest::addColumn<int>("afterWake"); // exchanges in the first 5 s after waking
+    QTest::newRow("one (default)") << QByteArray() << 1;
+    QTest::newRow("one") << QByteArray(R"(, "catch_up": "one")") << 1;
+    QTest::newRow("none") << QByteArray(R"(, "catch_up": "none")") << 0;
+}
+
+void tst_Scheduler::missedTicksRunOnceAfterSleep()
+{
+    QFETCH(QByteArray, catchUp);
+    QFETCH(int, afterWake);
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 60)" + catchUp)));
+    QCOMPARE(m_server->received.size(), 1);
+    // Two hours asleep: 120 ticks missed.
+    m_clock->sleep(2 * 3600 * 1000);
+    QVERIFY(advance(5000, 1000));
+    QCOMPARE(m_server->received.size(), 1 + afterWake);
+    // Either way the next tick runs on the schedule, once.
+    QVERIFY(advance(60000, 1000));
+    QCOMPARE(m_server->received.size(), 2 + afterWake);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2 + afterWake);
 }
 
 void tst_Scheduler::wallClockStepBackDoesNotStrand()

@@ -60,6 +60,12 @@ QList<Step> operationAt(int e, int m)
         return {fail500};
     if (e == 1 && m >= 1500 && m < 1530)
         return {timeout};
+    // The machine offline (docs/offline.md): a minute of nothing but an exchange that
+    // found no network, which says nothing of the endpoint; the retry, in the next
+    // minute, succeeds.
+    if (e == 1 && m >= 1700 && m < 1710)
+        return {{0, Decision::Retry, QStringLiteral("offline"), 1},
+                {200, Decision::Success, QString(), 70'000}};
     if (m % 14 == 4) // throttled, then succeeded
         return {{429, Decision::Retry, QString(), d}, {200, Decision::Success, QString(), d2}};
     if (m % 74 == 10)
@@ -237,8 +243,9 @@ QSqlDatabase tst_SlaReport::raw()
 qint64 tst_SlaReport::count(const QString &where)
 {
     QSqlQuery query(raw());
+    // An exchange that found no network counts nowhere (docs/report.md, "Offline").
     const QString sql = QStringLiteral("SELECT COUNT(*) FROM attempts a WHERE a.lease_conflict = 0"
-                                       " AND %1")
+                                       " AND a.reason <> 'offline' AND %1")
                             .arg(where);
     if (!query.exec(sql) || !query.next()) {
         qWarning("recount failed: %s: %s", qPrintable(sql), qPrintable(query.lastError().text()));
@@ -279,7 +286,8 @@ void tst_SlaReport::compareDowntime(const SlaEndpointReport &e, qint64 from, qin
     QSqlQuery query(raw());
     QVERIFY2(query.exec(QStringLiteral("SELECT %1, SUM(CASE WHEN a.decision = 'success' THEN 1"
                                        " ELSE 0 END), SUM(%2) FROM attempts a"
-                                       " WHERE a.lease_conflict = 0 AND %3 GROUP BY %1 ORDER BY %1")
+                                       " WHERE a.lease_conflict = 0 AND a.reason <> 'offline'"
+                                       " AND %3 GROUP BY %1 ORDER BY %1")
                             .arg(QLatin1String(kMinuteOf), judged,
                                  inRange(e.endpointId, from, to, maintenance))),
              qPrintable(query.lastError().text()));

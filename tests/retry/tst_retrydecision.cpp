@@ -29,6 +29,7 @@ struct Case
     int throttledBefore = 0;
     double elapsed = 0;
     double keyValidSeconds = 0;
+    bool causeInIncident = false;
 };
 
 RetryDecision run(const Case &c, quint64 seed = 1)
@@ -45,6 +46,7 @@ RetryDecision run(const Case &c, quint64 seed = 1)
     outcome.error = c.error;
     outcome.idempotencyKeySent = c.key;
     outcome.keyValidMs = qint64(c.keyValidSeconds * 1000);
+    outcome.causeInIncident = c.causeInIncident;
     for (const QByteArray &h : c.headers)
         outcome.headers.appendLine(h);
     AttemptHistory history;
@@ -74,6 +76,8 @@ private slots:
     void checks_data();
     void checks();
     void offlineIsNoAttempt();
+    void blockedByIncident_data();
+    void blockedByIncident();
 };
 
 void tst_RetryDecision::table_data()
@@ -615,3 +619,71 @@ void tst_RetryDecision::offlineIsNoAttempt()
 
 QTEST_GUILESS_MAIN(tst_RetryDecision)
 #include "tst_retrydecision.moc"
+
+void tst_RetryDecision::blockedByIncident_data()
+{
+    QTest::addColumn<Case>("input");
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<bool>("blocked");
+
+    const auto make = [](const char *method, int status, TransportError error, bool key) {
+        Case c;
+        c.method = method;
+        c.status = status;
+        c.error = error;
+        c.key = key;
+        c.attempt = 9; // max_attempts (2) long spent, by the count
+        c.set = {QStringLiteral("max_attempts=2")};
+        c.causeInIncident = true;
+        return c;
+    };
+    // What would be retried is held, whatever attempts it has spent.
+    QTest::newRow("GET refused") << make("GET", 0, TransportError::ConnectionRefused, false)
+                                 << "retry"
+                                 << "blocked_by_incident" << true;
+    QTest::newRow("GET 502") << make("GET", 502, TransportError::None, false) << "retry"
+                             << "blocked_by_incident" << true;
+    QTest::newRow("GET timeout") << make("GET", 0, TransportError::Timeout, false) << "retry"
+                                 << "blocked_by_incident" << true;
+    QTest::newRow("keyed POST timeout") << make("POST", 0, TransportError::Timeout, true) << "retry"
+                                        << "blocked_by_incident" << true;
+    QTest::newRow("POST refused") << make("POST", 0, TransportError::ConnectionRefused, false)
+                                  << "retry"
+                                  << "blocked_by_incident" << true;
+    // A POST that may have executed is parked all the same: the incident changes no
+    // promise of the retry contract.
+    QTest::newRow("POST timeout, no key")
+        << make("POST", 0, TransportError::Timeout, false) << "park"
+        << "ambiguous_send" << false;
+    QTest::newRow("POST 502, no key") << make("POST", 502, TransportError::None, false) << "park"
+                                      << "not_idempotent" << false;
+    // What is not the cause's is decided as ever.
+    QTest::newRow("GET 404") << make("GET", 404, TransportError::None, false) << "fail"
+                             << "not_retryable" << false;
+    QTest::newRow("GET TLS") << make("GET", 0, TransportError::Tls, false) << "fail"
+                             << "tls_error" << false;
+}
+
+void tst_RetryDecision::blockedByIncident()
+{
+    QFETCH(Case, input);
+    QFETCH(QString, action);
+    QFETCH(QString, reason);
+    QFETCH(bool, blocked);
+    const RetryDecision d = run(input);
+    QCOMPARE(QLatin1String(textOf(d.action)), action);
+    QCOMPARE(d.reason, reason);
+    QCOMPARE(d.blocked, blocked);
+    if (blocked) {
+        QCOMPARE(d.countedAttempts, 8); // the attempts before it: this one does not count
+        QVERIFY2(d.delayMs >= 30000 && d.delayMs <= 40000, qPrintable(QString::number(d.delayMs)));
+    }
+    // Without the incident, the same outcome spends its last attempt.
+    Case free = input;
+    free.causeInIncident = false;
+    const RetryDecision without = run(free);
+    QVERIFY(!without.blocked);
+    if (blocked)
+        QCOMPARE(without.action, RetryDecision::Action::Fail);
+}

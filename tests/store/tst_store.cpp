@@ -126,6 +126,8 @@ private slots:
     void cancel();
     void pausedEndpoint();
     void heldEndpoint();
+    void incidents();
+    void alertTurns();
     void keptExchanges();
     void pauseAfterFailures();
     void nextDue();
@@ -1048,6 +1050,111 @@ void tst_Store::keptExchanges()
     QCOMPARE(pruned.rows, qint64(4));
     for (const qint64 id : attemptIds)
         QVERIFY(!store->keptExchange(id));
+}
+
+void tst_Store::incidents()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    auto other = openStore(); // a second worker on the same database
+    QVERIFY(other);
+    const IncidentRule rule{3, 60000};
+    const QString host = QStringLiteral("host:api.example.com");
+    const QString proxy = QStringLiteral("proxy:p:3128");
+    const auto signal = [](const QString &cause, const char *endpoint, qint64 at) {
+        return IncidentSignal{cause, QLatin1String(endpoint), at};
+    };
+
+    // Two endpoints failing, one twice: not yet an incident.
+    auto changes = store->noteIncidents(
+        {signal(host, "a", kNow), signal(host, "b", kNow), signal(host, "a", kNow + 1)}, {}, rule,
+        kNow + 1, QStringLiteral("w1"));
+    QVERIFY2(changes, qPrintable(store->lastError()));
+    QVERIFY(changes->opened.isEmpty() && changes->open.isEmpty());
+    // A third, long after the first two: they are out of the window.
+    changes = other->noteIncidents({signal(host, "c", kNow + 70000)}, {}, rule, kNow + 70000,
+                                   QStringLiteral("w2"));
+    QVERIFY(changes && changes->open.isEmpty());
+    // Two more within the window, each from another worker: the third endpoint opens it,
+    // once, for the worker whose call did.
+    changes = store->noteIncidents({signal(host, "d", kNow + 71000)}, {}, rule, kNow + 71000,
+                                   QStringLiteral("w1"));
+    QVERIFY(changes && changes->open.isEmpty());
+    changes = other->noteIncidents({signal(host, "a", kNow + 72000), signal(proxy, "x", kNow)}, {},
+                                   rule, kNow + 72000, QStringLiteral("w2"));
+    QVERIFY(changes);
+    QCOMPARE(changes->opened.size(), 1);
+    const IncidentRecord opened = changes->opened.first();
+    QCOMPARE(opened.cause, host);
+    QCOMPARE(opened.openedAtMs, kNow + 72000);
+    QCOMPARE(opened.openedBy, QStringLiteral("w2"));
+    QCOMPARE(opened.endpointIds, (QStringList{"a", "c", "d"}));
+    QVERIFY(opened.isOpen() && opened.alertedAtMs < 0);
+    QCOMPARE(changes->open.size(), 1);
+
+    // The other worker's failures join it; it opens no second one.
+    changes = store->noteIncidents({signal(host, "e", kNow + 73000)}, {}, rule, kNow + 73000,
+                                   QStringLiteral("w1"));
+    QVERIFY(changes && changes->opened.isEmpty());
+    QCOMPARE(changes->open.size(), 1);
+    QCOMPARE(changes->open.first().id, opened.id);
+    QCOMPARE(changes->open.first().endpointIds, (QStringList{"a", "c", "d", "e"}));
+
+    // Its alert goes once, for the fleet.
+    QCOMPARE(other->markIncidentAlerted(opened.id, kNow + 100000), std::optional<bool>(true));
+    QCOMPARE(store->markIncidentAlerted(opened.id, kNow + 100001), std::optional<bool>(false));
+
+    // Cleared: one worker closes it, and says so with when its alert went.
+    changes = store->noteIncidents({}, {host}, rule, kNow + 200000, QStringLiteral("w1"));
+    QVERIFY(changes);
+    QCOMPARE(changes->closed.size(), 1);
+    QCOMPARE(changes->closed.first().id, opened.id);
+    QCOMPARE(changes->closed.first().closedAtMs, kNow + 200000);
+    QCOMPARE(changes->closed.first().alertedAtMs, kNow + 100000);
+    QCOMPARE(changes->closed.first().endpointIds, (QStringList{"a", "c", "d", "e"}));
+    QVERIFY(changes->open.isEmpty());
+    changes = other->noteIncidents({}, {host}, rule, kNow + 200001, QStringLiteral("w2"));
+    QVERIFY(changes && changes->closed.isEmpty());
+    QCOMPARE(store->markIncidentAlerted(opened.id, kNow + 200002), std::optional<bool>(false));
+    // Its failures are forgotten: two new ones open nothing.
+    changes =
+        store->noteIncidents({signal(host, "a", kNow + 201000), signal(host, "b", kNow + 201000)},
+                             {}, rule, kNow + 201000, QStringLiteral("w1"));
+    QVERIFY(changes && changes->open.isEmpty());
+
+    // The history: open and closed, newest first.
+    const auto all = other->incidents(false, kNow);
+    QVERIFY(all);
+    QCOMPARE(all->size(), 1);
+    QVERIFY(!all->first().isOpen());
+    QCOMPARE(all->first().closedBy, QStringLiteral("w1"));
+    QCOMPARE(other->incidents(true).value_or(QList<IncidentRecord>{IncidentRecord{}}).size(), 0);
+    QCOMPARE(other->incidents(false, kNow + 100000).value().size(), 0); // opened before
+}
+
+void tst_Store::alertTurns()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    auto other = openStore();
+    QVERIFY(other);
+    const QString kind = QStringLiteral("operation_failed");
+    QCOMPARE(store->takeAlertTurn(QStringLiteral("chat"), kind, kNow, 300000),
+             std::optional<bool>(true));
+    // Another worker, within the interval: the fleet's message went already.
+    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 1000, 300000),
+             std::optional<bool>(false));
+    // Another kind, another target: their own turns.
+    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), QStringLiteral("incident"), kNow + 1000,
+                                  300000),
+             std::optional<bool>(true));
+    QCOMPARE(other->takeAlertTurn(QStringLiteral("pager"), kind, kNow + 1000, 300000),
+             std::optional<bool>(true));
+    // Once the interval has passed, the next one goes, and starts it again.
+    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300000, 300000),
+             std::optional<bool>(true));
+    QCOMPARE(store->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300001, 300000),
+             std::optional<bool>(false));
 }
 
 void tst_Store::heldEndpoint()

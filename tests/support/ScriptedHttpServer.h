@@ -39,14 +39,21 @@ class ScriptedHttpServer final : public QTcpServer
     Q_OBJECT
 
 public:
-    explicit ScriptedHttpServer(QObject *parent = nullptr) : QTcpServer(parent)
+    // address: another loopback address (127.0.0.2, ...) stands for another host.
+    explicit ScriptedHttpServer(QObject *parent = nullptr,
+                                const QHostAddress &address = QHostAddress::LocalHost,
+                                quint16 port = 0)
+        : QTcpServer(parent)
     {
-        listen(QHostAddress::LocalHost, 0);
+        listen(address, port);
     }
 
     QString url(const QString &path = QStringLiteral("/")) const
     {
-        return QStringLiteral("http://127.0.0.1:%1%2").arg(serverPort()).arg(path);
+        return QStringLiteral("http://%1:%2%3")
+            .arg(serverAddress().toString())
+            .arg(serverPort())
+            .arg(path);
     }
 
     // Responses for a path; requests to other paths get 200.

@@ -130,6 +130,22 @@ void tst_Integrations::stateRulesAndPrecedence()
     QCOMPARE(integrationState(s, kNow), IntegrationState::Throttled);
     s.lastEndedFailed = true;
     QCOMPARE(integrationState(s, kNow), IntegrationState::Failing);
+    // docs/incidents.md: an open incident that lists it says what it fails for.
+    s.blockedBy = QStringLiteral("host:api.example.com");
+    s.blockedSinceMs = kNow - 60000;
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Blocked);
+    {
+        IntegrationsModel model;
+        IntegrationsSnapshot snapshot;
+        snapshot.readAtMs = kNow;
+        snapshot.rows = {s};
+        model.setNowMs(kNow);
+        model.setSnapshot(snapshot);
+        QCOMPARE(model.index(0, IntegrationsModel::StateColumn).data().toString(),
+                 QStringLiteral("blocked by host api.example.com"));
+    }
+    s.blockedBy.clear();
+    QCOMPARE(integrationState(s, kNow), IntegrationState::Failing);
     s.heldUntilMs = kNow + 1;
     QCOMPARE(integrationState(s, kNow), IntegrationState::Held);
     // A hold that ended is no hold.

@@ -93,7 +93,7 @@ void tst_ReportDialog::showsLastMonth()
     QVERIFY(html.contains(QStringLiteral("Partner API (api)")));
     QVERIFY(html.contains(QStringLiteral("Uploads (upload)")));
     QVERIFY(html.contains(QStringLiteral("missed")));
-    QVERIFY(html.contains(QStringLiteral("not tracked yet")));
+    QVERIFY(html.contains(QStringLiteral("found no network")));
     QVERIFY(html.contains(QStringLiteral("chart://0")));
     QVERIFY(html.contains(QStringLiteral("Maintenance")));
     const QString picture = QProcessEnvironment::systemEnvironment().value(

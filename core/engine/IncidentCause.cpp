@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/engine/IncidentCause.h"
+
+namespace cooldown {
+
+namespace {
+
+QString proxyCauseOf(const QString &host, const ProxyConfig &proxy)
+{
+    // Only a proxy the workspace names is a cause of its own: "system" is whatever the
+    // environment says, which the engine cannot tell apart from the host.
+    if (proxy.kind != ProxyConfig::Kind::Explicit || proxy.bypasses(host))
+        return {};
+    const int port = proxy.url.port(proxy.url.scheme() == QLatin1String("socks5") ? 1080 : 80);
+    return QStringLiteral("proxy:%1:%2").arg(proxy.url.host().toLower()).arg(port);
+}
+
+bool isServerFailure(int status)
+{
+    // 503 is left out: it is a throttle the retry contract waits for, and the server
+    // that says it is there.
+    return status == 500 || status == 502 || status == 504;
+}
+
+} // namespace
+
+ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, int status,
+                                TransportError error)
+{
+    ExchangeCauses causes;
+    if (host.isEmpty())
+        return causes;
+    const QString hostCause = QStringLiteral("host:") + host.toLower();
+    const QString proxyCause = proxyCauseOf(host, proxy);
+    switch (error) {
+    case TransportError::None:
+        break;
+    case TransportError::ConnectionRefused:
+    case TransportError::HostNotFound:
+    case TransportError::Timeout:
+    case TransportError::ConnectionClosed:
+    case TransportError::Tls:
+        // Through a proxy, a host that fails comes back as the proxy's 502 or 504; no
+        // answer at all is the proxy's.
+        causes.failed = proxyCause.isEmpty() ? hostCause : proxyCause;
+        return causes;
+    case TransportError::BadUrl:
+    case TransportError::UnsupportedScheme:
+    case TransportError::WorkerDied:
+    case TransportError::NetworkUnreachable:
+    case TransportError::Interrupted:
+        return causes;
+    }
+    if (status == 0)
+        return causes;
+    if (isServerFailure(status))
+        causes.failed = hostCause;
+    else
+        causes.cleared.append(hostCause);
+    if (!proxyCause.isEmpty())
+        causes.cleared.append(proxyCause);
+    return causes;
+}
+
+QString incidentCauseText(const QString &cause)
+{
+    const qsizetype colon = cause.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return cause;
+    return cause.left(colon) + QLatin1Char(' ') + cause.mid(colon + 1);
+}
+
+} // namespace cooldown

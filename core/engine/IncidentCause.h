@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "core/config/Credentials.h"
+#include "core/retry/RetryDecision.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace cooldown {
+
+// What one exchange says of the causes that several endpoints can share
+// (docs/incidents.md): the one it failed for, and those it shows to work.
+struct ExchangeCauses
+{
+    // "host:NAME" when the host gave no answer (refused, not found, timed out, closed,
+    // TLS failed) or answered 500, 502 or 504; "proxy:HOST:PORT" when the exchange went
+    // through an explicit proxy and got no answer at all. Empty when the exchange did
+    // not fail, or failed for a reason of its own (a 4xx, a check, a throttle) or of the
+    // machine (offline, asleep).
+    QString failed;
+    // Every answer but 500, 502 and 504 shows its host works; any answer through a
+    // proxy shows the proxy does.
+    QStringList cleared;
+};
+
+ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, int status,
+                                TransportError error);
+
+// How a cause reads to an operator: "host api.example.com", "proxy proxy.corp:3128".
+QString incidentCauseText(const QString &cause);
+
+} // namespace cooldown

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+// Incidents: failures that share a cause, for the whole fleet (docs/incidents.md), and
+// the fleet's turns of each alert target.
+#include "core/store/Schema.h"
+#include "core/store/SqlTransaction.h"
+#include "core/store/Store.h"
+#include "core/store/StoreSql.h"
+
+#include <QSet>
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <tuple>
+
+namespace cooldown {
+
+using storesql::text;
+
+namespace {
+
+QStringList sortedUnique(QStringList list)
+{
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    return list;
+}
+
+} // namespace
+
+std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> &failures,
+                                                    const QStringList &clearedCauses,
+                                                    const IncidentRule &rule, qint64 nowMs,
+                                                    const QString &workerId)
+{
+    IncidentChanges changes;
+    if (m_schemaVersion < schema::incidentsVersion())
+        return changes; // a store held at an older version, in the migration tests
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("incidents"), transaction.error());
+        return std::nullopt;
+    }
+    // A cause that cleared in this batch and failed again after is open to a new
+    // incident: clearing goes first, as the exchanges ended in that order or near it.
+    QSet<QString> cleared;
+    QStringList clearing = clearedCauses;
+    clearing.sort();
+    for (const QString &cause : std::as_const(clearing)) {
+        QSqlQuery close = prepare(
+            QStringLiteral("UPDATE incidents SET closed_at = :now, closed_by = :worker"
+                           " WHERE cause = :cause AND closed_at IS NULL"));
+        close.bindValue(QStringLiteral(":now"), nowMs);
+        close.bindValue(QStringLiteral(":worker"), text(workerId));
+        close.bindValue(QStringLiteral(":cause"), text(cause));
+        if (!exec(close))
+            return std::nullopt;
+        if (close.numRowsAffected() == 1)
+            cleared.insert(cause);
+        QSqlQuery forget =
+            prepare(QStringLiteral("DELETE FROM incident_signals WHERE cause = :cause"));
+        forget.bindValue(QStringLiteral(":cause"), text(cause));
+        if (!exec(forget))
+            return std::nullopt;
+    }
+
+    // In one order for every worker: on PostgreSQL, two transactions that lock the same
+    // rows in different orders would deadlock.
+    QList<IncidentSignal> sorted = failures;
+    std::sort(sorted.begin(), sorted.end(), [](const IncidentSignal &a, const IncidentSignal &b) {
+        return std::tie(a.cause, a.endpointId) < std::tie(b.cause, b.endpointId);
+    });
+    QStringList failedCauses;
+    for (const IncidentSignal &f : std::as_const(sorted)) {
+        QSqlQuery note = prepare(QStringLiteral(
+            "INSERT INTO incident_signals (cause, endpoint_id, failed_at) VALUES (:cause, :e, :at)"
+            " ON CONFLICT (cause, endpoint_id) DO UPDATE SET failed_at = excluded.failed_at"
+            " WHERE excluded.failed_at > incident_signals.failed_at"));
+        note.bindValue(QStringLiteral(":cause"), text(f.cause));
+        note.bindValue(QStringLiteral(":e"), text(f.endpointId));
+        note.bindValue(QStringLiteral(":at"), f.atMs);
+        if (!exec(note))
+            return std::nullopt;
+        if (failedCauses.isEmpty() || failedCauses.last() != f.cause)
+            failedCauses.append(f.cause);
+    }
+    // Failures older than the window open nothing any more.
+    QSqlQuery expire =
+        prepare(QStringLiteral("DELETE FROM incident_signals WHERE failed_at < :since"));
+    expire.bindValue(QStringLiteral(":since"), nowMs - rule.windowMs);
+    if (!exec(expire))
+        return std::nullopt;
+
+    QSet<QString> opened;
+    for (const QString &cause : std::as_const(failedCauses)) {
+        QSqlQuery count = prepare(QStringLiteral(
+            "SELECT COUNT(*) FROM incident_signals WHERE cause = :cause AND failed_at >= :since"));
+        count.bindValue(QStringLiteral(":cause"), text(cause));
+        count.bindValue(QStringLiteral(":since"), nowMs - rule.windowMs);
+        if (!exec(count) || !count.next())
+            return std::nullopt;
+        const qint64 endpoints = count.value(0).toLongLong();
+        count.finish();
+        if (endpoints >= rule.minIntegrations) {
+            // The unique index on the open incident of a cause decides between workers
+            // that count enough failures at once: one inserts, the others find it.
+            QSqlQuery open = prepare(
+                QStringLiteral("INSERT INTO incidents (cause, opened_at, opened_by)"
+                               " VALUES (:cause, :now, :worker) ON CONFLICT DO NOTHING"));
+            open.bindValue(QStringLiteral(":cause"), text(cause));
+            open.bindValue(QStringLiteral(":now"), nowMs);
+            open.bindValue(QStringLiteral(":worker"), text(workerId));
+            if (!exec(open))
+                return std::nullopt;
+            if (open.numRowsAffected() == 1)
+                opened.insert(cause);
+        }
+        // Every endpoint that failed for the cause within the window is blocked by its
+        // open incident, whoever opened it.
+        QSqlQuery join = prepare(QStringLiteral(
+            "INSERT INTO incident_endpoints (incident_id, endpoint_id)"
+            " SELECT i.id, s.endpoint_id FROM incidents i JOIN incident_signals s"
+            " ON s.cause = i.cause WHERE i.cause = :cause AND i.closed_at IS NULL"
+            " AND s.failed_at >= :since ON CONFLICT DO NOTHING"));
+        join.bindValue(QStringLiteral(":cause"), text(cause));
+        join.bindValue(QStringLiteral(":since"), nowMs - rule.windowMs);
+        if (!exec(join))
+            return std::nullopt;
+    }
+
+    auto open = incidents(true);
+    if (!open)
+        return std::nullopt;
+    changes.open = *open;
+    for (const IncidentRecord &incident : std::as_const(changes.open)) {
+        if (opened.contains(incident.cause))
+            changes.opened.append(incident);
+    }
+    if (!cleared.isEmpty()) {
+        QSqlQuery closed = prepare(QStringLiteral(
+            "SELECT i.id, i.cause, i.opened_at, i.closed_at, i.opened_by, i.closed_by,"
+            " e.endpoint_id, i.alerted_at FROM incidents i LEFT JOIN incident_endpoints e"
+            " ON e.incident_id = i.id WHERE i.closed_at = :now AND i.closed_by = :worker"
+            " ORDER BY i.id, e.endpoint_id"));
+        closed.bindValue(QStringLiteral(":now"), nowMs);
+        closed.bindValue(QStringLiteral(":worker"), text(workerId));
+        if (!exec(closed))
+            return std::nullopt;
+        while (closed.next()) {
+            if (!cleared.contains(closed.value(1).toString()))
+                continue;
+            if (changes.closed.isEmpty() || changes.closed.last().id != closed.value(0).toLongLong()) {
+                IncidentRecord r;
+                r.id = closed.value(0).toLongLong();
+                r.cause = closed.value(1).toString();
+                r.openedAtMs = closed.value(2).toLongLong();
+                r.closedAtMs = closed.value(3).toLongLong();
+                r.openedBy = closed.value(4).toString();
+                r.closedBy = closed.value(5).toString();
+                r.alertedAtMs = closed.value(7).isNull() ? -1 : closed.value(7).toLongLong();
+                changes.closed.append(r);
+            }
+            if (!closed.value(6).isNull())
+                changes.closed.last().endpointIds.append(closed.value(6).toString());
+        }
+    }
+    if (!transaction.commit()) {
+        fail(QStringLiteral("incidents"), transaction.error());
+        return std::nullopt;
+    }
+    return changes;
+}
+
+std::optional<QList<IncidentRecord>> Store::incidents(bool openOnly, qint64 sinceMs, int limit)
+{
+    QList<IncidentRecord> out;
+    if (m_schemaVersion < schema::incidentsVersion())
+        return out;
+    QSqlQuery query = prepare(
+        QStringLiteral("SELECT i.id, i.cause, i.opened_at, i.closed_at, i.opened_by, i.closed_by,"
+                       " e.endpoint_id, i.alerted_at FROM (SELECT * FROM incidents"
+                       " WHERE closed_at IS NULL") +
+        (openOnly ? QString() : QStringLiteral(" OR opened_at >= :since")) +
+        QStringLiteral(" ORDER BY id DESC LIMIT :limit) i LEFT JOIN incident_endpoints e"
+                       " ON e.incident_id = i.id ORDER BY i.id DESC, e.endpoint_id"));
+    if (!openOnly)
+        query.bindValue(QStringLiteral(":since"), sinceMs);
+    query.bindValue(QStringLiteral(":limit"), limit);
+    query.setForwardOnly(true);
+    if (!exec(query))
+        return std::nullopt;
+    while (query.next()) {
+        const qint64 id = query.value(0).toLongLong();
+        if (out.isEmpty() || out.last().id != id) {
+            IncidentRecord r;
+            r.id = id;
+            r.cause = query.value(1).toString();
+            r.openedAtMs = query.value(2).toLongLong();
+            r.closedAtMs = query.value(3).isNull() ? -1 : query.value(3).toLongLong();
+            r.openedBy = query.value(4).toString();
+            r.closedBy = query.value(5).toString();
+            r.alertedAtMs = query.value(7).isNull() ? -1 : query.value(7).toLongLong();
+            out.append(r);
+        }
+        if (!query.value(6).isNull())
+            out.last().endpointIds.append(query.value(6).toString());
+    }
+    for (IncidentRecord &r : out)
+        r.endpointIds = sortedUnique(r.endpointIds);
+    return out;
+}
+
+std::optional<bool> Store::markIncidentAlerted(qint64 incidentId, qint64 nowMs)
+{
+    if (m_schemaVersion < schema::incidentsVersion())
+        return false;
+    QSqlQuery mark = prepare(QStringLiteral("UPDATE incidents SET alerted_at = :now WHERE id = :id"
+                                            " AND alerted_at IS NULL AND closed_at IS NULL"));
+    mark.bindValue(QStringLiteral(":now"), nowMs);
+    mark.bindValue(QStringLiteral(":id"), incidentId);
+    if (!exec(mark))
+        return std::nullopt;
+    return mark.numRowsAffected() == 1;
+}
+
+std::optional<bool> Store::takeAlertTurn(const QString &alertId, const QString &kind, qint64 nowMs,
+                                         qint64 minIntervalMs)
+{
+    if (m_schemaVersion < schema::incidentsVersion())
+        return true;
+    // One statement: the row is made, or moved on when its interval has passed; a row
+    // that stays as it was means another worker's message of the kind went too lately.
+    QSqlQuery turn = prepare(QStringLiteral(
+        "INSERT INTO alert_turns (alert_id, kind, sent_at) VALUES (:alert, :kind, :now)"
+        " ON CONFLICT (alert_id, kind) DO UPDATE SET sent_at = excluded.sent_at"
+        " WHERE alert_turns.sent_at <= :due"));
+    turn.bindValue(QStringLiteral(":alert"), text(alertId));
+    turn.bindValue(QStringLiteral(":kind"), text(kind));
+    turn.bindValue(QStringLiteral(":now"), nowMs);
+    turn.bindValue(QStringLiteral(":due"), nowMs - minIntervalMs);
+    if (!exec(turn))
+        return std::nullopt;
+    return turn.numRowsAffected() == 1;
+}
+
+} // namespace cooldown
