@@ -21,14 +21,14 @@ constexpr qint64 kDefaultSinceMs = 7LL * 24 * 3600 * 1000;
 QString incidentLine(const IncidentRecord &i, qint64 nowMs)
 {
     const qint64 endMs = i.isOpen() ? nowMs : i.closedAtMs;
-    const QString span = i.isOpen()
-                             ? QStringLiteral("open since %1").arg(isoTime(i.openedAtMs))
-                             : QStringLiteral("%1 to %2").arg(isoTime(i.openedAtMs),
-                                                              isoTime(i.closedAtMs));
+    const QString span =
+        i.isOpen() ? QStringLiteral("open since %1").arg(isoTime(i.openedAtMs))
+                   : QStringLiteral("%1 to %2").arg(isoTime(i.openedAtMs), isoTime(i.closedAtMs));
     return QStringLiteral("incident %1  %2 (%3)  %4  %5 %6: %7")
         .arg(i.id)
         .arg(span, durationText(std::max<qint64>(1000, endMs - i.openedAtMs) / 1000 * 1000),
-             incidentCauseText(i.cause), i.isOpen() ? QStringLiteral("blocks") : QStringLiteral("blocked"))
+             incidentCauseText(i.cause),
+             i.isOpen() ? QStringLiteral("blocks") : QStringLiteral("blocked"))
         .arg(i.endpointIds.size())
         .arg(i.endpointIds.join(QStringLiteral(", ")));
 }
@@ -102,20 +102,19 @@ int runIncidents(const QStringList &arguments)
             list.append(incidentJson(i));
             openCount += i.isOpen() ? 1 : 0;
         }
-        printOut(QString::fromUtf8(
-            QJsonDocument(QJsonObject{{QStringLiteral("open"), openCount},
-                                      {QStringLiteral("incidents"), list}})
-                .toJson()));
+        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("open"), openCount},
+                                                             {QStringLiteral("incidents"), list}})
+                                       .toJson()));
         return ExitOk;
     }
     QStringList lines;
     for (const IncidentRecord &i : *incidents)
         lines << incidentLine(i, nowMs);
     if (lines.isEmpty())
-        lines << (parser.isSet(open) ? QStringLiteral("no open incident")
-                                     : QStringLiteral("no incident in the last %1")
-                                           .arg(durationText(sinceMs)));
-    printOut(lines.join(QLatin1Char('\n')));
+        lines << (parser.isSet(open)
+                      ? QStringLiteral("no open incident")
+                      : QStringLiteral("no incident in the last %1").arg(durationText(sinceMs)));
+    printOut(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     return ExitOk;
 }
 

@@ -137,7 +137,7 @@ int runShowAttempt(const QStringList &arguments)
     const std::optional<KeptExchange> kept = store->keptExchange(*id);
     printOut(parser.isSet(json)
                  ? QString::fromUtf8(QJsonDocument(attemptJson(found.first(), kept)).toJson())
-                 : attemptText(found.first(), kept));
+                 : attemptText(found.first(), kept) + QLatin1Char('\n'));
     return ExitOk;
 }
 

@@ -46,9 +46,9 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
     QStringList clearing = clearedCauses;
     clearing.sort();
     for (const QString &cause : std::as_const(clearing)) {
-        QSqlQuery close = prepare(
-            QStringLiteral("UPDATE incidents SET closed_at = :now, closed_by = :worker"
-                           " WHERE cause = :cause AND closed_at IS NULL"));
+        QSqlQuery close =
+            prepare(QStringLiteral("UPDATE incidents SET closed_at = :now, closed_by = :worker"
+                                   " WHERE cause = :cause AND closed_at IS NULL"));
         close.bindValue(QStringLiteral(":now"), nowMs);
         close.bindValue(QStringLiteral(":worker"), text(workerId));
         close.bindValue(QStringLiteral(":cause"), text(cause));
@@ -103,9 +103,9 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
         if (endpoints >= rule.minIntegrations) {
             // The unique index on the open incident of a cause decides between workers
             // that count enough failures at once: one inserts, the others find it.
-            QSqlQuery open = prepare(
-                QStringLiteral("INSERT INTO incidents (cause, opened_at, opened_by)"
-                               " VALUES (:cause, :now, :worker) ON CONFLICT DO NOTHING"));
+            QSqlQuery open =
+                prepare(QStringLiteral("INSERT INTO incidents (cause, opened_at, opened_by)"
+                                       " VALUES (:cause, :now, :worker) ON CONFLICT DO NOTHING"));
             open.bindValue(QStringLiteral(":cause"), text(cause));
             open.bindValue(QStringLiteral(":now"), nowMs);
             open.bindValue(QStringLiteral(":worker"), text(workerId));
@@ -116,11 +116,11 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
         }
         // Every endpoint that failed for the cause within the window is blocked by its
         // open incident, whoever opened it.
-        QSqlQuery join = prepare(QStringLiteral(
-            "INSERT INTO incident_endpoints (incident_id, endpoint_id)"
-            " SELECT i.id, s.endpoint_id FROM incidents i JOIN incident_signals s"
-            " ON s.cause = i.cause WHERE i.cause = :cause AND i.closed_at IS NULL"
-            " AND s.failed_at >= :since ON CONFLICT DO NOTHING"));
+        QSqlQuery join = prepare(
+            QStringLiteral("INSERT INTO incident_endpoints (incident_id, endpoint_id)"
+                           " SELECT i.id, s.endpoint_id FROM incidents i JOIN incident_signals s"
+                           " ON s.cause = i.cause WHERE i.cause = :cause AND i.closed_at IS NULL"
+                           " AND s.failed_at >= :since ON CONFLICT DO NOTHING"));
         join.bindValue(QStringLiteral(":cause"), text(cause));
         join.bindValue(QStringLiteral(":since"), nowMs - rule.windowMs);
         if (!exec(join))
@@ -148,7 +148,8 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
         while (closed.next()) {
             if (!cleared.contains(closed.value(1).toString()))
                 continue;
-            if (changes.closed.isEmpty() || changes.closed.last().id != closed.value(0).toLongLong()) {
+            if (changes.closed.isEmpty() ||
+                changes.closed.last().id != closed.value(0).toLongLong()) {
                 IncidentRecord r;
                 r.id = closed.value(0).toLongLong();
                 r.cause = closed.value(1).toString();

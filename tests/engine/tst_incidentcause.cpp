@@ -45,10 +45,9 @@ void tst_IncidentCause::causes_data()
     const QString api = QStringLiteral("API.example.com");
     using E = TransportError;
     // No answer from the host: the host's cause, whatever went wrong on the way.
-    for (const E e : {E::ConnectionRefused, E::HostNotFound, E::Timeout, E::ConnectionClosed,
-                      E::Tls})
-        QTest::addRow("direct %s", textOf(e))
-            << api << false << 0 << e << host << QStringList();
+    for (const E e :
+         {E::ConnectionRefused, E::HostNotFound, E::Timeout, E::ConnectionClosed, E::Tls})
+        QTest::addRow("direct %s", textOf(e)) << api << false << 0 << e << host << QStringList();
     // Its own server errors are the host's too; 503 is a throttle, and the host there.
     for (const int s : {500, 502, 504})
         QTest::addRow("direct %d", s) << api << false << s << E::None << host << QStringList();
@@ -56,14 +55,14 @@ void tst_IncidentCause::causes_data()
         QTest::addRow("direct %d", s)
             << api << false << s << E::None << QString() << QStringList{host};
     // The machine's, or the endpoint's own: no cause to share.
-    for (const E e : {E::NetworkUnreachable, E::Interrupted, E::WorkerDied, E::BadUrl,
-                      E::UnsupportedScheme})
+    for (const E e :
+         {E::NetworkUnreachable, E::Interrupted, E::WorkerDied, E::BadUrl, E::UnsupportedScheme})
         QTest::addRow("direct %s", textOf(e))
             << api << false << 0 << e << QString() << QStringList();
     // Through a proxy: no answer at all is the proxy's; its 502 and 504 are the host's,
     // and say the proxy works.
-    QTest::newRow("proxy refused") << api << true << 0 << E::ConnectionRefused << proxy
-                                   << QStringList();
+    QTest::newRow("proxy refused")
+        << api << true << 0 << E::ConnectionRefused << proxy << QStringList();
     QTest::newRow("proxy timeout") << api << true << 0 << E::Timeout << proxy << QStringList();
     QTest::newRow("proxy 502") << api << true << 502 << E::None << host << QStringList{proxy};
     QTest::newRow("proxy 200") << api << true << 200 << E::None << QString()

@@ -69,10 +69,10 @@ private:
         const QJsonObject top{
             {"version", 1},
             {"pause_after_failures", 2},
-            {"alerts", QJsonArray{QJsonObject{
-                           {"id", "ops"},
-                           {"url", m_alerts->url(QStringLiteral("/hook"))},
-                           {"events", QJsonArray{"incident", "operation_failed", "endpoint_paused"}}}}},
+            {"alerts", QJsonArray{QJsonObject{{"id", "ops"},
+                                              {"url", m_alerts->url(QStringLiteral("/hook"))},
+                                              {"events", QJsonArray{"incident", "operation_failed",
+                                                                    "endpoint_paused"}}}}},
             {"endpoints", endpoints}};
         return QJsonDocument(top).toJson(QJsonDocument::Compact);
     }
@@ -99,9 +99,9 @@ private:
             worker.random = std::make_unique<SeededRandom>(11 + w);
             SchedulerOptions options;
             options.workerId = QStringLiteral("worker-%1").arg(w);
-            worker.scheduler = std::make_unique<Scheduler>(
-                std::move(*config), *worker.store, *worker.transport, *m_clock, *worker.random,
-                *worker.timer, options);
+            worker.scheduler =
+                std::make_unique<Scheduler>(std::move(*config), *worker.store, *worker.transport,
+                                            *m_clock, *worker.random, *worker.timer, options);
             if (!worker.scheduler->start(&error)) {
                 qWarning() << error;
                 return false;
@@ -170,9 +170,10 @@ private slots:
         m_down = std::make_unique<ScriptedHttpServer>();
         m_downPort = m_down->serverPort();
         m_down->close();
-        m_up = std::make_unique<ScriptedHttpServer>(nullptr, QHostAddress(QStringLiteral("127.0.0.2")));
-        m_alerts =
-            std::make_unique<ScriptedHttpServer>(nullptr, QHostAddress(QStringLiteral("127.0.0.3")));
+        m_up = std::make_unique<ScriptedHttpServer>(nullptr,
+                                                    QHostAddress(QStringLiteral("127.0.0.2")));
+        m_alerts = std::make_unique<ScriptedHttpServer>(nullptr,
+                                                        QHostAddress(QStringLiteral("127.0.0.3")));
         QVERIFY(m_up->isListening());
         QVERIFY(m_alerts->isListening());
     }
