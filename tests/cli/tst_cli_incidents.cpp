@@ -32,7 +32,8 @@ private:
     static Result cooldown(const QStringList &args)
     {
         QProcess p;
-        p.start(QStringLiteral(COOLDOWN_BINARY), args + QStringList{QStringLiteral("--lang"), QStringLiteral("en")});
+        p.start(QStringLiteral(COOLDOWN_BINARY),
+                args + QStringList{QStringLiteral("--lang"), QStringLiteral("en")});
         if (!p.waitForFinished(30000))
             qFatal("cooldown did not finish");
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -79,9 +80,8 @@ void tst_CliIncidents::initTestCase()
                                  {}, rule, recent, QStringLiteral("w2")));
 
     // An attempt that failed its check, with its exchange kept.
-    std::optional<OperationRecord> op =
-        test::claimNew(*store, QStringLiteral("search"), QStringLiteral("k"), now,
-                       QStringLiteral("w"));
+    std::optional<OperationRecord> op = test::claimNew(
+        *store, QStringLiteral("search"), QStringLiteral("k"), now, QStringLiteral("w"));
     QVERIFY(op);
     AttemptRecord a = test::nextAttempt(*op, now, now + 120);
     a.status = 200;
@@ -118,8 +118,8 @@ void tst_CliIncidents::listsIncidents()
              r.out.constData());
     QVERIFY(r.out.endsWith('\n'));
 
-    const Result j =
-        cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db, QStringLiteral("--json")});
+    const Result j = cooldown(
+        {QStringLiteral("incidents"), QStringLiteral("--db"), m_db, QStringLiteral("--json")});
     QCOMPARE(j.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(j.out).object();
     QCOMPARE(o.value("open").toInt(), 1);
@@ -132,9 +132,8 @@ void tst_CliIncidents::listsIncidents()
     QCOMPARE(list.at(1).toObject().value("endpoints").toArray().size(), 3);
 
     // Only the last 90 minutes: the proxy's incident opened before.
-    const Result recent = cooldown(
-        {QStringLiteral("incidents"), QStringLiteral("--db"), m_db, QStringLiteral("--since"),
-         QStringLiteral("90m")});
+    const Result recent = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
+                                    QStringLiteral("--since"), QStringLiteral("90m")});
     QCOMPARE(recent.exitCode, 0);
     QCOMPARE(recent.out.trimmed().split('\n').size(), 1);
 }
@@ -151,9 +150,8 @@ void tst_CliIncidents::onlyOpen()
 
 void tst_CliIncidents::badSinceIsNamed()
 {
-    const Result r = cooldown(
-        {QStringLiteral("incidents"), QStringLiteral("--db"), m_db, QStringLiteral("--since"),
-         QStringLiteral("2x")});
+    const Result r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
+                               QStringLiteral("--since"), QStringLiteral("2x")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--since") && r.err.contains("'2x'"), r.err.constData());
     QVERIFY(r.out.isEmpty());
@@ -170,8 +168,8 @@ void tst_CliIncidents::showsAnAttempt()
     QVERIFY(r.out.contains("{\"items\": []}"));
     QVERIFY(r.out.endsWith('\n'));
 
-    const Result j = cooldown(
-        {QStringLiteral("show-attempt"), id, QStringLiteral("--db"), m_db, QStringLiteral("--json")});
+    const Result j = cooldown({QStringLiteral("show-attempt"), id, QStringLiteral("--db"), m_db,
+                               QStringLiteral("--json")});
     QCOMPARE(j.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(j.out).object();
     QCOMPARE(o.value("reason").toString(), QStringLiteral("assertion_failed"));
@@ -185,7 +183,8 @@ void tst_CliIncidents::missingAttemptIsNamed()
                                QStringLiteral("--db"), m_db});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QByteArray::number(m_attemptId + 100)), r.err.constData());
-    const Result word = cooldown({QStringLiteral("show-attempt"), QStringLiteral("x"), QStringLiteral("--db"), m_db});
+    const Result word = cooldown(
+        {QStringLiteral("show-attempt"), QStringLiteral("x"), QStringLiteral("--db"), m_db});
     QCOMPARE(word.exitCode, 2);
 }
 
