@@ -6,12 +6,12 @@
 
 #include "core/store/Store.h"
 #include "support/AttemptFixture.h"
+#include "support/CooldownRun.h"
 
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,21 +22,11 @@ class tst_CliIncidents : public QObject
     Q_OBJECT
 
 private:
-    struct Result
+    // The binary's run, in English, with this test's environment.
+    static CooldownResult cooldown(const QStringList &args)
     {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    static Result cooldown(const QStringList &args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(COOLDOWN_BINARY),
-                args + QStringList{QStringLiteral("--lang"), QStringLiteral("en")});
-        if (!p.waitForFinished(30000))
-            qFatal("cooldown did not finish");
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+        return runCooldown(args + QStringList{QStringLiteral("--lang"), QStringLiteral("en")},
+                           QProcessEnvironment::systemEnvironment(), 30000);
     }
 
     QTemporaryDir m_dir;
@@ -106,7 +96,7 @@ void tst_CliIncidents::initTestCase()
 
 void tst_CliIncidents::listsIncidents()
 {
-    const Result r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db});
+    const CooldownResult r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db});
     QCOMPARE(r.exitCode, 0);
     const QList<QByteArray> lines = r.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
@@ -118,7 +108,7 @@ void tst_CliIncidents::listsIncidents()
              r.out.constData());
     QVERIFY(r.out.endsWith('\n'));
 
-    const Result j = cooldown(
+    const CooldownResult j = cooldown(
         {QStringLiteral("incidents"), QStringLiteral("--db"), m_db, QStringLiteral("--json")});
     QCOMPARE(j.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(j.out).object();
@@ -132,16 +122,17 @@ void tst_CliIncidents::listsIncidents()
     QCOMPARE(list.at(1).toObject().value("endpoints").toArray().size(), 3);
 
     // Only the last 90 minutes: the proxy's incident opened before.
-    const Result recent = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
-                                    QStringLiteral("--since"), QStringLiteral("90m")});
+    const CooldownResult recent =
+        cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
+                  QStringLiteral("--since"), QStringLiteral("90m")});
     QCOMPARE(recent.exitCode, 0);
     QCOMPARE(recent.out.trimmed().split('\n').size(), 1);
 }
 
 void tst_CliIncidents::onlyOpen()
 {
-    const Result r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
-                               QStringLiteral("--open"), QStringLiteral("--json")});
+    const CooldownResult r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
+                                       QStringLiteral("--open"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const QJsonArray list = QJsonDocument::fromJson(r.out).object().value("incidents").toArray();
     QCOMPARE(list.size(), 1);
@@ -150,8 +141,8 @@ void tst_CliIncidents::onlyOpen()
 
 void tst_CliIncidents::badSinceIsNamed()
 {
-    const Result r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
-                               QStringLiteral("--since"), QStringLiteral("2x")});
+    const CooldownResult r = cooldown({QStringLiteral("incidents"), QStringLiteral("--db"), m_db,
+                                       QStringLiteral("--since"), QStringLiteral("2x")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--since") && r.err.contains("'2x'"), r.err.constData());
     QVERIFY(r.out.isEmpty());
@@ -160,7 +151,8 @@ void tst_CliIncidents::badSinceIsNamed()
 void tst_CliIncidents::showsAnAttempt()
 {
     const QString id = QString::number(m_attemptId);
-    const Result r = cooldown({QStringLiteral("show-attempt"), id, QStringLiteral("--db"), m_db});
+    const CooldownResult r =
+        cooldown({QStringLiteral("show-attempt"), id, QStringLiteral("--db"), m_db});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("answer 200: fail (assertion_failed)"), r.out.constData());
     QVERIFY(r.out.contains("check failed: json[0] /items min_items 1; found: []"));
@@ -168,8 +160,8 @@ void tst_CliIncidents::showsAnAttempt()
     QVERIFY(r.out.contains("{\"items\": []}"));
     QVERIFY(r.out.endsWith('\n'));
 
-    const Result j = cooldown({QStringLiteral("show-attempt"), id, QStringLiteral("--db"), m_db,
-                               QStringLiteral("--json")});
+    const CooldownResult j = cooldown({QStringLiteral("show-attempt"), id, QStringLiteral("--db"),
+                                       m_db, QStringLiteral("--json")});
     QCOMPARE(j.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(j.out).object();
     QCOMPARE(o.value("reason").toString(), QStringLiteral("assertion_failed"));
@@ -179,11 +171,12 @@ void tst_CliIncidents::showsAnAttempt()
 
 void tst_CliIncidents::missingAttemptIsNamed()
 {
-    const Result r = cooldown({QStringLiteral("show-attempt"), QString::number(m_attemptId + 100),
-                               QStringLiteral("--db"), m_db});
+    const CooldownResult r =
+        cooldown({QStringLiteral("show-attempt"), QString::number(m_attemptId + 100),
+                  QStringLiteral("--db"), m_db});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QByteArray::number(m_attemptId + 100)), r.err.constData());
-    const Result word = cooldown(
+    const CooldownResult word = cooldown(
         {QStringLiteral("show-attempt"), QStringLiteral("x"), QStringLiteral("--db"), m_db});
     QCOMPARE(word.exitCode, 2);
 }
