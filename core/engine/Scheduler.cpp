@@ -2059,6 +2059,10 @@ void Scheduler::noteIncidents(const QList<Store::FinishRequest> &batch,
         const AttemptRecord &attempt = batch.at(i).attempt;
         if (outcomes.at(i).result != Store::FinishResult::Committed || isAlert(attempt.endpointId))
             continue;
+        // A success says something only of an open incident's cause: while none is
+        // open, the path every answer takes reads no URL.
+        if (attempt.decision == Decision::Success && m_openIncidents.isEmpty())
+            continue;
         const EndpointConfig *endpoint = m_endpointById.value(attempt.endpointId);
         if (!endpoint)
             continue;
