@@ -991,6 +991,14 @@ private:
     // Each lane's new TAT, window and when a claim looks at it next.
     bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
     bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
+    // The phases of noteIncidents (StoreIncidents.cpp): the causes whose open incident this
+    // call closed; the causes whose incident this call opened; what workerId closed at nowMs.
+    std::optional<QSet<QString>> closeClearedIncidents(const QStringList &clearedCauses,
+                                                       qint64 nowMs, const QString &workerId);
+    std::optional<QSet<QString>> noteIncidentFailures(const QList<IncidentSignal> &failures,
+                                                      const IncidentRule &rule, qint64 nowMs,
+                                                      const QString &workerId);
+    std::optional<QList<IncidentRecord>> incidentsClosedBy(const QString &workerId, qint64 nowMs);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     bool keepExchange(qint64 attemptId, const QString &endpointId, const KeptExchange &kept);
     OperationLookup singleOperation(const QString &where, const QVariant &value);

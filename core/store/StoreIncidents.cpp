@@ -25,23 +25,37 @@ QStringList sortedUnique(QStringList list)
     return list;
 }
 
+// Rows of id, cause, opened_at, closed_at, opened_by, closed_by, endpoint_id, alerted_at,
+// by incident: one record each, its endpoints sorted.
+QList<IncidentRecord> readIncidentRows(QSqlQuery &query)
+{
+    QList<IncidentRecord> out;
+    while (query.next()) {
+        const qint64 id = query.value(0).toLongLong();
+        if (out.isEmpty() || out.last().id != id) {
+            IncidentRecord r;
+            r.id = id;
+            r.cause = query.value(1).toString();
+            r.openedAtMs = query.value(2).toLongLong();
+            r.closedAtMs = query.value(3).isNull() ? -1 : query.value(3).toLongLong();
+            r.openedBy = query.value(4).toString();
+            r.closedBy = query.value(5).toString();
+            r.alertedAtMs = query.value(7).isNull() ? -1 : query.value(7).toLongLong();
+            out.append(r);
+        }
+        if (!query.value(6).isNull())
+            out.last().endpointIds.append(query.value(6).toString());
+    }
+    for (IncidentRecord &r : out)
+        r.endpointIds = sortedUnique(r.endpointIds);
+    return out;
+}
+
 } // namespace
 
-std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> &failures,
-                                                    const QStringList &clearedCauses,
-                                                    const IncidentRule &rule, qint64 nowMs,
-                                                    const QString &workerId)
+std::optional<QSet<QString>> Store::closeClearedIncidents(const QStringList &clearedCauses,
+                                                          qint64 nowMs, const QString &workerId)
 {
-    IncidentChanges changes;
-    if (m_schemaVersion < schema::incidentsVersion())
-        return changes; // a store held at an older version, in the migration tests
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
-    if (!transaction.isActive()) {
-        fail(QStringLiteral("incidents"), transaction.error());
-        return std::nullopt;
-    }
-    // A cause that cleared in this batch and failed again after is open to a new
-    // incident: clearing goes first, as the exchanges ended in that order or near it.
     QSet<QString> cleared;
     QStringList clearing = clearedCauses;
     clearing.sort();
@@ -63,6 +77,13 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
             return std::nullopt;
     }
 
+    return cleared;
+}
+
+std::optional<QSet<QString>> Store::noteIncidentFailures(const QList<IncidentSignal> &failures,
+                                                         const IncidentRule &rule, qint64 nowMs,
+                                                         const QString &workerId)
+{
     // In one order for every worker: on PostgreSQL, two transactions that lock the same
     // rows in different orders would deadlock.
     QList<IncidentSignal> sorted = failures;
@@ -127,41 +148,61 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
             return std::nullopt;
     }
 
-    auto open = incidents(true);
+    return opened;
+}
+
+std::optional<QList<IncidentRecord>> Store::incidentsClosedBy(const QString &workerId, qint64 nowMs)
+{
+    QSqlQuery closed = prepare(QStringLiteral(
+        "SELECT i.id, i.cause, i.opened_at, i.closed_at, i.opened_by, i.closed_by,"
+        " e.endpoint_id, i.alerted_at FROM incidents i LEFT JOIN incident_endpoints e"
+        " ON e.incident_id = i.id WHERE i.closed_at = :now AND i.closed_by = :worker"
+        " ORDER BY i.id, e.endpoint_id"));
+    closed.bindValue(QStringLiteral(":now"), nowMs);
+    closed.bindValue(QStringLiteral(":worker"), text(workerId));
+    if (!exec(closed))
+        return std::nullopt;
+    return readIncidentRows(closed);
+}
+
+std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> &failures,
+                                                    const QStringList &clearedCauses,
+                                                    const IncidentRule &rule, qint64 nowMs,
+                                                    const QString &workerId)
+{
+    IncidentChanges changes;
+    if (m_schemaVersion < schema::incidentsVersion())
+        return changes; // a store held at an older version, in the migration tests
+    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    if (!transaction.isActive()) {
+        fail(QStringLiteral("incidents"), transaction.error());
+        return std::nullopt;
+    }
+    // A cause that cleared in this batch and failed again after is open to a new
+    // incident: clearing goes first, as the exchanges ended in that order or near it.
+    const std::optional<QSet<QString>> cleared =
+        closeClearedIncidents(clearedCauses, nowMs, workerId);
+    if (!cleared)
+        return std::nullopt;
+    const std::optional<QSet<QString>> opened =
+        noteIncidentFailures(failures, rule, nowMs, workerId);
+    if (!opened)
+        return std::nullopt;
+    const auto open = incidents(true);
     if (!open)
         return std::nullopt;
     changes.open = *open;
     for (const IncidentRecord &incident : std::as_const(changes.open)) {
-        if (opened.contains(incident.cause))
+        if (opened->contains(incident.cause))
             changes.opened.append(incident);
     }
-    if (!cleared.isEmpty()) {
-        QSqlQuery closed = prepare(QStringLiteral(
-            "SELECT i.id, i.cause, i.opened_at, i.closed_at, i.opened_by, i.closed_by,"
-            " e.endpoint_id, i.alerted_at FROM incidents i LEFT JOIN incident_endpoints e"
-            " ON e.incident_id = i.id WHERE i.closed_at = :now AND i.closed_by = :worker"
-            " ORDER BY i.id, e.endpoint_id"));
-        closed.bindValue(QStringLiteral(":now"), nowMs);
-        closed.bindValue(QStringLiteral(":worker"), text(workerId));
-        if (!exec(closed))
+    if (!cleared->isEmpty()) {
+        const auto closed = incidentsClosedBy(workerId, nowMs);
+        if (!closed)
             return std::nullopt;
-        while (closed.next()) {
-            if (!cleared.contains(closed.value(1).toString()))
-                continue;
-            if (changes.closed.isEmpty() ||
-                changes.closed.last().id != closed.value(0).toLongLong()) {
-                IncidentRecord r;
-                r.id = closed.value(0).toLongLong();
-                r.cause = closed.value(1).toString();
-                r.openedAtMs = closed.value(2).toLongLong();
-                r.closedAtMs = closed.value(3).toLongLong();
-                r.openedBy = closed.value(4).toString();
-                r.closedBy = closed.value(5).toString();
-                r.alertedAtMs = closed.value(7).isNull() ? -1 : closed.value(7).toLongLong();
-                changes.closed.append(r);
-            }
-            if (!closed.value(6).isNull())
-                changes.closed.last().endpointIds.append(closed.value(6).toString());
+        for (const IncidentRecord &incident : *closed) {
+            if (cleared->contains(incident.cause))
+                changes.closed.append(incident);
         }
     }
     if (!transaction.commit()) {
@@ -189,24 +230,7 @@ std::optional<QList<IncidentRecord>> Store::incidents(bool openOnly, qint64 sinc
     query.setForwardOnly(true);
     if (!exec(query))
         return std::nullopt;
-    while (query.next()) {
-        const qint64 id = query.value(0).toLongLong();
-        if (out.isEmpty() || out.last().id != id) {
-            IncidentRecord r;
-            r.id = id;
-            r.cause = query.value(1).toString();
-            r.openedAtMs = query.value(2).toLongLong();
-            r.closedAtMs = query.value(3).isNull() ? -1 : query.value(3).toLongLong();
-            r.openedBy = query.value(4).toString();
-            r.closedBy = query.value(5).toString();
-            r.alertedAtMs = query.value(7).isNull() ? -1 : query.value(7).toLongLong();
-            out.append(r);
-        }
-        if (!query.value(6).isNull())
-            out.last().endpointIds.append(query.value(6).toString());
-    }
-    for (IncidentRecord &r : out)
-        r.endpointIds = sortedUnique(r.endpointIds);
+    out = readIncidentRows(query);
     return out;
 }
 
