@@ -25,7 +25,7 @@ bool isServerFailure(int status)
 } // namespace
 
 ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, int status,
-                                TransportError error)
+                                TransportError error, bool requestLeft)
 {
     ExchangeCauses causes;
     if (host.isEmpty())
@@ -35,10 +35,18 @@ ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, i
     switch (error) {
     case TransportError::None:
         break;
+    case TransportError::ConnectionClosed:
+        // A connection was made, so the host (or the proxy) is there: one handler broke
+        // or dropped the request. (A handshake broken off is a Tls failure.)
+        return causes;
+    case TransportError::Timeout:
+        // The server took the whole request and kept it: that one endpoint hangs. A
+        // host that is away, or drops packets, takes nothing.
+        if (requestLeft)
+            return causes;
+        [[fallthrough]];
     case TransportError::ConnectionRefused:
     case TransportError::HostNotFound:
-    case TransportError::Timeout:
-    case TransportError::ConnectionClosed:
     case TransportError::Tls:
         // Through a proxy, a host that fails comes back as the proxy's 502 or 504; no
         // answer at all is the proxy's.

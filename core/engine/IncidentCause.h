@@ -13,19 +13,22 @@ namespace cooldown {
 // (docs/incidents.md): the one it failed for, and those it shows to work.
 struct ExchangeCauses
 {
-    // "host:NAME" when the host gave no answer (refused, not found, timed out, closed,
-    // TLS failed) or answered 500, 502 or 504; "proxy:HOST:PORT" when the exchange went
-    // through an explicit proxy and got no answer at all. Empty when the exchange did
-    // not fail, or failed for a reason of its own (a 4xx, a check, a throttle) or of the
-    // machine (offline, asleep).
+    // "host:NAME" when the host could not be reached (refused, not found, TLS failed, or
+    // timed out before the whole request was written) or answered 500, 502 or 504;
+    // "proxy:HOST:PORT" when the exchange went through an explicit proxy and got no answer at all.
+    // Empty when the exchange did not fail, or failed for a reason of its own (a 4xx, a check, a
+    // throttle, a connection the server closed, an answer that never came for a request it took) or
+    // of the machine (offline, asleep).
     QString failed;
     // Every answer but 500, 502 and 504 shows its host works; any answer through a
     // proxy shows the proxy does.
     QStringList cleared;
 };
 
+// requestLeft: the whole request was written to a connection the server (or the proxy)
+// had accepted (TransportResult::requestLeft).
 ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, int status,
-                                TransportError error);
+                                TransportError error, bool requestLeft);
 
 // How a cause reads to an operator: "host api.example.com", "proxy proxy.corp:3128".
 QString incidentCauseText(const QString &cause);

@@ -1111,10 +1111,12 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &answer)
         return;
 
     AttemptOutcome outcome = outcomeOf(e, result);
-    outcome.causeInIncident =
-        !m_openIncidents.isEmpty() &&
-        m_openIncidents.contains(
-            incidentCausesOf(hostOf(held), e.proxy, outcome.status, result.error).failed);
+    ExchangeCauses causes = isAlert(e.id) ? ExchangeCauses()
+                                          : incidentCausesOf(hostOf(held), e.proxy, outcome.status,
+                                                             result.error, result.requestLeft);
+    outcome.causeInIncident = !causes.failed.isEmpty() && m_openIncidents.contains(causes.failed);
+    if (!causes.failed.isEmpty() || !causes.cleared.isEmpty())
+        m_exchangeCauses.insert(op.id, std::move(causes));
     const AttemptHistory history = historyOf(op, result);
     Partition *partition = partitionOf(held);
     ServerWaitOptions hints;
@@ -2057,26 +2059,17 @@ void Scheduler::noteIncidents(const QList<Store::FinishRequest> &batch,
     QStringList cleared;
     for (qsizetype i = 0; i < batch.size(); ++i) {
         const AttemptRecord &attempt = batch.at(i).attempt;
-        if (outcomes.at(i).result != Store::FinishResult::Committed || isAlert(attempt.endpointId))
+        // What onFinished read of the exchange; a rescue or a refused token has none.
+        const ExchangeCauses causes = m_exchangeCauses.take(attempt.operationId);
+        if (outcomes.at(i).result != Store::FinishResult::Committed)
             continue;
-        // A success says something only of an open incident's cause: while none is
-        // open, the path every answer takes reads no URL.
-        if (attempt.decision == Decision::Success && m_openIncidents.isEmpty())
-            continue;
-        const EndpointConfig *endpoint = m_endpointById.value(attempt.endpointId);
-        if (!endpoint)
-            continue;
-        const TransportError error =
-            transportErrorFromString(attempt.error.section(QLatin1Char(','), 0, 0))
-                .value_or(TransportError::None);
-        const ExchangeCauses causes =
-            incidentCausesOf(QUrl(attempt.url).host(), endpoint->proxy, attempt.status, error);
         if (!causes.failed.isEmpty() && attempt.decision != Decision::Success)
             failures.append({causes.failed, attempt.endpointId, attempt.finishedAtMs});
-        // Only a cause with an open incident has anything to clear: a success costs no
-        // write.
+        // Only a cause with failures noted, or an open incident, has anything to clear:
+        // the success of a host that never failed costs no write.
         for (const QString &cause : causes.cleared) {
-            if (m_openIncidents.contains(cause) && !cleared.contains(cause))
+            if ((m_openIncidents.contains(cause) || m_signalledCauses.contains(cause)) &&
+                !cleared.contains(cause))
                 cleared.append(cause);
         }
     }
@@ -2103,6 +2096,7 @@ void Scheduler::noteIncidents(const QList<Store::FinishRequest> &batch,
         if (incident.alertedAtMs >= 0)
             alertIncident(incident, true);
     }
+    m_signalledCauses = QSet<QString>(changes->signalled.cbegin(), changes->signalled.cend());
     setOpenIncidents(changes->open);
     alertGatheredIncidents();
 }
@@ -2135,6 +2129,11 @@ void Scheduler::lookAtIncidents(qint64 mono)
     const std::optional<QList<IncidentRecord>> open = m_store.incidents(true);
     if (!open)
         return reportStoreFailure();
+    const std::optional<QStringList> signalled =
+        m_store.incidentSignalCauses(nowMs() - qint64(m_config.incidents.windowSeconds * 1000));
+    if (!signalled)
+        return reportStoreFailure();
+    m_signalledCauses = QSet<QString>(signalled->cbegin(), signalled->cend());
     setOpenIncidents(*open);
     alertGatheredIncidents();
 }

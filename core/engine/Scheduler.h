@@ -5,6 +5,7 @@
 #include "core/engine/Connectivity.h"
 #include "core/engine/CredentialBroker.h"
 #include "core/engine/InFlightPeaks.h"
+#include "core/engine/IncidentCause.h"
 #include "core/engine/LatencyWatch.h"
 #include "core/engine/SleepWatch.h"
 #include "core/ratelimit/PartitionSnooze.h"
@@ -397,6 +398,8 @@ private:
     QHash<QString, TickEndpoint> m_ticks;           // periodic endpoints
     QHash<QString, qint64> m_lastAlertAtMs;         // by alert id and event kind
     QHash<QString, IncidentRecord> m_openIncidents; // the fleet's, by cause
+    QSet<QString> m_signalledCauses;                // with the fleet's failures noted
+    QHash<qint64, ExchangeCauses> m_exchangeCauses; // by operation, until its record is written
     qint64 m_incidentsLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
     QHash<qint64, qint64> m_notBeforeMonotonicMs; // retries this process scheduled
     mutable qint64 m_monotonicToWallMs = 0;       // follows the wall clock until it steps back

@@ -288,6 +288,7 @@ void TransportCall::onFinished()
     // after the request could have left.
     result.sent = result.status != 0 || result.error == TransportError::Timeout ||
                   result.error == TransportError::ConnectionClosed;
+    result.requestLeft = m_requestSent;
     result.durationMs = m_clock.monotonicMs() - m_startedMonotonicMs;
     reply->disconnect(this);
     if (!reply->isFinished())
@@ -301,7 +302,7 @@ void TransportCall::finish(TransportResult result)
 {
     m_finished = true;
     qCDebug(lcEngine) << "exchange finished" << result.status << textOf(result.error)
-                      << result.durationMs << "ms";
+                      << result.durationMs << "ms" << (result.requestLeft ? "(request left)" : "");
     emit finished(result);
     deleteLater();
 }

@@ -65,6 +65,9 @@ struct TransportResult
     QByteArray body; // at most maxResponseBytes
     bool bodyTruncated = false;
     bool sent = false; // bytes of the request left this process
+    // Qt wrote the whole request to a connection the server had accepted (requestSent):
+    // a timeout or a close after that is of the exchange, not of a host that is away.
+    bool requestLeft = false;
     qint64 startedAtMs = 0;
     qint64 durationMs = 0;
 };

@@ -43,6 +43,7 @@ struct IncidentChanges
     QList<IncidentRecord> opened; // by this call
     QList<IncidentRecord> closed; // by this call: this worker sends their recovery
     QList<IncidentRecord> open;   // every incident open once the call committed
+    QStringList signalled;        // the causes with failures noted in the window, sorted
 };
 
 // When failures of one cause open an incident.

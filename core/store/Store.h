@@ -518,8 +518,8 @@ public:
     // Incidents (docs/incidents.md), in one transaction: each failure is noted for its
     // cause and endpoint; a cause whose failures cover rule.minIntegrations endpoints
     // within rule.windowMs opens an incident, unless one is open for it, which then
-    // gains the endpoint; each cleared cause closes its open incident and forgets its
-    // failures. Only one worker opens (and one closes) an incident, however many note
+    // gains the endpoint; each cleared cause closes its open incident, if any, and
+    // forgets its failures. Only one worker opens (and one closes) an incident, however many note
     // it at once: IncidentChanges::opened and ::closed are this call's. nullopt with
     // lastError() on failure.
     std::optional<IncidentChanges> noteIncidents(const QList<IncidentSignal> &failures,
@@ -530,6 +530,9 @@ public:
     // they opened), newest first, at most limit.
     std::optional<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
                                                    int limit = 1000);
+    // The causes with failures noted since sinceMs (whether or not an incident is open
+    // for them), sorted: a success of one of them clears what was noted.
+    std::optional<QStringList> incidentSignalCauses(qint64 sinceMs);
     // Notes that the open incident's alert goes now: true for the one worker whose call
     // noted it, false for every other and once the incident has closed.
     std::optional<bool> markIncidentAlerted(qint64 incidentId, qint64 nowMs);

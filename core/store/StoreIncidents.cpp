@@ -192,6 +192,10 @@ std::optional<IncidentChanges> Store::noteIncidents(const QList<IncidentSignal> 
     if (!open)
         return std::nullopt;
     changes.open = *open;
+    const auto signalled = incidentSignalCauses(nowMs - rule.windowMs);
+    if (!signalled)
+        return std::nullopt;
+    changes.signalled = *signalled;
     for (const IncidentRecord &incident : std::as_const(changes.open)) {
         if (opened->contains(incident.cause))
             changes.opened.append(incident);
@@ -231,6 +235,22 @@ std::optional<QList<IncidentRecord>> Store::incidents(bool openOnly, qint64 sinc
     if (!exec(query))
         return std::nullopt;
     out = readIncidentRows(query);
+    return out;
+}
+
+std::optional<QStringList> Store::incidentSignalCauses(qint64 sinceMs)
+{
+    QStringList out;
+    if (m_schemaVersion < schema::incidentsVersion())
+        return out;
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT DISTINCT cause FROM incident_signals WHERE failed_at >= :since ORDER BY cause"));
+    query.bindValue(QStringLiteral(":since"), sinceMs);
+    query.setForwardOnly(true);
+    if (!exec(query))
+        return std::nullopt;
+    while (query.next())
+        out.append(query.value(0).toString());
     return out;
 }
 

@@ -56,13 +56,17 @@ private:
     std::unique_ptr<ScriptedHttpServer> m_alerts;
     quint16 m_downPort = 0;
 
-    QByteArray workspace() const
+    // dropping: the ten endpoints are on the host that stays up, whose handler for them
+    // reads each request and closes the connection unanswered.
+    QByteArray workspace(bool dropping) const
     {
         QJsonArray endpoints;
         const QString down = QStringLiteral("http://127.0.0.1:%1").arg(m_downPort);
-        for (int i = 0; i < kOnDownHost; ++i)
+        for (int i = 0; i < kOnDownHost; ++i) {
+            const QString path = QStringLiteral("/plm/%1").arg(i);
             endpoints.append(QJsonObject{{"id", QStringLiteral("plm-%1").arg(i)},
-                                         {"url", down + QStringLiteral("/plm/%1").arg(i)}});
+                                         {"url", dropping ? m_up->url(path) : down + path}});
+        }
         for (int i = 0; i < kOnOtherHost; ++i)
             endpoints.append(QJsonObject{{"id", QStringLiteral("crm-%1").arg(i)},
                                          {"url", m_up->url(QStringLiteral("/crm/%1").arg(i))}});
@@ -77,12 +81,13 @@ private:
         return QJsonDocument(top).toJson(QJsonDocument::Compact);
     }
 
-    bool startWorkers()
+    bool startWorkers(bool dropping = false)
     {
-        const QString dbPath = m_dir.filePath(QStringLiteral("incidents.db"));
+        const QString dbPath =
+            m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + ".db");
         for (int w = 0; w < kWorkers; ++w) {
             QString error;
-            auto config = WorkspaceConfig::parse(workspace(), "test.json", &error, {},
+            auto config = WorkspaceConfig::parse(workspace(dropping), "test.json", &error, {},
                                                  QHash<QString, QString>{});
             if (!config) {
                 qWarning() << error;
@@ -186,6 +191,7 @@ private slots:
     }
 
     void oneIncidentOneAlertOneRecovery();
+    void aHostThatTakesTheRequestsOpensNone();
 };
 
 void tst_Incidents::oneIncidentOneAlertOneRecovery()
@@ -273,6 +279,37 @@ void tst_Incidents::oneIncidentOneAlertOneRecovery()
     QVERIFY(after->first().alertedAtMs >= 0);
     for (const Worker &w : m_workers)
         QVERIFY(w.scheduler->openIncidents().isEmpty());
+}
+
+// Ten endpoints whose handler takes each request and drops the connection, on a host
+// that answers two others: each endpoint fails by itself, as it did before incidents.
+// Nothing is held, no incident opens, and every one spends its attempts and ends failed.
+void tst_Incidents::aHostThatTakesTheRequestsOpensNone()
+{
+    for (int i = 0; i < kOnDownHost; ++i) {
+        ScriptedResponse drop;
+        drop.close = true;
+        m_up->script(QStringLiteral("/plm/%1").arg(i).toUtf8(), {drop});
+    }
+    QVERIFY(startWorkers(true));
+    Store &store = *m_workers.front().store;
+    for (int minute = 0; minute < 30 && !allEnded(store); ++minute)
+        QVERIFY(runFor(60000));
+    QVERIFY(allEnded(store));
+    QCOMPARE(store.incidents(false, kStart).value_or(QList<IncidentRecord>{{}}).size(), 0);
+    for (int i = 0; i < kOnDownHost; ++i) {
+        OperationFilter filter;
+        filter.endpointId = QStringLiteral("plm-%1").arg(i);
+        const QList<OperationRecord> ops = store.operations(filter);
+        QCOMPARE(ops.size(), 1);
+        QCOMPARE(ops.first().state, OperationState::Failed);
+        QCOMPARE(ops.first().finalReason, QStringLiteral("max_attempts"));
+    }
+    AttemptFilter all;
+    for (const AttemptRecord &a : store.attempts(all))
+        QVERIFY2(a.reason != QLatin1String("blocked_by_incident"), qPrintable(a.endpointId));
+    for (const QJsonObject &alert : alertBodies())
+        QVERIFY(alert.value("event").toString() != QLatin1String("incident"));
 }
 
 QTEST_GUILESS_MAIN(tst_Incidents)

@@ -1071,6 +1071,17 @@ void tst_Store::incidents()
         kNow + 1, QStringLiteral("w1"));
     QVERIFY2(changes, qPrintable(store->lastError()));
     QVERIFY(changes->opened.isEmpty() && changes->open.isEmpty());
+    QCOMPARE(changes->signalled, QStringList{host});
+    QCOMPARE(other->incidentSignalCauses(kNow), std::optional<QStringList>(QStringList{host}));
+    // The host answered another endpoint, with no incident open: what was noted of it
+    // is forgotten, so a third failure opens nothing.
+    changes = other->noteIncidents({}, {host}, rule, kNow + 2, QStringLiteral("w2"));
+    QVERIFY(changes && changes->closed.isEmpty() && changes->signalled.isEmpty());
+    changes = store->noteIncidents({signal(host, "c", kNow + 3)}, {}, rule, kNow + 3,
+                                   QStringLiteral("w1"));
+    QVERIFY(changes && changes->open.isEmpty());
+    QCOMPARE(store->incidentSignalCauses(kNow), std::optional<QStringList>(QStringList{host}));
+    QCOMPARE(store->incidentSignalCauses(kNow + 4), std::optional<QStringList>(QStringList{}));
     // A third, long after the first two: they are out of the window.
     changes = other->noteIncidents({signal(host, "c", kNow + 70000)}, {}, rule, kNow + 70000,
                                    QStringLiteral("w2"));

@@ -14,7 +14,8 @@ struct ScriptedResponse
     int status = 200;
     QList<QPair<QByteArray, QByteArray>> headers;
     QByteArray body;
-    bool hang = false; // never answer
+    bool hang = false;  // never answer
+    bool close = false; // read the whole request, then close the connection unanswered
 };
 
 struct ReceivedRequest
@@ -120,6 +121,10 @@ private:
         auto it = m_scripts.find(path);
         if (it != m_scripts.end() && !it->isEmpty())
             response = it->size() > 1 ? it->takeFirst() : it->first();
+        if (response.close) {
+            socket->disconnectFromHost();
+            return;
+        }
         if (response.hang) {
             m_hanging.insert(socket);
             ++open;
