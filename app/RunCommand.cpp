@@ -457,6 +457,9 @@ int runRun(const QStringList &arguments)
         WorkspaceConfig::load(args.configPath, &error, WorkspaceConfig::demoVariables(args.demo));
     if (!workspace)
         return usageError(kCommand, error);
+    // What weakens TLS is said at every start, not only by check-config.
+    for (const QString &warning : std::as_const(workspace->warnings))
+        usageError(kCommand, Text::tr("%1: warning: %2").arg(workspace->sourceName, warning));
     if (const std::optional<QString> refused = refuseListener(args, *workspace))
         return usageError(kCommand, *refused);
     // Opened here first for the command's own message and exit code when it cannot be;

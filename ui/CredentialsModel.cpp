@@ -143,6 +143,9 @@ QString CredentialsModel::summary(const Item &item)
         if (o.value(QStringLiteral("verify_hostname")).toBool(true) == false)
             text = text.isEmpty() ? tr("host names not checked")
                                   : tr("%1; host names not checked").arg(text);
+        if (o.value(QStringLiteral("verify_certificate")).toBool(true) == false)
+            text = text.isEmpty() ? tr("certificates not checked")
+                                  : tr("%1; certificates not checked").arg(text);
         return text;
     }
     case Kind::Proxy:

@@ -363,6 +363,10 @@ QWidget *EndpointsDialog::makeEndpointForm()
     layout->addRow(tr("Latency bu&dget (ms):"),
                    f.add(QStringLiteral("latency_budget_ms"), JsonForm::Kind::Number,
                          line(tr("none: slower answers are not degraded"), form)));
+    layout->addRow(
+        tr("SLA tar&get (%):"),
+        f.add(QStringLiteral("sla_target"), JsonForm::Kind::Number,
+              line(tr("none, e.g. 99.5: the SLA report says whether it was met"), form)));
     return form;
 }
 
@@ -604,7 +608,13 @@ void EndpointsDialog::showCredential(int row)
             if (!written(key).isEmpty())
                 addRow(label, written(key));
         }
-        if (written("ca_file").isEmpty())
+        const bool anyCertificate = !o.value(QStringLiteral("verify_certificate")).toBool(true);
+        if (anyCertificate)
+            addRow(tr("Trusts:"),
+                   tr("any certificate (verify_certificate: false): anyone on the way can read "
+                      "and change the exchanges"),
+                   true);
+        else if (written("ca_file").isEmpty())
             addRow(tr("Trusts:"), tr("the system's CAs"));
         const bool verify = o.value(QStringLiteral("verify_hostname")).toBool(true);
         addRow(tr("Host names:"),

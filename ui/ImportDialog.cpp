@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -293,6 +294,23 @@ void ImportDialog::apply()
     if (!m_preview->document.save(path, &error, WorkspaceConfig::demoVariables(),
                                   m_preview->environment)) {
         m_previewText->appendPlainText(tr("Not written: %1").arg(error));
+        return;
+    }
+    // The engine reads ${env:NAME} from the environment it was started in: what the
+    // import asks for must be set there before it can run the workspace.
+    if (!m_preview->missingVariables.isEmpty()) {
+        QString exports;
+        for (const QString &name : std::as_const(m_preview->missingVariables))
+            exports += QStringLiteral("export %1=…\n").arg(name);
+        m_previewText->setPlainText(
+            tr("Written to %1, without a secret: the workspace names them as environment "
+               "variables, and these are not set where Cooldown runs:\n\n%2\nSet them and "
+               "start Cooldown again to run the workspace. Until then the engine goes on with "
+               "what it runs.")
+                .arg(QDir::toNativeSeparators(path), exports));
+        m_importButton->setEnabled(false);
+        m_preview.reset();
+        emit savedWithoutVariables(path);
         return;
     }
     emit saved(path);

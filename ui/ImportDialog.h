@@ -58,6 +58,9 @@ public:
 
 signals:
     void saved(const QString &path);
+    // Written, but it names variables the environment lacks: the dialog says which and
+    // stays open; the engine cannot run it until Cooldown starts with them set.
+    void savedWithoutVariables(const QString &path);
 
 private:
     void kindChanged();

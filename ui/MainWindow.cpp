@@ -132,6 +132,12 @@ void MainWindow::setupMenus()
         connect(dialog, &ImportDialog::saved, this, [this](const QString &file) {
             applyWorkspace(file, tr("Imported into %1").arg(file));
         });
+        connect(dialog, &ImportDialog::savedWithoutVariables, this, [this](const QString &file) {
+            statusBar()->showMessage(tr("Imported into %1; not applied until the variables it "
+                                        "names are set and Cooldown starts again")
+                                         .arg(file),
+                                     20000);
+        });
         dialog->open();
     });
     file->addAction(m_history->exportAction());

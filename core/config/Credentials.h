@@ -53,6 +53,7 @@ struct TlsConfig
     QString clientPkcs12;       // instead of the two above
     QString passphraseVariable; // the env var holding the key's or PKCS#12 passphrase
     bool verifyHostname = true;
+    bool verifyCertificate = true; // false: curl -k, any certificate (warned)
     // Built from the files above: the CA certificates in place of the system's, the
     // local certificate, its chain and its key.
     QSslConfiguration ssl;

@@ -283,7 +283,8 @@ const QStringList kTlsKeys = {QStringLiteral("id"),
                               QStringLiteral("key_passphrase"),
                               QStringLiteral("client_pkcs12"),
                               QStringLiteral("pkcs12_passphrase"),
-                              QStringLiteral("verify_hostname")};
+                              QStringLiteral("verify_hostname"),
+                              QStringLiteral("verify_certificate")};
 const QStringList kOAuthKeys = {QStringLiteral("id"),
                                 QStringLiteral("type"),
                                 QStringLiteral("token_url"),
@@ -577,7 +578,7 @@ QString tlsPath(const QJsonObject &o, const QString &key, const QString &path,
 }
 
 // The fields of a tls entry as written: its id, its files (relative to the workspace's
-// folder) and verify_hostname. No file is opened yet.
+// folder), verify_hostname and verify_certificate. No file is opened yet.
 void readTlsFields(const QJsonObject &o, const QString &path, const Substitution &subst,
                    JsonReader &r, const QDir &base, TlsConfig &t)
 {
@@ -592,6 +593,11 @@ void readTlsFields(const QJsonObject &o, const QString &path, const Substitution
     t.clientKey = tlsPath(o, QStringLiteral("client_key"), path, subst, r, base);
     t.clientPkcs12 = tlsPath(o, QStringLiteral("client_pkcs12"), path, subst, r, base);
     t.verifyHostname = r.boolean(o, QStringLiteral("verify_hostname"), path, true);
+    t.verifyCertificate = r.boolean(o, QStringLiteral("verify_certificate"), path, true);
+    if (r.ok() && !t.verifyCertificate && !t.caFile.isEmpty())
+        r.fail(JsonReader::join(path, QStringLiteral("ca_file")),
+               Text::tr("a CA is of no use with verify_certificate: false, which trusts any "
+                        "certificate"));
 }
 
 // A client certificate comes either as two PEM files, certificate and key, or as one
@@ -738,6 +744,9 @@ void readTls(const QJsonObject &o, const QString &path, const Substitution &subs
         return;
     }
     t.ssl = QSslConfiguration::defaultConfiguration();
+    // curl -k: any certificate, from anyone. Loaded with a warning (warnAboutTls).
+    if (!t.verifyCertificate)
+        t.ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
     if (readAuthorities(path, r, t))
         readClientIdentity(path, passphrase, r, t);
 }
@@ -1321,7 +1330,7 @@ void resolveConnections(WorkspaceConfig &config)
             c.proxy = first != users.cend() ? (*first)->proxy : config.proxy;
     }
     for (const TlsConfig &t : std::as_const(config.tls)) {
-        if (t.verifyHostname)
+        if (t.verifyHostname && t.verifyCertificate)
             continue;
         QStringList names;
         for (const EndpointConfig *e : std::as_const(users)) {
@@ -1332,13 +1341,15 @@ void resolveConnections(WorkspaceConfig &config)
             if (c.isOAuth() && c.tls == t.id)
                 names.append(Text::tr("the token requests of credentials %1").arg(c.id));
         }
+        const QString what =
+            t.verifyCertificate
+                ? Text::tr("tls '%1' does not verify host names (verify_hostname: false)").arg(t.id)
+                : Text::tr("tls '%1' does not verify certificates at all (verify_certificate: "
+                           "false): anyone on the way can read and change the exchanges")
+                      .arg(t.id);
         config.warnings.append(
-            names.isEmpty()
-                ? Text::tr("tls '%1' does not verify host names (verify_hostname: false); no "
-                           "endpoint uses it")
-                      .arg(t.id)
-                : Text::tr("tls '%1' does not verify host names (verify_hostname: false), for: %2")
-                      .arg(t.id, names.join(QStringLiteral(", "))));
+            names.isEmpty() ? Text::tr("%1; no endpoint uses it").arg(what)
+                            : Text::tr("%1, for: %2").arg(what, names.join(QStringLiteral(", "))));
     }
 }
 

@@ -105,7 +105,8 @@ const QStringList &memberOrder(Place place)
                                  QStringLiteral("key_passphrase"),
                                  QStringLiteral("client_pkcs12"),
                                  QStringLiteral("pkcs12_passphrase"),
-                                 QStringLiteral("verify_hostname")};
+                                 QStringLiteral("verify_hostname"),
+                                 QStringLiteral("verify_certificate")};
     static const QStringList none;
     switch (place) {
     case Place::Top:

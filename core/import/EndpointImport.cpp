@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -294,10 +295,18 @@ ImportedEndpoint endpointFromCurl(const CurlRequest &request, const CurlImportOp
     else if (!reads)
         e.insert(QStringLiteral("enqueue_only"), true);
     e.insert(kImportedFrom, sourceIdOf(request));
-    if (request.insecure)
-        b.out.notes.append(Text::tr("-k not carried over: Cooldown checks the server's "
-                                    "certificate; for a private CA, give it as a tls entry's "
-                                    "ca_file (docs/credentials.md)"));
+    if (request.insecure) {
+        // Said as plainly in the workspace as on the command line, and warned of there.
+        const QString tls = b.id + QStringLiteral("-insecure");
+        b.out.tls.append(QJsonObject{{QStringLiteral("id"), tls},
+                                     {QStringLiteral("verify_certificate"), false}});
+        e.insert(QStringLiteral("tls"), tls);
+        b.out.notes.append(Text::tr("-k: the server's certificate is not checked (tls '%1', "
+                                    "verify_certificate: false), and check-config warns of it; "
+                                    "for a private CA, give its certificate as the entry's "
+                                    "ca_file instead (docs/credentials.md)")
+                               .arg(tls));
+    }
     if (request.compressed)
         b.out.notes.append(Text::tr("--compressed needs nothing: responses are decompressed "
                                     "as they come"));
@@ -311,17 +320,47 @@ ImportedEndpoint endpointFromCurl(const CurlRequest &request, const CurlImportOp
 
 namespace {
 
-QJsonArray replaceOrAdd(QJsonArray list, const QJsonObject &item)
+qsizetype indexOfId(const QJsonArray &list, const QString &id)
 {
-    const QString id = item.value(QStringLiteral("id")).toString();
     for (qsizetype i = 0; i < list.size(); ++i) {
-        if (list.at(i).toObject().value(QStringLiteral("id")).toString() == id) {
-            list.replace(i, item);
-            return list;
-        }
+        if (list.at(i).toObject().value(QStringLiteral("id")).toString() == id)
+            return i;
     }
-    list.append(item);
-    return list;
+    return -1;
+}
+
+// The entries of one of the workspace's lists ("credentials", "tls") an imported
+// endpoint names under the same key, into the document. An entry is replaced only when
+// this import wrote it already, or the endpoint it updates named it (an earlier import
+// of the same source wrote it); one the user wrote under the same id stays, and the
+// imported one takes the next free id (-2, -3, ...).
+void mergeEntries(WorkspaceDocument &document, const QString &key,
+                  const QList<QJsonObject> &entries, QJsonObject &endpoint,
+                  const QString &updatedId, QSet<QString> &written)
+{
+    if (entries.isEmpty())
+        return;
+    QJsonObject root = document.root();
+    QJsonArray list = root.value(key).toArray();
+    for (QJsonObject c : entries) {
+        const QString base = c.value(QStringLiteral("id")).toString();
+        QString id = base;
+        for (int n = 2; indexOfId(list, id) >= 0 && !written.contains(id) && id != updatedId; ++n)
+            id = base + QLatin1Char('-') + QString::number(n);
+        if (id != base) {
+            c.insert(QStringLiteral("id"), id);
+            if (endpoint.value(key).toString() == base)
+                endpoint.insert(key, id);
+        }
+        const qsizetype at = indexOfId(list, id);
+        if (at >= 0)
+            list.replace(at, c);
+        else
+            list.append(c);
+        written.insert(id);
+    }
+    root.insert(key, list);
+    document = WorkspaceDocument(root, document.sourceName());
 }
 
 } // namespace
@@ -329,18 +368,33 @@ QJsonArray replaceOrAdd(QJsonArray list, const QJsonObject &item)
 QList<ImportChange> mergeImport(WorkspaceDocument &document, QList<ImportedEndpoint> &imported)
 {
     QList<ImportChange> changes;
+    // Sources this import has used: a second request of one source in the same import
+    // (two curl commands to one URL with different bodies) is a source of its own,
+    // "SOURCE#2", as stable as the order of the commands.
+    QHash<QString, int> seen;
+    QSet<QString> credentialsWritten;
+    QSet<QString> tlsWritten;
     for (ImportedEndpoint &item : imported) {
         QJsonObject &e = item.endpoint;
-        const QString source = e.value(kImportedFrom).toString();
+        QString source = e.value(kImportedFrom).toString();
+        if (!source.isEmpty() && ++seen[source] > 1) {
+            source += QLatin1Char('#') + QString::number(seen.value(source));
+            e.insert(kImportedFrom, source);
+        }
         int existing = -1;
         const QList<QJsonObject> endpoints = document.endpoints();
         for (qsizetype i = 0; i < endpoints.size() && existing < 0; ++i) {
             if (!source.isEmpty() && endpoints.at(i).value(kImportedFrom).toString() == source)
                 existing = int(i);
         }
+        const QJsonObject updated = existing >= 0 ? endpoints.at(existing) : QJsonObject();
+        const QString credentialsKey = QStringLiteral("credentials");
+        const QString tlsKey = QStringLiteral("tls");
+        mergeEntries(document, credentialsKey, item.credentials, e,
+                     updated.value(credentialsKey).toString(), credentialsWritten);
+        mergeEntries(document, tlsKey, item.tls, e, updated.value(tlsKey).toString(), tlsWritten);
         if (existing >= 0) {
-            // The id it has now stays (the user may have renamed it), and so do its
-            // credentials' ids.
+            // The id it has now stays (the user may have renamed it).
             const QString id = endpoints.at(existing).value(QStringLiteral("id")).toString();
             e.insert(QStringLiteral("id"), id);
             const bool same = endpoints.at(existing) == e;
@@ -355,14 +409,6 @@ QList<ImportChange> mergeImport(WorkspaceDocument &document, QList<ImportedEndpo
             e.insert(QStringLiteral("id"), id);
             document.addEndpoint(e);
             changes.append({ImportChange::Kind::Added, id});
-        }
-        if (!item.credentials.isEmpty()) {
-            QJsonObject root = document.root();
-            QJsonArray credentials = root.value(QStringLiteral("credentials")).toArray();
-            for (const QJsonObject &c : std::as_const(item.credentials))
-                credentials = replaceOrAdd(credentials, c);
-            root.insert(QStringLiteral("credentials"), credentials);
-            document = WorkspaceDocument(root, document.sourceName());
         }
     }
     return changes;

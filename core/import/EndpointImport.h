@@ -26,6 +26,7 @@ struct ImportedEndpoint
 {
     QJsonObject endpoint; // with "imported_from"
     QList<QJsonObject> credentials;
+    QList<QJsonObject> tls; // entries of the workspace's "tls" it names
     QList<ImportVariable> variables;
     QStringList notes;
 };
@@ -99,7 +100,10 @@ struct ImportChange
 
 // Adds the endpoints to the document, or updates those with the same imported_from;
 // an endpoint written by hand is never touched: an id it already has gets a suffix
-// (-2, -3, ...). Credentials are added or replaced by id the same way.
+// (-2, -3, ...). A source given twice in one import is two sources (the second
+// "SOURCE#2"). A credential (or tls entry) replaces only one this import wrote or the
+// one the updated endpoint names; one the user wrote keeps its id, and the imported one
+// takes a suffix.
 QList<ImportChange> mergeImport(WorkspaceDocument &document, QList<ImportedEndpoint> &imported);
 
 } // namespace cooldown

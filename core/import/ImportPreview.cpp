@@ -32,7 +32,8 @@ QString changeWord(ImportChange::Kind kind)
 }
 
 QHash<QString, QString> environmentWith(const WorkspaceDocument &document,
-                                        const QList<ImportedEndpoint> &imported, QStringList *unset)
+                                        const QList<ImportedEndpoint> &imported, QStringList *unset,
+                                        QStringList *missing)
 {
     QHash<QString, QString> env;
     const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
@@ -49,6 +50,7 @@ QHash<QString, QString> environmentWith(const WorkspaceDocument &document,
         if (env.contains(name))
             continue;
         env.insert(name, QStringLiteral("set-me"));
+        missing->append(name);
         if (!named.contains(name))
             unset->append(name);
     }
@@ -85,6 +87,8 @@ QString changesText(const ImportPreview &p)
             text += Text::tr("  credentials %1 (%2)\n")
                         .arg(c.value(QStringLiteral("id")).toString(),
                              c.value(QStringLiteral("type")).toString());
+        for (const QJsonObject &t : p.imported.at(i).tls)
+            text += Text::tr("  tls %1\n").arg(t.value(QStringLiteral("id")).toString());
         for (const QString &note : p.imported.at(i).notes)
             text += QStringLiteral("  %1\n").arg(note);
         if (!p.loads) {
@@ -126,7 +130,7 @@ ImportPreview previewImport(WorkspaceDocument document, QList<ImportedEndpoint> 
     p.document = std::move(document);
     p.imported = std::move(imported);
     QStringList unset;
-    p.environment = environmentWith(p.document, p.imported, &unset);
+    p.environment = environmentWith(p.document, p.imported, &unset, &p.missingVariables);
     p.loads = p.document.validate(&p.problem, WorkspaceConfig::demoVariables(), p.environment)
                   .has_value();
     for (const QString &note : sourceNotes)

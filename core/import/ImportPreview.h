@@ -24,6 +24,8 @@ struct ImportPreview
     // the environment lacks: the workspace is checked (and saved) as it will load once
     // they are set.
     QHash<QString, QString> environment;
+    // The variables given a stand-in there: to be set before the workspace can run.
+    QStringList missingVariables;
     bool loads = false;
     QString problem; // why it would not load
     QString text;

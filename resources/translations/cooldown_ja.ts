@@ -467,6 +467,14 @@
         <source>Token URL, header or files</source>
         <translation>トークン URL、ヘッダーまたはファイル</translation>
     </message>
+    <message>
+        <source>certificates not checked</source>
+        <translation>証明書を検証しない</translation>
+    </message>
+    <message>
+        <source>%1; certificates not checked</source>
+        <translation>%1; 証明書を検証しない</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::CustomRangeDialog</name>
@@ -1040,6 +1048,18 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
         <source>none: slower answers are not degraded</source>
         <translation>なし: 遅い応答も劣化とみなしません</translation>
     </message>
+    <message>
+        <source>SLA tar&amp;get (%):</source>
+        <translation>SLA 目標(&amp;G) (%):</translation>
+    </message>
+    <message>
+        <source>none, e.g. 99.5: the SLA report says whether it was met</source>
+        <translation>なし。例: 99.5。SLA レポートが達成したかどうかを示します</translation>
+    </message>
+    <message>
+        <source>any certificate (verify_certificate: false): anyone on the way can read and change the exchanges</source>
+        <translation>どの証明書でも信頼 (verify_certificate: false): 経路上の誰でもやり取りを読み、書き換えられます</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::HistoryModel</name>
@@ -1388,6 +1408,16 @@ Authorization: Bearer ${env:API_TOKEN}</translation>
     <message>
         <source>Fetching %1…</source>
         <translation>%1 を取得しています…</translation>
+    </message>
+    <message>
+        <source>Written to %1, without a secret: the workspace names them as environment variables, and these are not set where Cooldown runs:
+
+%2
+Set them and start Cooldown again to run the workspace. Until then the engine goes on with what it runs.</source>
+        <translation>%1 に書き込みました。シークレットは書き込んでいません。ワークスペースはそれらを環境変数として参照しますが、Cooldown が動いている環境では次の変数が設定されていません:
+
+%2
+これらを設定してから Cooldown を起動し直すと、ワークスペースが実行されます。それまでエンジンは今のワークスペースで動き続けます。</translation>
     </message>
 </context>
 <context>
@@ -2064,6 +2094,10 @@ Nothing is claimed or sent until it answers again; answers already received are 
     <message>
         <source>No request reaches the network. Attempts made meanwhile do not count against max_attempts; one request every 5 s looks whether the network is back, and sending then ramps up over a minute.</source>
         <translation>どのリクエストもネットワークに届きません。この間の試行は max_attempts に数えません。5 秒ごとに 1 件のリクエストでネットワークが戻ったかを確かめ、戻ったら 1 分かけて送信を元の速さに戻します。</translation>
+    </message>
+    <message>
+        <source>Imported into %1; not applied until the variables it names are set and Cooldown starts again</source>
+        <translation>%1 にインポートしました。参照する変数を設定して Cooldown を起動し直すまで適用されません</translation>
     </message>
 </context>
 <context>
@@ -4385,14 +4419,6 @@ Options of every command:
         <translation>認証情報 %1 のトークン要求</translation>
     </message>
     <message>
-        <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false); no endpoint uses it</source>
-        <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)。使っているエンドポイントはありません</translation>
-    </message>
-    <message>
-        <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false), for: %2</source>
-        <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)。対象: %2</translation>
-    </message>
-    <message>
         <source>expected a local date and time such as 2026-12-24T18:00 (in time_zone, without an offset), got &apos;%1&apos;</source>
         <translation>2026-12-24T18:00 のようなローカル日時 (time_zone での時刻、オフセットなし) を指定してください (&apos;%1&apos; が指定されました)</translation>
     </message>
@@ -4433,14 +4459,6 @@ Options of every command:
         <translation>このシステムが知らないタイムゾーンです: &apos;%1&apos; (Europe/Berlin や UTC のような IANA 名を指定してください)</translation>
     </message>
     <message>
-        <source>either weekly or from and to, not both</source>
-        <translation>weekly か from と to のどちらか一方を指定してください (両方は不可)</translation>
-    </message>
-    <message>
-        <source>expected weekly, or from and to</source>
-        <translation>weekly、または from と to を指定してください</translation>
-    </message>
-    <message>
         <source>not a valid regular expression: %1 at offset %2</source>
         <translation>正しい正規表現ではありません: 位置 %2 で %1</translation>
     </message>
@@ -4479,6 +4497,34 @@ Options of every command:
     <message>
         <source>only a periodic endpoint (every_seconds) has ticks to catch up</source>
         <translation>逃したティックを取り戻せるのは定期実行のエンドポイント (every_seconds) だけです</translation>
+    </message>
+    <message>
+        <source>a CA is of no use with verify_certificate: false, which trusts any certificate</source>
+        <translation>verify_certificate: false はどの証明書も信頼するため、CA を指定しても意味がありません</translation>
+    </message>
+    <message>
+        <source>tls &apos;%1&apos; does not verify host names (verify_hostname: false)</source>
+        <translation>tls &apos;%1&apos; はホスト名を検証しません (verify_hostname: false)</translation>
+    </message>
+    <message>
+        <source>tls &apos;%1&apos; does not verify certificates at all (verify_certificate: false): anyone on the way can read and change the exchanges</source>
+        <translation>tls &apos;%1&apos; は証明書をまったく検証しません (verify_certificate: false): 経路上の誰でもやり取りを読み、書き換えられます</translation>
+    </message>
+    <message>
+        <source>%1; no endpoint uses it</source>
+        <translation>%1。使っているエンドポイントはありません</translation>
+    </message>
+    <message>
+        <source>%1, for: %2</source>
+        <translation>%1。対象: %2</translation>
+    </message>
+    <message>
+        <source>either weekly or from and to, not both</source>
+        <translation>weekly か from と to のどちらか一方を指定してください (両方は不可)</translation>
+    </message>
+    <message>
+        <source>expected weekly, or from and to</source>
+        <translation>weekly、または from と to を指定してください</translation>
     </message>
 </context>
 <context>
@@ -4670,10 +4716,6 @@ Options of every command:
     <message>
         <source>the body is not UTF-8 text (%1 bytes); a workspace holds a body as text</source>
         <translation>本文が UTF-8 テキストではありません (%1 バイト)。ワークスペースは本文をテキストとして保持します</translation>
-    </message>
-    <message>
-        <source>-k not carried over: Cooldown checks the server&apos;s certificate; for a private CA, give it as a tls entry&apos;s ca_file (docs/credentials.md)</source>
-        <translation>-k は引き継いでいません: Cooldown はサーバー証明書を検証します。プライベート CA は tls エントリの ca_file で指定してください (docs/credentials.md)</translation>
     </message>
     <message>
         <source>--compressed needs nothing: responses are decompressed as they come</source>
@@ -5038,6 +5080,16 @@ Options of every command:
     <message>
         <source>%1: no answer within %2 s</source>
         <translation>%1: %2 秒以内に応答がありません</translation>
+    </message>
+    <message>
+        <source>-k: the server&apos;s certificate is not checked (tls &apos;%1&apos;, verify_certificate: false), and check-config warns of it; for a private CA, give its certificate as the entry&apos;s ca_file instead (docs/credentials.md)</source>
+        <translation>-k: サーバー証明書を検証しません (tls &apos;%1&apos;、verify_certificate: false)。check-config が警告します。プライベート CA の場合は、代わりにその証明書をエントリの ca_file に指定してください (docs/credentials.md)</translation>
+    </message>
+    <message>
+        <source>  tls %1
+</source>
+        <translation>  tls %1
+</translation>
     </message>
 </context>
 <context>

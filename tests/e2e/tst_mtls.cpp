@@ -77,6 +77,15 @@ private:
             // Host names not checked: the chain still must be the CA's.
             QJsonObject{
                 {"id", "ca-any-name"}, {"ca_file", m_tls->caFile()}, {"verify_hostname", false}},
+            // curl -k: any certificate, the client's own still presented. Beside it the
+            // same without a CA of its own, which trusts the system's CAs only.
+            QJsonObject{{"id", "any-certificate"},
+                        {"client_pkcs12", m_tls->clientPkcs12()},
+                        {"pkcs12_passphrase", "${env:P12_PASS}"},
+                        {"verify_certificate", false}},
+            QJsonObject{{"id", "system-cas"},
+                        {"client_pkcs12", m_tls->clientPkcs12()},
+                        {"pkcs12_passphrase", "${env:P12_PASS}"}},
             QJsonObject{{"id", "other-ca-any-name"},
                         {"ca_file", m_tls->otherCaFile()},
                         {"verify_hostname", false}},
@@ -164,6 +173,7 @@ private slots:
     void withTheClientCertificateAllSucceed();
     void theCaIsTrustedForItsEndpointsOnly();
     void hostNamesUncheckedOnlyWhereSaid();
+    void certificatesUncheckedOnlyWhereSaid();
 };
 
 // The fixture itself, through Qt's own TLS: refused without the client certificate,
@@ -430,6 +440,51 @@ void tst_Mtls::hostNamesUncheckedOnlyWhereSaid()
     QTRY_VERIFY_WITH_TIMEOUT(m_tls->logLinesWith(id).size() >= 3, 5000);
     for (const TlsFixture::LogLine &line : m_tls->logLinesWith(id))
         QVERIFY2(line.uri.startsWith(QLatin1String("/anyname")), qPrintable(line.uri));
+}
+
+void tst_Mtls::certificatesUncheckedOnlyWhereSaid()
+{
+    // verify_certificate: false (curl -k) trusts a CA nobody named, for a name the
+    // certificate does not have; the same entry without it is refused the same server.
+    const QString id = marker();
+    QList<QStringList> endpoints;
+    for (int i = 0; i < 3; ++i) {
+        endpoints.append(
+            {QStringLiteral("unchecked-%1").arg(i),
+             m_tls->mismatchedNameUrl(QStringLiteral("/unchecked?%1&op=%2").arg(id).arg(i)),
+             QStringLiteral("any-certificate")});
+        endpoints.append({QStringLiteral("system-%1").arg(i),
+                          m_tls->url(QStringLiteral("/system?%1&op=%2").arg(id).arg(i)),
+                          QStringLiteral("system-cas")});
+    }
+    const QString config = writeWorkspace(QStringLiteral("unchecked"), endpoints);
+    const QString db = m_dir->filePath(QStringLiteral("unchecked.db"));
+    const CooldownResult result = run(config, db);
+    QVERIFY2(result.finished && (result.exitCode == 0 || result.exitCode == 1),
+             result.tail().constData());
+    // Said on every run, by name.
+    QVERIFY2(result.err.contains(
+                 "tls 'any-certificate' does not verify certificates at all (verify_certificate: "
+                 "false)"),
+             result.tail().constData());
+    QString error;
+    auto store = openStore(db, &error);
+    QVERIFY2(store, qPrintable(error));
+    const QList<OperationRecord> operations = store->operations({});
+    QCOMPARE(operations.size(), 6);
+    const QString outcomes = describe(operations);
+    for (const OperationRecord &o : operations) {
+        if (o.endpointId.startsWith(QLatin1String("unchecked-"))) {
+            QVERIFY2(o.state == OperationState::Succeeded,
+                     qPrintable(o.endpointId + u' ' + outcomes));
+        } else {
+            QVERIFY2(o.state == OperationState::Failed, qPrintable(o.endpointId + u' ' + outcomes));
+            QCOMPARE(o.finalReason, QStringLiteral("tls_error"));
+        }
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(m_tls->logLinesWith(id).size() >= 3, 5000);
+    for (const TlsFixture::LogLine &line : m_tls->logLinesWith(id))
+        QVERIFY2(line.uri.startsWith(QLatin1String("/unchecked")), qPrintable(line.uri));
 }
 
 QTEST_GUILESS_MAIN(tst_Mtls)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "core/config/WorkspaceConfig.h"
 #include "core/import/EndpointImport.h"
 #include "core/import/ShellWords.h"
 
@@ -45,6 +46,8 @@ private slots:
     void commandVariablesAreKept();
     void idsAndRunModes();
     void reimportUpdatesOnlyWhatItMade();
+    void oneSourceTwiceInOneImportIsTwoEndpoints();
+    void aCredentialWrittenByHandIsNeverReplaced();
 };
 
 void tst_EndpointImport::secretsBecomeReferences()
@@ -114,7 +117,23 @@ void tst_EndpointImport::idsAndRunModes()
     QCOMPARE(e.endpoint.value("every_seconds").toInt(), 60);
     e = import(QStringLiteral("curl -k --compressed https://a.example/x"));
     QCOMPARE(e.notes.size(), 2);
-    QVERIFY(e.notes.first().startsWith(QStringLiteral("-k not carried over")));
+    QVERIFY(e.notes.first().startsWith(QStringLiteral("-k: the server's certificate is not "
+                                                      "checked (tls 'get-x-insecure'")));
+    // -k is written down as what it is: a tls entry that checks no certificate.
+    QCOMPARE(e.endpoint.value("tls").toString(), "get-x-insecure");
+    QCOMPARE(e.tls.size(), 1);
+    QCOMPARE(json(e.tls.first()),
+             QStringLiteral("{\"id\":\"get-x-insecure\",\"verify_certificate\":false}"));
+    WorkspaceDocument document(QJsonObject{{"version", 1}, {"endpoints", QJsonArray{}}});
+    QList<ImportedEndpoint> list{e};
+    mergeImport(document, list);
+    QString error;
+    const auto config = WorkspaceConfig::parse(document.toJson(), "ws.json", &error);
+    QVERIFY2(config, qPrintable(error));
+    QCOMPARE(config->warnings.size(), 1);
+    QVERIFY2(config->warnings.first().contains("does not verify certificates at all"),
+             qPrintable(config->warnings.first()));
+    QCOMPARE(config->endpoint("get-x")->tls, "get-x-insecure");
 }
 
 void tst_EndpointImport::reimportUpdatesOnlyWhatItMade()
@@ -150,6 +169,64 @@ void tst_EndpointImport::reimportUpdatesOnlyWhatItMade()
     QCOMPARE(changes.at(0).id, "get-health-2");
     QCOMPARE(document.endpoints().size(), 3);
     QCOMPARE(document.root().value("credentials").toArray().size(), 1);
+}
+
+void tst_EndpointImport::oneSourceTwiceInOneImportIsTwoEndpoints()
+{
+    // Two GraphQL queries to one URL: neither may stand in for the other, in the first
+    // import or the next.
+    const auto commands = [] {
+        return QList<ImportedEndpoint>{
+            import(QStringLiteral("curl https://a.example/graphql -d '{\"query\":\"{a}\"}'")),
+            import(QStringLiteral("curl https://a.example/graphql -d '{\"query\":\"{b}\"}'"))};
+    };
+    WorkspaceDocument document(QJsonObject{{"version", 1}, {"endpoints", QJsonArray{}}});
+    QList<ImportedEndpoint> first = commands();
+    QList<ImportChange> changes = mergeImport(document, first);
+    QCOMPARE(changes.size(), 2);
+    QCOMPARE(changes.at(0).kind, ImportChange::Kind::Added);
+    QCOMPARE(changes.at(1).kind, ImportChange::Kind::Added);
+    const QList<QJsonObject> endpoints = document.endpoints();
+    QCOMPARE(endpoints.size(), 2);
+    QCOMPARE(endpoints.at(0).value("body").toString(), "{\"query\":\"{a}\"}");
+    QCOMPARE(endpoints.at(1).value("body").toString(), "{\"query\":\"{b}\"}");
+    QCOMPARE(endpoints.at(1).value("imported_from").toString(),
+             endpoints.at(0).value("imported_from").toString() + "#2");
+    const QByteArray once = document.toJson();
+    QList<ImportedEndpoint> again = commands();
+    changes = mergeImport(document, again);
+    QCOMPARE(changes.at(0).kind, ImportChange::Kind::Unchanged);
+    QCOMPARE(changes.at(1).kind, ImportChange::Kind::Unchanged);
+    QCOMPARE(document.toJson(), once);
+}
+
+void tst_EndpointImport::aCredentialWrittenByHandIsNeverReplaced()
+{
+    // The user's own credential has the id the import would give its own.
+    const QJsonObject own{{"id", "me-basic"},
+                          {"type", "basic"},
+                          {"username", "admin"},
+                          {"password", "${env:OWN_PASSWORD}"}};
+    WorkspaceDocument document(
+        QJsonObject{{"version", 1}, {"credentials", QJsonArray{own}}, {"endpoints", QJsonArray{}}});
+    const auto command = [] {
+        return QList<ImportedEndpoint>{import(QStringLiteral("curl -u ops:x https://a.example/me"),
+                                              {QStringLiteral("me"), QStringLiteral("A"), 0})};
+    };
+    QList<ImportedEndpoint> first = command();
+    mergeImport(document, first);
+    QJsonArray credentials = document.root().value("credentials").toArray();
+    QCOMPARE(credentials.size(), 2);
+    QCOMPARE(credentials.at(0).toObject(), own);
+    QCOMPARE(credentials.at(1).toObject().value("id").toString(), "me-basic-2");
+    QCOMPARE(credentials.at(1).toObject().value("username").toString(), "ops");
+    QCOMPARE(document.endpoints().at(0).value("credentials").toString(), "me-basic-2");
+    // Imported again: its own credential is updated, the user's stays, nothing is added.
+    const QByteArray once = document.toJson();
+    QList<ImportedEndpoint> again = command();
+    const QList<ImportChange> changes = mergeImport(document, again);
+    QCOMPARE(changes.at(0).kind, ImportChange::Kind::Unchanged);
+    QCOMPARE(document.toJson(), once);
 }
 
 QTEST_APPLESS_MAIN(tst_EndpointImport)

@@ -393,6 +393,16 @@ void tst_EndpointsDialog::checksAreEditedAsJson()
     retype(budget, "2000");
     QVERIFY(dialog->problem().isEmpty());
     QCOMPARE(dialog->document().endpoints().first().value("latency_budget_ms").toDouble(), 2000.0);
+    // The SLA report's target, a share in percent.
+    auto *target = field<QLineEdit>(*dialog, "endpoint:sla_target");
+    QVERIFY(target);
+    retype(target, "101");
+    QVERIFY2(dialog->problem().startsWith("endpoints[0].sla_target:"),
+             qPrintable(dialog->problem()));
+    QVERIFY(!dialog->saveButton()->isEnabled());
+    retype(target, "99.5");
+    QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+    QCOMPARE(dialog->document().endpoints().first().value("sla_target").toDouble(), 99.5);
     expect->clear();
     QVERIFY(!dialog->document().endpoints().first().contains("expect"));
 }
