@@ -3,6 +3,7 @@
 
 #include "core/config/JsonReader.h"
 #include "core/config/WorkspaceConfig.h"
+#include "core/time/CronRule.h"
 #include "core/time/DurationText.h"
 
 #include <QCoreApplication>
@@ -24,10 +25,11 @@ class Text final
 const QStringList kWindowKeys = {
     QStringLiteral("id"),    QStringLiteral("reason"),    QStringLiteral("endpoints"),
     QStringLiteral("hosts"), QStringLiteral("time_zone"), QStringLiteral("from"),
-    QStringLiteral("to"),    QStringLiteral("weekly"),
+    QStringLiteral("to"),    QStringLiteral("weekly"),    QStringLiteral("cron"),
 };
 const QStringList kWeeklyKeys = {QStringLiteral("days"), QStringLiteral("start"),
                                  QStringLiteral("duration")};
+const QStringList kCronKeys = {QStringLiteral("schedule"), QStringLiteral("duration")};
 const QStringList kDayNames = {QStringLiteral("mon"), QStringLiteral("tue"), QStringLiteral("wed"),
                                QStringLiteral("thu"), QStringLiteral("fri"), QStringLiteral("sat"),
                                QStringLiteral("sun")};
@@ -77,6 +79,21 @@ QList<int> readDays(const QJsonObject &weekly, const QString &path, JsonReader &
     return days;
 }
 
+void readDuration(const QJsonObject &o, const QString &path, MaintenanceWindow &window,
+                  JsonReader &r)
+{
+    const QString duration = r.string(o, QStringLiteral("duration"), path, true);
+    if (!r.ok())
+        return;
+    const std::optional<qint64> ms = parseDurationMs(duration);
+    if (!ms) {
+        r.fail(JsonReader::join(path, QStringLiteral("duration")),
+               Text::tr("expected a span such as 8h, 90m or 1d12h, got '%1'").arg(duration));
+        return;
+    }
+    window.durationMs = *ms;
+}
+
 void readWeekly(const QJsonObject &o, const QString &path, MaintenanceWindow &window, JsonReader &r)
 {
     const QString weeklyPath = JsonReader::join(path, QStringLiteral("weekly"));
@@ -95,16 +112,27 @@ void readWeekly(const QJsonObject &o, const QString &path, MaintenanceWindow &wi
                Text::tr("expected a local time such as 22:00, got '%1'").arg(start));
         return;
     }
-    const QString duration = r.string(*weekly, QStringLiteral("duration"), weeklyPath, true);
+    readDuration(*weekly, weeklyPath, window, r);
+}
+
+void readCron(const QJsonObject &o, const QString &path, MaintenanceWindow &window, JsonReader &r)
+{
+    const QString cronPath = JsonReader::join(path, QStringLiteral("cron"));
+    const auto cron = r.object(o.value(QStringLiteral("cron")), cronPath);
+    if (!cron)
+        return;
+    r.checkKnownKeys(*cron, cronPath, kCronKeys);
+    window.kind = MaintenanceWindow::Kind::Cron;
+    const QString schedule = r.string(*cron, QStringLiteral("schedule"), cronPath, true);
     if (!r.ok())
         return;
-    const std::optional<qint64> ms = parseDurationMs(duration);
-    if (!ms) {
-        r.fail(JsonReader::join(weeklyPath, QStringLiteral("duration")),
-               Text::tr("expected a span such as 8h, 90m or 1d12h, got '%1'").arg(duration));
+    auto rule = CronRule::parse(schedule);
+    if (const QString *error = std::get_if<QString>(&rule)) {
+        r.fail(JsonReader::join(cronPath, QStringLiteral("schedule")), *error);
         return;
     }
-    window.durationMs = *ms;
+    window.cron = std::get<CronRule>(rule);
+    readDuration(*cron, cronPath, window, r);
 }
 
 void readOneOff(const QJsonObject &o, const QString &path, MaintenanceWindow &window, JsonReader &r)
@@ -189,14 +217,18 @@ std::optional<MaintenanceConfig> readWindow(const QJsonObject &o, const QString 
         return std::nullopt;
     }
     const bool weekly = o.contains(QStringLiteral("weekly"));
+    const bool cron = o.contains(QStringLiteral("cron"));
     const bool oneOff = o.contains(QStringLiteral("from")) || o.contains(QStringLiteral("to"));
-    if (weekly == oneOff) {
-        r.fail(path, weekly ? Text::tr("either weekly or from and to, not both")
-                            : Text::tr("expected weekly, or from and to"));
+    const int kinds = int(weekly) + int(cron) + int(oneOff);
+    if (kinds != 1) {
+        r.fail(path, kinds > 1 ? Text::tr("one of weekly, cron, or from and to, not more")
+                               : Text::tr("expected weekly, cron, or from and to"));
         return std::nullopt;
     }
     if (weekly)
         readWeekly(o, path, m.window, r);
+    else if (cron)
+        readCron(o, path, m.window, r);
     else
         readOneOff(o, path, m.window, r);
     if (r.ok())

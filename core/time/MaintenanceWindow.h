@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "core/time/CronRule.h"
+
 #include <QList>
 #include <QString>
 #include <QTime>
@@ -13,12 +15,14 @@ class QDate;
 namespace cooldown {
 
 // When a partner's maintenance window stands, in the time zone the partner announced it
-// in: one-off (from, to) or weekly (days, a local start time and a duration). Pure
+// in: one-off (from, to), weekly (days, a local start time and a duration) or by a
+// crontab schedule (the local dates and times it starts at, and a duration). Pure
 // arithmetic on instants (UTC milliseconds), so that a test can check it against
 // another implementation of the time-zone rules (tests/time/tst_maintenancewindow.cpp).
 //
 // The rules:
-// - A weekly window starts at its local start time on each of its days, and lasts its
+// - A weekly window starts at its local start time on each of its days (a cron window
+//   at each local date and time its schedule matches), and lasts its
 //   duration of elapsed time: "Saturday 22:00 for 8 h" ends at 06:00 on Sunday, or at
 //   05:00 or 07:00 by the clock on a night the clocks change.
 // - A start time the clocks skip (02:30 on the night they go forward) is read with the
@@ -35,6 +39,7 @@ struct MaintenanceWindow
     {
         OneOff,
         Weekly,
+        Cron,
     };
 
     Kind kind = Kind::OneOff;
@@ -46,6 +51,8 @@ struct MaintenanceWindow
     // duration of elapsed time.
     QList<int> days;
     QTime start;
+    // Cron: the schedule; its duration is durationMs.
+    CronRule cron;
     qint64 durationMs = 0;
 
     // Whether the window stands at nowMs, and if so until when (the end of the whole
@@ -58,8 +65,13 @@ struct MaintenanceWindow
     static qint64 localToUtcMs(const QDate &date, const QTime &time, const QTimeZone &zone);
 
 private:
-    // The weekly occurrence that contains atMs, as [start, end); the latest starting.
-    std::optional<std::pair<qint64, qint64>> weeklyOccurrenceAt(qint64 atMs) const;
+    // The local times a recurring window starts at on a date (none on other dates).
+    QList<QTime> startsOn(const QDate &date) const;
+    // The same as instants, by localToUtcMs's rules.
+    QList<qint64> startsOnUtc(const QDate &date) const;
+    bool recurs() const;
+    // The recurring occurrence that contains atMs, as [start, end); the latest ending.
+    std::optional<std::pair<qint64, qint64>> occurrenceAt(qint64 atMs) const;
 };
 
 } // namespace cooldown

@@ -4519,12 +4519,67 @@ Options of every command:
         <translation>%1。対象: %2</translation>
     </message>
     <message>
-        <source>either weekly or from and to, not both</source>
-        <translation>weekly か from と to のどちらか一方を指定してください (両方は不可)</translation>
+        <source>one of weekly, cron, or from and to, not more</source>
+        <translation>weekly、cron、または from と to のいずれか一つだけを指定してください</translation>
     </message>
     <message>
-        <source>expected weekly, or from and to</source>
-        <translation>weekly、または from と to を指定してください</translation>
+        <source>expected weekly, cron, or from and to</source>
+        <translation>weekly、cron、または from と to が必要です</translation>
+    </message>
+</context>
+<context>
+    <name>cooldown::cron</name>
+    <message>
+        <source>minute</source>
+        <translation>分</translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <translation>時</translation>
+    </message>
+    <message>
+        <source>day of month</source>
+        <translation>日</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source>day of week</source>
+        <translation>曜日</translation>
+    </message>
+    <message>
+        <source>a minute 0-59</source>
+        <translation>分 (0-59)</translation>
+    </message>
+    <message>
+        <source>an hour 0-23</source>
+        <translation>時 (0-23)</translation>
+    </message>
+    <message>
+        <source>a day of the month 1-31</source>
+        <translation>日 (1-31)</translation>
+    </message>
+    <message>
+        <source>a month 1-12 or jan-dec</source>
+        <translation>月 (1-12 または jan-dec)</translation>
+    </message>
+    <message>
+        <source>a day 0-7 or sun-sat</source>
+        <translation>曜日 (0-7 または sun-sat)</translation>
+    </message>
+    <message>
+        <source>%1: expected %2, a range such as 1-5, a step such as */15, or a list of them, got &apos;%3&apos;</source>
+        <translation>%1: %2、1-5 のような範囲、*/15 のような間隔、またはそれらのリストが必要ですが、&apos;%3&apos; でした</translation>
+    </message>
+    <message>
+        <source>expected five fields (minute hour day-of-month month day-of-week, such as &apos;0 22 * * sat&apos;), got %1</source>
+        <translation>5 つのフィールド (分 時 日 月 曜日、例: &apos;0 22 * * sat&apos;) が必要ですが、%1 個でした</translation>
+    </message>
+    <message>
+        <source>no date matches &apos;%1&apos;</source>
+        <translation>&apos;%1&apos; に一致する日付がありません</translation>
     </message>
 </context>
 <context>

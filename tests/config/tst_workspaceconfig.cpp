@@ -429,10 +429,49 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("maintenance both kinds")
         << withMaintenance(
                R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-25T08:00", "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}})")
-        << "maintenance[0]: either weekly or from and to, not both";
+        << "maintenance[0]: one of weekly, cron, or from and to, not more";
+    QTest::newRow("maintenance weekly and cron")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * * sat", "duration": "8h"}, "weekly": {"days": ["sat"], "start": "22:00", "duration": "8h"}})")
+        << "maintenance[0]: one of weekly, cron, or from and to, not more";
     QTest::newRow("maintenance neither kind")
         << withMaintenance(R"({"id": "w", "time_zone": "UTC"})")
-        << "maintenance[0]: expected weekly, or from and to";
+        << "maintenance[0]: expected weekly, cron, or from and to";
+    QTest::newRow("maintenance cron with four fields")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * sat", "duration": "8h"}})")
+        << "maintenance[0].cron.schedule: expected five fields (minute hour day-of-month month "
+           "day-of-week, such as '0 22 * * sat'), got 4";
+    QTest::newRow("maintenance cron hour out of range")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 24 * * *", "duration": "1h"}})")
+        << "maintenance[0].cron.schedule: hour: expected an hour 0-23, a range such as 1-5, a "
+           "step such as */15, or a list of them, got '24'";
+    QTest::newRow("maintenance cron unknown day")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * * mon,fry", "duration": "1h"}})")
+        << "maintenance[0].cron.schedule: day of week: expected a day 0-7 or sun-sat, a range "
+           "such as 1-5, a step such as */15, or a list of them, got 'fry'";
+    QTest::newRow("maintenance cron zero step")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "*/0 * * * *", "duration": "1h"}})")
+        << "maintenance[0].cron.schedule: minute: expected a minute 0-59";
+    QTest::newRow("maintenance cron backwards range")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 0 20-10 * *", "duration": "1h"}})")
+        << "maintenance[0].cron.schedule: day of month: expected a day of the month 1-31";
+    QTest::newRow("maintenance cron never")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 0 30,31 feb *", "duration": "1h"}})")
+        << "maintenance[0].cron.schedule: no date matches '0 0 30,31 feb *'";
+    QTest::newRow("maintenance cron without duration")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * * sat"}})")
+        << "maintenance[0].cron.duration: required";
+    QTest::newRow("maintenance cron unknown key")
+        << withMaintenance(
+               R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * * sat", "duration": "1h", "days": []}})")
+        << "maintenance[0].cron.days: unknown key";
     QTest::newRow("maintenance to before from")
         << withMaintenance(
                R"({"id": "w", "time_zone": "UTC", "from": "2026-12-24T18:00", "to": "2026-12-24T17:00"})")
@@ -496,11 +535,13 @@ void tst_WorkspaceConfig::maintenanceWindows()
         R"( "from": "2026-12-24T18:00", "to": "2026-12-27T08:00", "reason": "Holidays"},)"
         R"( {"id": "weekly", "time_zone": "America/New_York", "hosts": ["OTHER.example.net"],)"
         R"( "weekly": {"days": ["sat", "SUN", "sat"], "start": "22:30", "duration": "1d2h"}},)"
-        R"( {"id": "all", "time_zone": "UTC", "from": "2027-01-01T00:00", "to": "2027-01-01T01:00"})");
+        R"( {"id": "all", "time_zone": "UTC", "from": "2027-01-01T00:00", "to": "2027-01-01T01:00"},)"
+        R"( {"id": "first-sunday", "time_zone": "Asia/Tokyo", "endpoints": ["m"],)"
+        R"(  "cron": {"schedule": " 30 1  1-7 * sun ", "duration": "4h"}})");
     QString error;
     const auto config = WorkspaceConfig::parse(json, "ws.json", &error, {}, kEnv);
     QVERIFY2(config, qPrintable(error));
-    QCOMPARE(config->maintenance.size(), 3);
+    QCOMPARE(config->maintenance.size(), 4);
 
     const MaintenanceConfig &xmas = config->maintenance.at(0);
     QCOMPARE(xmas.id, QStringLiteral("xmas"));
@@ -524,6 +565,16 @@ void tst_WorkspaceConfig::maintenanceWindows()
 
     QCOMPARE(config->maintenance.at(2).endpointIds,
              (QStringList{QStringLiteral("m"), QStringLiteral("n")}));
+
+    // Days 1-7 or Sundays, as cron reads a rule that restricts both.
+    const MaintenanceConfig &cron = config->maintenance.at(3);
+    QCOMPARE(cron.window.kind, MaintenanceWindow::Kind::Cron);
+    QCOMPARE(cron.window.cron.text(), QStringLiteral("30 1 1-7 * sun"));
+    QCOMPARE(cron.window.durationMs, qint64(4) * 3600 * 1000);
+    // Sunday 13 December 2026, 01:30 in Tokyo: 16:30 UTC the day before.
+    QCOMPARE(cron.window.nextStart(
+                 QDateTime(QDate(2026, 12, 8), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch()),
+             QDateTime(QDate(2026, 12, 12), QTime(16, 30), Qt::UTC).toMSecsSinceEpoch());
 }
 
 void tst_WorkspaceConfig::pauseAfterFailures()

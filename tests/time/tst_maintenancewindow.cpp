@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// When a maintenance window stands (core/time/MaintenanceWindow): worked examples on the
+// When a maintenance window stands (core/time/MaintenanceWindow, core/time/CronRule):
+// crontab schedules read as crontab(5) reads them, worked examples on the
 // nights the clocks change, and a property test over four zones with daylight saving
 // (Europe/Berlin, America/New_York, Australia/Lord_Howe with its half hour) and one
 // without (Asia/Tokyo), against a reference built on glibc's own reading of the tz
 // database (mktime, localtime_r) instead of Qt's.
 
+#include "core/time/CronRule.h"
 #include "core/time/MaintenanceWindow.h"
 
 #include <QDate>
@@ -39,6 +41,32 @@ MaintenanceWindow weekly(const QByteArray &zone, QList<int> days, QTime start, q
     w.start = start;
     w.durationMs = durationMs;
     return w;
+}
+
+CronRule rule(const char *text)
+{
+    auto parsed = CronRule::parse(QString::fromLatin1(text));
+    if (const QString *error = std::get_if<QString>(&parsed))
+        qFatal("bad rule in test: %s: %s", text, qPrintable(*error));
+    return std::get<CronRule>(parsed);
+}
+
+MaintenanceWindow cron(const QByteArray &zone, const char *schedule, qint64 durationMs)
+{
+    MaintenanceWindow w;
+    w.kind = MaintenanceWindow::Kind::Cron;
+    w.zone = QTimeZone(zone);
+    w.cron = rule(schedule);
+    w.durationMs = durationMs;
+    return w;
+}
+
+// The local times a recurring window starts at on a date, from its public parts.
+QList<QTime> referenceStarts(const MaintenanceWindow &w, const QDate &day)
+{
+    if (w.kind == MaintenanceWindow::Kind::Cron)
+        return w.cron.matchesDate(day) ? w.cron.timesOfDay() : QList<QTime>{};
+    return w.days.contains(day.dayOfWeek()) ? QList<QTime>{w.start} : QList<QTime>{};
 }
 
 // The reference: the process's TZ set to the zone, and the C library's conversions.
@@ -123,11 +151,11 @@ QList<std::pair<qint64, qint64>> referenceOccurrences(const MaintenanceWindow &w
     const QDate today(now.tm_year + 1900, now.tm_mon + 1, now.tm_mday);
     for (int i = -daysBack; i <= daysAhead; ++i) {
         const QDate day = today.addDays(i);
-        if (!w.days.contains(day.dayOfWeek()))
-            continue;
-        const qint64 from = ReferenceZone::toUtc(day.year(), day.month(), day.day(), w.start.hour(),
-                                                 w.start.minute());
-        out.append({from, from + w.durationMs});
+        for (const QTime &start : referenceStarts(w, day)) {
+            const qint64 from = ReferenceZone::toUtc(day.year(), day.month(), day.day(),
+                                                     start.hour(), start.minute());
+            out.append({from, from + w.durationMs});
+        }
     }
     return out;
 }
@@ -185,9 +213,129 @@ private slots:
     void acrossMidnightAndOverAWeekend();
     void touchingWindowsAreOneStretch();
     void nextStart();
+    void cronRules_data();
+    void cronRules();
+    void cronRulesRefused_data();
+    void cronRulesRefused();
+    void cronWindows();
     void matchesTheCLibrary_data();
     void matchesTheCLibrary();
 };
+
+void tst_MaintenanceWindow::cronRules_data()
+{
+    QTest::addColumn<QString>("schedule");
+    QTest::addColumn<QStringList>("times"); // the first and last time of a day, and how many
+    QTest::addColumn<QString>("matching");  // of 1-14 December 2026 (the 1st a Tuesday)
+    QTest::newRow("every quarter of working hours")
+        << "*/15 9-17 * * mon-fri" << QStringList{"09:00", "17:45", "36"} << "1-4,7-11,14";
+    // Both days restricted: either matches, as cron has it.
+    QTest::newRow("1st, 15th or Friday")
+        << "0 4 1,15 * fri" << QStringList{"04:00", "04:00", "1"} << "1,4,11";
+    QTest::newRow("first week, as cron reads it: days 1-7 or Saturdays")
+        << "0 22 1-7 * sat" << QStringList{"22:00", "22:00", "1"} << "1-7,12";
+    QTest::newRow("a step with a start")
+        << "5/20 * * * *" << QStringList{"00:05", "23:45", "72"} << "1-14";
+    QTest::newRow("a stepped range, names in any case")
+        << "10-50/20 3 * DEC Sun,7" << QStringList{"03:10", "03:50", "3"} << "6,13";
+    QTest::newRow("Sunday as 0") << "0 0 * * 0" << QStringList{"00:00", "00:00", "1"} << "6,13";
+    QTest::newRow("not in December") << "0 0 * 1-11 *" << QStringList{"00:00", "00:00", "1"} << "";
+    QTest::newRow("spaces around")
+        << "  30   1 *  * *  " << QStringList{"01:30", "01:30", "1"} << "1-14";
+}
+
+void tst_MaintenanceWindow::cronRules()
+{
+    QFETCH(QString, schedule);
+    QFETCH(QStringList, times);
+    QFETCH(QString, matching);
+    auto parsed = CronRule::parse(schedule);
+    if (const QString *error = std::get_if<QString>(&parsed))
+        QFAIL(qPrintable(*error));
+    const CronRule r = std::get<CronRule>(parsed);
+    QCOMPARE(r.text(), schedule.simplified());
+    const QList<QTime> t = r.timesOfDay();
+    QCOMPARE(t.first().toString(u"HH:mm"), times.at(0));
+    QCOMPARE(t.last().toString(u"HH:mm"), times.at(1));
+    QCOMPARE(QString::number(t.size()), times.at(2));
+    QStringList days;
+    int runFrom = -1;
+    for (int d = 1; d <= 15; ++d) {
+        const bool match = d <= 14 && r.matchesDate(QDate(2026, 12, d));
+        if (match && runFrom < 0)
+            runFrom = d;
+        if (!match && runFrom > 0) {
+            days.append(runFrom == d - 1 ? QString::number(runFrom)
+                                         : QStringLiteral("%1-%2").arg(runFrom).arg(d - 1));
+            runFrom = -1;
+        }
+    }
+    QCOMPARE(days.join(u','), matching);
+}
+
+void tst_MaintenanceWindow::cronRulesRefused_data()
+{
+    QTest::addColumn<QString>("schedule");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("six fields") << "0 0 * * * 2026"
+                                << "expected five fields (minute hour day-of-month month "
+                                   "day-of-week, such as '0 22 * * sat'), got 6";
+    QTest::newRow("minute 60") << "60 * * * *"
+                               << "minute: expected a minute 0-59";
+    QTest::newRow("day 0") << "0 0 0 * *"
+                           << "day of month: expected a day of the month 1-31";
+    QTest::newRow("month 13") << "0 0 * 13 *"
+                              << "month: expected a month 1-12 or jan-dec";
+    QTest::newRow("day 8") << "0 0 * * 8"
+                           << "day of week: expected a day 0-7 or sun-sat";
+    QTest::newRow("a name where numbers go") << "mon 0 * * *"
+                                             << "minute: expected";
+    QTest::newRow("empty list item") << "0 0 1,,2 * *"
+                                     << "day of month: expected";
+    QTest::newRow("a sign") << "+5 0 * * *"
+                            << "minute: expected";
+    QTest::newRow("a step of nothing") << "*/ 0 * * *"
+                                       << "minute: expected";
+    QTest::newRow("no such date") << "0 0 31 apr,jun,sep,nov *"
+                                  << "no date matches '0 0 31 apr,jun,sep,nov *'";
+}
+
+void tst_MaintenanceWindow::cronRulesRefused()
+{
+    QFETCH(QString, schedule);
+    QFETCH(QString, error);
+    auto parsed = CronRule::parse(schedule);
+    const QString *said = std::get_if<QString>(&parsed);
+    QVERIFY(said);
+    QVERIFY2(said->startsWith(error), qPrintable(*said));
+}
+
+void tst_MaintenanceWindow::cronWindows()
+{
+    // The 1st and the 15th at 02:00 in New York for four hours.
+    const MaintenanceWindow w = cron("America/New_York", "0 2 1,15 * *", 4 * kHourMs);
+    QCOMPARE(text(w.nextStart(utc("2026-12-05T00:00:00"))), QStringLiteral("2026-12-15T07:00:00Z"));
+    QCOMPARE(text(w.until(utc("2026-12-15T10:59:00"))), QStringLiteral("2026-12-15T11:00:00Z"));
+    QCOMPARE(w.until(utc("2026-12-15T11:00:00")), std::nullopt);
+    // The 29th of February, years apart.
+    const MaintenanceWindow leap = cron("UTC", "0 0 29 feb *", kHourMs);
+    QCOMPARE(text(leap.nextStart(utc("2028-03-01T00:00:00"))),
+             QStringLiteral("2032-02-29T00:00:00Z"));
+    // A start every ten minutes for ten minutes: one stretch, said as far as it was
+    // followed (2,000 starts, about two weeks), and looked at again then.
+    const MaintenanceWindow always = cron("Europe/Berlin", "*/10 * * * *", 10 * kMinuteMs);
+    const qint64 now = utc("2026-12-01T10:05:00");
+    const std::optional<qint64> until = always.until(now);
+    QVERIFY(until);
+    QVERIFY2(*until >= now + 13 * kDayMs && *until <= now + 15 * kDayMs, qPrintable(text(until)));
+    QVERIFY(always.until(*until));
+    // Starts the clocks skip come as much later, as for a weekly start: 02:00, 02:20
+    // and 02:40 on Berlin's spring night all start at 03:00 CEST and after.
+    const MaintenanceWindow night = cron("Europe/Berlin", "*/20 2 29 3 *", 5 * kMinuteMs);
+    QCOMPARE(text(night.nextStart(utc("2026-03-29T00:00:00"))),
+             QStringLiteral("2026-03-29T01:00:00Z"));
+    QCOMPARE(text(night.until(utc("2026-03-29T01:42:00"))), QStringLiteral("2026-03-29T01:45:00Z"));
+}
 
 void tst_MaintenanceWindow::oneOffIsHalfOpen()
 {
@@ -317,6 +465,12 @@ void tst_MaintenanceWindow::matchesTheCLibrary()
         weekly(zone, {1, 2, 3, 4, 5}, QTime(23, 0), 2 * kHourMs),
         weekly(zone, {5}, QTime(18, 0), 60 * kHourMs), // a weekend
         weekly(zone, {6, 7}, QTime(0, 0), kDayMs),     // touching
+        // Crontab schedules: several starts a day over the change, either day rule,
+        // and overlapping starts that make a stretch of days.
+        cron(zone, "*/20 1-3 * * *", 10 * kMinuteMs),
+        cron(zone, "30 2 * * sun", kHourMs),
+        cron(zone, "0 22 1-7 * sat", 8 * kHourMs),
+        cron(zone, "0 0,12 * * mon-fri", 13 * kHourMs),
     };
     // The instants: spread over two years, and every 10 minutes on the days around
     // each change of the zone's offset.
@@ -344,10 +498,13 @@ void tst_MaintenanceWindow::matchesTheCLibrary()
         for (const qint64 t : std::as_const(instants)) {
             const std::optional<qint64> until = w.until(t);
             active += until ? 1 : 0;
-            const QString where = QStringLiteral("%1 %2 %3 at %4")
-                                      .arg(QString::fromLatin1(zone), w.start.toString(u"HH:mm"))
-                                      .arg(w.durationMs / kMinuteMs)
-                                      .arg(text(t));
+            const QString where =
+                QStringLiteral("%1 %2 %3 at %4")
+                    .arg(QString::fromLatin1(zone), w.kind == MaintenanceWindow::Kind::Cron
+                                                        ? w.cron.text()
+                                                        : w.start.toString(u"HH:mm"))
+                    .arg(w.durationMs / kMinuteMs)
+                    .arg(text(t));
             QVERIFY2(until == referenceUntil(w, t),
                      qPrintable(where + QStringLiteral(": until %1, reference %2")
                                             .arg(text(until), text(referenceUntil(w, t)))));
