@@ -5,28 +5,79 @@
 
 namespace cooldown {
 
+void Connectivity::goOffline(qint64 nowMs, qint64 mono)
+{
+    m_offlineByNames = false;
+    m_offline = true;
+    m_offlineSinceMs = nowMs;
+    m_offlineSinceMono = mono;
+}
+
 bool Connectivity::noteUnreachable(qint64 nowMs, qint64 mono)
 {
     m_probeAtMono = mono + kProbeMs;
     if (m_offline)
         return false;
     // Another exchange got through a moment ago: this route is missing, not the network.
-    if (m_reachedAtMono >= 0 && mono - m_reachedAtMono < kProbeMs)
+    if (reachedWithin(mono, kProbeMs))
         return false;
-    m_offline = true;
-    m_offlineSinceMs = nowMs;
-    m_offlineSinceMono = mono;
+    goOffline(nowMs, mono);
     return true;
+}
+
+void Connectivity::comeOnline(qint64 mono)
+{
+    m_offline = false;
+    m_offlineByNames = false;
+    m_onlineAtMono = mono;
+    m_lastSpellMs = mono - m_offlineSinceMono;
+}
+
+Connectivity::Change Connectivity::noteNameFailure(const QString &host, qint64 nowMs, qint64 mono)
+{
+    m_nameFailedAtMono.insert(host.toLower(), mono);
+    for (auto it = m_nameFailedAtMono.begin(); it != m_nameFailedAtMono.end();) {
+        if (mono - it.value() >= kNameWindowMs)
+            it = m_nameFailedAtMono.erase(it);
+        else
+            ++it;
+    }
+    if (m_offline) {
+        m_probeAtMono = mono + kProbeMs;
+        if (m_offlineByNames && m_nameFailedAtMono.size() < 2) {
+            comeOnline(mono);
+            return Change::CameOnline;
+        }
+        return Change::None;
+    }
+    if (m_nameFailedAtMono.size() < 2 || reachedWithin(mono, kNameWindowMs))
+        return Change::None;
+    m_probeAtMono = mono + kProbeMs;
+    goOffline(nowMs, mono);
+    m_offlineByNames = true;
+    return Change::WentOffline;
+}
+
+Connectivity::Change Connectivity::noteSystemReachable(bool reachable, qint64 nowMs, qint64 mono)
+{
+    if (reachable == !m_offline)
+        return Change::None;
+    if (reachable) {
+        comeOnline(mono);
+        return Change::CameOnline;
+    }
+    m_probeAtMono = mono + kProbeMs;
+    goOffline(nowMs, mono);
+    return Change::WentOffline;
 }
 
 bool Connectivity::noteReached(qint64 mono)
 {
     m_reachedAtMono = mono;
+    m_nameFailedAtMono.clear();
     if (!m_offline)
         return false;
-    m_offline = false;
-    m_onlineAtMono = mono;
-    m_lastSpellMs = mono - m_offlineSinceMono;
+    comeOnline(mono);
     return true;
 }
 

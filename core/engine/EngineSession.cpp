@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/engine/EngineSession.h"
 
+#include "core/Logging.h"
+#include "core/engine/SystemReachability.h"
 #include "core/engine/Transport.h"
 #include "core/time/Clock.h"
 #include "core/time/DurationText.h"
@@ -66,6 +68,17 @@ std::unique_ptr<EngineSession> EngineSession::open(WorkspaceConfig config,
     std::unique_ptr<EngineSession> session(
         new EngineSession(std::move(config), databaseUrl, clock));
     EngineSession *self = session.get();
+    if (options.systemReachability) {
+        self->m_reachability = std::make_unique<SystemReachability>();
+        self->m_systemReachable = self->m_reachability->reachable();
+        connect(self->m_reachability.get(), &SystemReachability::reachableChanged, self,
+                [self](bool reachable) { self->m_systemReachable = reachable ? 1 : 0; });
+        if (self->m_reachability->backendName().isEmpty())
+            qCInfo(lcEngine) << "no network reachability backend: the engine learns of being "
+                                "offline from its exchanges";
+        else
+            qCInfo(lcEngine) << "network reachability from" << self->m_reachability->backendName();
+    }
     self->m_thread = std::make_unique<QThread>();
     self->m_thread->setObjectName(options.threadName);
     self->m_context = new QObject;
@@ -174,6 +187,12 @@ void EngineSession::makeScheduler(Engine &engine)
         std::make_unique<Scheduler>(engine.config, *engine.store, *engine.transport, engine.clock,
                                     engine.random, *engine.timer, engine.options);
     Scheduler *scheduler = engine.scheduler.get();
+    if (m_reachability) {
+        connect(m_reachability.get(), &SystemReachability::reachableChanged, scheduler,
+                &Scheduler::noteSystemReachable);
+        if (m_systemReachable == 0)
+            scheduler->noteSystemReachable(false);
+    }
     // Crossing threads, these are queued: they arrive in the order they left.
     connect(scheduler, &Scheduler::attemptRecorded, this, &EngineSession::attemptRecorded);
     connect(scheduler, &Scheduler::operationChanged, this, &EngineSession::operationChanged);

@@ -103,6 +103,9 @@ struct EngineOptions
     RandomSource *random = nullptr; // the system's random source when null
     SchedulerOptions scheduler;
     QString threadName = QStringLiteral("engine");
+    // Whether the engine hears what the system says of the network (SystemReachability,
+    // docs/offline.md); where no backend loads it hears nothing either way.
+    bool systemReachability = true;
 };
 
 // One running engine: the workspace's store, the transport, the wake timer and the
@@ -122,6 +125,8 @@ struct EngineOptions
 //
 // The pattern is qBittorrent's resume-data storage worker: one thread owns one
 // connection and everything it writes, and callers only queue work to it.
+class SystemReachability;
+
 class EngineSession final : public QObject
 {
     Q_OBJECT
@@ -267,6 +272,9 @@ private:
     std::unique_ptr<QThread> m_thread;
     QObject *m_context = nullptr; // lives on the engine thread; queued work runs there
     std::unique_ptr<Engine> m_engine;
+    // Lives on the session's thread; its word reaches the scheduler queued.
+    std::unique_ptr<SystemReachability> m_reachability;
+    std::atomic<int> m_systemReachable{-1}; // as m_reachability last said, for a new scheduler
 };
 
 } // namespace cooldown

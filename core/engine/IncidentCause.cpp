@@ -70,12 +70,23 @@ ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, i
     return causes;
 }
 
+QString tokenCauseOf(const QUrl &tokenUrl)
+{
+    const int defaultPort = tokenUrl.scheme() == QLatin1String("https") ? 443 : 80;
+    QString cause = QStringLiteral("token:") + tokenUrl.host().toLower();
+    if (tokenUrl.port(defaultPort) != defaultPort)
+        cause += QLatin1Char(':') + QString::number(tokenUrl.port());
+    return cause;
+}
+
 QString incidentCauseText(const QString &cause)
 {
     const qsizetype colon = cause.indexOf(QLatin1Char(':'));
     if (colon < 0)
         return cause;
-    return cause.left(colon) + QLatin1Char(' ') + cause.mid(colon + 1);
+    const QString kind = cause.left(colon);
+    return (kind == QLatin1String("token") ? QStringLiteral("token endpoint") : kind) +
+           QLatin1Char(' ') + cause.mid(colon + 1);
 }
 
 } // namespace cooldown

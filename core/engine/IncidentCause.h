@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 namespace cooldown {
 
@@ -30,7 +31,13 @@ struct ExchangeCauses
 ExchangeCauses incidentCausesOf(const QString &host, const ProxyConfig &proxy, int status,
                                 TransportError error, bool requestLeft);
 
-// How a cause reads to an operator: "host api.example.com", "proxy proxy.corp:3128".
+// "token:HOST[:PORT]": the cause of an OAuth credential's token endpoint that cannot be
+// reached or answers an error that may pass. A host serving both tokens and an API is
+// two causes: its API may answer while its token endpoint does not.
+QString tokenCauseOf(const QUrl &tokenUrl);
+
+// How a cause reads to an operator: "host api.example.com", "proxy proxy.corp:3128",
+// "token endpoint auth.example.com".
 QString incidentCauseText(const QString &cause);
 
 } // namespace cooldown

@@ -935,6 +935,7 @@ void Scheduler::onCredentialChanged(const QString &credentialId)
 {
     const CredentialState state = m_credentials->state(credentialId);
     saveCredentialState(state);
+    noteTokenEndpoint(state);
     emit credentialChanged(state);
     QList<qint64> waiting;
     for (const auto &[id, held] : m_held) {
@@ -1111,9 +1112,12 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &answer)
         return;
 
     AttemptOutcome outcome = outcomeOf(e, result);
-    ExchangeCauses causes = isAlert(e.id) ? ExchangeCauses()
-                                          : incidentCausesOf(hostOf(held), e.proxy, outcome.status,
-                                                             result.error, result.requestLeft);
+    outcome.machineOffline = noteNameFailure(hostOf(held), result, now);
+    // An exchange that found no network says nothing of its host or proxy.
+    ExchangeCauses causes = isAlert(e.id) || outcome.machineOffline
+                                ? ExchangeCauses()
+                                : incidentCausesOf(hostOf(held), e.proxy, outcome.status,
+                                                   result.error, result.requestLeft);
     outcome.causeInIncident = !causes.failed.isEmpty() && m_openIncidents.contains(causes.failed);
     if (!causes.failed.isEmpty() || !causes.cleared.isEmpty())
         m_exchangeCauses.insert(op.id, std::move(causes));
@@ -1194,7 +1198,10 @@ AttemptFacts Scheduler::factsOfAnswer(const Held &held, const TransportResult &r
 void Scheduler::noteCheck(const Held &held, const TransportResult &result, const RetryDecision &d,
                           AttemptRecord &a) const
 {
-    const bool failed = d.action != RetryDecision::Action::Success && !d.throttled;
+    // An exchange that found no network proves nothing of the endpoint, and a machine
+    // offline makes one every few seconds: kept, they would push out the failures that
+    // do. (One held by an open incident is kept: it is what the host answered.)
+    const bool failed = d.action != RetryDecision::Action::Success && !d.throttled && !d.offline;
     const int keep = m_config.retention.keptExchanges;
     if (!d.check && !((failed || d.degraded) && keep > 0))
         return;
@@ -1251,6 +1258,53 @@ void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
     m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
     noteStoreDue(std::numeric_limits<qint64>::min());
     emit wokeFromSleep(sleptMs);
+}
+
+void Scheduler::noteSystemReachable(bool reachable)
+{
+    const qint64 nowMs = this->nowMs();
+    switch (m_connectivity.noteSystemReachable(reachable, nowMs, m_clock.monotonicMs())) {
+    case Connectivity::Change::WentOffline:
+        qCInfo(lcEngine) << "offline: the system says the network is disconnected; work is "
+                            "held, one exchange every"
+                         << Connectivity::kProbeMs << "ms looks whether it is back";
+        emit wentOffline(nowMs);
+        break;
+    case Connectivity::Change::CameOnline:
+        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
+                         << "ms: the system says the network is there; sending ramps up over"
+                         << Connectivity::kRampMs << "ms";
+        emit cameOnline(m_connectivity.lastSpellMs());
+        break;
+    case Connectivity::Change::None:
+        return;
+    }
+    noteStoreDue(std::numeric_limits<qint64>::min());
+    // Back online the work goes out; offline what was claimed waits for the probe.
+    QMetaObject::invokeMethod(this, &Scheduler::wake, Qt::QueuedConnection);
+}
+
+bool Scheduler::noteNameFailure(const QString &host, const TransportResult &result, qint64 nowMs)
+{
+    if (result.error != TransportError::HostNotFound)
+        return false;
+    switch (m_connectivity.noteNameFailure(host, nowMs, m_clock.monotonicMs())) {
+    case Connectivity::Change::WentOffline:
+        qCInfo(lcEngine) << "offline: the names of several hosts do not resolve; work is held, "
+                            "one exchange every"
+                         << Connectivity::kProbeMs << "ms looks whether it is back";
+        emit wentOffline(nowMs);
+        break;
+    case Connectivity::Change::CameOnline:
+        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
+                         << "ms: only the name of" << host << "does not resolve";
+        emit cameOnline(m_connectivity.lastSpellMs());
+        noteStoreDue(std::numeric_limits<qint64>::min());
+        break;
+    case Connectivity::Change::None:
+        break;
+    }
+    return m_connectivity.isOffline();
 }
 
 void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)
@@ -2065,14 +2119,48 @@ void Scheduler::noteIncidents(const QList<Store::FinishRequest> &batch,
             continue;
         if (!causes.failed.isEmpty() && attempt.decision != Decision::Success)
             failures.append({causes.failed, attempt.endpointId, attempt.finishedAtMs});
-        // Only a cause with failures noted, or an open incident, has anything to clear:
-        // the success of a host that never failed costs no write.
         for (const QString &cause : causes.cleared) {
-            if ((m_openIncidents.contains(cause) || m_signalledCauses.contains(cause)) &&
-                !cleared.contains(cause))
+            if (!cleared.contains(cause))
                 cleared.append(cause);
         }
     }
+    recordIncidents(failures, cleared);
+}
+
+void Scheduler::noteTokenEndpoint(const CredentialState &state)
+{
+    // docs/incidents.md: a token endpoint that cannot be reached (or answers an error
+    // that may pass) fails every integration that needs its tokens, though none spends
+    // an attempt: they wait for credentials. One incident says so, once.
+    const CredentialConfig *credential = m_config.credential(state.id);
+    if (!credential || !credential->isOAuth() ||
+        (state.phase != CredentialState::Phase::Failing &&
+         state.phase != CredentialState::Phase::Valid))
+        return;
+    const QString cause = tokenCauseOf(credential->tokenUrl);
+    if (state.phase == CredentialState::Phase::Valid) {
+        recordIncidents({}, {cause});
+        return;
+    }
+    QList<IncidentSignal> failures;
+    const qint64 now = nowMs();
+    for (const EndpointConfig &e : std::as_const(m_config.endpoints)) {
+        if (e.credentials == state.id && !isAlert(e.id))
+            failures.append({cause, e.id, now});
+    }
+    recordIncidents(failures, {});
+}
+
+void Scheduler::recordIncidents(const QList<IncidentSignal> &failures, QStringList cleared)
+{
+    // Only a cause with failures noted, or an open incident, has anything to clear: the
+    // success of a host that never failed costs no write.
+    cleared.erase(std::remove_if(cleared.begin(), cleared.end(),
+                                 [this](const QString &cause) {
+                                     return !m_openIncidents.contains(cause) &&
+                                            !m_signalledCauses.contains(cause);
+                                 }),
+                  cleared.end());
     if (failures.isEmpty() && cleared.isEmpty())
         return;
     IncidentRule rule;

@@ -182,6 +182,11 @@ public:
     // (docs/incidents.md), by cause.
     QList<IncidentRecord> openIncidents() const { return m_openIncidents.values(); }
 
+public slots:
+    // What the system says of the network (core/engine/SystemReachability): true when
+    // it can reach it, false when it is disconnected (docs/offline.md).
+    void noteSystemReachable(bool reachable);
+
 signals:
     void attemptRecorded(const cooldown::AttemptRecord &attempt,
                          const cooldown::OperationRecord &operation);
@@ -229,6 +234,10 @@ private:
     // this worker opened or closed; and, once a poll, the incidents others changed.
     void noteIncidents(const QList<Store::FinishRequest> &batch,
                        const QList<Store::FinishOutcome> &outcomes);
+    // A token endpoint failing or answering again, as a cause of incidents.
+    void noteTokenEndpoint(const CredentialState &state);
+    // Failures and cleared causes into the store's incidents, and what came of it.
+    void recordIncidents(const QList<IncidentSignal> &failures, QStringList cleared);
     void lookAtIncidents(qint64 mono);
     void setOpenIncidents(const QList<IncidentRecord> &open);
     void alertIncident(const IncidentRecord &incident, bool recovered);
@@ -291,6 +300,9 @@ private:
     void watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs);
     // Whether the exchange reached the network: offline when it found no route,
     // online again when it reached any server.
+    // A failed lookup, for the names failing at once that mean offline; whether the
+    // engine is offline after it.
+    bool noteNameFailure(const QString &host, const TransportResult &result, qint64 nowMs);
     void noteConnectivity(const TransportResult &result, qint64 nowMs);
     // After a sleep: exchanges in flight across it end interrupted, waits kept on the
     // monotonic clock lose the time asleep, and the store is looked at again now.

@@ -61,6 +61,8 @@ Classified classify(const AttemptOutcome &o, bool idempotent)
     case TransportError::ConnectionRefused:
         return {Kind::NotSent, "connection_refused"};
     case TransportError::HostNotFound:
+        if (o.machineOffline)
+            return {Kind::Offline, "offline"};
         return {Kind::NotSent, "dns_failure"};
     case TransportError::Timeout:
         return {Kind::Ambiguous, "timeout"};

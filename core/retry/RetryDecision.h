@@ -62,6 +62,9 @@ struct AttemptOutcome
     // The cause the exchange failed for (its host, its proxy) is an open incident
     // (docs/incidents.md): a failure that would be retried is held instead.
     bool causeInIncident = false;
+    // The engine finds the machine offline (docs/offline.md): a name that did not
+    // resolve is then the network's failure, not the endpoint's, and is offline too.
+    bool machineOffline = false;
 };
 
 // Where the operation stands when the outcome arrives.

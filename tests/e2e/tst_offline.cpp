@@ -3,9 +3,11 @@
 // which needs root: elsewhere the test skips, saying why). The demo API listens on the
 // namespace's 127.0.0.1; the test takes the loopback routes away, so that every
 // exchange finds no route (ENETUNREACH, as on a machine that lost its network), and
-// puts them back. 30 keyed POSTs: while offline the engine sends one exchange every
-// 5 s to look, and none of those attempts counts; back online, every job runs exactly
-// once and none ends failed. The engine runs on a manual clock; the exchanges are real.
+// puts them back. 50 keyed POSTs and ten minutes without a route: while offline the
+// engine sends one exchange every 5 s to look, and none of those tries counts, pauses
+// the endpoint, raises an alert or is kept as a failed exchange; back online, every
+// job runs exactly once and none ends failed. The engine runs on a manual clock; the
+// exchanges are real.
 
 #include "app/demo/DemoServer.h"
 #include "core/config/WorkspaceConfig.h"
@@ -33,7 +35,9 @@ namespace {
 
 const qint64 kStart = QDateTime(QDate(2026, 12, 6), QTime(9, 0), Qt::UTC).toMSecsSinceEpoch();
 constexpr char kInNamespace[] = "COOLDOWN_TEST_IN_NETNS";
-constexpr int kJobs = 30;
+constexpr int kJobs = 50;
+constexpr qint64 kOutageMs = 10 * 60'000;
+constexpr qint64 kProbeMs = 5'000;
 
 // `ip ARGS` in this namespace; false, with a warning, when it fails.
 bool ip(const QStringList &arguments)
@@ -106,6 +110,11 @@ private slots:
         const QString url = m_demo->baseUrl().toString() + QStringLiteral("/uploads?key=off");
         const QByteArray json =
             "{\"version\": 1, \"retry_profiles\": {\"default\": {\"max_attempts\": 1}},"
+            " \"pause_after_failures\": 3,"
+            " \"alerts\": [{\"id\": \"ops\", \"url\": \"" +
+            m_demo->baseUrl().toString().toUtf8() +
+            "/hooks/ops\", \"events\": [\"operation_failed\", \"endpoint_paused\", "
+            "\"incident\"]}],"
             " \"endpoints\": [{\"id\": \"upload\", \"method\": \"POST\", \"url\": \"" +
             url.toUtf8() +
             "\", \"body\": \"{}\", \"enqueue_only\": true, \"timeout_seconds\": 5,"
@@ -133,20 +142,28 @@ private slots:
         QVERIFY2(m_scheduler->start(&error), qPrintable(error));
         QVERIFY(settle());
 
-        // 60 s without a route: the engine says so once and looks every 5 s.
-        QVERIFY(runFor(60'000));
+        // Ten minutes without a route: the engine says so once and looks every 5 s.
+        QVERIFY(runFor(kOutageMs));
         QCOMPARE(offline.size(), 1);
         QCOMPARE(m_scheduler->offlineSinceMs(), kStart);
         const qint64 offlineAttempts = attemptCount();
-        // What was claimed before the first answer, then one look every 5 s: far from
-        // the 30 jobs' dozens of attempts a minute.
+        // What was claimed before the first answer, then one look per probe period: not
+        // one per job per period, let alone the jobs' attempts of a blind retry.
         qInfo() << "tries while offline:" << offlineAttempts;
-        QVERIFY2(offlineAttempts <= 8 + 60 / 5 + 1, qPrintable(QString::number(offlineAttempts)));
-        QVERIFY(offlineAttempts >= 60 / 5);
+        QVERIFY2(offlineAttempts <= 8 + kOutageMs / kProbeMs + 1,
+                 qPrintable(QString::number(offlineAttempts)));
+        QVERIFY(offlineAttempts >= kOutageMs / kProbeMs);
         QCOMPARE(m_demo->stats().totalExecuted, qint64(0));
         const QMap<OperationState, qint64> counts = m_store->countsByState();
         QCOMPARE(counts.value(OperationState::Failed), qint64(0));
         QCOMPARE(counts.value(OperationState::Parked), qint64(0));
+        QCOMPARE(counts.value(OperationState::Scheduled) + counts.value(OperationState::Waiting) +
+                     counts.value(OperationState::Running),
+                 qint64(kJobs));
+        // No tries kept as failed exchanges: they say nothing of the endpoint.
+        AttemptFilter all;
+        for (const AttemptRecord &a : m_store->attempts(all))
+            QVERIFY2(!m_store->keptExchange(a.id), qPrintable(QString::number(a.id)));
 
         // The routes back: the next look gets through, and every job runs once.
         QVERIFY(loopbackRoutes(true));
@@ -163,6 +180,10 @@ private slots:
         for (const OperationRecord &op : m_store->operations(filter))
             QCOMPARE(op.attempt, 1);
         QCOMPARE(attemptCount(), kJobs + offlineAttempts);
+        // Nothing paused the endpoint and nothing raised an alert, then or since.
+        QCOMPARE(m_store->isEndpointPaused(QStringLiteral("upload")), std::optional<bool>(false));
+        for (const OperationRecord &op : m_store->operations({}))
+            QVERIFY2(!op.endpointId.startsWith(QLatin1String("alert:")), qPrintable(op.endpointId));
         m_scheduler.reset();
         m_transport.reset();
     }

@@ -47,6 +47,76 @@ private slots:
         QVERIFY(!c.noteReached(70'300)); // online already: nothing to say
     }
 
+    // A laptop off its Wi-Fi asks a resolver that reaches nobody: the names of every
+    // host fail. One name failing is that host's problem.
+    void namesFailingForSeveralHostsAreOffline()
+    {
+        using Change = Connectivity::Change;
+        Connectivity c;
+        QCOMPARE(c.noteNameFailure(QStringLiteral("a.example"), 1'000'000, 1000), Change::None);
+        QCOMPARE(c.noteNameFailure(QStringLiteral("A.example"), 1'000'100, 1100), Change::None);
+        QVERIFY(!c.isOffline());
+        // Another host's name, within 30 s: offline since then, probing every 5 s.
+        QCOMPARE(c.noteNameFailure(QStringLiteral("b.example"), 1'020'000, 21'000),
+                 Change::WentOffline);
+        QVERIFY(c.isOffline());
+        QCOMPARE(c.offlineSinceMs(), qint64(1'020'000));
+        QCOMPARE(c.allowed(8, 25'999), 0);
+        QCOMPARE(c.allowed(8, 26'000), 1);
+        // Probes to both hosts fail: still offline.
+        QCOMPARE(c.noteNameFailure(QStringLiteral("a.example"), 0, 26'000), Change::None);
+        QCOMPARE(c.noteNameFailure(QStringLiteral("b.example"), 0, 31'000), Change::None);
+        QVERIFY(c.isOffline());
+        // Only a.example's name has failed for 30 s: the probes find that name
+        // missing, not the network.
+        QCOMPARE(c.noteNameFailure(QStringLiteral("a.example"), 0, 61'000), Change::CameOnline);
+        QVERIFY(!c.isOffline());
+        QCOMPARE(c.lastSpellMs(), qint64(40'000));
+
+        // Two names failing 30 s apart, or while a server answers, are not offline.
+        Connectivity apart;
+        apart.noteNameFailure(QStringLiteral("a.example"), 0, 0);
+        QCOMPARE(apart.noteNameFailure(QStringLiteral("b.example"), 0, 30'000), Change::None);
+        Connectivity answering;
+        answering.noteReached(1000);
+        answering.noteNameFailure(QStringLiteral("a.example"), 0, 2000);
+        QCOMPARE(answering.noteNameFailure(QStringLiteral("b.example"), 0, 3000), Change::None);
+        QVERIFY(!answering.isOffline());
+        // A server reached ends it, as for a missing route.
+        QCOMPARE(answering.noteNameFailure(QStringLiteral("c.example"), 0, 31'500),
+                 Change::WentOffline);
+        QVERIFY(answering.noteReached(32'000));
+        QVERIFY(!answering.isOffline());
+    }
+
+    // What the system says (NetworkManager): believed at once, both ways.
+    void theSystemsWord()
+    {
+        using Change = Connectivity::Change;
+        Connectivity c;
+        QCOMPARE(c.noteSystemReachable(true, 0, 0), Change::None);
+        QCOMPARE(c.noteSystemReachable(false, 2'000'000, 1000), Change::WentOffline);
+        QVERIFY(c.isOffline());
+        QCOMPARE(c.offlineSinceMs(), qint64(2'000'000));
+        QCOMPARE(c.allowed(8, 1000), 0); // no exchange spent to learn it
+        QCOMPARE(c.allowed(8, 6000), 1); // the probes still look
+        QCOMPARE(c.noteSystemReachable(false, 0, 2000), Change::None);
+        QCOMPARE(c.noteSystemReachable(true, 0, 11'000), Change::CameOnline);
+        QVERIFY(!c.isOffline());
+        QCOMPARE(c.lastSpellMs(), qint64(10'000));
+        QCOMPARE(c.allowed(40, 11'000), 4); // ramping up
+        // Offline by the exchanges, online by the system's word.
+        Connectivity d;
+        QVERIFY(d.noteUnreachable(0, 100));
+        QCOMPARE(d.noteSystemReachable(true, 0, 200), Change::CameOnline);
+        QVERIFY(!d.isOffline());
+        // A probe that reaches a server outweighs the system saying disconnected.
+        Connectivity e;
+        e.noteSystemReachable(false, 0, 0);
+        QVERIFY(e.noteReached(5000));
+        QVERIFY(!e.isOffline());
+    }
+
     // A route missing while another server answers (a VPN down): not offline.
     void oneMissingRouteIsNotOffline()
     {

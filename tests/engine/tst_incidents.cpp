@@ -56,22 +56,37 @@ private:
     std::unique_ptr<ScriptedHttpServer> m_alerts;
     quint16 m_downPort = 0;
 
-    // dropping: the ten endpoints are on the host that stays up, whose handler for them
-    // reads each request and closes the connection unanswered.
-    QByteArray workspace(bool dropping) const
+    enum class Plm
+    {
+        OnTheDownHost,
+        Dropped,         // on the host that stays up, whose handler for them reads each
+                         // request and closes the connection unanswered
+        BehindTheTokens, // on the host that stays up, with tokens from its /token
+    };
+
+    QByteArray workspace(Plm plm) const
     {
         QJsonArray endpoints;
         const QString down = QStringLiteral("http://127.0.0.1:%1").arg(m_downPort);
         for (int i = 0; i < kOnDownHost; ++i) {
             const QString path = QStringLiteral("/plm/%1").arg(i);
-            endpoints.append(QJsonObject{{"id", QStringLiteral("plm-%1").arg(i)},
-                                         {"url", dropping ? m_up->url(path) : down + path}});
+            QJsonObject e{{"id", QStringLiteral("plm-%1").arg(i)},
+                          {"url", plm == Plm::OnTheDownHost ? down + path : m_up->url(path)}};
+            if (plm == Plm::BehindTheTokens)
+                e.insert("credentials", "idp");
+            endpoints.append(e);
         }
         for (int i = 0; i < kOnOtherHost; ++i)
             endpoints.append(QJsonObject{{"id", QStringLiteral("crm-%1").arg(i)},
                                          {"url", m_up->url(QStringLiteral("/crm/%1").arg(i))}});
+        const QJsonArray credentials{QJsonObject{{"id", "idp"},
+                                                 {"type", "oauth2_client_credentials"},
+                                                 {"token_url", m_up->url(QStringLiteral("/token"))},
+                                                 {"client_id", "cooldown"},
+                                                 {"client_secret", "${env:IDP_SECRET}"}}};
         const QJsonObject top{
             {"version", 1},
+            {"credentials", credentials},
             {"pause_after_failures", 2},
             {"alerts", QJsonArray{QJsonObject{{"id", "ops"},
                                               {"url", m_alerts->url(QStringLiteral("/hook"))},
@@ -81,14 +96,14 @@ private:
         return QJsonDocument(top).toJson(QJsonDocument::Compact);
     }
 
-    bool startWorkers(bool dropping = false)
+    bool startWorkers(Plm plm = Plm::OnTheDownHost)
     {
         const QString dbPath =
             m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + ".db");
         for (int w = 0; w < kWorkers; ++w) {
             QString error;
-            auto config = WorkspaceConfig::parse(workspace(dropping), "test.json", &error, {},
-                                                 QHash<QString, QString>{});
+            auto config = WorkspaceConfig::parse(workspace(plm), "test.json", &error, {},
+                                                 QHash<QString, QString>{{"IDP_SECRET", "s3cret"}});
             if (!config) {
                 qWarning() << error;
                 return false;
@@ -192,6 +207,7 @@ private slots:
 
     void oneIncidentOneAlertOneRecovery();
     void aHostThatTakesTheRequestsOpensNone();
+    void aDeadTokenEndpointIsOneIncident();
 };
 
 void tst_Incidents::oneIncidentOneAlertOneRecovery()
@@ -291,7 +307,7 @@ void tst_Incidents::aHostThatTakesTheRequestsOpensNone()
         drop.close = true;
         m_up->script(QStringLiteral("/plm/%1").arg(i).toUtf8(), {drop});
     }
-    QVERIFY(startWorkers(true));
+    QVERIFY(startWorkers(Plm::Dropped));
     Store &store = *m_workers.front().store;
     for (int minute = 0; minute < 30 && !allEnded(store); ++minute)
         QVERIFY(runFor(60000));
@@ -310,6 +326,62 @@ void tst_Incidents::aHostThatTakesTheRequestsOpensNone()
         QVERIFY2(a.reason != QLatin1String("blocked_by_incident"), qPrintable(a.endpointId));
     for (const QJsonObject &alert : alertBodies())
         QVERIFY(alert.value("event").toString() != QLatin1String("incident"));
+}
+
+// Ten endpoints that need tokens from one identity provider, whose token endpoint fails
+// for ten minutes on a host that answers everything else: none spends an attempt (they
+// wait for credentials), one incident names the token endpoint and all ten, one alert
+// goes for it and one recovery once a token comes.
+void tst_Incidents::aDeadTokenEndpointIsOneIncident()
+{
+    m_up->script("/token", {{500, {}, "identity provider down"}});
+    QVERIFY(startWorkers(Plm::BehindTheTokens));
+    Store &store = *m_workers.front().store;
+    QVERIFY(runFor(kOutageMs));
+    const auto open = store.incidents(true);
+    QVERIFY(open);
+    QCOMPARE(open->size(), 1);
+    const IncidentRecord incident = open->first();
+    QCOMPARE(incident.cause, QStringLiteral("token:127.0.0.2:%1").arg(m_up->serverPort()));
+    QCOMPARE(incident.endpointIds.size(), kOnDownHost);
+    QVERIFY(incident.endpointIds.first().startsWith(QLatin1String("plm-")));
+    for (const Worker &w : m_workers)
+        QCOMPARE(w.scheduler->openIncidents().size(), 1);
+    // Nothing was sent to the API without a token, nothing ended or paused.
+    int apiRequests = 0;
+    for (const ReceivedRequest &r : m_up->received)
+        apiRequests += r.path.startsWith("/plm/") ? 1 : 0;
+    QCOMPARE(apiRequests, 0);
+    for (int i = 0; i < kOnDownHost; ++i) {
+        OperationFilter filter;
+        filter.endpointId = QStringLiteral("plm-%1").arg(i);
+        const QList<OperationRecord> ops = store.operations(filter);
+        QCOMPARE(ops.size(), 1);
+        QVERIFY(!isFinal(ops.first().state));
+        QCOMPARE(store.isEndpointPaused(filter.endpointId).value_or(true), false);
+    }
+    QList<QJsonObject> alerts = alertBodies();
+    QCOMPARE(alerts.size(), 1);
+    QCOMPARE(alerts.first().value("event").toString(), QStringLiteral("incident"));
+    QCOMPARE(alerts.first().value("cause").toString(), incident.cause);
+    QCOMPARE(alerts.first().value("endpoints").toArray().size(), kOnDownHost);
+
+    // Tokens again: the incident clears with the first, everything goes out once.
+    m_up->script("/token",
+                 {{200,
+                   {{"Content-Type", "application/json"}},
+                   R"({"access_token": "t-1", "token_type": "Bearer", "expires_in": 3600})"}});
+    for (int minute = 0; minute < 10 && !allEnded(store); ++minute)
+        QVERIFY(runFor(60000));
+    QVERIFY(runFor(10000)); // the recovery's own exchange
+    QVERIFY(allEnded(store));
+    for (const OperationRecord &op : store.operations({}))
+        QCOMPARE(op.state, OperationState::Succeeded);
+    alerts = alertBodies();
+    QCOMPARE(alerts.size(), 2);
+    QCOMPARE(alerts.last().value("recovered").toBool(), true);
+    QCOMPARE(alerts.last().value("incident_id").toInteger(), incident.id);
+    QCOMPARE(store.incidents(true).value_or(QList<IncidentRecord>{{}}).size(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_Incidents)

@@ -147,6 +147,7 @@ private slots:
     void missedTicksRunOnceAfterSleep_data();
     void missedTicksRunOnceAfterSleep();
     void wallClockStepBackDoesNotStrand();
+    void theSystemSaysDisconnected();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
     void handedInKeyIsAStructuredString();
@@ -249,6 +250,36 @@ void tst_Scheduler::missedTicksRunOnceAfterSleep()
     QVERIFY(advance(60000, 1000));
     QCOMPARE(m_server->received.size(), 2 + afterWake);
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2 + afterWake);
+}
+
+// docs/offline.md: what the system says of the network (SystemReachability) is believed
+// at once: disconnected holds the work without an exchange spent to learn it, a probe
+// that reaches a server outweighs it, and reachable again sends at once.
+void tst_Scheduler::theSystemSaysDisconnected()
+{
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 1)")));
+    QCOMPARE(m_server->received.size(), 1);
+    QSignalSpy offline(m_scheduler.get(), &Scheduler::wentOffline);
+    QSignalSpy online(m_scheduler.get(), &Scheduler::cameOnline);
+    m_scheduler->noteSystemReachable(false);
+    QCOMPARE(offline.size(), 1);
+    QCOMPARE(m_scheduler->offlineSinceMs(), m_clock->nowMs());
+    // Four ticks come and go unsent.
+    QVERIFY(advance(4900));
+    QCOMPARE(m_server->received.size(), 1);
+    // The probe 5 s on reaches the server: online, whatever the system said.
+    QVERIFY(advance(1000));
+    QCOMPARE(m_server->received.size(), 2);
+    QCOMPARE(online.size(), 1);
+    QCOMPARE(m_scheduler->offlineSinceMs(), qint64(-1));
+    // Disconnected again, then reachable after two seconds: sending resumes then.
+    m_scheduler->noteSystemReachable(false);
+    QVERIFY(advance(2000));
+    const qsizetype held = m_server->received.size();
+    m_scheduler->noteSystemReachable(true);
+    QCOMPARE(online.size(), 2);
+    QVERIFY(advance(1000));
+    QVERIFY2(m_server->received.size() > held, qPrintable(QString::number(held)));
 }
 
 void tst_Scheduler::wallClockStepBackDoesNotStrand()

@@ -30,6 +30,7 @@ struct Case
     double elapsed = 0;
     double keyValidSeconds = 0;
     bool causeInIncident = false;
+    bool machineOffline = false;
 };
 
 RetryDecision run(const Case &c, quint64 seed = 1)
@@ -47,6 +48,7 @@ RetryDecision run(const Case &c, quint64 seed = 1)
     outcome.idempotencyKeySent = c.key;
     outcome.keyValidMs = qint64(c.keyValidSeconds * 1000);
     outcome.causeInIncident = c.causeInIncident;
+    outcome.machineOffline = c.machineOffline;
     for (const QByteArray &h : c.headers)
         outcome.headers.appendLine(h);
     AttemptHistory history;
@@ -615,6 +617,21 @@ void tst_RetryDecision::offlineIsNoAttempt()
         QCOMPARE(d.source, WaitSource::Backoff);
     }
     QCOMPARE(transportErrorFromString(u"unreachable"), TransportError::NetworkUnreachable);
+
+    // A name that does not resolve is the endpoint's failure, unless the engine finds
+    // the machine offline (the names of several hosts failing at once).
+    Case dns;
+    dns.error = TransportError::HostNotFound;
+    dns.attempt = 2;
+    dns.set = {QStringLiteral("max_attempts=2")};
+    QCOMPARE(run(dns).action, RetryDecision::Action::Fail);
+    QCOMPARE(run(dns).reason, QStringLiteral("max_attempts"));
+    dns.machineOffline = true;
+    const RetryDecision offline = run(dns);
+    QCOMPARE(offline.action, RetryDecision::Action::Retry);
+    QCOMPARE(offline.reason, QStringLiteral("offline"));
+    QVERIFY(offline.offline);
+    QCOMPARE(offline.countedAttempts, 1);
 }
 
 QTEST_GUILESS_MAIN(tst_RetryDecision)
