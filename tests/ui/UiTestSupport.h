@@ -24,7 +24,10 @@ inline qint64 recordAttempt(Store &store, const QString &endpoint, qint64 starte
     a.url = QStringLiteral("http://127.0.0.1/%1").arg(endpoint);
     a.status = status;
     a.decision = decision;
-    a.reason = decision == Decision::Retry ? QStringLiteral("throttled") : QStringLiteral("ok");
+    a.reason = decision == Decision::Retry  ? QStringLiteral("throttled")
+               : decision != Decision::Fail ? QStringLiteral("ok")
+               : status >= 500              ? QStringLiteral("server_error")
+                                            : QStringLiteral("not_retryable");
     a.workerId = QStringLiteral("w1");
     a.responseHeaders =
         status == 429 ? QStringLiteral("Retry-After: 30\nSet-Cookie: s=secret\n") : QString();
