@@ -86,6 +86,7 @@ struct StatusReading
     QList<CredentialStateRow> credentials;
     QList<EndpointHold> holds;
     QList<IncidentRecord> incidents; // open ones (docs/incidents.md)
+    QList<WorkerOfflineRow> offline; // workers that find no network (docs/offline.md)
 };
 
 std::optional<StatusReading> readStatus(Store &store, const QString &url)
@@ -114,6 +115,10 @@ std::optional<StatusReading> readStatus(Store &store, const QString &url)
     if (!incidents)
         return std::nullopt;
     s.incidents = *incidents;
+    const std::optional<QList<WorkerOfflineRow>> offline = store.offlineWorkers();
+    if (!offline)
+        return std::nullopt;
+    s.offline = *offline;
     return s;
 }
 
@@ -181,6 +186,12 @@ QString statusJson(const StatusReading &s)
                         {QLatin1String("opened_at"), isoTime(i.openedAtMs)},
                         {QLatin1String("endpoints"), QJsonArray::fromStringList(i.endpointIds)}});
     out[QLatin1String("incidents")] = incidentList;
+    QJsonArray offlineList;
+    for (const WorkerOfflineRow &w : s.offline)
+        offlineList.append(
+            QJsonObject{{QLatin1String("worker_id"), w.workerId},
+                        {QLatin1String("offline_since"), isoTime(w.offlineSinceMs)}});
+    out[QLatin1String("offline_workers")] = offlineList;
     return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented));
 }
 
@@ -247,6 +258,9 @@ QString credentialsText(const StatusReading &s)
 QString holdsText(const StatusReading &s)
 {
     QString text;
+    for (const WorkerOfflineRow &w : s.offline)
+        text += Text::tr("worker %1 offline since %2: no network; its work is held\n")
+                    .arg(w.workerId, isoTime(w.offlineSinceMs));
     if (!s.holds.isEmpty())
         text += Text::tr("endpoints held: %1\n").arg(s.holds.size());
     for (const EndpointHold &h : s.holds)

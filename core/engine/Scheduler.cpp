@@ -239,6 +239,15 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
         emit credentialChanged(state);
     });
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
+    // For `cooldown status` (docs/offline.md): only this worker knows it is offline.
+    connect(this, &Scheduler::wentOffline, this, [this](qint64 sinceMs) {
+        if (!m_store.saveWorkerOffline(m_options.workerId, sinceMs, nowMs()) && !databaseFault())
+            qCWarning(lcEngine) << "could not note being offline:" << m_store.lastError();
+    });
+    connect(this, &Scheduler::cameOnline, this, [this] {
+        if (!m_store.saveWorkerOffline(m_options.workerId, -1, nowMs()) && !databaseFault())
+            qCWarning(lcEngine) << "could not note being online:" << m_store.lastError();
+    });
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
     connect(&m_snooze, &PartitionSnooze::expired, this, &Scheduler::partitionReleased);
@@ -383,6 +392,8 @@ void Scheduler::stop()
     m_timer.disarm();
     if (!m_config.credentials.isEmpty() && !m_store.forgetCredentialStates(m_options.workerId))
         qCWarning(lcEngine) << "could not forget the state of credentials" << m_store.lastError();
+    if (m_connectivity.isOffline() && !m_store.saveWorkerOffline(m_options.workerId, -1, nowMs()))
+        qCWarning(lcEngine) << "could not forget being offline" << m_store.lastError();
     // Records held back for a batch go now.
     if (!m_finishing.isEmpty() && !m_flushQueued) {
         m_flushQueued = true;

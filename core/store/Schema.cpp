@@ -482,6 +482,15 @@ const char *const kVersion18[] = {
     " PRIMARY KEY (alert_id, kind))%WITHOUT_ROWID%",
 };
 
+// Version 19: workers that find no network (docs/offline.md), one row each while it
+// lasts, for `cooldown status`: the state is the worker's, and only it can say.
+const char *const kVersion19[] = {
+    "CREATE TABLE worker_states ("
+    " worker_id TEXT PRIMARY KEY,"
+    " offline_since BIGINT NOT NULL,"
+    " updated_at BIGINT NOT NULL)",
+};
+
 template <std::size_t N> QStringList statements(const char *const (&list)[N], bool postgres)
 {
     const QString primaryKey =
@@ -510,7 +519,12 @@ template <std::size_t N> QStringList statements(const char *const (&list)[N], bo
 
 int latestVersion()
 {
-    return 18;
+    return 19;
+}
+
+int workerStatesVersion()
+{
+    return 19;
 }
 
 int incidentsVersion()
@@ -679,6 +693,8 @@ QStringList migrationStep(int version, bool postgres)
         return statements(kVersion17, postgres);
     case 18:
         return statements(kVersion18, postgres);
+    case 19:
+        return statements(kVersion19, postgres);
     default:
         return {};
     }

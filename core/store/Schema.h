@@ -42,6 +42,8 @@ int dailyReportVersion();
 int keptExchangesVersion();
 // The version that added incidents, their endpoints and signals, and alert_turns.
 int incidentsVersion();
+// The version that added worker_states (a worker offline since when).
+int workerStatesVersion();
 
 // A SELECT of attempt_rollups' columns, in table order, counted afresh from the raw
 // attempts that end in [fromMs, toMs) (-1: unbounded): what the rollups written with

@@ -100,6 +100,14 @@ struct CredentialStateRow
     qint64 updatedAtMs = 0;
 };
 
+// A worker that finds no network, as it last wrote (docs/offline.md).
+struct WorkerOfflineRow
+{
+    QString workerId;
+    qint64 offlineSinceMs = -1;
+    qint64 updatedAtMs = 0;
+};
+
 // A periodic endpoint as runDueTicks needs it.
 // An endpoint that waits for a while (docs/maintenance.md): a maintenance window of the
 // workspace stands, or an operator paused it for a time (`cooldown pause --for`).
@@ -514,6 +522,11 @@ public:
     bool saveCredentialState(const CredentialStateRow &row);
     std::optional<QList<CredentialStateRow>> credentialStates();
     bool forgetCredentialStates(const QString &workerId);
+    // docs/offline.md: that a worker finds no network since offlineSinceMs (-1: it has
+    // the network again, or stops, and its row goes), and every worker that does, by
+    // worker. False or nullopt with lastError() on failure.
+    bool saveWorkerOffline(const QString &workerId, qint64 offlineSinceMs, qint64 nowMs);
+    std::optional<QList<WorkerOfflineRow>> offlineWorkers();
 
     // Incidents (docs/incidents.md), in one transaction: each failure is noted for its
     // cause and endpoint; a cause whose failures cover rule.minIntegrations endpoints

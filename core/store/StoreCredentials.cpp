@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where each worker's credentials stand (docs/credentials.md).
+// Where each worker's credentials stand (docs/credentials.md), and which workers find no
+// network (docs/offline.md).
 #include "core/store/Schema.h"
 #include "core/store/Store.h"
 #include "core/store/StoreSql.h"
@@ -70,6 +71,41 @@ bool Store::forgetCredentialStates(const QString &workerId)
         prepare(QStringLiteral("DELETE FROM credential_states WHERE worker_id = :worker"));
     query.bindValue(QStringLiteral(":worker"), text(workerId));
     return exec(query);
+}
+
+bool Store::saveWorkerOffline(const QString &workerId, qint64 offlineSinceMs, qint64 nowMs)
+{
+    if (m_schemaVersion < schema::workerStatesVersion())
+        return true;
+    QSqlQuery query = prepare(
+        offlineSinceMs < 0
+            ? QStringLiteral("DELETE FROM worker_states WHERE worker_id = :worker")
+            : QStringLiteral("INSERT INTO worker_states (worker_id, offline_since, updated_at)"
+                             " VALUES (:worker, :since, :at) ON CONFLICT (worker_id) DO UPDATE"
+                             " SET offline_since = excluded.offline_since,"
+                             " updated_at = excluded.updated_at"));
+    query.bindValue(QStringLiteral(":worker"), text(workerId));
+    if (offlineSinceMs >= 0) {
+        query.bindValue(QStringLiteral(":since"), offlineSinceMs);
+        query.bindValue(QStringLiteral(":at"), nowMs);
+    }
+    return exec(query);
+}
+
+std::optional<QList<WorkerOfflineRow>> Store::offlineWorkers()
+{
+    QList<WorkerOfflineRow> out;
+    if (m_schemaVersion < schema::workerStatesVersion())
+        return out;
+    QSqlQuery query = prepare(QStringLiteral(
+        "SELECT worker_id, offline_since, updated_at FROM worker_states ORDER BY worker_id"));
+    query.setForwardOnly(true);
+    if (!exec(query))
+        return std::nullopt;
+    while (query.next())
+        out.append(
+            {query.value(0).toString(), query.value(1).toLongLong(), query.value(2).toLongLong()});
+    return out;
 }
 
 } // namespace cooldown

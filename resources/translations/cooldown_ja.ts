@@ -4011,6 +4011,12 @@ Options of every command:
         <source>list incidents: integrations failing for one shared cause</source>
         <translation>インシデント (共通の原因で失敗している連携) を一覧表示する</translation>
     </message>
+    <message>
+        <source>worker %1 offline since %2: no network; its work is held
+</source>
+        <translation>ワーカー %1 は %2 からオフライン: ネットワークがありません。作業は保留中です
+</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::config</name>

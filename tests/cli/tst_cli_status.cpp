@@ -42,7 +42,43 @@ private slots:
     void whatTheServerStated();
     void whatTheServersRefusalsMeasured();
     void refusals();
+    void aWorkerOffline();
 };
+
+// docs/offline.md: a worker that finds no network says so in the database while it
+// lasts, and status shows it; back online, its row goes.
+void tst_CliStatus::aWorkerOffline()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("offline.db"));
+    const qint64 since = QDateTime(QDate(2026, 12, 7), QTime(8, 30), Qt::UTC).toMSecsSinceEpoch();
+    {
+        QString error;
+        auto store = Store::open(db, &error);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY(store->saveWorkerOffline(QStringLiteral("laptop"), since, since + 5000));
+        QVERIFY(store->saveWorkerOffline(QStringLiteral("desk"), since, since));
+        QVERIFY(store->saveWorkerOffline(QStringLiteral("desk"), -1, since + 9000)); // back
+    }
+    const Result json =
+        cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonArray offline = QJsonDocument::fromJson(json.out)
+                                   .object()
+                                   .value(QLatin1String("offline_workers"))
+                                   .toArray();
+    QCOMPARE(offline.size(), 1);
+    QCOMPARE(offline.at(0).toObject().value(QLatin1String("worker_id")).toString(),
+             QStringLiteral("laptop"));
+    QCOMPARE(offline.at(0).toObject().value(QLatin1String("offline_since")).toString(),
+             QStringLiteral("2026-12-07T08:30:00.000Z"));
+    const Result text = cooldown({QStringLiteral("status"), QStringLiteral("--db"), db});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.contains("worker laptop offline since 2026-12-07T08:30:00.000Z: no network; "
+                               "its work is held"),
+             text.out.constData());
+    QVERIFY(!text.out.contains("worker desk offline"));
+}
 
 void tst_CliStatus::workersPartitionsAndBacklog()
 {

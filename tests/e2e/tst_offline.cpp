@@ -160,6 +160,12 @@ private slots:
         QCOMPARE(counts.value(OperationState::Scheduled) + counts.value(OperationState::Waiting) +
                      counts.value(OperationState::Running),
                  qint64(kJobs));
+        // `cooldown status` can say so: the worker's row, since when.
+        const auto offlineRows = m_store->offlineWorkers();
+        QVERIFY(offlineRows);
+        QCOMPARE(offlineRows->size(), 1);
+        QCOMPARE(offlineRows->first().workerId, QStringLiteral("offline-test"));
+        QCOMPARE(offlineRows->first().offlineSinceMs, kStart);
         // No tries kept as failed exchanges: they say nothing of the endpoint.
         AttemptFilter all;
         for (const AttemptRecord &a : m_store->attempts(all))
@@ -170,6 +176,7 @@ private slots:
         QVERIFY(runFor(5 * 60'000));
         QCOMPARE(online.size(), 1);
         QCOMPARE(m_scheduler->offlineSinceMs(), qint64(-1));
+        QCOMPARE(m_store->offlineWorkers().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
         const QMap<OperationState, qint64> after = m_store->countsByState();
         QCOMPARE(after.value(OperationState::Succeeded), qint64(kJobs));
         QCOMPARE(m_demo->stats().totalExecuted, qint64(kJobs));

@@ -128,6 +128,7 @@ private slots:
     void heldEndpoint();
     void incidents();
     void alertTurns();
+    void workersOffline();
     void keptExchanges();
     void pauseAfterFailures();
     void nextDue();
@@ -1166,6 +1167,32 @@ void tst_Store::alertTurns()
              std::optional<bool>(true));
     QCOMPARE(store->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300001, 300000),
              std::optional<bool>(false));
+}
+
+// docs/offline.md: each worker's row while it finds no network, seen by the others.
+void tst_Store::workersOffline()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    auto other = openStore();
+    QVERIFY(other);
+    QCOMPARE(other->offlineWorkers().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
+    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), kNow, kNow));
+    QVERIFY(store->saveWorkerOffline(QStringLiteral("w1"), kNow + 10, kNow + 10));
+    // Offline again later: the row says the latest spell.
+    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), kNow + 20, kNow + 20));
+    auto rows = other->offlineWorkers();
+    QVERIFY(rows);
+    QCOMPARE(rows->size(), 2);
+    QCOMPARE(rows->at(0).workerId, QStringLiteral("w1"));
+    QCOMPARE(rows->at(1).offlineSinceMs, kNow + 20);
+    QCOMPARE(rows->at(1).updatedAtMs, kNow + 20);
+    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), -1, kNow + 30));
+    QVERIFY(store->saveWorkerOffline(QStringLiteral("nobody"), -1, kNow + 30)); // no row: fine
+    rows = other->offlineWorkers();
+    QVERIFY(rows);
+    QCOMPARE(rows->size(), 1);
+    QCOMPARE(rows->first().workerId, QStringLiteral("w1"));
 }
 
 void tst_Store::heldEndpoint()
