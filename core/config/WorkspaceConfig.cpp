@@ -79,7 +79,8 @@ const QStringList kEndpointKeys = {QStringLiteral("id"),
                                    QStringLiteral("tls"),
                                    QStringLiteral("proxy"),
                                    QStringLiteral("expect"),
-                                   QStringLiteral("latency_budget_ms")};
+                                   QStringLiteral("latency_budget_ms"),
+                                   QStringLiteral("latency_window_seconds")};
 
 // An endpoint's or an alert's id. Anchored as a whole: '$' would also match before a
 // final newline, and let "upload\n" through.
@@ -1090,6 +1091,11 @@ void readChecks(const QJsonObject &o, const QString &path, JsonReader &r, Endpoi
     }
     e.latencyBudgetMs =
         qint64(r.number(o, QStringLiteral("latency_budget_ms"), path, 1, 3'600'000, 0, true));
+    const QString window = QStringLiteral("latency_window_seconds");
+    e.latencyWindowMs = qint64(r.number(o, window, path, 10, 86'400, 300, true)) * 1000;
+    if (r.ok() && o.contains(window) && e.latencyBudgetMs <= 0)
+        r.fail(JsonReader::join(path, window),
+               Text::tr("only with latency_budget_ms: it is the span the p95 is judged over"));
 }
 
 void readEndpoint(const QJsonObject &o, const QString &path, const Substitution &subst,

@@ -70,6 +70,8 @@ struct EndpointConfig
     // the time an exchange may take before it counts as degraded (0: no budget).
     std::shared_ptr<const Expectation> expect;
     qint64 latencyBudgetMs = 0;
+    // The span the p95 is judged over for latency_degraded (latency_window_seconds).
+    qint64 latencyWindowMs = 5 * 60 * 1000;
 
     bool isPeriodic() const { return everySeconds > 0; }
 };

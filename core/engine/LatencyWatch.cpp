@@ -5,12 +5,13 @@
 
 namespace cooldown {
 
-LatencyWatch::Reading LatencyWatch::note(const QString &endpointId, qint64 nowMs, bool overBudget)
+LatencyWatch::Reading LatencyWatch::note(const QString &endpointId, qint64 nowMs, bool overBudget,
+                                         qint64 windowMs)
 {
     Window &w = m_windows[endpointId];
     w.answers.emplace_back(nowMs, overBudget);
     w.overBudget += overBudget ? 1 : 0;
-    while (!w.answers.empty() && w.answers.front().first <= nowMs - kWindowMs) {
+    while (!w.answers.empty() && w.answers.front().first <= nowMs - windowMs) {
         w.overBudget -= w.answers.front().second ? 1 : 0;
         w.answers.pop_front();
     }

@@ -11,7 +11,8 @@
 namespace cooldown {
 
 // Whether each endpoint with a latency budget is degraded (docs/checks.md): its p95
-// over the last window is above the budget, which is the same as more than 5 % of its
+// over the last window (the endpoint's latency_window_seconds, 5 minutes unless it
+// says) is above the budget, which is the same as more than 5 % of its
 // answers in the window having taken longer than the budget. At least kMinAnswers
 // answers in the window are needed to call it degraded; it recovers when the share
 // falls back to 5 % or below (or the window holds too few answers to say).
@@ -36,7 +37,9 @@ public:
     };
 
     // One answer of the endpoint, at nowMs; overBudget: it took longer than the budget.
-    Reading note(const QString &endpointId, qint64 nowMs, bool overBudget);
+    // windowMs: the span judged over.
+    Reading note(const QString &endpointId, qint64 nowMs, bool overBudget,
+                 qint64 windowMs = kWindowMs);
 
     bool isDegraded(const QString &endpointId) const;
     // The degraded endpoints, sorted.

@@ -1350,7 +1350,7 @@ void Scheduler::watchLatency(const EndpointConfig &e, const RetryDecision &d, qi
     // answer is a failure counted elsewhere.
     if (e.latencyBudgetMs <= 0 || d.action != RetryDecision::Action::Success)
         return;
-    const LatencyWatch::Reading r = m_latency.note(e.id, nowMs, d.degraded);
+    const LatencyWatch::Reading r = m_latency.note(e.id, nowMs, d.degraded, e.latencyWindowMs);
     if (r.change == LatencyWatch::Change::None)
         return;
     const bool degraded = r.change == LatencyWatch::Change::Degraded;

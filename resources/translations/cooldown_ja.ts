@@ -4532,6 +4532,10 @@ Options of every command:
         <source>expected weekly, cron, or from and to</source>
         <translation>weekly、cron、または from と to が必要です</translation>
     </message>
+    <message>
+        <source>only with latency_budget_ms: it is the span the p95 is judged over</source>
+        <translation>latency_budget_ms と一緒にのみ指定できます: p95 を判定する期間です</translation>
+    </message>
 </context>
 <context>
     <name>cooldown::cron</name>

@@ -437,6 +437,12 @@ void tst_WorkspaceConfig::refused_data()
     QTest::newRow("maintenance neither kind")
         << withMaintenance(R"({"id": "w", "time_zone": "UTC"})")
         << "maintenance[0]: expected weekly, cron, or from and to";
+    QTest::newRow("latency window without a budget")
+        << minimal(R"(, "latency_window_seconds": 60)")
+        << "endpoints[0].latency_window_seconds: only with latency_budget_ms";
+    QTest::newRow("latency window too short")
+        << minimal(R"(, "latency_budget_ms": 500, "latency_window_seconds": 5)")
+        << "endpoints[0].latency_window_seconds:";
     QTest::newRow("maintenance cron with four fields")
         << withMaintenance(
                R"({"id": "w", "time_zone": "UTC", "cron": {"schedule": "0 22 * sat", "duration": "8h"}})")
