@@ -45,6 +45,7 @@ private slots:
     void refusals_data();
     void refusals();
     void jobsAreSentFilledWithTheirKeys();
+    void aTemplatesChecksJudgeEachJob();
 
 private:
     Result cooldown(const QStringList &args, const QByteArray &input = {});
@@ -303,6 +304,56 @@ void tst_CliEnqueue::jobsAreSentFilledWithTheirKeys()
     QCOMPARE(uploads, 30);
     QCOMPARE(keys.size(), 30);
     QVERIFY2(run.err.isEmpty() || !run.err.contains("job_values_missing"), run.err.constData());
+}
+
+// docs/checks.md: a job template's expect judges each job's answer; a keyed POST whose
+// answer fails its check is not sent again.
+void tst_CliEnqueue::aTemplatesChecksJudgeEachJob()
+{
+    QByteArray workspace = R"({"version": 1,
+        "endpoints": [
+          {"id": "convert", "method": "POST", "url": "BASE/convert/${job:part}",
+           "body": "{\"part\": \"${job:part}\"}", "timeout_seconds": 5,
+           "idempotency": {"header": "Idempotency-Key"},
+           "expect": {"json": [{"pointer": "/status", "equals": "done"}]}}
+        ]})";
+    QVERIFY(writeFile(m_config, workspace.replace("BASE", m_server->url(QString()).toUtf8())));
+    const QList<QPair<QByteArray, QByteArray>> json{{"Content-Type", "application/json"}};
+    m_server->script("/convert/A", {{200, json, R"({"status": "done"})"}});
+    m_server->script("/convert/B", {{200, json, R"({"status": "failed", "why": "bad sheet"})"}});
+    QByteArray lines;
+    for (const char *part : {"A", "B"})
+        lines += QByteArray(R"({"endpoint": "convert", "idempotency_key": "c-)") + part +
+                 R"(", "vars": {"part": ")" + part + "\"}}\n";
+    const Result enqueued =
+        cooldown(QStringList{QStringLiteral("enqueue")} + common() +
+                     QStringList{QStringLiteral("--jsonl"), QStringLiteral("-")},
+                 lines);
+    QVERIFY2(enqueued.exitCode == 0, enqueued.err.constData());
+    const Result run = cooldown(QStringList{QStringLiteral("run")} + common() +
+                                QStringList{QStringLiteral("--until-idle")});
+    QCOMPARE(run.exitCode, 1); // one job failed
+    QString error;
+    auto store = Store::open(m_db, &error);
+    QVERIFY2(store, qPrintable(error));
+    QMap<QString, OperationRecord> byKey;
+    for (const OperationRecord &op : store->operations(OperationFilter()))
+        byKey.insert(op.idempotencyKey, op);
+    QCOMPARE(byKey.size(), 2);
+    QCOMPARE(byKey.value(QStringLiteral("c-A")).state, OperationState::Succeeded);
+    const OperationRecord b = byKey.value(QStringLiteral("c-B"));
+    QCOMPARE(b.state, OperationState::Failed);
+    QCOMPARE(b.finalReason, QStringLiteral("assertion_failed"));
+    AttemptFilter ofB;
+    ofB.operationId = b.id;
+    const QList<AttemptRecord> attempts = store->attempts(ofB);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts.first().checkFailure,
+             QStringLiteral("json[0] /status equals \"done\"; found: \"failed\""));
+    int sentToB = 0;
+    for (const ReceivedRequest &r : std::as_const(m_server->received))
+        sentToB += r.path == "/convert/B" ? 1 : 0;
+    QCOMPARE(sentToB, 1);
 }
 
 QTEST_GUILESS_MAIN(tst_CliEnqueue)

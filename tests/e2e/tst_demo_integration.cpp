@@ -219,6 +219,7 @@ private slots:
     void latencyBudget_data();
     void latencyBudget();
     void keptExchangesAreTheLastFewAndHoldNoSecret();
+    void degradedIsNoFailure();
     void latencyAlertOnceAndItsRecoveryOnce();
     void sleepInterruptsWhatIsInFlight();
 };
@@ -870,53 +871,68 @@ void tst_DemoIntegration::alertsForHoldsAndPauses()
 void tst_DemoIntegration::checksAgainstTheDemo_data()
 {
     QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("keyed");
     QTest::addColumn<QString>("path");
     QTest::addColumn<QByteArray>("expect");
     QTest::addColumn<OperationState>("state");
     QTest::addColumn<QString>("reason");
     QTest::addColumn<QString>("check"); // the first attempt's check_failure
     QTest::addColumn<int>("executions");
-
+    // A POST carries an idempotency key unless the row says "unkeyed".
+    const auto row = [](const char *name, const QByteArray &method, const char *path,
+                        const QByteArray &expect, OperationState state, const char *reason,
+                        const char *check, int executions, bool keyed = true) {
+        QTest::newRow(name) << method << (keyed && method == "POST") << QString::fromLatin1(path)
+                            << expect << state << QString::fromLatin1(reason)
+                            << QString::fromUtf8(check) << executions;
+    };
     const QByteArray items = R"({"json": [{"pointer": "/items", "min_items": 1}]})";
     const QByteArray statusOk = R"({"json": [{"pointer": "/status", "equals": "ok"}]})";
-    QTest::newRow("items present")
-        << QByteArray("GET") << "/answers/items" << items << OperationState::Succeeded << ""
-        << "" << 1;
-    QTest::newRow("empty list") << QByteArray("GET") << "/answers/empty" << items
-                                << OperationState::Failed << "assertion_failed"
-                                << "json[0] /items has at least 1 items; found: 0 items" << 1;
-    QTest::newRow("200 with an error body")
-        << QByteArray("GET") << "/answers/error" << statusOk << OperationState::Failed
-        << "assertion_failed"
-        << "json[0] /status equals \"ok\"; found: \"error\"" << 1;
-    QTest::newRow("keyed POST whose answer fails is not sent again")
-        << QByteArray("POST") << "/answers/error" << statusOk << OperationState::Failed
-        << "assertion_failed"
-        << "json[0] /status equals \"ok\"; found: \"error\"" << 1;
-    QTest::newRow("wrong content type")
-        << QByteArray("GET") << "/answers/text"
-        << QByteArray(R"({"headers": {"Content-Type": {"matches": "json"}}})")
-        << OperationState::Failed << "assertion_failed"
-        << "header Content-Type matches \"json\"; found: text/plain" << 1;
-    QTest::newRow("status not allowed")
-        << QByteArray("POST") << "/ok" << QByteArray(R"({"status": [200]})")
-        << OperationState::Failed << "assertion_failed"
-        << "status is 200; found: 201" << 1;
-    QTest::newRow("body pattern") << QByteArray("GET") << "/answers/items"
-                                  << QByteArray(R"({"body_regex": "\\[1,2,3\\]"})")
-                                  << OperationState::Succeeded << ""
-                                  << "" << 1;
-    QTest::newRow("retried when asked, until max_attempts")
-        << QByteArray("GET") << "/answers/error"
-        << QByteArray(
-               R"({"json": [{"pointer": "/status", "equals": "ok"}], "retry_on_failure": true})")
-        << OperationState::Failed << "max_attempts"
-        << "json[0] /status equals \"ok\"; found: \"error\"" << 6;
+    using S = OperationState;
+    row("items present", "GET", "/answers/items", items, S::Succeeded, "", "", 1);
+    row("empty list", "GET", "/answers/empty", items, S::Failed, "assertion_failed",
+        "json[0] /items has at least 1 items; found: 0 items", 1);
+    row("200 with an error body", "GET", "/answers/error", statusOk, S::Failed, "assertion_failed",
+        "json[0] /status equals \"ok\"; found: \"error\"", 1);
+    row("keyed POST whose answer fails is not sent again", "POST", "/answers/error", statusOk,
+        S::Failed, "assertion_failed", "json[0] /status equals \"ok\"; found: \"error\"", 1);
+    // It executed: without a key it is not sent again either, and not parked as
+    // ambiguous, since the answer came.
+    row("POST without a key whose answer fails is not sent again", "POST", "/answers/error",
+        statusOk, S::Failed, "assertion_failed", "json[0] /status equals \"ok\"; found: \"error\"",
+        1, false);
+    row("wrong content type", "GET", "/answers/text",
+        R"({"headers": {"Content-Type": {"matches": "json"}}})", S::Failed, "assertion_failed",
+        "header Content-Type matches \"json\"; found: text/plain", 1);
+    row("header equals", "GET", "/answers/items",
+        R"({"headers": {"content-type": {"equals": "application/json"}}})", S::Succeeded, "", "",
+        1);
+    row("header that must be absent", "GET", "/answers/items",
+        R"({"headers": {"Content-Type": {"present": false}}})", S::Failed, "assertion_failed",
+        "header Content-Type is absent; found: application/json", 1);
+    row("status not allowed", "POST", "/ok", R"({"status": [200]})", S::Failed, "assertion_failed",
+        "status is 200; found: 201", 1);
+    row("body pattern", "GET", "/answers/items", R"({"body_regex": "\\[1,2,3\\]"})", S::Succeeded,
+        "", "", 1);
+    row("one of", "GET", "/answers/error",
+        R"({"json": [{"pointer": "/status", "one_of": ["ok", "queued"]}]})", S::Failed,
+        "assertion_failed", "json[0] /status is one of [\"ok\",\"queued\"]; found: \"error\"", 1);
+    row("a number within bounds", "GET", "/answers/items",
+        R"({"json": [{"pointer": "/items/2", "min": 1, "max": 3}]})", S::Succeeded, "", "", 1);
+    row("a number out of bounds", "GET", "/answers/items",
+        R"({"json": [{"pointer": "/items/0", "min": 2}]})", S::Failed, "assertion_failed",
+        "json[0] /items/0 is at least 2; found: 1", 1);
+    row("a body too large", "GET", "/answers/text", R"({"max_body_bytes": 16})", S::Failed,
+        "assertion_failed", "body is at most 16 bytes; found: 64 bytes", 1);
+    row("retried when asked, until max_attempts", "GET", "/answers/error",
+        R"({"json": [{"pointer": "/status", "equals": "ok"}], "retry_on_failure": true})",
+        S::Failed, "max_attempts", "json[0] /status equals \"ok\"; found: \"error\"", 6);
 }
 
 void tst_DemoIntegration::checksAgainstTheDemo()
 {
     QFETCH(QByteArray, method);
+    QFETCH(bool, keyed);
     QFETCH(QString, path);
     QFETCH(QByteArray, expect);
     QFETCH(OperationState, state);
@@ -924,8 +940,8 @@ void tst_DemoIntegration::checksAgainstTheDemo()
     QFETCH(QString, check);
     QFETCH(int, executions);
 
-    QByteArray e = endpoint(QStringLiteral("check"), demoUrl(path + QStringLiteral("?key=c")),
-                            method, method == "POST");
+    QByteArray e =
+        endpoint(QStringLiteral("check"), demoUrl(path + QStringLiteral("?key=c")), method, keyed);
     e.chop(1);
     e += ", \"expect\": " + expect + "}";
     QVERIFY(start(e));
@@ -969,6 +985,31 @@ void tst_DemoIntegration::latencyBudget()
     QCOMPARE(attempts.first().reason, reason);
     // A degraded exchange is kept whole; one within budget is not.
     QCOMPARE(m_store->keptExchange(attempts.first().id).has_value(), reason == "degraded");
+}
+
+// docs/checks.md: degraded is not failed. A periodic check answered over its budget every
+// time neither retries nor counts towards pause_after_failures.
+void tst_DemoIntegration::degradedIsNoFailure()
+{
+    connect(m_demo.get(), &DemoServer::requestReceived, this, [this] { m_clock->advance(2500); });
+    QByteArray e = endpoint(QStringLiteral("slow"), demoUrl(QStringLiteral("/slow?delay_ms=50")));
+    e.chop(1);
+    e += R"(, "latency_budget_ms": 2000, "every_seconds": 10, "pause_after_failures": 2})";
+    QVERIFY(start(e));
+    QVERIFY(runFor(60 * 1000));
+    OperationFilter filter;
+    filter.endpointId = QStringLiteral("slow");
+    const QList<OperationRecord> ops = m_store->operations(filter);
+    QVERIFY2(ops.size() >= 5, qPrintable(QString::number(ops.size())));
+    for (const OperationRecord &op : ops) {
+        if (!isFinal(op.state))
+            continue; // the tick under way
+        QCOMPARE(op.state, OperationState::Succeeded);
+        const QList<AttemptRecord> attempts = attemptsOf(op.id);
+        QCOMPARE(attempts.size(), 1);
+        QCOMPARE(attempts.first().reason, QStringLiteral("degraded"));
+    }
+    QCOMPARE(m_store->isEndpointPaused(QStringLiteral("slow")), std::optional<bool>(false));
 }
 
 // The last kept_exchanges failed exchanges of an endpoint are kept with their bodies;
