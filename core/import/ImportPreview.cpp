@@ -125,26 +125,37 @@ ImportPreview previewImport(WorkspaceDocument document, QList<ImportedEndpoint> 
                             const QStringList &sourceNotes)
 {
     ImportPreview p;
-    const int before = int(document.endpoints().size());
     p.changes = mergeImport(document, imported);
     p.document = std::move(document);
     p.imported = std::move(imported);
     QStringList unset;
     p.environment = environmentWith(p.document, p.imported, &unset, &p.missingVariables);
-    p.loads = p.document.validate(&p.problem, WorkspaceConfig::demoVariables(), p.environment)
-                  .has_value();
+    const std::optional<WorkspaceConfig> loaded =
+        p.document.validate(&p.problem, WorkspaceConfig::demoVariables(), p.environment);
+    p.loads = loaded.has_value();
     for (const QString &note : sourceNotes)
         p.text += note + QLatin1Char('\n');
     p.text += changesText(p);
-    int added = 0;
-    for (const ImportChange &c : p.changes)
-        added += c.kind == ImportChange::Kind::Added ? 1 : 0;
-    const int left = before - (int(p.changes.size()) - added);
-    if (left > 0)
-        p.text +=
-            Text::tr("left as they are: %n endpoint(s) this source did not make\n", nullptr, left);
+    // The endpoints already there that this source did not make, by id.
+    QStringList left;
+    for (const QJsonObject &e : p.document.endpoints()) {
+        const QString id = e.value(QStringLiteral("id")).toString();
+        bool touched = false;
+        for (const ImportChange &c : std::as_const(p.changes))
+            touched = touched || c.id == id;
+        if (!touched)
+            left.append(id);
+    }
+    if (!left.isEmpty())
+        p.text += Text::tr("left as they are: %n endpoint(s) this source did not make: %1\n",
+                           nullptr, int(left.size()))
+                      .arg(left.join(QStringLiteral(", ")));
     p.text += p.loads ? Text::tr("check-config: the workspace loads\n")
                       : Text::tr("check-config: %1\n").arg(p.problem);
+    if (loaded) {
+        for (const QString &warning : loaded->warnings)
+            p.text += Text::tr("check-config: warning: %1\n").arg(warning);
+    }
     p.text += variablesText(p.imported);
     if (!unset.isEmpty())
         p.text += Text::tr("Not set here either, named by the workspace already: %1\n")

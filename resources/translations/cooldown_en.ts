@@ -200,12 +200,12 @@ The server may answer 429 again, and the attempt is recorded as forced.</numerus
 <context>
     <name>cooldown::import</name>
     <message numerus="yes">
-        <source>left as they are: %n endpoint(s) this source did not make
+        <source>left as they are: %n endpoint(s) this source did not make: %1
 </source>
         <translation>
-            <numerusform>left as they are: %n endpoint this source did not make
+            <numerusform>left as they are: %n endpoint this source did not make: %1
 </numerusform>
-            <numerusform>left as they are: %n endpoints this source did not make
+            <numerusform>left as they are: %n endpoints this source did not make: %1
 </numerusform>
         </translation>
     </message>

@@ -4884,14 +4884,6 @@ Options of every command:
         <translation>ワークスペースを実行する前に次を設定してください (シークレットは書き込まれていません):
 </translation>
     </message>
-    <message numerus="yes">
-        <source>left as they are: %n endpoint(s) this source did not make
-</source>
-        <translation>
-            <numerusform>このソースが作成していない %n 個のエンドポイントはそのままです
-</numerusform>
-        </translation>
-    </message>
     <message>
         <source>check-config: the workspace loads
 </source>
@@ -5154,6 +5146,20 @@ Options of every command:
         <source>  tls %1
 </source>
         <translation>  tls %1
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>left as they are: %n endpoint(s) this source did not make: %1
+</source>
+        <translation>
+            <numerusform>このソースが作成していない %n 個のエンドポイントはそのままです: %1
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>check-config: warning: %1
+</source>
+        <translation>check-config: 警告: %1
 </translation>
     </message>
 </context>

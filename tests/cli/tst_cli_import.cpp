@@ -24,6 +24,7 @@ private slots:
     void importsAndReimports();
     void scriptOfCommands();
     void refusals();
+    void previewNamesWhatItLeavesAndWarns();
 };
 
 void tst_CliImport::importsAndReimports()
@@ -77,6 +78,29 @@ void tst_CliImport::scriptOfCommands()
     QVERIFY2(r.out.contains("line 6: not a curl command, left out"), r.out.constData());
     QVERIFY2(r.out.contains("export GET_ITEMS_X_API_KEY="), r.out.constData());
     QVERIFY(!readTextFile(ws).contains("abc"));
+}
+
+// The preview names the endpoints it leaves as they are, and says what check-config
+// would warn of: curl's -k, a tls entry that checks no certificate.
+void tst_CliImport::previewNamesWhatItLeavesAndWarns()
+{
+    const QString ws = m_dir.filePath(QStringLiteral("insecure.json"));
+    const QByteArray own = R"({"version": 1, "endpoints": [
+        {"id": "mine", "url": "https://own.example/a"},
+        {"id": "also-mine", "url": "https://own.example/b"}]})";
+    QVERIFY(writeTextFile(ws, own));
+    const CooldownResult r = cooldown(
+        {"import", "curl", "curl -k https://lab.example/v1/status", "--config", ws, "--dry-run"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("add get-status: GET https://lab.example/v1/status"),
+             r.out.constData());
+    QVERIFY2(r.out.contains("  tls get-status-insecure\n"), r.out.constData());
+    QVERIFY2(r.out.contains("left as they are: 2 endpoints this source did not make: mine, "
+                            "also-mine\n"),
+             r.out.constData());
+    QVERIFY2(r.out.contains("check-config: warning: tls 'get-status-insecure' does not verify "
+                            "certificates at all (verify_certificate: false)"),
+             r.out.constData());
 }
 
 void tst_CliImport::refusals()
