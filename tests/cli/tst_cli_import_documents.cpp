@@ -189,22 +189,45 @@ void tst_CliImportDocuments::publicDocuments_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("operations");
-    QTest::newRow("petstore 3.0 yaml") << "petstore.yaml" << 20;
-    QTest::newRow("petstore 3.1 json") << "petstore-3.1.json" << 20;
-    QTest::newRow("uspto 3.0 yaml") << "uspto.yaml" << 3;
-    QTest::newRow("train travel 3.1 json") << "train-travel.json" << 7;
+    // The security schemes: mapped to a credential (lines of the preview, how many), and
+    // refused with their reason (how many operations say so).
+    QTest::addColumn<QByteArray>("mapped");
+    QTest::addColumn<int>("mappedCount");
+    QTest::addColumn<QByteArray>("refused");
+    QTest::addColumn<int>("refusedCount");
+    const QByteArray apiKey = "  credentials swagger-petstore-api-key (header)\n";
+    const QByteArray implicit =
+        "  no credentials: petstore_auth: OAuth 2.0 without the client credentials flow "
+        "(implicit): the engine has no user to sign in";
+    QTest::newRow("petstore 3.0 yaml") << "petstore.yaml" << 20 << apiKey << 2 << implicit << 7;
+    QTest::newRow("petstore 3.1 json") << "petstore-3.1.json" << 20 << apiKey << 2 << implicit << 7;
+    QTest::newRow("uspto 3.0 yaml") << "uspto.yaml" << 3 << QByteArray() << 0 << QByteArray() << 0;
+    QTest::newRow("train travel 3.1 json")
+        << "train-travel.json" << 7 << QByteArray() << 0
+        << QByteArray("  no credentials: OAuth2: OAuth 2.0 without the client credentials flow "
+                      "(authorizationCode): the engine has no user to sign in")
+        << 7;
 }
 
 void tst_CliImportDocuments::publicDocuments()
 {
     QFETCH(QString, file);
     QFETCH(int, operations);
+    QFETCH(QByteArray, mapped);
+    QFETCH(int, mappedCount);
+    QFETCH(QByteArray, refused);
+    QFETCH(int, refusedCount);
     const QString source = data(QStringLiteral("openapi/public/") + file);
     const QString ws =
         m_dir.filePath(QStringLiteral("public-") + file + QStringLiteral(".ws.json"));
     CooldownResult r = cooldown({"import", "openapi", source, "--config", ws});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(int(r.out.count("\nadd ") + (r.out.startsWith("add ") ? 1 : 0)), operations);
+    if (mappedCount > 0)
+        QCOMPARE(int(r.out.count(mapped)), mappedCount);
+    if (refusedCount > 0)
+        QCOMPARE(int(r.out.count(refused)), refusedCount);
+    QCOMPARE(int(r.out.count("  credentials ")), mappedCount);
     QCOMPARE(checkConfig(ws, r.out), QByteArray("ok"));
     const QByteArray written = readTextFile(ws);
     r = cooldown({"import", "openapi", source, "--config", ws});
