@@ -1271,27 +1271,41 @@ void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
     emit wokeFromSleep(sleptMs);
 }
 
-void Scheduler::noteSystemReachable(bool reachable)
+void Scheduler::announceConnectivity(Connectivity::Change change, qint64 nowMs, const char *why)
 {
-    const qint64 nowMs = this->nowMs();
-    switch (m_connectivity.noteSystemReachable(reachable, nowMs, m_clock.monotonicMs())) {
+    switch (change) {
     case Connectivity::Change::WentOffline:
-        qCInfo(lcEngine) << "offline: the system says the network is disconnected; work is "
-                            "held, one exchange every"
-                         << Connectivity::kProbeMs << "ms looks whether it is back";
+        qCInfo(lcEngine).noquote() << QStringLiteral("offline: %1; work is held, one exchange "
+                                                     "every %2 ms looks whether it is back")
+                                          .arg(QLatin1String(why))
+                                          .arg(Connectivity::kProbeMs);
         emit wentOffline(nowMs);
         break;
     case Connectivity::Change::CameOnline:
-        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
-                         << "ms: the system says the network is there; sending ramps up over"
-                         << Connectivity::kRampMs << "ms";
+        qCInfo(lcEngine).noquote()
+            << QStringLiteral("back online after %1 ms (%2); sending ramps up over %3 ms")
+                   .arg(m_connectivity.lastSpellMs())
+                   .arg(QLatin1String(why))
+                   .arg(Connectivity::kRampMs);
         emit cameOnline(m_connectivity.lastSpellMs());
+        noteStoreDue(std::numeric_limits<qint64>::min());
         break;
     case Connectivity::Change::None:
-        return;
+        break;
     }
-    noteStoreDue(std::numeric_limits<qint64>::min());
+}
+
+void Scheduler::noteSystemReachable(bool reachable)
+{
+    const Connectivity::Change change =
+        m_connectivity.noteSystemReachable(reachable, nowMs(), m_clock.monotonicMs());
+    if (change == Connectivity::Change::None)
+        return;
+    announceConnectivity(change, nowMs(),
+                         reachable ? "the system says the network is there"
+                                   : "the system says the network is disconnected");
     // Back online the work goes out; offline what was claimed waits for the probe.
+    noteStoreDue(std::numeric_limits<qint64>::min());
     QMetaObject::invokeMethod(this, &Scheduler::wake, Qt::QueuedConnection);
 }
 
@@ -1299,22 +1313,12 @@ bool Scheduler::noteNameFailure(const QString &host, const TransportResult &resu
 {
     if (result.error != TransportError::HostNotFound)
         return false;
-    switch (m_connectivity.noteNameFailure(host, nowMs, m_clock.monotonicMs())) {
-    case Connectivity::Change::WentOffline:
-        qCInfo(lcEngine) << "offline: the names of several hosts do not resolve; work is held, "
-                            "one exchange every"
-                         << Connectivity::kProbeMs << "ms looks whether it is back";
-        emit wentOffline(nowMs);
-        break;
-    case Connectivity::Change::CameOnline:
-        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
-                         << "ms: only the name of" << host << "does not resolve";
-        emit cameOnline(m_connectivity.lastSpellMs());
-        noteStoreDue(std::numeric_limits<qint64>::min());
-        break;
-    case Connectivity::Change::None:
-        break;
-    }
+    const Connectivity::Change change =
+        m_connectivity.noteNameFailure(host, nowMs, m_clock.monotonicMs());
+    announceConnectivity(change, nowMs,
+                         change == Connectivity::Change::WentOffline
+                             ? "the names of several hosts do not resolve"
+                             : "only one host's name does not resolve");
     return m_connectivity.isOffline();
 }
 
@@ -1322,12 +1326,9 @@ void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)
 {
     const qint64 mono = m_clock.monotonicMs();
     if (result.error == TransportError::NetworkUnreachable) {
-        if (m_connectivity.noteUnreachable(nowMs, mono)) {
-            qCInfo(lcEngine) << "offline: no route to the network; work is held, one "
-                                "exchange every"
-                             << Connectivity::kProbeMs << "ms looks whether it is back";
-            emit wentOffline(nowMs);
-        }
+        if (m_connectivity.noteUnreachable(nowMs, mono))
+            announceConnectivity(Connectivity::Change::WentOffline, nowMs,
+                                 "no route to the network");
         return;
     }
     // Any answer, or a failure that only a reachable network gives (refused, reset, a
@@ -1336,12 +1337,9 @@ void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)
                          result.error == TransportError::ConnectionClosed ||
                          result.error == TransportError::Timeout ||
                          result.error == TransportError::Tls;
-    if (reached && m_connectivity.noteReached(mono)) {
-        qCInfo(lcEngine) << "back online after" << m_connectivity.lastSpellMs()
-                         << "ms; sending ramps up over" << Connectivity::kRampMs << "ms";
-        emit cameOnline(m_connectivity.lastSpellMs());
-        noteStoreDue(std::numeric_limits<qint64>::min());
-    }
+    if (reached && m_connectivity.noteReached(mono))
+        announceConnectivity(Connectivity::Change::CameOnline, nowMs,
+                             "an exchange reached a server");
 }
 
 void Scheduler::watchLatency(const EndpointConfig &e, const RetryDecision &d, qint64 nowMs)
