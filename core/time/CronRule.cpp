@@ -125,7 +125,8 @@ std::variant<std::vector<bool>, QString> readField(const QString &text, int inde
             // "5/15" is from 5 to the end, as cron reads it.
             to = ends.size() == 1 && slash >= 0 ? field.high : *b;
         }
-        for (int v = from; v <= to; v += step)
+        // A step past the field's end takes the first value alone (and cannot overflow).
+        for (int v = from; v <= to; v = step > to - v ? to + 1 : v + step)
             allowed[size_t(v)] = true;
     }
     return allowed;

@@ -238,6 +238,8 @@ void tst_MaintenanceWindow::cronRules_data()
         << "5/20 * * * *" << QStringList{"00:05", "23:45", "72"} << "1-14";
     QTest::newRow("a stepped range, names in any case")
         << "10-50/20 3 * DEC Sun,7" << QStringList{"03:10", "03:50", "3"} << "6,13";
+    QTest::newRow("a step past the end")
+        << "59/2147483647 0 * * *" << QStringList{"00:59", "00:59", "1"} << "1-14";
     QTest::newRow("Sunday as 0") << "0 0 * * 0" << QStringList{"00:00", "00:00", "1"} << "6,13";
     QTest::newRow("not in December") << "0 0 * 1-11 *" << QStringList{"00:00", "00:00", "1"} << "";
     QTest::newRow("spaces around")
