@@ -239,15 +239,6 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
         emit credentialChanged(state);
     });
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
-    // For `cooldown status` (docs/offline.md): only this worker knows it is offline.
-    connect(this, &Scheduler::wentOffline, this, [this](qint64 sinceMs) {
-        if (!m_store.saveWorkerOffline(m_options.workerId, sinceMs, nowMs()) && !databaseFault())
-            qCWarning(lcEngine) << "could not note being offline:" << m_store.lastError();
-    });
-    connect(this, &Scheduler::cameOnline, this, [this] {
-        if (!m_store.saveWorkerOffline(m_options.workerId, -1, nowMs()) && !databaseFault())
-            qCWarning(lcEngine) << "could not note being online:" << m_store.lastError();
-    });
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
     connect(&m_snooze, &PartitionSnooze::expired, this, &Scheduler::partitionReleased);
@@ -1273,6 +1264,13 @@ void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
 
 void Scheduler::announceConnectivity(Connectivity::Change change, qint64 nowMs, const char *why)
 {
+    if (change == Connectivity::Change::None)
+        return;
+    // For `cooldown status` (docs/offline.md): only this worker knows it is offline.
+    if (!m_store.saveWorkerOffline(m_options.workerId, m_connectivity.offlineSinceMs(), nowMs) &&
+        !databaseFault())
+        qCWarning(lcEngine) << "could not note whether this worker is offline:"
+                            << m_store.lastError();
     switch (change) {
     case Connectivity::Change::WentOffline:
         qCInfo(lcEngine).noquote() << QStringLiteral("offline: %1; work is held, one exchange "
@@ -1304,8 +1302,8 @@ void Scheduler::noteSystemReachable(bool reachable)
     announceConnectivity(change, nowMs(),
                          reachable ? "the system says the network is there"
                                    : "the system says the network is disconnected");
-    // Back online the work goes out; offline what was claimed waits for the probe.
-    noteStoreDue(std::numeric_limits<qint64>::min());
+    // Back online the work goes out (announceConnectivity made it due); offline what
+    // was claimed waits for the probe.
     QMetaObject::invokeMethod(this, &Scheduler::wake, Qt::QueuedConnection);
 }
 

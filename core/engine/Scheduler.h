@@ -303,8 +303,8 @@ private:
     // A failed lookup, for the names failing at once that mean offline; whether the
     // engine is offline after it.
     bool noteNameFailure(const QString &host, const TransportResult &result, qint64 nowMs);
-    // Says a change of connectivity in the run log and by signal; back online, the work
-    // held in the store is due again.
+    // Says a change of connectivity in the run log, in the store (for `cooldown status`)
+    // and by signal; back online, the work held in the store is due again.
     void announceConnectivity(Connectivity::Change change, qint64 nowMs, const char *why);
     void noteConnectivity(const TransportResult &result, qint64 nowMs);
     // After a sleep: exchanges in flight across it end interrupted, waits kept on the

@@ -137,13 +137,13 @@ ImportPreview previewImport(WorkspaceDocument document, QList<ImportedEndpoint> 
         p.text += note + QLatin1Char('\n');
     p.text += changesText(p);
     // The endpoints already there that this source did not make, by id.
+    QSet<QString> made;
+    for (const ImportChange &c : std::as_const(p.changes))
+        made.insert(c.id);
     QStringList left;
     for (const QJsonObject &e : p.document.endpoints()) {
         const QString id = e.value(QStringLiteral("id")).toString();
-        bool touched = false;
-        for (const ImportChange &c : std::as_const(p.changes))
-            touched = touched || c.id == id;
-        if (!touched)
+        if (!made.contains(id))
             left.append(id);
     }
     if (!left.isEmpty())

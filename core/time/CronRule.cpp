@@ -144,32 +144,26 @@ std::variant<CronRule, QString> CronRule::parse(const QString &text)
             .arg(parts.size());
     CronRule rule;
     rule.m_text = parts.join(u' ');
+    std::vector<bool> allowed[5]; // by field, a flag per value
     for (int i = 0; i < 5; ++i) {
         auto field = readField(parts.at(i), i);
         if (const QString *error = std::get_if<QString>(&field))
             return *error;
-        const std::vector<bool> &allowed = std::get<std::vector<bool>>(field);
-        for (size_t v = 0; v < allowed.size(); ++v) {
-            if (!allowed[v])
-                continue;
-            switch (i) {
-            case 0:
-                rule.m_minutes.set(v);
-                break;
-            case 1:
-                rule.m_hours.set(v);
-                break;
-            case 2:
-                rule.m_daysOfMonth.set(v);
-                break;
-            case 3:
-                rule.m_months.set(v);
-                break;
-            default:
-                rule.m_daysOfWeek.set(v % 7);
-                break;
-            }
+        allowed[i] = std::get<std::vector<bool>>(std::move(field));
+    }
+    for (int h = 0; h < 24; ++h) {
+        for (int m = 0; m < 60; ++m) {
+            if (allowed[1][size_t(h)] && allowed[0][size_t(m)])
+                rule.m_times.append(QTime(h, m));
         }
+    }
+    for (size_t v = 0; v < allowed[2].size(); ++v)
+        rule.m_daysOfMonth.set(v, allowed[2][v]);
+    for (size_t v = 0; v < allowed[3].size(); ++v)
+        rule.m_months.set(v, allowed[3][v]);
+    for (size_t v = 0; v < allowed[4].size(); ++v) {
+        if (allowed[4][v])
+            rule.m_daysOfWeek.set(v % 7); // 7 is Sunday too
     }
     // As cron: a field that begins with '*' leaves the days to the other one.
     rule.m_dayOfMonthRestricted = !parts.at(2).startsWith(u'*');
@@ -193,20 +187,6 @@ bool CronRule::matchesDate(const QDate &date) const
     if (m_dayOfMonthRestricted && m_dayOfWeekRestricted)
         return dayOfMonth || dayOfWeek;
     return dayOfMonth && dayOfWeek;
-}
-
-QList<QTime> CronRule::timesOfDay() const
-{
-    QList<QTime> out;
-    for (int h = 0; h < 24; ++h) {
-        if (!m_hours.test(size_t(h)))
-            continue;
-        for (int m = 0; m < 60; ++m) {
-            if (m_minutes.test(size_t(m)))
-                out.append(QTime(h, m));
-        }
-    }
-    return out;
 }
 
 } // namespace cooldown

@@ -30,14 +30,14 @@ public:
     static std::variant<CronRule, QString> parse(const QString &text);
 
     bool matchesDate(const QDate &date) const;
-    // The times of day it starts at on a matching date, earliest first.
-    QList<QTime> timesOfDay() const;
+    // The times of day it starts at on a matching date, earliest first (read once, at
+    // parse: the window asks for them on every date it looks at).
+    const QList<QTime> &timesOfDay() const { return m_times; }
     // As written, for messages.
     QString text() const { return m_text; }
 
 private:
-    std::bitset<60> m_minutes;
-    std::bitset<24> m_hours;
+    QList<QTime> m_times;
     std::bitset<32> m_daysOfMonth; // 1-31
     std::bitset<13> m_months;      // 1-12
     std::bitset<7> m_daysOfWeek;   // 0 Sunday - 6 Saturday
