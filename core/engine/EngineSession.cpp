@@ -3,6 +3,9 @@
 
 #include "core/Logging.h"
 #include "core/engine/SystemReachability.h"
+#ifdef COOLDOWN_HAVE_LOGIND
+#include "core/engine/LogindSleep.h"
+#endif
 #include "core/engine/Transport.h"
 #include "core/time/Clock.h"
 #include "core/time/DurationText.h"
@@ -79,6 +82,13 @@ std::unique_ptr<EngineSession> EngineSession::open(WorkspaceConfig config,
         else
             qCInfo(lcEngine) << "network reachability from" << self->m_reachability->backendName();
     }
+#ifdef COOLDOWN_HAVE_LOGIND
+    if (options.logindSleep) {
+        self->m_logind = std::make_unique<LogindSleep>();
+        if (self->m_logind->isListening())
+            qCInfo(lcEngine) << "listening for logind's word before the machine sleeps";
+    }
+#endif
     self->m_thread = std::make_unique<QThread>();
     self->m_thread->setObjectName(options.threadName);
     self->m_context = new QObject;
@@ -193,6 +203,13 @@ void EngineSession::makeScheduler(Engine &engine)
         if (m_systemReachable == 0)
             scheduler->noteSystemReachable(false);
     }
+#ifdef COOLDOWN_HAVE_LOGIND
+    if (m_logind) {
+        connect(m_logind.get(), &LogindSleep::goingToSleep, scheduler, &Scheduler::prepareForSleep);
+        connect(m_logind.get(), &LogindSleep::wokeUp, scheduler, &Scheduler::resumeFromSleep);
+        connect(scheduler, &Scheduler::readyForSleep, m_logind.get(), &LogindSleep::readyForSleep);
+    }
+#endif
     // Crossing threads, these are queued: they arrive in the order they left.
     connect(scheduler, &Scheduler::attemptRecorded, this, &EngineSession::attemptRecorded);
     connect(scheduler, &Scheduler::operationChanged, this, &EngineSession::operationChanged);

@@ -106,6 +106,10 @@ struct EngineOptions
     // Whether the engine hears what the system says of the network (SystemReachability,
     // docs/offline.md); where no backend loads it hears nothing either way.
     bool systemReachability = true;
+    // Whether the engine hears logind's word before a sleep (LogindSleep, docs/offline.md);
+    // where there is no system bus or no logind it hears nothing, and the boot clock
+    // still tells of a sleep afterwards.
+    bool logindSleep = true;
 };
 
 // One running engine: the workspace's store, the transport, the wake timer and the
@@ -126,6 +130,7 @@ struct EngineOptions
 // The pattern is qBittorrent's resume-data storage worker: one thread owns one
 // connection and everything it writes, and callers only queue work to it.
 class SystemReachability;
+class LogindSleep;
 
 class EngineSession final : public QObject
 {
@@ -274,6 +279,9 @@ private:
     std::unique_ptr<Engine> m_engine;
     // Lives on the session's thread; its word reaches the scheduler queued.
     std::unique_ptr<SystemReachability> m_reachability;
+#ifdef COOLDOWN_HAVE_LOGIND
+    std::unique_ptr<LogindSleep> m_logind;
+#endif
     std::atomic<int> m_systemReachable{-1}; // as m_reachability last said, for a new scheduler
 };
 

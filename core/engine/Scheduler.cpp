@@ -196,8 +196,9 @@ struct Scheduler::Held
     quint64 tokenSerial = 0;
     // Sent once more after a 401 refused a stale token: a second 401 stands.
     bool sentWithRenewedToken = false;
-    // Its permits came while the database was unreachable: sent once it is back.
-    bool waitingForDatabase = false;
+    // Its permits came while the database was unreachable or the machine was going to
+    // sleep: sent once the database is back, or the machine awake.
+    bool waitingToSend = false;
     bool interrupted = false; // in flight when the machine slept (docs/offline.md)
 };
 
@@ -239,6 +240,7 @@ Scheduler::Scheduler(WorkspaceConfig config, Store &store, Transport &transport,
         emit credentialChanged(state);
     });
     connect(&m_timer, &WakeTimer::fired, this, &Scheduler::wake);
+    connect(&m_reachProbe, &ReachProbe::finished, this, &Scheduler::probeFinished);
     connect(&m_snooze, &PartitionSnooze::held, this, &Scheduler::partitionHeld);
     connect(&m_snooze, &PartitionSnooze::lifted, this, &Scheduler::partitionReleased);
     connect(&m_snooze, &PartitionSnooze::expired, this, &Scheduler::partitionReleased);
@@ -445,6 +447,8 @@ void Scheduler::wake()
         checkIdle();
         return;
     }
+    if (m_goingToSleep && !wakeWhileGoingToSleep(mono))
+        return;
     m_waking = true;
     m_snooze.expire(now);
     keepHolds(now, mono);
@@ -459,6 +463,7 @@ void Scheduler::wake()
     advanceDue(mono);
     const StoreDue storeDue = claimMore(now, mono);
     m_waking = false;
+    probeIfIdle(mono);
     armTimer(storeDue);
     checkIdle();
 }
@@ -666,7 +671,7 @@ void Scheduler::handBackHeldEndpoints(const QStringList &endpointIds)
     QList<qint64> back;
     for (const auto &[id, held] : m_held) {
         if (held->endpoint && endpointIds.contains(held->endpoint->id) &&
-            held->stage != Held::Stage::InFlight && !held->waitingForDatabase)
+            held->stage != Held::Stage::InFlight && !held->waitingToSend)
             back.append(id);
     }
     for (const qint64 id : std::as_const(back)) {
@@ -1041,13 +1046,14 @@ AsyncSemaphore &Scheduler::hostSemaphore(const QString &host)
 
 void Scheduler::send(Held &held)
 {
-    if (m_databaseDown) {
-        // Nothing goes out that might not be recorded: it keeps its permits and goes
-        // once the database is back and its lease renewed.
-        held.waitingForDatabase = true;
+    if (m_databaseDown || m_goingToSleep) {
+        // Nothing goes out that might not be recorded, or that a sleep would cut off:
+        // it keeps its permits and goes once the database is back, or the machine
+        // awake, and its lease renewed.
+        held.waitingToSend = true;
         return;
     }
-    held.waitingForDatabase = false;
+    held.waitingToSend = false;
     const EndpointConfig &e = *held.endpoint;
     TransportRequest &r = held.request;
     r.method = e.method;
@@ -1115,6 +1121,8 @@ void Scheduler::onFinished(qint64 operationId, const TransportResult &answer)
 
     AttemptOutcome outcome = outcomeOf(e, result);
     outcome.machineOffline = noteNameFailure(hostOf(held), result, now);
+    if (result.error == TransportError::NetworkUnreachable || outcome.machineOffline)
+        aimProbeAt(e);
     // An exchange that found no network says nothing of its host or proxy.
     ExchangeCauses causes = isAlert(e.id) || outcome.machineOffline
                                 ? ExchangeCauses()
@@ -1227,13 +1235,12 @@ void Scheduler::noteCheck(const Held &held, const TransportResult &result, const
     a.kept = std::move(kept);
 }
 
-void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
+qsizetype Scheduler::interruptInFlight()
 {
-    qCInfo(lcEngine) << "the machine slept for about" << sleptMs / 1000 << "s";
     // A connection held across a suspend is gone, or lingers until its timeout: the
     // exchange ends now, interrupted, and the retry contract decides as for a lost
     // connection (a POST without a key is not sent again).
-    // Aborted once this wake is over: an abort ends the exchange at once, and its end
+    // Aborted once the caller is done: an abort ends the exchange at once, and its end
     // changes m_held.
     QList<qint64> inFlight;
     for (const auto &[id, held] : m_held) {
@@ -1250,15 +1257,78 @@ void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
                 if (it != m_held.end() && it->second->call)
                     it->second->call->abort();
             }
+            if (m_goingToSleep)
+                emit readyForSleep();
         },
         Qt::QueuedConnection);
+    return inFlight.size();
+}
+
+void Scheduler::prepareForSleep()
+{
+    if (m_goingToSleep || !m_started)
+        return;
+    m_goingToSleep = true;
+    m_goingToSleepAtMonotonicMs = m_clock.monotonicMs();
+    const qsizetype interrupted = interruptInFlight();
+    qCInfo(lcEngine).noquote()
+        << QStringLiteral("the machine is going to sleep: %1 exchanges in flight interrupted; "
+                          "nothing is sent until it wakes")
+               .arg(interrupted);
+    m_timer.arm(kGoingToSleepForMs);
+    m_wakeAtMonotonicMs = m_goingToSleepAtMonotonicMs + kGoingToSleepForMs;
+}
+
+void Scheduler::resumeFromSleep()
+{
+    if (!m_goingToSleep)
+        return;
+    m_goingToSleep = false;
+    qCInfo(lcEngine) << "the machine is awake";
+    lookAgainAtEverything(m_clock.monotonicMs());
+    // The usual wake first: it sees the sleep on the boot clock, and makes what came
+    // due meanwhile due now. Then what waited with its permits goes, if its lease held.
+    wake();
+    if (!m_databaseDown && keepLeasesOfHeld("while the machine slept"))
+        sendWhatWaited();
+}
+
+bool Scheduler::wakeWhileGoingToSleep(qint64 mono)
+{
+    // A machine asleep runs no monotonic clock: this one has been awake for a while
+    // since it said it would sleep, and the word that it woke was lost (logind
+    // restarted, the bus went away). It goes on, rather than hold the work for ever.
+    if (mono - m_goingToSleepAtMonotonicMs < kGoingToSleepForMs) {
+        m_timer.arm(m_goingToSleepAtMonotonicMs + kGoingToSleepForMs - mono);
+        return false;
+    }
+    qCWarning(lcEngine) << "the machine said it would sleep" << kGoingToSleepForMs / 1000
+                        << "s ago and is still awake: sending again";
+    m_goingToSleep = false;
+    lookAgainAtEverything(mono);
+    if (keepLeasesOfHeld("while the machine was said to sleep"))
+        sendWhatWaited();
+    return true;
+}
+
+void Scheduler::lookAgainAtEverything(qint64 mono)
+{
+    // What the engine remembers of the store (its next due work, the next tick, the
+    // holds) is from before: it reads them again now.
+    m_holdsLookAtMonotonicMs = mono;
+    m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
+    noteStoreDue(std::numeric_limits<qint64>::min());
+}
+
+void Scheduler::wakeFromSleep(qint64 sleptMs, qint64 mono)
+{
+    qCInfo(lcEngine) << "the machine slept for about" << sleptMs / 1000 << "s";
+    interruptInFlight();
     // Waits kept on the monotonic clock did not run while asleep; their wall-clock time
     // did. What came due meanwhile is due now, not a sleep later.
     for (auto it = m_notBeforeMonotonicMs.begin(); it != m_notBeforeMonotonicMs.end(); ++it)
         it.value() -= sleptMs;
-    m_holdsLookAtMonotonicMs = mono;
-    m_ticksLookedAtMonotonicMs = std::numeric_limits<qint64>::min() / 2;
-    noteStoreDue(std::numeric_limits<qint64>::min());
+    lookAgainAtEverything(mono);
     emit wokeFromSleep(sleptMs);
 }
 
@@ -1318,6 +1388,51 @@ bool Scheduler::noteNameFailure(const QString &host, const TransportResult &resu
                              ? "the names of several hosts do not resolve"
                              : "only one host's name does not resolve");
     return m_connectivity.isOffline();
+}
+
+void Scheduler::aimProbeAt(const EndpointConfig &e)
+{
+    const QUrl &target = e.proxy.kind == ProxyConfig::Kind::Explicit ? e.proxy.url : e.url;
+    m_probeHost = target.host();
+    m_probePort = quint16(target.port(target.scheme() == QLatin1String("http") ? 80 : 443));
+}
+
+void Scheduler::probeIfIdle(qint64 mono)
+{
+    // Exchanges are the probes while there is work; the engine's own is for a worker
+    // with none, whose next due work may be an hour away.
+    if (!m_connectivity.isOffline() || !m_held.empty() || m_inFlight > 0 ||
+        m_reachProbe.isRunning() || m_stopping || m_goingToSleep ||
+        m_connectivity.allowed(1, mono) < 1)
+        return;
+    if (m_probeHost.isEmpty()) {
+        if (m_config.endpoints.isEmpty())
+            return;
+        aimProbeAt(m_config.endpoints.first());
+    }
+    m_reachProbe.start(m_probeHost, m_probePort, int(Connectivity::kProbeMs));
+}
+
+void Scheduler::probeFinished(ReachProbe::Outcome outcome)
+{
+    const qint64 now = nowMs();
+    const qint64 mono = m_clock.monotonicMs();
+    switch (outcome) {
+    case ReachProbe::Outcome::Reached:
+        if (m_connectivity.noteReached(mono))
+            announceConnectivity(Connectivity::Change::CameOnline, now, "a probe reached a host");
+        break;
+    case ReachProbe::Outcome::NameFailed:
+        announceConnectivity(m_connectivity.noteNameFailure(m_reachProbe.host(), now, mono), now,
+                             "only one host's name does not resolve");
+        break;
+    case ReachProbe::Outcome::NoRoute:
+    case ReachProbe::Outcome::NoAnswer:
+        // Still offline; the next probe in kProbeMs.
+        m_connectivity.noteUnreachable(now, mono);
+        break;
+    }
+    wake();
 }
 
 void Scheduler::noteConnectivity(const TransportResult &result, qint64 nowMs)
@@ -1712,16 +1827,7 @@ void Scheduler::tryReconnect()
     if (m_stopping)
         return;
     // What waited with its permits goes now, then the usual wake.
-    QList<qint64> waiting;
-    for (const auto &[id, held] : m_held) {
-        if (held->waitingForDatabase)
-            waiting.append(id);
-    }
-    for (const qint64 id : std::as_const(waiting)) {
-        const auto it = m_held.find(id);
-        if (it != m_held.end() && it->second->waitingForDatabase)
-            send(*it->second);
-    }
+    sendWhatWaited();
     noteStoreDue(std::numeric_limits<qint64>::min());
     m_nextTickKnown = false;
     wake();
@@ -1729,9 +1835,19 @@ void Scheduler::tryReconnect()
 
 bool Scheduler::resumeAfterOutage()
 {
-    // Leases first: one lost while away (another worker rescued the operation after
-    // its expiry) must not be sent; an exchange in flight keeps its record, which the
-    // fence then marks as a lease conflict.
+    // Leases first: one lost while away must not be sent. Then what was answered
+    // meanwhile, in the order it came.
+    if (!keepLeasesOfHeld("while the database was away"))
+        return false;
+    m_flushByMonotonicMs = -1;
+    return writeFinished() && m_store.fault() == Store::Fault::None;
+}
+
+bool Scheduler::keepLeasesOfHeld(const char *meanwhile)
+{
+    // One lost meanwhile (another worker rescued the operation after its expiry) is let
+    // go, not sent; an exchange in flight keeps its record, which the fence then marks
+    // as a lease conflict.
     const qint64 now = nowMs();
     QList<qint64> lost;
     for (auto &[id, held] : m_held) {
@@ -1746,14 +1862,25 @@ bool Scheduler::resumeAfterOutage()
             lost.append(id);
     }
     for (const qint64 id : std::as_const(lost)) {
-        qCWarning(lcEngine) << "operation" << id
-                            << "lost its lease while the database was away; not sent";
+        qCWarning(lcEngine) << "operation" << id << "lost its lease" << meanwhile << "; not sent";
         m_notBeforeMonotonicMs.remove(id);
         release(id);
     }
-    // Then what was answered meanwhile, in the order it came.
-    m_flushByMonotonicMs = -1;
-    return writeFinished() && m_store.fault() == Store::Fault::None;
+    return true;
+}
+
+void Scheduler::sendWhatWaited()
+{
+    QList<qint64> waiting;
+    for (const auto &[id, held] : m_held) {
+        if (held->waitingToSend)
+            waiting.append(id);
+    }
+    for (const qint64 id : std::as_const(waiting)) {
+        const auto it = m_held.find(id);
+        if (it != m_held.end() && it->second->waitingToSend)
+            send(*it->second);
+    }
 }
 
 void Scheduler::pauseAfterFailures(const QSet<QString> &endpointIds)

@@ -7,6 +7,7 @@
 #include "core/engine/InFlightPeaks.h"
 #include "core/engine/IncidentCause.h"
 #include "core/engine/LatencyWatch.h"
+#include "core/engine/ReachProbe.h"
 #include "core/engine/SleepWatch.h"
 #include "core/ratelimit/PartitionSnooze.h"
 #include "core/ratelimit/PolicyDrift.h"
@@ -104,6 +105,10 @@ class Scheduler final : public QObject
     Q_DISABLE_COPY_MOVE(Scheduler)
 
 public:
+    // How long the engine holds its work, awake, after logind said the machine would
+    // sleep and before it believes it is still awake (prepareForSleep()).
+    static constexpr qint64 kGoingToSleepForMs = 60'000;
+
     Scheduler(WorkspaceConfig config, Store &store, Transport &transport, const Clock &clock,
               RandomSource &random, WakeTimer &timer, SchedulerOptions options = {},
               QObject *parent = nullptr);
@@ -186,6 +191,13 @@ public slots:
     // What the system says of the network (core/engine/SystemReachability): true when
     // it can reach it, false when it is disconnected (docs/offline.md).
     void noteSystemReachable(bool reachable);
+    // What logind says (core/engine/LogindSleep, docs/offline.md): the machine is about
+    // to sleep, so what is in flight ends now as interrupted and nothing more is sent
+    // or claimed, until it is awake again. readyForSleep() follows once the exchanges
+    // are marked. Without resumeFromSleep() the engine goes on by itself after
+    // kGoingToSleepForMs of monotonic time (which a machine asleep does not run).
+    void prepareForSleep();
+    void resumeFromSleep();
 
 signals:
     void attemptRecorded(const cooldown::AttemptRecord &attempt,
@@ -219,6 +231,8 @@ signals:
     // The machine slept for about sleptMs (docs/offline.md): exchanges in flight were
     // recorded interrupted, and what came due meanwhile is due now.
     void wokeFromSleep(qint64 sleptMs);
+    // After prepareForSleep(): the exchanges in flight are marked interrupted.
+    void readyForSleep();
     // The open incidents changed: one opened, gained endpoints or cleared, here or in
     // another worker (docs/incidents.md).
     void incidentsChanged(const QList<cooldown::IncidentRecord> &open);
@@ -310,6 +324,23 @@ private:
     // After a sleep: exchanges in flight across it end interrupted, waits kept on the
     // monotonic clock lose the time asleep, and the store is looked at again now.
     void wakeFromSleep(qint64 sleptMs, qint64 mono);
+    void lookAgainAtEverything(qint64 mono);
+    // Marks the exchanges in flight interrupted and aborts them once the caller is
+    // done; how many.
+    qsizetype interruptInFlight();
+    // Whether a wake between prepareForSleep() and resumeFromSleep() goes on: only
+    // once kGoingToSleepForMs have passed awake.
+    bool wakeWhileGoingToSleep(qint64 mono);
+    // Renews every held lease and lets go, unsent, what lost its lease meanwhile; false
+    // when the database failed.
+    bool keepLeasesOfHeld(const char *meanwhile);
+    // Sends what got its permits while nothing could be sent.
+    void sendWhatWaited();
+    // Offline, idle and at the probe's time: a probe of its own (ReachProbe).
+    void probeIfIdle(qint64 mono);
+    void probeFinished(ReachProbe::Outcome outcome);
+    // Where a probe goes for the endpoint: its explicit proxy, or its URL's host.
+    void aimProbeAt(const EndpointConfig &e);
     // What the answer teaches the partition's bucket and the drift monitor.
     void paceAfterAnswer(Partition &partition, const Held &held, const RetryDecision &d,
                          qint64 nowMs);
@@ -422,7 +453,13 @@ private:
     InFlightPeaks m_inFlightPeaks; // written with the attempts
     LatencyWatch m_latency;        // the endpoints with a latency budget
     Connectivity m_connectivity;   // whether exchanges reach the network
-    SleepWatch m_sleepWatch;       // whether the machine slept between two wakes
+    // Offline with nothing to send, the engine probes by itself (docs/offline.md): where
+    // the last exchange that found no network was going (a proxy's address when it went
+    // through one), else the first endpoint's.
+    ReachProbe m_reachProbe;
+    QString m_probeHost;
+    quint16 m_probePort = 0;
+    SleepWatch m_sleepWatch; // whether the machine slept between two wakes
     bool m_started = false;
     bool m_stopping = false;
     bool m_waking = false;
@@ -449,6 +486,9 @@ private:
     QHash<QString, qint64> m_maintenanceHeldUntil;
     // The database unreachable (docs/database-outages.md).
     bool m_databaseDown = false;
+    // Between prepareForSleep() and resumeFromSleep(): nothing is claimed or sent.
+    bool m_goingToSleep = false;
+    qint64 m_goingToSleepAtMonotonicMs = 0;
     QString m_downWhy;
     qint64 m_downSinceMs = -1;
     qint64 m_downSinceMonotonicMs = 0;

@@ -9,6 +9,7 @@
 #include "core/engine/Scheduler.h"
 #include "core/engine/Transport.h"
 #include "core/http/HttpDate.h"
+#include "core/ratelimit/ServerWindow.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -16,6 +17,10 @@
 #include "support/ReadableEnums.h"
 #include "support/ScriptedHttpServer.h"
 #include "support/SettleScheduler.h"
+#ifdef COOLDOWN_HAVE_LOGIND
+#include "core/engine/LogindSleep.h"
+#include "support/FakeLogind.h"
+#endif
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -222,6 +227,10 @@ private slots:
     void degradedIsNoFailure();
     void latencyAlertOnceAndItsRecoveryOnce();
     void sleepInterruptsWhatIsInFlight();
+#ifdef COOLDOWN_HAVE_LOGIND
+    void logindSaysItSleeps();
+#endif
+    void backOnlineRampsUp();
 };
 
 // Rows of the table that retry once and then succeed: the first attempt's decision,
@@ -1138,6 +1147,150 @@ void tst_DemoIntegration::sleepInterruptsWhatIsInFlight()
     QCOMPARE(operation(QStringLiteral("keyed")).state, OperationState::Waiting);
     QCOMPARE(operation(QStringLiteral("unkeyed")).state, OperationState::Parked);
 }
+
+// docs/offline.md: back online, the worker's concurrency ramps from a tenth of its
+// permits to all of them over a minute. 30 jobs to /hang (never answered, so each
+// exchange keeps its permit) and 6 permits: 1 at first, 3 half-way, 6 after the minute.
+void tst_DemoIntegration::backOnlineRampsUp()
+{
+    const QString url = demoUrl(QStringLiteral("/hang?key=ramp"));
+    const QByteArray json = R"({"version": 1, "concurrency": {"max_in_flight": 6, "per_host": 6},
+        "endpoints": [{"id": "ramp", "url": ")" +
+                            url.toUtf8() + R"(", "enqueue_only": true, "timeout_seconds": 3600}]})";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, QStringLiteral("ramp.json"), &error, {}, m_env);
+    QVERIFY2(config, qPrintable(error));
+    QVERIFY(openStore());
+    const QString host = m_demo->baseUrl().host();
+    for (int i = 0; i < 30; ++i)
+        QVERIFY(m_store->createOperation(QStringLiteral("ramp"), QStringLiteral("job-%1").arg(i),
+                                         kStart, learnedPolicyId(host), {}, 1, host));
+    m_transport = std::make_unique<Transport>(*m_clock);
+    SchedulerOptions options;
+    options.workerId = QStringLiteral("integration");
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer, options);
+    QSignalSpy received(m_demo.get(), &DemoServer::requestReceived);
+    m_scheduler->noteSystemReachable(false);
+    QVERIFY2(m_scheduler->start(&error), qPrintable(error));
+    m_scheduler->noteSystemReachable(true);
+    // The exchanges never end, so the clock is moved by hand, a second at a time, and
+    // the event loop turned until what was sent has arrived.
+    const auto runSeconds = [this](int seconds) {
+        for (int i = 0; i < seconds; ++i) {
+            m_clock->advance(1000);
+            m_timer->fireIfDue();
+            QCoreApplication::processEvents();
+        }
+    };
+    const auto arrived = [&](int expected) {
+        QTRY_COMPARE_WITH_TIMEOUT(m_scheduler->inFlight(), expected, kRealIoTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(int(received.size()), expected, kRealIoTimeoutMs);
+    };
+    runSeconds(1);
+    arrived(1);
+    runSeconds(29);
+    arrived(3);
+    runSeconds(31);
+    arrived(6);
+    runSeconds(30);
+    QCOMPARE(m_scheduler->inFlight(), 6);
+    QCOMPARE(int(received.size()), 6);
+}
+
+#ifdef COOLDOWN_HAVE_LOGIND
+// docs/offline.md: logind's PrepareForSleep, from a stand-in on a private bus, wired as
+// EngineSession wires it. The word alone (no clock moved) ends what is in flight as
+// interrupted and lets the delay lock go; nothing is sent until the wake, though retries
+// come due meanwhile; after two hours asleep the periodic check runs once, the keyed POST
+// and the GET go again, and the POST without a key is never sent again.
+void tst_DemoIntegration::logindSaysItSleeps()
+{
+    PrivateBus bus;
+    QVERIFY2(!bus.address().isEmpty(), qPrintable(bus.error()));
+    FakeLogind logind;
+    QVERIFY(logind.serve(bus.connect(QStringLiteral("logind"))));
+    LogindSleep watcher(bus.connect(QStringLiteral("engine")));
+    QTRY_VERIFY(watcher.holdsDelayLock());
+
+    // Answered after 1.5 s of real time: long enough to be in flight when the word comes.
+    const auto slow = [this](const char *key) {
+        return demoUrl(QStringLiteral("/slow?delay_ms=1500&key=%1").arg(QLatin1String(key)));
+    };
+    const QByteArray endpoints =
+        endpoint(QStringLiteral("get"), slow("get")) + "," +
+        endpoint(QStringLiteral("keyed"), slow("keyed"), "POST", true) + "," +
+        endpoint(QStringLiteral("unkeyed"), slow("unkeyed"), "POST", false) + "," +
+        R"({"id": "tick", "url": ")" + demoUrl(QStringLiteral("/ok?key=tick")).toUtf8() +
+        R"(", "every_seconds": 600})";
+    QSignalSpy received(m_demo.get(), &DemoServer::requestReceived);
+    // A day's deadline: the two hours asleep count against it, as wall-clock time does.
+    const QByteArray json = R"({"version": 1, "retry_profiles": {"default": {"max_attempts": 6,
+        "base_seconds": 1, "cap_seconds": 8, "deadline_seconds": 86400}}, "endpoints": [)" +
+                            endpoints + "]}";
+    QString error;
+    auto config = WorkspaceConfig::parse(json, QStringLiteral("logind.json"), &error, {}, m_env);
+    QVERIFY2(config, qPrintable(error));
+    QVERIFY(openStore());
+    m_transport = std::make_unique<Transport>(*m_clock);
+    SchedulerOptions options;
+    options.workerId = QStringLiteral("integration");
+    m_scheduler = std::make_unique<Scheduler>(std::move(*config), *m_store, *m_transport, *m_clock,
+                                              *m_random, *m_timer, options);
+    connect(&watcher, &LogindSleep::goingToSleep, m_scheduler.get(), &Scheduler::prepareForSleep);
+    connect(&watcher, &LogindSleep::wokeUp, m_scheduler.get(), &Scheduler::resumeFromSleep);
+    connect(m_scheduler.get(), &Scheduler::readyForSleep, &watcher, &LogindSleep::readyForSleep);
+    QVERIFY2(m_scheduler->start(&error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(received.size(), 4, kRealIoTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(demoRequests(QStringLiteral("tick")), 1, kRealIoTimeoutMs);
+    QCOMPARE(m_scheduler->inFlight(), 3);
+
+    logind.sendPrepareForSleep(true);
+    QTRY_COMPARE_WITH_TIMEOUT(logind.locksHeld(), 0, kRealIoTimeoutMs);
+    QVERIFY(settle());
+    const auto firstAttempt = [this](const char *id) {
+        const QList<AttemptRecord> attempts = attemptsOf(operation(QLatin1String(id)).id);
+        return attempts.isEmpty() ? AttemptRecord{} : attempts.first();
+    };
+    for (const char *id : {"get", "keyed", "unkeyed"}) {
+        const AttemptRecord a = firstAttempt(id);
+        QCOMPARE(a.error, QStringLiteral("interrupted"));
+        QCOMPARE(a.reason,
+                 QLatin1String(qstrcmp(id, "unkeyed") == 0 ? "ambiguous_send" : "interrupted"));
+    }
+    QCOMPARE(operation(QStringLiteral("unkeyed")).state, OperationState::Parked);
+
+    // The machine takes its time to sleep: the retries come due, and none goes.
+    QVERIFY(runFor(50'000));
+    QCOMPARE(received.size(), 4);
+    QCOMPARE(operation(QStringLiteral("get")).state, OperationState::Waiting);
+
+    // The demo API ran the two POSTs all the same (a server does not know its client
+    // left): the keyed one is replayed when it comes again, the other must not come.
+    QTRY_COMPARE_WITH_TIMEOUT(m_demo->stats().executedByKey.value(QStringLiteral("keyed")), 1,
+                              kRealIoTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(m_demo->stats().executedByKey.value(QStringLiteral("unkeyed")), 1,
+                              kRealIoTimeoutMs);
+    m_clock->sleep(2 * 60 * 60 * 1000);
+    QSignalSpy woke(m_scheduler.get(), &Scheduler::wokeFromSleep);
+    logind.sendPrepareForSleep(false);
+    QTRY_COMPARE_WITH_TIMEOUT(woke.size(), 1, kRealIoTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(logind.locksHeld(), 1, kRealIoTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(received.size(), 7, kRealIoTimeoutMs);
+    QVERIFY(settle());
+    QVERIFY(runFor(60'000));
+    // Twelve ticks were missed; one ran.
+    QCOMPARE(demoRequests(QStringLiteral("tick")), 2);
+    QCOMPARE(demoRequests(QStringLiteral("get")), 2);
+    QCOMPARE(demoRequests(QStringLiteral("keyed")), 2);
+    QCOMPARE(demoRequests(QStringLiteral("unkeyed")), 1);
+    QCOMPARE(m_demo->stats().executedByKey.value(QStringLiteral("keyed")), 1);
+    QCOMPARE(m_demo->stats().executedByKey.value(QStringLiteral("unkeyed")), 1);
+    QCOMPARE(operation(QStringLiteral("get")).state, OperationState::Succeeded);
+    QCOMPARE(operation(QStringLiteral("keyed")).state, OperationState::Succeeded);
+    QCOMPARE(operation(QStringLiteral("unkeyed")).state, OperationState::Parked);
+}
+#endif
 
 QTEST_GUILESS_MAIN(tst_DemoIntegration)
 #include "tst_demo_integration.moc"

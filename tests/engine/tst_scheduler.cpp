@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -148,6 +149,9 @@ private slots:
     void missedTicksRunOnceAfterSleep();
     void wallClockStepBackDoesNotStrand();
     void theSystemSaysDisconnected();
+    void goingToSleepWithoutAWakeGoesOnByItself();
+    void anIdleWorkerProbesByItself();
+    void aRefusedProbeIsTheNetworkThere();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
     void handedInKeyIsAStructuredString();
@@ -250,6 +254,70 @@ void tst_Scheduler::missedTicksRunOnceAfterSleep()
     QVERIFY(advance(60000, 1000));
     QCOMPARE(m_server->received.size(), 2 + afterWake);
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2 + afterWake);
+}
+
+// docs/offline.md: offline with nothing due for ten minutes, the worker learns that the
+// network is back by a probe of its own, a TCP connection to the endpoint's host that
+// sends no request; a host that refuses counts too. Back online, the due check goes.
+void tst_Scheduler::anIdleWorkerProbesByItself()
+{
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 600)")));
+    QCOMPARE(m_server->received.size(), 1);
+    QSignalSpy online(m_scheduler.get(), &Scheduler::cameOnline);
+    m_scheduler->noteSystemReachable(false);
+    QVERIFY(m_scheduler->offlineSinceMs() >= 0);
+    // Nothing is due for ten minutes; the probe time comes after five seconds.
+    QVERIFY(advance(4000, 1000));
+    QCOMPARE(online.size(), 0);
+    QVERIFY(advance(2000, 500));
+    QTRY_COMPARE(online.size(), 1);
+    QCOMPARE(m_scheduler->offlineSinceMs(), qint64(-1));
+    QCOMPARE(m_server->received.size(), 1); // a connection, no request
+    QVERIFY(advance(600'000, 10'000));
+    QCOMPARE(m_server->received.size(), 2);
+}
+
+// A probe to a port nobody listens on is refused: the network is there all the same.
+void tst_Scheduler::aRefusedProbeIsTheNetworkThere()
+{
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 port = closed.serverPort();
+    closed.close();
+    const QByteArray e = QStringLiteral(R"({"id": "t", "url": "http://127.0.0.1:%1/t", )"
+                                        R"("every_seconds": 600})")
+                             .arg(port)
+                             .toUtf8();
+    QVERIFY(startWith(e));
+    QSignalSpy online(m_scheduler.get(), &Scheduler::cameOnline);
+    m_scheduler->noteSystemReachable(false);
+    QVERIFY(advance(6000, 500));
+    QTRY_COMPARE(online.size(), 1);
+}
+
+// docs/offline.md: logind said the machine would sleep (prepareForSleep) and then said
+// nothing more. Ticks come due and none goes; a minute of monotonic time later (which a
+// machine asleep does not run) the engine believes it is awake and goes on. Said again,
+// it holds again; resumeFromSleep sends at once.
+void tst_Scheduler::goingToSleepWithoutAWakeGoesOnByItself()
+{
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 10)")));
+    QCOMPARE(m_server->received.size(), 1);
+    m_scheduler->prepareForSleep();
+    QVERIFY(advance(Scheduler::kGoingToSleepForMs - 1000, 1000));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(2000, 500));
+    QCOMPARE(m_server->received.size(), 2);
+    QVERIFY(advance(10000, 1000));
+    QCOMPARE(m_server->received.size(), 3);
+
+    m_scheduler->prepareForSleep();
+    QVERIFY(advance(30000, 1000));
+    QCOMPARE(m_server->received.size(), 3);
+    m_scheduler->resumeFromSleep();
+    QVERIFY(advance(5000, 100));
+    QCOMPARE(m_server->received.size(), 4);
+    QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 4);
 }
 
 // docs/offline.md: what the system says of the network (SystemReachability) is believed
