@@ -1285,12 +1285,17 @@ void Scheduler::resumeFromSleep()
         return;
     m_goingToSleep = false;
     qCInfo(lcEngine) << "the machine is awake";
-    lookAgainAtEverything(m_clock.monotonicMs());
-    // The usual wake first: it sees the sleep on the boot clock, and makes what came
-    // due meanwhile due now. Then what waited with its permits goes, if its lease held.
-    wake();
+    // The sleep first, as the boot clock tells it: what came due meanwhile is due now.
+    // (A send before this would count as in flight across the sleep.)
+    const qint64 mono = m_clock.monotonicMs();
+    if (const std::optional<qint64> slept = m_sleepWatch.note(m_clock.bootMs(), mono))
+        wakeFromSleep(*slept, mono);
+    lookAgainAtEverything(mono);
+    // Then the leases, before anything held is sent: what another worker rescued
+    // meanwhile is let go. Then what waited with its permits, then the usual wake.
     if (!m_databaseDown && keepLeasesOfHeld("while the machine slept"))
         sendWhatWaited();
+    wake();
 }
 
 bool Scheduler::wakeWhileGoingToSleep(qint64 mono)
@@ -1862,7 +1867,9 @@ bool Scheduler::keepLeasesOfHeld(const char *meanwhile)
             lost.append(id);
     }
     for (const qint64 id : std::as_const(lost)) {
-        qCWarning(lcEngine) << "operation" << id << "lost its lease" << meanwhile << "; not sent";
+        qCWarning(lcEngine).noquote() << QStringLiteral("operation %1 lost its lease %2; not sent")
+                                             .arg(id)
+                                             .arg(QLatin1String(meanwhile));
         m_notBeforeMonotonicMs.remove(id);
         release(id);
     }

@@ -151,6 +151,7 @@ private slots:
     void theSystemSaysDisconnected();
     void goingToSleepWithoutAWakeGoesOnByItself();
     void anIdleWorkerProbesByItself();
+    void aLeaseRescuedWhileAsleepIsNotSent();
     void aRefusedProbeIsTheNetworkThere();
     void postWithoutKeyParks();
     void keyedPostKeepsItsKey();
@@ -256,6 +257,37 @@ void tst_Scheduler::missedTicksRunOnceAfterSleep()
     QCOMPARE(m_store->countsByState().value(OperationState::Succeeded), 2 + afterWake);
 }
 
+// docs/offline.md: an operation claimed before the machine said it would sleep, whose
+// time came meanwhile, waits with its permits; another worker rescued it while this
+// machine slept (its lease ran out), so at the wake it is let go, not sent.
+void tst_Scheduler::aLeaseRescuedWhileAsleepIsNotSent()
+{
+    // Ticks are made and claimed 200 ms ahead, and held until their time.
+    QVERIFY(startWith(endpoint("t", "/t", R"(, "every_seconds": 10)"), {}, 0, 200, 0));
+    QCOMPARE(m_server->received.size(), 1);
+    QVERIFY(advance(9900, 100));
+    QCOMPARE(m_server->received.size(), 1);
+    m_scheduler->prepareForSleep();
+    QVERIFY(advance(1000, 100));
+    QVERIFY(settle());
+    QCOMPARE(m_server->received.size(), 1);
+    {
+        QSqlDatabase peek = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "rescue");
+        peek.setDatabaseName(m_dbPath);
+        QVERIFY(peek.open());
+        QSqlQuery query(peek);
+        QVERIFY(query.exec(QStringLiteral("UPDATE operations SET lease_owner = 'other-worker', "
+                                          "version = version + 1 WHERE state = 'running'")));
+        QCOMPARE(query.numRowsAffected(), 1);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("rescue"));
+    m_scheduler->resumeFromSleep();
+    QVERIFY(advance(1000, 100));
+    QVERIFY(settle());
+    QCOMPARE(m_server->received.size(), 1);
+    QCOMPARE(m_scheduler->inFlight(), 0);
+}
+
 // docs/offline.md: offline with nothing due for ten minutes, the worker learns that the
 // network is back by a probe of its own, a TCP connection to the endpoint's host that
 // sends no request; a host that refuses counts too. Back online, the due check goes.
@@ -268,6 +300,7 @@ void tst_Scheduler::anIdleWorkerProbesByItself()
     QVERIFY(m_scheduler->offlineSinceMs() >= 0);
     // Nothing is due for ten minutes; the probe time comes after five seconds.
     QVERIFY(advance(4000, 1000));
+    QVERIFY(settle());
     QCOMPARE(online.size(), 0);
     QVERIFY(advance(2000, 500));
     QTRY_COMPARE(online.size(), 1);
@@ -305,6 +338,7 @@ void tst_Scheduler::goingToSleepWithoutAWakeGoesOnByItself()
     QCOMPARE(m_server->received.size(), 1);
     m_scheduler->prepareForSleep();
     QVERIFY(advance(Scheduler::kGoingToSleepForMs - 1000, 1000));
+    QVERIFY(settle());
     QCOMPARE(m_server->received.size(), 1);
     QVERIFY(advance(2000, 500));
     QCOMPARE(m_server->received.size(), 2);
@@ -313,6 +347,7 @@ void tst_Scheduler::goingToSleepWithoutAWakeGoesOnByItself()
 
     m_scheduler->prepareForSleep();
     QVERIFY(advance(30000, 1000));
+    QVERIFY(settle());
     QCOMPARE(m_server->received.size(), 3);
     m_scheduler->resumeFromSleep();
     QVERIFY(advance(5000, 100));
