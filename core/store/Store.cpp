@@ -257,7 +257,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
         QSqlQuery row =
             prepare(QStringLiteral("SELECT policy_version, definition FROM rate_partitions"
                                    " WHERE policy_id = :policy AND partition_key = :partition") +
-                    forUpdate());
+                    m_sql.forUpdate());
         row.bindValue(QStringLiteral(":policy"), text(policyId));
         row.bindValue(QStringLiteral(":partition"), text(partitionKey));
         if (!exec(row) || !row.next()) {
@@ -590,11 +590,9 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
         if (!exec(*partition))
             return std::nullopt;
     }
-    // Prepared once: periodic endpoints make one for every tick. SQLite hands out the
-    // new row's id without RETURNING's temporary table. A job's idempotency key is its
-    // alone (a unique index): of two workers handing in the same key at once, the
-    // second inserts nothing and finds the first's operation.
-    const bool postgres = m_backend == Backend::Postgres;
+    // Prepared once: periodic endpoints make one for every tick. A job's idempotency
+    // key is its alone (a unique index): of two workers handing in the same key at
+    // once, the second inserts nothing and finds the first's operation.
     const bool handedIn = !operation.requestHash.isEmpty();
     const bool jobColumns = m_schemaVersion >= 9 || handedIn;
     SqlStatement *query = cached(
@@ -607,7 +605,7 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
         (handedIn ? QStringLiteral(" ON CONFLICT (idempotency_key) WHERE request_hash <> ''"
                                    " DO NOTHING")
                   : QString()) +
-        (postgres ? QStringLiteral(" RETURNING id") : QString()));
+        m_sql.returningId());
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":host"), text(operation.host));
@@ -626,12 +624,8 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     if (!exec(*query))
         return std::nullopt;
     QVariant id;
-    if (postgres) {
-        if (query->next())
-            id = query->value(0);
-    } else if (!handedIn || query->numRowsAffected() > 0) {
-        id = query->lastInsertId();
-    }
+    if (m_sql.isPostgres() || !handedIn || query->numRowsAffected() > 0)
+        id = m_sql.insertedId(*query);
     query->finish();
     if (handedIn && !id.isValid())
         return 0; // the key is taken

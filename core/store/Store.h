@@ -10,6 +10,7 @@
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
 #include "core/store/ReportRecords.h"
+#include "core/store/SqlDialect.h"
 
 #include <QByteArrayView>
 #include <QHash>
@@ -952,16 +953,6 @@ private:
                                                               bool *failed);
     // The time partition buckets are paced by, in µs: the database's clock or nowMs.
     std::optional<qint64> paceNowUs(qint64 nowMs);
-    // What the two backends spell differently. GREATEST/MAX and LEAST/MIN of values.
-    QString greatest() const;
-    QString least() const;
-    // " INDEXED BY index" on SQLite: the partial indexes are in claim order, and
-    // without statistics SQLite would rather sort every pending operation. Nothing on
-    // PostgreSQL, whose planner has statistics.
-    QString indexedBy(const char *index) const;
-    // " FOR UPDATE [SKIP LOCKED]" on PostgreSQL; nothing on SQLite, whose write
-    // transaction holds the whole database.
-    QString forUpdate(bool skipLocked = false) const;
 
     // The steps of claimDue (StoreClaims.cpp); what it decides is ClaimPlanner's.
     // The clocks of one claim: the caller's (nowMs, and aheadNowMs for work taken
@@ -1052,6 +1043,8 @@ private:
     QString selectionCondition(const OperationSelection &selection, QVariantList *values) const;
 
     Backend m_backend = Backend::Sqlite;
+    // What the two backends spell differently (FOR UPDATE, INDEXED BY, RETURNING id, ...).
+    SqlDialect m_sql;
     QString m_connectionName;
     QSqlDatabase m_database;
     std::map<QString, std::unique_ptr<SqlStatement>> m_statements;

@@ -386,11 +386,10 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
         audit->changed += changed;
         return true;
     }
-    const bool postgres = m_backend == Backend::Postgres;
     QSqlQuery insert = prepare(
         QStringLiteral("INSERT INTO operator_audit (at, actor, worker_id, action, target, asked,"
                        " changed) VALUES (?, ?, ?, ?, ?, ?, ?)") +
-        (postgres ? QStringLiteral(" RETURNING id") : QString()));
+        m_sql.returningId());
     insert.addBindValue(audit->atMs);
     insert.addBindValue(text(audit->actor));
     insert.addBindValue(text(audit->workerId));
@@ -400,8 +399,7 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
     insert.addBindValue(audit->changed + changed);
     if (!exec(insert))
         return false;
-    const QVariant id =
-        postgres ? (insert.next() ? insert.value(0) : QVariant()) : insert.lastInsertId();
+    const QVariant id = m_sql.insertedId(insert);
     if (!id.isValid())
         return fail(QStringLiteral("audit"), QStringLiteral("the new row's id is unknown"));
     audit->id = id.toLongLong();

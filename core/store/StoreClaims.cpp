@@ -50,16 +50,6 @@ namespace cooldown {
 
 using namespace storesql;
 
-QString Store::greatest() const
-{
-    return m_backend == Backend::Postgres ? QStringLiteral("GREATEST") : QStringLiteral("MAX");
-}
-
-QString Store::least() const
-{
-    return m_backend == Backend::Postgres ? QStringLiteral("LEAST") : QStringLiteral("MIN");
-}
-
 std::optional<qint64> Store::paceNowUs(qint64 nowMs)
 {
     if (!m_paceByDatabaseClock)
@@ -117,19 +107,6 @@ void shiftAndOrderForCaller(QList<OperationRecord> &claimed, qint64 clockOffsetM
 }
 
 } // namespace
-
-QString Store::indexedBy(const char *index) const
-{
-    return m_backend == Backend::Postgres ? QString()
-                                          : QStringLiteral(" INDEXED BY ") + QLatin1String(index);
-}
-
-QString Store::forUpdate(bool skipLocked) const
-{
-    if (m_backend != Backend::Postgres)
-        return {};
-    return skipLocked ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QStringLiteral(" FOR UPDATE");
-}
 
 QList<OperationRecord> Store::claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
                                        int limit, const FleetConcurrency &concurrency,
@@ -360,7 +337,7 @@ bool Store::readRescues(qint64 leaseNowMs, int limit, ClaimPlan *plan)
                               " WHERE state = 'running' AND lease_expires_at <= :now"
                               " AND cancel_requested = 0"
                               " ORDER BY lease_expires_at LIMIT :limit") +
-               forUpdate(true));
+               m_sql.forUpdate(true));
     if (!rescue)
         return false;
     rescue->bindValue(QStringLiteral(":now"), leaseNowMs);
@@ -382,8 +359,8 @@ bool Store::takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan
         cached(QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
                               " WHERE %2 AND force_next = 1 AND next_attempt_at <= :now%3"
                               " ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(indexedBy("operations_forced"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), forUpdate(true)));
+                   .arg(m_sql.indexedBy("operations_forced"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
     if (!query)
         return false;
     query->bindValue(QStringLiteral(":now"), nowMs);
@@ -409,7 +386,8 @@ std::optional<bool> Store::anyDue(qint64 nowMs)
 {
     SqlStatement *query = cached(
         QStringLiteral("SELECT id FROM operations%1 WHERE %2 AND next_attempt_at <= :now%3 LIMIT 1")
-            .arg(indexedBy("operations_due"), QLatin1String(kPending), QLatin1String(kNotPaused)));
+            .arg(m_sql.indexedBy("operations_due"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused)));
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":now"), nowMs);
@@ -428,20 +406,20 @@ bool Store::readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> 
                               " server_remaining, server_reset_at, server_known_until,"
                               " server_opened_at FROM rate_partitions WHERE next_at <= :now"
                               " ORDER BY next_at LIMIT :limit") +
-               forUpdate(true));
+               m_sql.forUpdate(true));
     SqlStatement *dueInPartition =
         cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
                               " WHERE policy_id = :policy AND partition_key = :partition"
                               " AND %2 AND next_attempt_at <= :now"
                               " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(indexedBy("operations_due_by_partition"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), forUpdate(true)));
+                   .arg(m_sql.indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
     SqlStatement *unpartitioned =
         cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE %2"
                               " AND policy_id = '' AND next_attempt_at <= :now"
                               " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), forUpdate(true)));
+                   .arg(m_sql.indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
     if (!partitions || !dueInPartition || !unpartitioned)
         return false;
     partitions->bindValue(QStringLiteral(":now"), std::max(clock.aheadNowMs, clock.leaseNowMs));
@@ -615,7 +593,7 @@ bool Store::writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &cl
     SqlStatement *firstPending = cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
                        " AND partition_key = :partition AND %2%3 ORDER BY next_attempt_at LIMIT 1")
-            .arg(indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+            .arg(m_sql.indexedBy("operations_due_by_partition"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     if (!update || !firstPending)
         return false;
@@ -658,7 +636,7 @@ bool Store::chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs)
         QStringLiteral("UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
                        " ELSE %1(tat_us, :now) + interval_us * :cost END"
                        " WHERE policy_id = :policy AND partition_key = :partition")
-            .arg(greatest()));
+            .arg(m_sql.greatest()));
     if (!charge)
         return false;
     for (const ForcedCharge &f : forced) {
@@ -676,13 +654,9 @@ bool Store::chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs)
 
 bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id)
 {
-    // SQLite gathers a RETURNING clause's rows in a temporary table of their own, which
-    // costs more than the insert: there the id comes from the connection instead.
     static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2)")
                                    .arg(attemptInsert().names(), attemptInsert().list());
-    static const QString returning = sql + QStringLiteral(" RETURNING id");
-    const bool postgres = m_backend == Backend::Postgres;
-    SqlStatement *statement = cached(postgres ? returning : sql);
+    SqlStatement *statement = cached(sql + m_sql.returningId());
     if (!statement)
         return false;
     SqlStatement &query = *statement;
@@ -718,17 +692,12 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
     attemptInsert().bind(query, values);
     if (!exec(query))
         return false;
-    qint64 attemptId = 0;
-    if (!postgres) {
-        attemptId = query.lastInsertId().toLongLong();
-    } else {
-        const bool returned = query.next();
-        if (returned)
-            attemptId = query.value(0).toLongLong();
+    const QVariant inserted = m_sql.insertedId(query);
+    if (m_sql.isPostgres())
         query.finish();
-        if (!returned)
-            return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
-    }
+    if (!inserted.isValid())
+        return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
+    const qint64 attemptId = inserted.toLongLong();
     if (id)
         *id = attemptId;
     if (m_schemaVersion < schema::keptExchangesVersion()) // a store held at an older version
@@ -810,7 +779,7 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
 
 bool Store::observeQuota(const FinishRequest &request)
 {
-    const QString lock = forUpdate();
+    const QString lock = m_sql.forUpdate();
     SqlStatement *row = cached(
         QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
                        " server_known_until, server_opened_at FROM rate_partitions"
@@ -890,7 +859,7 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     }
     if (partitions.isEmpty())
         return true;
-    const QString lock = forUpdate();
+    const QString lock = m_sql.forUpdate();
     SqlStatement *row = cached(
         QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
                        " server_quota, server_known_until FROM rate_partitions"
@@ -1191,12 +1160,12 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     SqlStatement *unpartitioned = cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND policy_id = ''%3"
                        " ORDER BY next_attempt_at LIMIT 1")
-            .arg(indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+            .arg(m_sql.indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     SqlStatement *forced = cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND force_next = 1%3"
                        " ORDER BY next_attempt_at LIMIT 1")
-            .arg(indexedBy("operations_forced"), QLatin1String(kPending),
+            .arg(m_sql.indexedBy("operations_forced"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     // A partition's next_at: when its bucket has a unit, no hold stands and its first
     // pending operation is due (paced by the database's clock on PostgreSQL).
@@ -1207,7 +1176,7 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     SqlStatement *partitions =
         skewed ? cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
                                        " rate_partitions WHERE next_at < :never")
-                            .arg(greatest()))
+                            .arg(m_sql.greatest()))
                : cached(QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
                                        " ORDER BY next_at LIMIT 1"));
     SqlStatement *leases =

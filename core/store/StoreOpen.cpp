@@ -121,7 +121,9 @@ int pollWhileBusy(void *timeoutMs, int attempts)
 } // namespace
 
 Store::Store(Backend backend, const QString &connectionName)
-    : m_backend(backend), m_connectionName(connectionName)
+    : m_backend(backend),
+      m_sql(backend == Backend::Postgres ? SqlDialect::Kind::Postgres : SqlDialect::Kind::Sqlite),
+      m_connectionName(connectionName)
 {}
 
 Store::~Store()

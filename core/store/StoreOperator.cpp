@@ -180,7 +180,7 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
                                " ready_at = %1(ready_at, :until2), next_at = %1(next_at, :until3)"
                                " WHERE policy_id = :policy AND partition_key = :partition"
                                " AND held_until < :until4")
-                    .arg(greatest()));
+                    .arg(m_sql.greatest()));
     hold.bindValue(QStringLiteral(":until"), untilMs);
     hold.bindValue(QStringLiteral(":why"), text(why));
     hold.bindValue(QStringLiteral(":until2"), untilMs);

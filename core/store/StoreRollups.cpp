@@ -359,7 +359,7 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
             QStringLiteral("INSERT INTO %1 (%2, worker_id, peak) VALUES (:at, :worker, :peak)"
                            " ON CONFLICT (%2, worker_id) DO UPDATE SET peak = %3(%1.peak,"
                            " excluded.peak)")
-                .arg(QLatin1String(table), QLatin1String(timeColumn), greatest()));
+                .arg(QLatin1String(table), QLatin1String(timeColumn), m_sql.greatest()));
         if (!upsert)
             return false;
         for (const auto &[at, peak] : rows) {
