@@ -1275,8 +1275,16 @@ void Scheduler::prepareForSleep()
         << QStringLiteral("the machine is going to sleep: %1 exchanges in flight interrupted; "
                           "nothing is sent until it wakes")
                .arg(interrupted);
-    m_timer.arm(kGoingToSleepForMs);
-    m_wakeAtMonotonicMs = m_goingToSleepAtMonotonicMs + kGoingToSleepForMs;
+    armUntilAwake(m_goingToSleepAtMonotonicMs);
+}
+
+void Scheduler::armUntilAwake(qint64 mono)
+{
+    // One wake when the engine would believe itself awake; records to write arm an
+    // earlier one (flushFinished), which compares against m_wakeAtMonotonicMs.
+    const qint64 at = m_goingToSleepAtMonotonicMs + kGoingToSleepForMs;
+    m_timer.arm(std::max<qint64>(0, at - mono));
+    m_wakeAtMonotonicMs = at;
 }
 
 void Scheduler::resumeFromSleep()
@@ -1304,7 +1312,7 @@ bool Scheduler::wakeWhileGoingToSleep(qint64 mono)
     // since it said it would sleep, and the word that it woke was lost (logind
     // restarted, the bus went away). It goes on, rather than hold the work for ever.
     if (mono - m_goingToSleepAtMonotonicMs < kGoingToSleepForMs) {
-        m_timer.arm(m_goingToSleepAtMonotonicMs + kGoingToSleepForMs - mono);
+        armUntilAwake(mono);
         return false;
     }
     qCWarning(lcEngine) << "the machine said it would sleep" << kGoingToSleepForMs / 1000

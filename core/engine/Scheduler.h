@@ -331,6 +331,8 @@ private:
     // Whether a wake between prepareForSleep() and resumeFromSleep() goes on: only
     // once kGoingToSleepForMs have passed awake.
     bool wakeWhileGoingToSleep(qint64 mono);
+    // Arms the timer for the end of kGoingToSleepForMs, and notes it.
+    void armUntilAwake(qint64 mono);
     // Renews every held lease and lets go, unsent, what lost its lease meanwhile; false
     // when the database failed.
     bool keepLeasesOfHeld(const char *meanwhile);
