@@ -91,7 +91,7 @@ int runIncidents(const QStringList &arguments)
     if (!store)
         return openFailed;
     const qint64 nowMs = SystemClock().nowMs();
-    const auto incidents = store->incidents(parser.isSet(open), nowMs - sinceMs);
+    const auto incidents = store->incidents().list(parser.isSet(open), nowMs - sinceMs);
     if (!incidents)
         return runtimeError(kCommand, store->lastError());
 

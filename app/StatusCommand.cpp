@@ -103,7 +103,7 @@ std::optional<StatusReading> readStatus(Store &store, const QString &url)
     s.due = store.dueCount(s.nowMs);
     if (!store.lastError().isEmpty() && s.due < 0)
         return std::nullopt;
-    const std::optional<QList<CredentialStateRow>> credentials = store.credentialStates();
+    const std::optional<QList<CredentialStateRow>> credentials = store.workerStates().credentials();
     if (!credentials)
         return std::nullopt;
     s.credentials = *credentials;
@@ -111,11 +111,11 @@ std::optional<StatusReading> readStatus(Store &store, const QString &url)
     if (!holds)
         return std::nullopt;
     s.holds = *holds;
-    const std::optional<QList<IncidentRecord>> incidents = store.incidents(true);
+    const std::optional<QList<IncidentRecord>> incidents = store.incidents().list(true);
     if (!incidents)
         return std::nullopt;
     s.incidents = *incidents;
-    const std::optional<QList<WorkerOfflineRow>> offline = store.offlineWorkers();
+    const std::optional<QList<WorkerOfflineRow>> offline = store.workerStates().offline();
     if (!offline)
         return std::nullopt;
     s.offline = *offline;

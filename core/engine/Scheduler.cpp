@@ -383,9 +383,11 @@ void Scheduler::stop()
         tryReconnect();
     m_stopping = true;
     m_timer.disarm();
-    if (!m_config.credentials.isEmpty() && !m_store.forgetCredentialStates(m_options.workerId))
+    if (!m_config.credentials.isEmpty() &&
+        !m_store.workerStates().forgetCredentials(m_options.workerId))
         qCWarning(lcEngine) << "could not forget the state of credentials" << m_store.lastError();
-    if (m_connectivity.isOffline() && !m_store.saveWorkerOffline(m_options.workerId, -1, nowMs()))
+    if (m_connectivity.isOffline() &&
+        !m_store.workerStates().saveOffline(m_options.workerId, -1, nowMs()))
         qCWarning(lcEngine) << "could not forget being offline" << m_store.lastError();
     // Records held back for a batch go now.
     if (!m_finishing.isEmpty() && !m_flushQueued) {
@@ -933,7 +935,7 @@ void Scheduler::saveCredentialState(const CredentialState &state)
     row.lastError = state.lastError;
     row.tokenRequests = state.tokenRequests;
     row.updatedAtMs = nowMs();
-    if (!m_store.saveCredentialState(row))
+    if (!m_store.workerStates().saveCredential(row))
         qCWarning(lcEngine) << "could not save the state of credentials" << state.id
                             << m_store.lastError();
 }
@@ -1350,7 +1352,8 @@ void Scheduler::announceConnectivity(Connectivity::Change change, qint64 nowMs, 
     if (change == Connectivity::Change::None)
         return;
     // For `cooldown status` (docs/offline.md): only this worker knows it is offline.
-    if (!m_store.saveWorkerOffline(m_options.workerId, m_connectivity.offlineSinceMs(), nowMs) &&
+    if (!m_store.workerStates().saveOffline(m_options.workerId, m_connectivity.offlineSinceMs(),
+                                            nowMs) &&
         !databaseFault())
         qCWarning(lcEngine) << "could not note whether this worker is offline:"
                             << m_store.lastError();
@@ -2316,7 +2319,7 @@ void Scheduler::recordIncidents(const QList<IncidentSignal> &failures, QStringLi
     rule.minIntegrations = m_config.incidents.minIntegrations;
     rule.windowMs = qint64(m_config.incidents.windowSeconds * 1000);
     const std::optional<IncidentChanges> changes =
-        m_store.noteIncidents(failures, cleared, rule, nowMs(), workerId());
+        m_store.incidents().note(failures, cleared, rule, nowMs(), workerId());
     if (!changes) {
         if (!databaseFault())
             qCWarning(lcEngine) << "could not note incidents:" << m_store.lastError();
@@ -2346,7 +2349,7 @@ void Scheduler::alertGatheredIncidents()
     for (IncidentRecord &incident : m_openIncidents) {
         if (incident.alertedAtMs >= 0 || now < incident.openedAtMs + kIncidentGatherMs)
             continue;
-        const std::optional<bool> mine = m_store.markIncidentAlerted(incident.id, now);
+        const std::optional<bool> mine = m_store.incidents().markAlerted(incident.id, now);
         if (!mine) {
             if (!databaseFault())
                 qCWarning(lcEngine) << "could not note incident's alert:" << m_store.lastError();
@@ -2363,11 +2366,11 @@ void Scheduler::lookAtIncidents(qint64 mono)
     if (mono < m_incidentsLookedAtMonotonicMs + m_options.pollMs)
         return;
     m_incidentsLookedAtMonotonicMs = mono;
-    const std::optional<QList<IncidentRecord>> open = m_store.incidents(true);
+    const std::optional<QList<IncidentRecord>> open = m_store.incidents().list(true);
     if (!open)
         return reportStoreFailure();
     const std::optional<QStringList> signalled =
-        m_store.incidentSignalCauses(nowMs() - qint64(m_config.incidents.windowSeconds * 1000));
+        m_store.incidents().signalCauses(nowMs() - qint64(m_config.incidents.windowSeconds * 1000));
     if (!signalled)
         return reportStoreFailure();
     m_signalledCauses = QSet<QString>(signalled->cbegin(), signalled->cend());
@@ -2465,7 +2468,8 @@ int Scheduler::raiseAlert(AlertEvent event, const QString &text, const QJsonObje
             continue;
         // The interval is the fleet's: a worker that sent one lately speaks for all. A
         // store that cannot say lets the message go, as one worker alone would.
-        if (const std::optional<bool> turn = m_store.takeAlertTurn(a.id, kind, now, intervalMs);
+        if (const std::optional<bool> turn =
+                m_store.incidents().takeAlertTurn(a.id, kind, now, intervalMs);
             turn && !*turn)
             continue;
         // Slack-compatible: "text" is what a chat shows; the rest is for machines.

@@ -256,7 +256,7 @@ private:
     void setOpenIncidents(const QList<IncidentRecord> &open);
     void alertIncident(const IncidentRecord &incident, bool recovered);
     // Sends the alert of each open incident that has gathered its endpoints, once for
-    // the fleet (Store::markIncidentAlerted).
+    // the fleet (Incidents::markAlerted).
     void alertGatheredIncidents();
     static constexpr qint64 kIncidentGatherMs = 30000;
     // Whether an open incident lists the endpoint as blocked by its cause.

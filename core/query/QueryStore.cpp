@@ -88,7 +88,7 @@ std::optional<QList<EndpointHold>> QueryStore::endpointHolds()
 
 std::optional<QList<IncidentRecord>> QueryStore::incidents(bool openOnly, qint64 sinceMs, int limit)
 {
-    return m_store->incidents(openOnly, sinceMs, limit);
+    return m_store->incidents().list(openOnly, sinceMs, limit);
 }
 
 std::optional<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)

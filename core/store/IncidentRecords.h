@@ -27,7 +27,7 @@ struct IncidentRecord
     QString cause;
     qint64 openedAtMs = 0;
     qint64 closedAtMs = -1;
-    // When its one alert went (Store::markIncidentAlerted); -1: not yet, or never, for
+    // When its one alert went (Incidents::markAlerted); -1: not yet, or never, for
     // an incident that cleared before its endpoints were gathered.
     qint64 alertedAtMs = -1;
     QString openedBy; // the worker that opened it, and so sent its one alert

@@ -8,7 +8,7 @@ namespace cooldown {
 
 // What SQLite and PostgreSQL spell differently, chosen once when the store opens, so
 // that a statement names what it needs and not which backend it runs on. Private to
-// core/store; no database is needed to ask it (tests/store/tst_sqldialect.cpp).
+// core/store; no database is needed to ask it (tests/store/tst_database.cpp).
 class SqlDialect
 {
 public:

@@ -51,7 +51,7 @@ using namespace storesql;
 
 bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
 {
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, '', :now, :now2)"
         " ON CONFLICT (id) DO NOTHING"));
     if (!query)
@@ -59,35 +59,12 @@ bool Store::ensureEndpointRow(const QString &endpointId, qint64 nowMs)
     query->bindValue(QStringLiteral(":id"), text(endpointId));
     query->bindValue(QStringLiteral(":now"), nowMs);
     query->bindValue(QStringLiteral(":now2"), nowMs);
-    return exec(*query);
-}
-
-std::unique_ptr<SqlBatch> Store::beginBatch()
-{
-    if (m_backend != Backend::Sqlite)
-        return nullptr;
-    auto batch = std::make_unique<SqlBatch>(m_database, sqliteHandle());
-    if (!batch->isActive()) {
-        fail(QStringLiteral("batch"), batch->error());
-        return nullptr;
-    }
-    return batch;
-}
-
-void Store::requestCheckpoint()
-{
-    if (m_checkpointer) {
-        m_checkpointer->request();
-    } else if (m_backend == Backend::Sqlite) {
-        QSqlQuery query(m_database);
-        if (!query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")))
-            qCWarning(lcStore) << "checkpoint failed:" << errorText(query.lastError());
-    }
+    return m_db->exec(*query);
 }
 
 bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs)
 {
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at) VALUES (:id, :name, :now, :now2)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name"));
     if (!query)
@@ -96,31 +73,31 @@ bool Store::upsertEndpoint(const QString &endpointId, const QString &name, qint6
     query->bindValue(QStringLiteral(":name"), text(name));
     query->bindValue(QStringLiteral(":now"), nowMs);
     query->bindValue(QStringLiteral(":now2"), nowMs);
-    return exec(*query);
+    return m_db->exec(*query);
 }
 
 bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 nowMs,
                               AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive())
-        return fail(QStringLiteral("pause endpoint"), transaction.error());
-    QSqlQuery query =
-        prepare(QStringLiteral("INSERT INTO endpoints (id, name, created_at, updated_at, paused)"
-                               " VALUES (:id, '', :now, :now2, :paused)"
-                               " ON CONFLICT (id) DO UPDATE SET paused = excluded.paused, "
-                               "updated_at = excluded.updated_at"));
+        return m_db->fail(QStringLiteral("pause endpoint"), transaction.error());
+    QSqlQuery query = m_db->prepare(
+        QStringLiteral("INSERT INTO endpoints (id, name, created_at, updated_at, paused)"
+                       " VALUES (:id, '', :now, :now2, :paused)"
+                       " ON CONFLICT (id) DO UPDATE SET paused = excluded.paused, "
+                       "updated_at = excluded.updated_at"));
     query.bindValue(QStringLiteral(":id"), text(endpointId));
     query.bindValue(QStringLiteral(":now"), nowMs);
     query.bindValue(QStringLiteral(":now2"), nowMs);
     query.bindValue(QStringLiteral(":paused"), paused ? 1 : 0);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return false;
     if (!paused) {
         // Claims took the paused operations for absent; every partition looks again.
-        QSqlQuery again = prepare(QStringLiteral(
+        QSqlQuery again = m_db->prepare(QStringLiteral(
             "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
-        if (!exec(again))
+        if (!m_db->exec(again))
             return false;
     }
     const AuditRecord before = audit ? *audit : AuditRecord();
@@ -129,16 +106,16 @@ bool Store::setEndpointPaused(const QString &endpointId, bool paused, qint64 now
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        return fail(QStringLiteral("pause endpoint"), transaction.error());
+        return m_db->fail(QStringLiteral("pause endpoint"), transaction.error());
     }
     return true;
 }
 
 std::optional<bool> Store::isEndpointPaused(const QString &endpointId)
 {
-    QSqlQuery query = prepare(QStringLiteral("SELECT paused FROM endpoints WHERE id = :id"));
+    QSqlQuery query = m_db->prepare(QStringLiteral("SELECT paused FROM endpoints WHERE id = :id"));
     query.bindValue(QStringLiteral(":id"), text(endpointId));
-    if (!exec(query))
+    if (!m_db->exec(query))
         return std::nullopt;
     return query.next() && query.value(0).toInt() != 0;
 }
@@ -148,15 +125,15 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
 {
     if (failures < 1)
         return false;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("automatic pause"), transaction.error());
+        m_db->fail(QStringLiteral("automatic pause"), transaction.error());
         return std::nullopt;
     }
     QSqlQuery endpoint =
-        prepare(QStringLiteral("SELECT paused, updated_at FROM endpoints WHERE id = :id"));
+        m_db->prepare(QStringLiteral("SELECT paused, updated_at FROM endpoints WHERE id = :id"));
     endpoint.bindValue(QStringLiteral(":id"), text(endpointId));
-    if (!exec(endpoint))
+    if (!m_db->exec(endpoint))
         return std::nullopt;
     if (!endpoint.next() || endpoint.value(0).toInt() != 0)
         return false;
@@ -166,14 +143,14 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
     // attempts_by_endpoint walks the endpoint's attempts from the latest back, and
     // stops at the first `failures` final ones: retries and parks do not end an
     // operation, an attempt whose worker had lost its lease changed nothing.
-    QSqlQuery ends = prepare(QStringLiteral(
+    QSqlQuery ends = m_db->prepare(QStringLiteral(
         "SELECT decision FROM attempts WHERE endpoint_id = :id AND started_at >= :since"
         " AND decision IN ('success', 'fail') AND lease_conflict = 0"
         " ORDER BY started_at DESC, id DESC LIMIT :failures"));
     ends.bindValue(QStringLiteral(":id"), text(endpointId));
     ends.bindValue(QStringLiteral(":since"), since);
     ends.bindValue(QStringLiteral(":failures"), failures);
-    if (!exec(ends))
+    if (!m_db->exec(ends))
         return std::nullopt;
     int inARow = 0;
     while (ends.next() && decisionFromText(ends.value(0).toString()) == Decision::Fail)
@@ -186,12 +163,12 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
     // second wait for the first, whose write its condition then sees. An operator's
     // resume in between moves updated_at: the failures counted were before it.
     QSqlQuery pause =
-        prepare(QStringLiteral("UPDATE endpoints SET paused = 1, updated_at = :now"
-                               " WHERE id = :id AND paused = 0 AND updated_at = :since"));
+        m_db->prepare(QStringLiteral("UPDATE endpoints SET paused = 1, updated_at = :now"
+                                     " WHERE id = :id AND paused = 0 AND updated_at = :since"));
     pause.bindValue(QStringLiteral(":now"), nowMs);
     pause.bindValue(QStringLiteral(":id"), text(endpointId));
     pause.bindValue(QStringLiteral(":since"), since);
-    if (!exec(pause))
+    if (!m_db->exec(pause))
         return std::nullopt;
     const bool paused = pause.numRowsAffected() == 1;
     if (paused) {
@@ -208,7 +185,7 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
             return std::nullopt;
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("automatic pause"), transaction.error());
+        m_db->fail(QStringLiteral("automatic pause"), transaction.error());
         return std::nullopt;
     }
     return paused;
@@ -216,30 +193,30 @@ std::optional<bool> Store::pauseAfterFailures(const QString &endpointId, int fai
 
 bool Store::upsertPolicy(const QString &policyId, int policyVersion, const QString &definitionJson)
 {
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "INSERT INTO policies (policy_id, policy_version, definition) VALUES (:id, :version, "
         ":definition)"
         " ON CONFLICT (policy_id, policy_version) DO UPDATE SET definition = excluded.definition"));
     query.bindValue(QStringLiteral(":id"), text(policyId));
     query.bindValue(QStringLiteral(":version"), policyVersion);
     query.bindValue(QStringLiteral(":definition"), text(definitionJson));
-    return exec(query);
+    return m_db->exec(query);
 }
 
 Store::PaceResult Store::ensurePartition(const QString &policyId, const QString &partitionKey,
                                          int policyVersion, const QString &definitionJson,
                                          const Gcra &pace, QString *storedDefinition)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("partition"), transaction.error());
+        m_db->fail(QStringLiteral("partition"), transaction.error());
         return PaceResult::Failed;
     }
     const QString pacing = QJsonDocument::fromJson(definitionJson.toUtf8())
                                .object()
                                .value(QLatin1String("pacing"))
                                .toString();
-    QSqlQuery insert = prepare(QStringLiteral(
+    QSqlQuery insert = m_db->prepare(QStringLiteral(
         "INSERT INTO rate_partitions (policy_id, partition_key, policy_version,"
         " definition, interval_us, capacity, pacing) VALUES (:policy, :partition, :version,"
         " :definition, :interval, :capacity, :pacing) ON CONFLICT DO NOTHING"));
@@ -250,18 +227,18 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
     insert.bindValue(QStringLiteral(":definition"), text(definitionJson));
     insert.bindValue(QStringLiteral(":interval"), pace.intervalUs);
     insert.bindValue(QStringLiteral(":capacity"), pace.capacity);
-    if (!exec(insert))
+    if (!m_db->exec(insert))
         return PaceResult::Failed;
     PaceResult result = PaceResult::Written;
     if (insert.numRowsAffected() != 1) {
-        QSqlQuery row =
-            prepare(QStringLiteral("SELECT policy_version, definition FROM rate_partitions"
-                                   " WHERE policy_id = :policy AND partition_key = :partition") +
-                    m_sql.forUpdate());
+        QSqlQuery row = m_db->prepare(
+            QStringLiteral("SELECT policy_version, definition FROM rate_partitions"
+                           " WHERE policy_id = :policy AND partition_key = :partition") +
+            m_db->dialect().forUpdate());
         row.bindValue(QStringLiteral(":policy"), text(policyId));
         row.bindValue(QStringLiteral(":partition"), text(partitionKey));
-        if (!exec(row) || !row.next()) {
-            fail(QStringLiteral("partition"), QStringLiteral("the row vanished"));
+        if (!m_db->exec(row) || !row.next()) {
+            m_db->fail(QStringLiteral("partition"), QStringLiteral("the row vanished"));
             return PaceResult::Failed;
         }
         const int storedVersion = row.value(0).toInt();
@@ -276,7 +253,7 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
                    stored != definitionJson) {
             result = PaceResult::Conflict;
         } else if (storedVersion < policyVersion || stored.isEmpty()) {
-            QSqlQuery update = prepare(QStringLiteral(
+            QSqlQuery update = m_db->prepare(QStringLiteral(
                 "UPDATE rate_partitions SET policy_version = :version, definition = :definition,"
                 " interval_us = :interval, capacity = :capacity, pacing = :pacing, ready_at = 0,"
                 " conflict = '', next_at = look_at"
@@ -288,12 +265,12 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
             update.bindValue(QStringLiteral(":capacity"), pace.capacity);
             update.bindValue(QStringLiteral(":policy"), text(policyId));
             update.bindValue(QStringLiteral(":partition"), text(partitionKey));
-            if (!exec(update))
+            if (!m_db->exec(update))
                 return PaceResult::Failed;
         }
         if (result != PaceResult::Written) {
             // Kept on the row, so that `cooldown status` and the dashboard can say so.
-            QSqlQuery note = prepare(
+            QSqlQuery note = m_db->prepare(
                 QStringLiteral("UPDATE rate_partitions SET conflict = :conflict"
                                " WHERE policy_id = :policy AND partition_key = :partition"));
             note.bindValue(QStringLiteral(":conflict"),
@@ -302,12 +279,12 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
                                .arg(definitionJson));
             note.bindValue(QStringLiteral(":policy"), text(policyId));
             note.bindValue(QStringLiteral(":partition"), text(partitionKey));
-            if (!exec(note))
+            if (!m_db->exec(note))
                 return PaceResult::Failed;
         }
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("partition"), transaction.error());
+        m_db->fail(QStringLiteral("partition"), transaction.error());
         return PaceResult::Failed;
     }
     return result;
@@ -315,13 +292,13 @@ Store::PaceResult Store::ensurePartition(const QString &policyId, const QString 
 
 bool Store::ensureLearnedPartition(const QString &policyId)
 {
-    SqlStatement *insert = cached(
+    SqlStatement *insert = m_db->cached(
         QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key) VALUES (:policy, '')"
                        " ON CONFLICT DO NOTHING"));
     if (!insert)
         return false;
     insert->bindValue(QStringLiteral(":policy"), text(policyId));
-    return exec(*insert);
+    return m_db->exec(*insert);
 }
 
 std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
@@ -330,7 +307,7 @@ std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
     const std::optional<qint64> paceNow = paceNowUs(nowMs);
     if (!paceNow)
         return std::nullopt;
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "SELECT p.policy_id, p.partition_key, p.policy_version, p.interval_us, p.capacity,"
         " p.tat_us, p.held_until, p.hold_reason, p.definition, p.conflict,"
         " (SELECT COUNT(*) FROM operations o WHERE o.policy_id = p.policy_id"
@@ -342,7 +319,7 @@ std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
         " p.server_known_until, p.learned_from, p.learned_at"
         " FROM rate_partitions p ORDER BY p.policy_id, p.partition_key"));
     query.bindValue(QStringLiteral(":now"), nowMs);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return std::nullopt;
     while (query.next()) {
         PartitionState p;
@@ -382,7 +359,7 @@ std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
         out.append(p);
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("partitions"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("partitions"), errorText(query.lastError()));
         return std::nullopt;
     }
     return out;
@@ -395,12 +372,12 @@ QList<WorkerLeases> Store::workers()
         m_schemaVersion >= schema::standbyVersion()
             ? QStringLiteral("SUM(CASE WHEN holds_permit = 0 THEN 1 ELSE 0 END)")
             : QStringLiteral("0");
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         QStringLiteral("SELECT lease_owner, COUNT(*), MAX(lease_expires_at), %1 FROM operations"
                        " WHERE state = 'running' AND lease_owner <> '' GROUP BY lease_owner"
                        " ORDER BY 3 DESC")
             .arg(standby));
-    if (!exec(query))
+    if (!m_db->exec(query))
         return out;
     while (query.next())
         out.append({query.value(0).toString(), query.value(1).toLongLong(),
@@ -410,25 +387,25 @@ QList<WorkerLeases> Store::workers()
 
 qint64 Store::dueCount(qint64 nowMs)
 {
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         QStringLiteral("SELECT COUNT(*) FROM operations WHERE state IN ('scheduled', 'waiting')"
                        " AND next_attempt_at <= :now"));
     query.bindValue(QStringLiteral(":now"), nowMs);
-    if (!exec(query) || !query.next())
+    if (!m_db->exec(query) || !query.next())
         return -1;
     return query.value(0).toLongLong();
 }
 
 bool Store::ensureTick(const QString &endpointId, qint64 everyMs, qint64 firstTickAtMs)
 {
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         QStringLiteral("INSERT INTO periodic_ticks (endpoint_id, every_ms, next_tick_at)"
                        " VALUES (:endpoint, :every, :first)"
                        " ON CONFLICT (endpoint_id) DO UPDATE SET every_ms = excluded.every_ms"));
     query.bindValue(QStringLiteral(":endpoint"), text(endpointId));
     query.bindValue(QStringLiteral(":every"), std::max<qint64>(1, everyMs));
     query.bindValue(QStringLiteral(":first"), firstTickAtMs);
-    return exec(query);
+    return m_db->exec(query);
 }
 
 namespace {
@@ -455,24 +432,25 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
 {
     QList<qint64> created;
     const qint64 horizon = nowMs + std::max<qint64>(0, aheadMs);
-    SqlStatement *due = cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"
-                                              " WHERE next_tick_at <= :now ORDER BY next_tick_at"));
+    SqlStatement *due =
+        m_db->cached(QStringLiteral("SELECT endpoint_id, next_tick_at FROM periodic_ticks"
+                                    " WHERE next_tick_at <= :now ORDER BY next_tick_at"));
     if (!due)
         return created;
     due->bindValue(QStringLiteral(":now"), horizon);
-    if (!exec(*due))
+    if (!m_db->exec(*due))
         return created;
     QList<std::pair<QString, qint64>> candidates; // endpoint, its tick
     while (due->next())
         candidates.append({due->value(0).toString(), due->value(1).toLongLong()});
     due->finish();
-    m_lastError.clear();
+    m_db->clearError();
     if (candidates.isEmpty())
         return created;
 
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("tick"), transaction.error());
+        m_db->fail(QStringLiteral("tick"), transaction.error());
         return created;
     }
     // The conditional update decides which worker owns a tick: on PostgreSQL a second
@@ -480,13 +458,13 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
     // advances the tick read above and no other, so the operation is due at the tick
     // it was won for. Ticks missed while no worker ran collapse into this one.
     SqlStatement *advance =
-        cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
-                              " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
-                              " WHERE endpoint_id = :endpoint AND next_tick_at = :tick"));
+        m_db->cached(QStringLiteral("UPDATE periodic_ticks SET next_tick_at = next_tick_at"
+                                    " + ((:now - next_tick_at) / every_ms + 1) * every_ms"
+                                    " WHERE endpoint_id = :endpoint AND next_tick_at = :tick"));
     // The endpoint's latest operation, whether it is paused, and whether its
     // partition's row is there: a tick then inserts its operation alone, where making
     // sure of both rows would cost two statements more.
-    SqlStatement *latest = cached(QStringLiteral(
+    SqlStatement *latest = m_db->cached(QStringLiteral(
         "SELECT o.state, e.paused, EXISTS (SELECT 1 FROM rate_partitions"
         " WHERE policy_id = :policy AND partition_key = :partition)"
         " FROM endpoints e LEFT JOIN operations o ON o.id ="
@@ -500,7 +478,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         advance->bindValue(QStringLiteral(":now"), horizon);
         advance->bindValue(QStringLiteral(":endpoint"), text(endpointId));
         advance->bindValue(QStringLiteral(":tick"), tickAtMs);
-        if (!exec(*advance))
+        if (!m_db->exec(*advance))
             return {};
         if (advance->numRowsAffected() != 1)
             continue; // another worker took this tick
@@ -513,7 +491,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         latest->bindValue(QStringLiteral(":endpoint"), text(endpointId));
         latest->bindValue(QStringLiteral(":policy"), text(endpoint->policyId));
         latest->bindValue(QStringLiteral(":partition"), text(endpoint->partitionKey));
-        if (!exec(*latest))
+        if (!m_db->exec(*latest))
             return {};
         const bool known = latest->next();
         const bool paused = known && latest->value(1).toInt() != 0;
@@ -540,7 +518,7 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
         created.append(*id);
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("tick"), transaction.error());
+        m_db->fail(QStringLiteral("tick"), transaction.error());
         return {};
     }
     return created;
@@ -548,15 +526,15 @@ QList<qint64> Store::runDueTicks(qint64 nowMs, const QHash<QString, TickEndpoint
 
 std::optional<qint64> Store::nextTickAtMs()
 {
-    SqlStatement *query = cached(
+    SqlStatement *query = m_db->cached(
         QStringLiteral("SELECT next_tick_at FROM periodic_ticks ORDER BY next_tick_at LIMIT 1"));
-    if (!query || !exec(*query))
+    if (!query || !m_db->exec(*query))
         return std::nullopt;
     std::optional<qint64> at;
     if (query->next())
         at = query->value(0).toLongLong();
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return at;
 }
 
@@ -581,13 +559,13 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
         // Claims find work through the partition's row: it must exist before the
         // operation does (the pending trigger then lowers its look_at).
         SqlStatement *partition =
-            cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
-                                  " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
+            m_db->cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
+                                        " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
         if (!partition)
             return std::nullopt;
         partition->bindValue(QStringLiteral(":policy"), text(operation.policyId));
         partition->bindValue(QStringLiteral(":partition"), text(operation.partitionKey));
-        if (!exec(*partition))
+        if (!m_db->exec(*partition))
             return std::nullopt;
     }
     // Prepared once: periodic endpoints make one for every tick. A job's idempotency
@@ -595,7 +573,7 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     // once, the second inserts nothing and finds the first's operation.
     const bool handedIn = !operation.requestHash.isEmpty();
     const bool jobColumns = m_schemaVersion >= 9 || handedIn;
-    SqlStatement *query = cached(
+    SqlStatement *query = m_db->cached(
         QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
                        " idempotency_key, policy_id, partition_key, cost, host, request_body%1)"
                        " VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy, :partition,"
@@ -605,7 +583,7 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
         (handedIn ? QStringLiteral(" ON CONFLICT (idempotency_key) WHERE request_hash <> ''"
                                    " DO NOTHING")
                   : QString()) +
-        m_sql.returningId());
+        m_db->dialect().returningId());
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":host"), text(operation.host));
@@ -621,16 +599,16 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
         query->bindValue(QStringLiteral(":values"), jobValuesText(operation.jobValues));
         query->bindValue(QStringLiteral(":hash"), text(operation.requestHash));
     }
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return std::nullopt;
     QVariant id;
-    if (m_sql.isPostgres() || !handedIn || query->numRowsAffected() > 0)
-        id = m_sql.insertedId(*query);
+    if (m_db->dialect().isPostgres() || !handedIn || query->numRowsAffected() > 0)
+        id = m_db->dialect().insertedId(*query);
     query->finish();
     if (handedIn && !id.isValid())
         return 0; // the key is taken
     if (!id.isValid()) {
-        fail(QStringLiteral("create operation"), QStringLiteral("no id returned"));
+        m_db->fail(QStringLiteral("create operation"), QStringLiteral("no id returned"));
         return std::nullopt;
     }
     return id.toLongLong();
@@ -642,9 +620,9 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
                                              qint64 cost, const QString &host,
                                              const QByteArray &body)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("create operation"), transaction.error());
+        m_db->fail(QStringLiteral("create operation"), transaction.error());
         return std::nullopt;
     }
     const std::optional<qint64> id = insertOperation(
@@ -652,7 +630,7 @@ std::optional<qint64> Store::createOperation(const QString &endpointId,
     if (!id)
         return std::nullopt;
     if (!transaction.commit()) {
-        fail(QStringLiteral("create operation"), transaction.error());
+        m_db->fail(QStringLiteral("create operation"), transaction.error());
         return std::nullopt;
     }
     return id;
@@ -666,22 +644,22 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
 {
     if (created)
         *created = false;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("one-shot operation"), transaction.error());
+        m_db->fail(QStringLiteral("one-shot operation"), transaction.error());
         return std::nullopt;
     }
     // The primary key decides the race between workers: on PostgreSQL the second
     // insert waits for the first transaction and then does nothing.
-    SqlStatement *claim = cached(QStringLiteral(
+    SqlStatement *claim = m_db->cached(QStringLiteral(
         "INSERT INTO one_shot_runs (endpoint_id, operation_id) VALUES (:endpoint, NULL)"
         " ON CONFLICT (endpoint_id) DO NOTHING"));
-    SqlStatement *link = cached(QStringLiteral(
+    SqlStatement *link = m_db->cached(QStringLiteral(
         "UPDATE one_shot_runs SET operation_id = :id WHERE endpoint_id = :endpoint"));
     if (!claim || !link)
         return std::nullopt;
     claim->bindValue(QStringLiteral(":endpoint"), text(endpointId));
-    if (!exec(*claim))
+    if (!m_db->exec(*claim))
         return std::nullopt;
     if (claim->numRowsAffected() == 1) {
         const std::optional<qint64> id = insertOperation(
@@ -690,24 +668,25 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
             return std::nullopt;
         link->bindValue(QStringLiteral(":id"), *id);
         link->bindValue(QStringLiteral(":endpoint"), text(endpointId));
-        if (!exec(*link))
+        if (!m_db->exec(*link))
             return std::nullopt;
         if (!transaction.commit()) {
-            fail(QStringLiteral("one-shot operation"), transaction.error());
+            m_db->fail(QStringLiteral("one-shot operation"), transaction.error());
             return std::nullopt;
         }
         if (created)
             *created = true;
         return id;
     }
-    QSqlQuery existing = prepare(
+    QSqlQuery existing = m_db->prepare(
         QStringLiteral("SELECT operation_id FROM one_shot_runs WHERE endpoint_id = :endpoint"));
     existing.bindValue(QStringLiteral(":endpoint"), text(endpointId));
-    if (!exec(existing))
+    if (!m_db->exec(existing))
         return std::nullopt;
     if (!existing.next() || existing.value(0).isNull()) {
-        fail(QStringLiteral("one-shot operation"),
-             QStringLiteral("endpoint '%1' is marked as run but has no operation").arg(endpointId));
+        m_db->fail(
+            QStringLiteral("one-shot operation"),
+            QStringLiteral("endpoint '%1' is marked as run but has no operation").arg(endpointId));
         return std::nullopt;
     }
     return existing.value(0).toLongLong();
@@ -715,10 +694,10 @@ std::optional<qint64> Store::ensureOneShotOperation(const QString &endpointId,
 
 Store::OperationLookup Store::singleOperation(const QString &where, const QVariant &value)
 {
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         QStringLiteral("SELECT %1 FROM operations WHERE %2").arg(operationColumns(), where));
     query.bindValue(0, value);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return {OperationLookup::Result::Failed, {}};
     if (!query.next())
         return {OperationLookup::Result::Missing, {}};
@@ -731,7 +710,7 @@ std::optional<OperationRecord> Store::recordOf(OperationLookup lookup)
     case OperationLookup::Result::Found:
         return std::move(lookup.record);
     case OperationLookup::Result::Missing:
-        m_lastError = QStringLiteral("no such operation");
+        m_db->setError(QStringLiteral("no such operation"));
         return std::nullopt;
     case OperationLookup::Result::Failed:
         break;

@@ -4,13 +4,16 @@
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
 #include "core/store/ClaimPlanner.h"
+#include "core/store/Database.h"
 #include "core/store/DatabaseFault.h"
 #include "core/store/IncidentRecords.h"
+#include "core/store/Incidents.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
 #include "core/store/ReportRecords.h"
 #include "core/store/SqlDialect.h"
+#include "core/store/WorkerStates.h"
 
 #include <QByteArrayView>
 #include <QHash>
@@ -38,45 +41,6 @@ class SqlStatement;
 
 class WalCheckpointer;
 
-struct StoreOptions
-{
-    // SQLite: synchronous=FULL makes every commit survive a power cut; NORMAL (the
-    // default, with WAL) survives a crash of the process and may lose the last commits
-    // on power loss.
-    bool fullSync = false;
-    // SQLite: how long a statement waits for another connection's lock.
-    int busyTimeoutMs = 5000;
-    // PostgreSQL: how long to wait for the server to answer.
-    int connectTimeoutSeconds = 5;
-    // SQLite: false refuses a path where no database exists yet, instead of creating
-    // one there (readers such as the export must not leave empty databases behind).
-    bool createIfMissing = true;
-    // Migrate no further than this version; 0 means the latest. For tests of migrations.
-    int schemaVersion = 0;
-    // PostgreSQL: partition buckets are paced by the server's clock, so that workers
-    // whose clocks disagree still agree on them. False paces them by the nowMs the
-    // caller passes, as SQLite always does (one machine, one clock): for tests that
-    // drive a manual clock.
-    bool paceByDatabaseClock = true;
-    // SQLite: the store calls the SQLite library it was linked with on the connection
-    // Qt's driver opened (a busy handler that polls, the WAL checkpointer, streamed
-    // reads), which is only sound when the driver uses that same library. The store
-    // checks (sqliteLibrariesAgree) and uses QtSql alone when they differ; false makes
-    // it do so anyway: for tests of that path.
-    bool useLinkedSqlite = true;
-    // SQLite: a file of this many bytes kept beside the database (its name and
-    // "-reserve"), given back when the disk fills so that answers already received can
-    // still be recorded (releaseReserve()), and made again once space is back. 0: none.
-    // The engine's store keeps one; readers do not.
-    qint64 reserveBytes = 0;
-};
-
-// Whether Qt's SQLite driver and this program use one SQLite library: the driver's
-// `SELECT sqlite_source_id()` beside the linked library's sqlite3_sourceid(). A Qt
-// built with its bundled SQLite has its own copy, and a connection of one must not be
-// handed to the other.
-bool sqliteLibrariesAgree(const QString &driverSourceId, const char *linkedSourceId);
-
 // A worker as its leases show it: one that holds no running operation is not seen.
 struct WorkerLeases
 {
@@ -84,29 +48,6 @@ struct WorkerLeases
     qint64 running = 0;
     qint64 onStandby = 0;        // of those, claimed on standby: leased, holding no permit
     qint64 leaseExpiresAtMs = 0; // the latest of its leases
-};
-
-// Where one worker's credential stands (docs/credentials.md), as `cooldown status` and
-// the window show it. Never a secret or a token.
-struct CredentialStateRow
-{
-    QString workerId;
-    QString credentialId;
-    QString phase; // idle, valid, renewing, failing, refused
-    qint64 validUntilMs = -1;
-    qint64 failingSinceMs = -1;
-    qint64 nextTryAtMs = -1;
-    QString lastError;
-    qint64 tokenRequests = 0;
-    qint64 updatedAtMs = 0;
-};
-
-// A worker that finds no network, as it last wrote (docs/offline.md).
-struct WorkerOfflineRow
-{
-    QString workerId;
-    qint64 offlineSinceMs = -1;
-    qint64 updatedAtMs = 0;
 };
 
 // A periodic endpoint as runDueTicks needs it.
@@ -333,11 +274,7 @@ private:
 class Store final
 {
 public:
-    enum class Backend
-    {
-        Sqlite,
-        Postgres
-    };
+    using Backend = Database::Backend;
 
     enum class FinishResult
     {
@@ -405,12 +342,7 @@ public:
     // folder, no database where one must exist, a schema newer than this build) or
     // Runtime (a server that cannot be reached, a file that cannot be opened or
     // written, a missing driver): the command line's exit codes 2 and 1.
-    enum class OpenFailure
-    {
-        None,
-        Input,
-        Runtime,
-    };
+    using OpenFailure = Database::OpenFailure;
     static std::unique_ptr<Store> open(const QString &url, QString *error,
                                        const StoreOptions &options = {},
                                        OpenFailure *failure = nullptr);
@@ -422,39 +354,29 @@ public:
     Q_DISABLE_COPY_MOVE(Store)
 
     // --- When the database is away (docs/database-outages.md) ---------------------------
+    // The fault the first failure since the last reconnect() showed (the connection was
+    // lost, or the disk is full), and the reconnect that ends it: see Database.
     using Fault = DatabaseFault;
-    // The fault the first failure since the last reconnect() showed: the connection was
-    // lost, or the disk is full. None while statements fail only for reasons of their
-    // own. While there is one, further failures of the same kind are logged once.
-    Fault fault() const { return m_fault; }
-    // Makes the database usable again after a fault; true when it is (and the fault is
-    // cleared), false with why in *error. A lost connection: every prepared statement
-    // goes, the connection is closed and opened again with the same settings, and what
-    // a new connection needs is set up again (SQLite's pragmas and busy handler), not
-    // the migrations. A full disk: true once there is room again (SQLite: free space
-    // on the database's file system for the reserve and as much again, and the reserve
-    // is made again; PostgreSQL: the server answers). No fault: true at once.
-    bool reconnect(QString *error);
+    Fault fault() const { return m_db->fault(); }
+    bool reconnect(QString *error) { return m_db->reconnect(error); }
     // SQLite with StoreOptions::reserveBytes: deletes the reserve file, so that what
     // must still be written after the disk filled has room. True when there was one.
-    bool releaseReserve();
+    bool releaseReserve() { return m_db->releaseReserve(); }
     // -----------------------------------------------------------------------------------
 
     // Until the batch commits, the store's writes go in its one transaction instead of
-    // one each (SqlBatch): for bulk work. Null when it could not begin (lastError()).
-    // SQLite only, where BEGIN IMMEDIATE serialises writers: on PostgreSQL several
-    // workers starting together would lock the same rows in different orders (and
-    // deadlock), so there each write stays a transaction of its own (null, no error).
-    std::unique_ptr<SqlBatch> beginBatch();
+    // one each (SqlBatch): for bulk work. SQLite only; null on PostgreSQL (no error) and
+    // when it could not begin (lastError()). See Database::beginBatch.
+    std::unique_ptr<SqlBatch> beginBatch() { return m_db->beginBatch(); }
     // SQLite: copies the write-ahead log back into the database, off this thread where
     // the store can (after bulk work, so that the log does not stay large).
-    void requestCheckpoint();
-    Backend backend() const { return m_backend; }
+    void requestCheckpoint() { m_db->requestCheckpoint(); }
+    Backend backend() const { return m_db->backend(); }
     // SQLite: whether the store calls the linked SQLite library on Qt's connection
     // (StoreOptions::useLinkedSqlite); false on PostgreSQL.
-    bool usesLinkedSqlite() const { return m_linkedSqlite; }
+    bool usesLinkedSqlite() const { return m_db->usesLinkedSqlite(); }
     int schemaVersion() const { return m_schemaVersion; }
-    QString lastError() const { return m_lastError; }
+    QString lastError() const { return m_db->lastError(); }
 
     // Endpoints and policies, as configured.
     bool upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs);
@@ -517,43 +439,9 @@ public:
     std::optional<QList<PartitionState>> partitions(qint64 nowMs);
     // Workers holding running operations, by the latest lease expiry.
     QList<WorkerLeases> workers();
-    // A worker's credential as it stands now (written when it changes), and every
-    // worker's, by credential then worker. forgetCredentialStates: a worker's rows go
-    // when it stops. Each false or empty with lastError() on failure.
-    bool saveCredentialState(const CredentialStateRow &row);
-    std::optional<QList<CredentialStateRow>> credentialStates();
-    bool forgetCredentialStates(const QString &workerId);
-    // docs/offline.md: that a worker finds no network since offlineSinceMs (-1: it has
-    // the network again, or stops, and its row goes), and every worker that does, by
-    // worker. False or nullopt with lastError() on failure.
-    bool saveWorkerOffline(const QString &workerId, qint64 offlineSinceMs, qint64 nowMs);
-    std::optional<QList<WorkerOfflineRow>> offlineWorkers();
-
-    // Incidents (docs/incidents.md), in one transaction: each failure is noted for its
-    // cause and endpoint; a cause whose failures cover rule.minIntegrations endpoints
-    // within rule.windowMs opens an incident, unless one is open for it, which then
-    // gains the endpoint; each cleared cause closes its open incident, if any, and
-    // forgets its failures. Only one worker opens (and one closes) an incident, however many note
-    // it at once: IncidentChanges::opened and ::closed are this call's. nullopt with
-    // lastError() on failure.
-    std::optional<IncidentChanges> noteIncidents(const QList<IncidentSignal> &failures,
-                                                 const QStringList &clearedCauses,
-                                                 const IncidentRule &rule, qint64 nowMs,
-                                                 const QString &workerId);
-    // The open incidents, or those opened since sinceMs (open ones included whenever
-    // they opened), newest first, at most limit.
-    std::optional<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
-                                                   int limit = 1000);
-    // The causes with failures noted since sinceMs (whether or not an incident is open
-    // for them), sorted: a success of one of them clears what was noted.
-    std::optional<QStringList> incidentSignalCauses(qint64 sinceMs);
-    // Notes that the open incident's alert goes now: true for the one worker whose call
-    // noted it, false for every other and once the incident has closed.
-    std::optional<bool> markIncidentAlerted(qint64 incidentId, qint64 nowMs);
-    // Whether an alert of kind may go to the target alertId now: true, and noted, when
-    // none went in the last minIntervalMs, for the whole fleet.
-    std::optional<bool> takeAlertTurn(const QString &alertId, const QString &kind, qint64 nowMs,
-                                      qint64 minIntervalMs);
+    // The parts that own tables of their own, on the store's connection.
+    Incidents &incidents() { return m_incidents; }
+    WorkerStates &workerStates() { return m_workerStates; }
     // Scheduled and waiting operations due at nowMs, whether or not their partition
     // can send.
     qint64 dueCount(qint64 nowMs);
@@ -899,7 +787,7 @@ public:
     // -----------------------------------------------------------------------------------
 
 private:
-    Store(Backend backend, const QString &connectionName);
+    explicit Store(std::unique_ptr<Database> database);
     // The rollups of the attempts finishAttempts wrote, added up per key in the same
     // transaction (see StoreRollups.cpp).
     class RollupBatch;
@@ -923,23 +811,10 @@ private:
                             qint64 bucketMs,
                             const std::function<bool(const RollupRecord &)> &visit);
 
-    // The SQLite connection under QtSql, or null on PostgreSQL and where Qt's driver
-    // uses another SQLite library than this program (StoreOptions::useLinkedSqlite).
-    sqlite3 *sqliteHandle() const;
     // *newerSchema: the database is of a newer version than this build (the caller's
     // to fix, not the environment's).
     bool initialise(const StoreOptions &options, const QString &displayName, QString *error,
                     bool *newerSchema);
-    // SQLite: what each new connection needs (pragmas, the busy handler, the
-    // checkpointer); at open and after a reconnect. mode: the journal mode.
-    bool setUpSqliteConnection(const StoreOptions &options, const QString &mode, QString *error);
-    // The reserve file beside a SQLite database (StoreOptions::reserveBytes): made when
-    // missing and the disk has room for it.
-    void makeReserve();
-    // After a lost connection: the statements prepared on it, without a word for each.
-    void dropStatementsOfLostConnection();
-    // Notes the fault a failure shows, if any; returns whether it is a fault.
-    bool noteFault(DatabaseFault fault);
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
@@ -998,25 +873,11 @@ private:
     // Each lane's new TAT, window and when a claim looks at it next.
     bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
     bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
-    // The phases of noteIncidents (StoreIncidents.cpp): the causes whose open incident this
-    // call closed; the causes whose incident this call opened; what workerId closed at nowMs.
-    std::optional<QSet<QString>> closeClearedIncidents(const QStringList &clearedCauses,
-                                                       qint64 nowMs, const QString &workerId);
-    std::optional<QSet<QString>> noteIncidentFailures(const QList<IncidentSignal> &failures,
-                                                      const IncidentRule &rule, qint64 nowMs,
-                                                      const QString &workerId);
-    std::optional<QList<IncidentRecord>> incidentsClosedBy(const QString &workerId, qint64 nowMs);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     bool keepExchange(qint64 attemptId, const QString &endpointId, const KeptExchange &kept);
     OperationLookup singleOperation(const QString &where, const QVariant &value);
     // The lookup as an optional, for callers that only need the record.
     std::optional<OperationRecord> recordOf(OperationLookup lookup);
-    QSqlQuery prepare(const QString &sql);
-    // A statement prepared once and kept for the store's life, for the paths taken on
-    // every attempt: SQLite's own statement on SQLite (SqlStatement.h). Bind every value
-    // on each use; finish() it after reading so that it holds no read snapshot. nullptr
-    // when it does not prepare (see lastError()).
-    SqlStatement *cached(const QString &sql);
     bool finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome);
     // Writes request.quota on its partition's row (ServerWindow::observe).
     bool observeQuota(const FinishRequest &request);
@@ -1028,13 +889,10 @@ private:
     // permit left to give.
     bool handOverPermits(const QList<FinishRequest> &requests, const QList<FinishOutcome> &outcomes,
                          const QString &workerId);
-    bool exec(QSqlQuery &query);
-    bool exec(SqlStatement &statement);
     // Binds :id, :version and :owner and runs a statement fenced by the claim; false
     // unless exactly that one row changed.
     bool execFenced(SqlStatement &query, qint64 operationId, const QString &workerId,
                     qint64 claimedVersion);
-    bool fail(const QString &context, const QString &detail);
     // Writes audit's row (the first time) or adds changed to it, inside the caller's
     // transaction (StoreBulk.cpp).
     bool writeAudit(AuditRecord *audit, qint64 changed);
@@ -1042,26 +900,17 @@ private:
     // appended to *values (bound by position, in order of appearance).
     QString selectionCondition(const OperationSelection &selection, QVariantList *values) const;
 
-    Backend m_backend = Backend::Sqlite;
-    // What the two backends spell differently (FOR UPDATE, INDEXED BY, RETURNING id, ...).
-    SqlDialect m_sql;
-    QString m_connectionName;
-    QSqlDatabase m_database;
-    std::map<QString, std::unique_ptr<SqlStatement>> m_statements;
-    std::unique_ptr<WalCheckpointer> m_checkpointer; // SQLite in WAL mode
+    // The connection, its statements, errors and faults, and the backend's dialect.
+    std::unique_ptr<Database> m_db;
+    Incidents m_incidents;
+    WorkerStates m_workerStates;
     int m_schemaVersion = 0;
-    int m_busyTimeoutMs = 0; // SQLite: how long pollWhileBusy keeps trying
     bool m_paceByDatabaseClock = false;
-    bool m_linkedSqlite = false;
     WorkerClaimState m_ownClaims; // claimDue's
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the
     // caller's, as the last claim found it.
     qint64 m_clockOffsetMs = 0;
     qint64 m_cancelledSweptAtMs = -1; // on the lease clock; -1: not yet
-    QString m_lastError;
-    StoreOptions m_options; // as opened: a reconnect sets the new connection up the same
-    DatabaseFault m_fault = DatabaseFault::None;
-    QString m_reservePath; // SQLite with a reserve: its file
 };
 
 } // namespace cooldown

@@ -51,21 +51,13 @@ bool isBulkAction(OperatorAction action)
            action == OperatorAction::Cancel;
 }
 
-// The store's own prepare and exec, for the phases of applyToMatching below, which
-// are not the store's members: each notes a failure (and a fault) in lastError(), as
-// every statement of the store does.
-struct StoreStatements
+// Binds values by position, in order, and runs the query on the store's connection,
+// which notes a failure (and a fault) in lastError() as for every statement.
+bool run(Database &db, QSqlQuery &query, const QVariantList &values)
 {
-    std::function<QSqlQuery(const QString &)> prepare;
-    std::function<bool(QSqlQuery &)> exec;
-
-    // Binds values by position, in order, and runs the query.
-    bool run(QSqlQuery &query, const QVariantList &values) const
-    {
-        bindAll(query, values);
-        return exec(query);
-    }
-};
+    bindAll(query, values);
+    return db.exec(query);
+}
 
 // The selection as an SQL condition with the values it binds (selectionCondition).
 struct SelectionSql
@@ -89,36 +81,34 @@ struct ChunkChanges
 
 // The operations that exist now bound the action: one created while it runs is not
 // part of what the operator counted and confirmed.
-std::optional<qint64> highestOperationId(const StoreStatements &store)
+std::optional<qint64> highestOperationId(Database &db)
 {
-    QSqlQuery top = store.prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM operations"));
-    if (!store.run(top, {}) || !top.next())
+    QSqlQuery top = db.prepare(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM operations"));
+    if (!run(db, top, {}) || !top.next())
         return std::nullopt;
     const qint64 maxId = top.value(0).toLongLong();
     top.finish();
     return maxId;
 }
 
-std::optional<qint64> countMatchingUpTo(const StoreStatements &store, const SelectionSql &match,
-                                        qint64 maxId)
+std::optional<qint64> countMatchingUpTo(Database &db, const SelectionSql &match, qint64 maxId)
 {
-    QSqlQuery count = store.prepare(
+    QSqlQuery count = db.prepare(
         QStringLiteral("SELECT COUNT(*) FROM operations WHERE id <= ? AND ") + match.where);
-    if (!store.run(count, QVariantList{maxId} + match.values) || !count.next())
+    if (!run(db, count, QVariantList{maxId} + match.values) || !count.next())
         return std::nullopt;
     return count.value(0).toLongLong();
 }
 
 // The next chunk's id range: ids alone, read through the primary key.
-std::optional<QList<qint64>> nextChunkIds(const StoreStatements &store, const SelectionSql &match,
-                                          qint64 after, qint64 maxId, int chunk)
+std::optional<QList<qint64>> nextChunkIds(Database &db, const SelectionSql &match, qint64 after,
+                                          qint64 maxId, int chunk)
 {
-    QSqlQuery ids =
-        store.prepare(QStringLiteral("SELECT id FROM operations WHERE id > ? AND id <= ?"
-                                     " AND %1 ORDER BY id LIMIT %2")
-                          .arg(match.where)
-                          .arg(chunk));
-    if (!store.run(ids, QVariantList{after, maxId} + match.values))
+    QSqlQuery ids = db.prepare(QStringLiteral("SELECT id FROM operations WHERE id > ? AND id <= ?"
+                                              " AND %1 ORDER BY id LIMIT %2")
+                                   .arg(match.where)
+                                   .arg(chunk));
+    if (!run(db, ids, QVariantList{after, maxId} + match.values))
         return std::nullopt;
     QList<qint64> chunkIds;
     while (ids.next())
@@ -129,25 +119,25 @@ std::optional<QList<qint64>> nextChunkIds(const StoreStatements &store, const Se
 
 // As cancel(): a running attempt cannot be recalled; it is asked to end as cancelled
 // and its worker's fence stays valid. One whose lease ran out ends at once.
-std::optional<ChunkChanges> cancelChunk(const StoreStatements &store, const SelectionSql &match,
+std::optional<ChunkChanges> cancelChunk(Database &db, const SelectionSql &match,
                                         const ChunkRange &range, qint64 leaseNowMs)
 {
-    QSqlQuery request = store.prepare(
+    QSqlQuery request = db.prepare(
         QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id > ? AND id <= ?"
                        " AND state = 'running' AND lease_expires_at > ? AND ") +
         match.where);
-    if (!store.run(request, QVariantList{range.after, range.last, leaseNowMs} + match.values))
+    if (!run(db, request, QVariantList{range.after, range.last, leaseNowMs} + match.values))
         return std::nullopt;
     ChunkChanges changes;
     changes.pending = request.numRowsAffected();
-    QSqlQuery end = store.prepare(
+    QSqlQuery end = db.prepare(
         QStringLiteral("UPDATE operations SET state = 'cancelled',"
                        " final_reason = 'cancelled_by_operator', next_attempt_at = -1,"
                        " lease_owner = '', lease_expires_at = -1, version = version + 1"
                        " WHERE id > ? AND id <= ? AND (state IN ('scheduled', 'waiting',"
                        " 'parked') OR (state = 'running' AND lease_expires_at <= ?)) AND ") +
         match.where);
-    if (!store.run(end, QVariantList{range.after, range.last, leaseNowMs} + match.values))
+    if (!run(db, end, QVariantList{range.after, range.last, leaseNowMs} + match.values))
         return std::nullopt;
     changes.changed = changes.pending + end.numRowsAffected();
     return changes;
@@ -155,18 +145,17 @@ std::optional<ChunkChanges> cancelChunk(const StoreStatements &store, const Sele
 
 // Retry and force make the operation due now; force also lets it bypass its
 // partition's bucket.
-std::optional<ChunkChanges> retryChunk(const StoreStatements &store, const SelectionSql &match,
+std::optional<ChunkChanges> retryChunk(Database &db, const SelectionSql &match,
                                        const ChunkRange &range, OperatorAction action, qint64 nowMs)
 {
     const bool force = action == OperatorAction::Force;
     QSqlQuery retry =
-        store.prepare(QStringLiteral("UPDATE operations SET state = 'waiting', next_attempt_at = ?,"
-                                     " force_next = ?, final_reason = '', version = version + 1"
-                                     " WHERE id > ? AND id <= ? AND state IN %1 AND ")
-                          .arg(actionableStates(action)) +
-                      match.where);
-    if (!store.run(retry,
-                   QVariantList{nowMs, force ? 1 : 0, range.after, range.last} + match.values))
+        db.prepare(QStringLiteral("UPDATE operations SET state = 'waiting', next_attempt_at = ?,"
+                                  " force_next = ?, final_reason = '', version = version + 1"
+                                  " WHERE id > ? AND id <= ? AND state IN %1 AND ")
+                       .arg(actionableStates(action)) +
+                   match.where);
+    if (!run(db, retry, QVariantList{nowMs, force ? 1 : 0, range.after, range.last} + match.values))
         return std::nullopt;
     ChunkChanges changes;
     changes.changed = retry.numRowsAffected();
@@ -245,9 +234,10 @@ qint64 Store::countMatching(const OperationSelection &selection)
 {
     QVariantList values;
     const QString where = selectionCondition(selection, &values);
-    QSqlQuery query = prepare(QStringLiteral("SELECT COUNT(*) FROM operations WHERE ") + where);
+    QSqlQuery query =
+        m_db->prepare(QStringLiteral("SELECT COUNT(*) FROM operations WHERE ") + where);
     bindAll(query, values);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return -1;
     return query.next() ? query.value(0).toLongLong() : 0;
 }
@@ -257,7 +247,7 @@ std::optional<QList<SelectionGroup>> Store::matchingGroups(const OperationSelect
 {
     QVariantList values{nowMs};
     const QString where = selectionCondition(selection, &values);
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         QStringLiteral("SELECT endpoint_id, policy_id, partition_key, COUNT(*), SUM(cost),"
                        " SUM(CASE WHEN state IN ('scheduled', 'waiting') AND next_attempt_at <= ?"
                        " THEN 1 ELSE 0 END) FROM operations WHERE %1 AND state IN %2"
@@ -265,7 +255,7 @@ std::optional<QList<SelectionGroup>> Store::matchingGroups(const OperationSelect
                        " ORDER BY endpoint_id, policy_id, partition_key")
             .arg(where, actionableStates(action)));
     bindAll(query, values);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return std::nullopt;
     QList<SelectionGroup> groups;
     while (query.next()) {
@@ -290,23 +280,16 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
         return outcome;
     };
     if (!isBulkAction(action)) {
-        fail(QStringLiteral("bulk action"),
-             QStringLiteral("%1 does not apply to operations").arg(toString(action)));
+        m_db->fail(QStringLiteral("bulk action"),
+                   QStringLiteral("%1 does not apply to operations").arg(toString(action)));
         return failed();
     }
-    StoreStatements store;
-    store.prepare = [this](const QString &sql) {
-        return prepare(sql);
-    };
-    store.exec = [this](QSqlQuery &query) {
-        return exec(query);
-    };
-    const std::optional<qint64> maxId = highestOperationId(store);
+    const std::optional<qint64> maxId = highestOperationId(*m_db);
     if (!maxId)
         return failed();
     SelectionSql match;
     match.where = selectionCondition(selection, &match.values);
-    const std::optional<qint64> matched = countMatchingUpTo(store, match, *maxId);
+    const std::optional<qint64> matched = countMatchingUpTo(*m_db, match, *maxId);
     if (!matched)
         return failed();
     outcome.progress.matched = *matched;
@@ -322,16 +305,16 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
     qint64 cursor = 0;
     for (;;) {
         const std::optional<QList<qint64>> chunkIds =
-            nextChunkIds(store, match, cursor, *maxId, chunk);
+            nextChunkIds(*m_db, match, cursor, *maxId, chunk);
         if (!chunkIds)
             return failed();
         if (chunkIds->isEmpty())
             break;
         const ChunkRange range{cursor, chunkIds->constLast()};
 
-        SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+        SqlTransaction transaction = m_db->begin();
         if (!transaction.isActive()) {
-            fail(QStringLiteral("bulk action"), transaction.error());
+            m_db->fail(QStringLiteral("bulk action"), transaction.error());
             return failed();
         }
         // The selection is checked again in each chunk's statements: an operation that
@@ -341,9 +324,9 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
             const std::optional<qint64> leaseNowUs = paceNowUs(nowMs);
             if (!leaseNowUs)
                 return failed();
-            changes = cancelChunk(store, match, range, *leaseNowUs / 1000);
+            changes = cancelChunk(*m_db, match, range, *leaseNowUs / 1000);
         } else {
-            changes = retryChunk(store, match, range, action, nowMs);
+            changes = retryChunk(*m_db, match, range, action, nowMs);
         }
         if (!changes)
             return failed();
@@ -353,7 +336,7 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
         if (!transaction.commit()) {
             if (audit)
                 *audit = before;
-            fail(QStringLiteral("bulk action"), transaction.error());
+            m_db->fail(QStringLiteral("bulk action"), transaction.error());
             return failed();
         }
         cursor = range.last;
@@ -377,19 +360,19 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
     if (m_schemaVersion < schema::auditVersion())
         return true;
     if (audit->id > 0) {
-        QSqlQuery add =
-            prepare(QStringLiteral("UPDATE operator_audit SET changed = changed + ? WHERE id = ?"));
+        QSqlQuery add = m_db->prepare(
+            QStringLiteral("UPDATE operator_audit SET changed = changed + ? WHERE id = ?"));
         add.addBindValue(changed);
         add.addBindValue(audit->id);
-        if (!exec(add))
+        if (!m_db->exec(add))
             return false;
         audit->changed += changed;
         return true;
     }
-    QSqlQuery insert = prepare(
+    QSqlQuery insert = m_db->prepare(
         QStringLiteral("INSERT INTO operator_audit (at, actor, worker_id, action, target, asked,"
                        " changed) VALUES (?, ?, ?, ?, ?, ?, ?)") +
-        m_sql.returningId());
+        m_db->dialect().returningId());
     insert.addBindValue(audit->atMs);
     insert.addBindValue(text(audit->actor));
     insert.addBindValue(text(audit->workerId));
@@ -397,11 +380,11 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
     insert.addBindValue(text(audit->target));
     insert.addBindValue(audit->asked);
     insert.addBindValue(audit->changed + changed);
-    if (!exec(insert))
+    if (!m_db->exec(insert))
         return false;
-    const QVariant id = m_sql.insertedId(insert);
+    const QVariant id = m_db->dialect().insertedId(insert);
     if (!id.isValid())
-        return fail(QStringLiteral("audit"), QStringLiteral("the new row's id is unknown"));
+        return m_db->fail(QStringLiteral("audit"), QStringLiteral("the new row's id is unknown"));
     audit->id = id.toLongLong();
     audit->changed += changed;
     return true;
@@ -409,15 +392,15 @@ bool Store::writeAudit(AuditRecord *audit, qint64 changed)
 
 bool Store::recordOperatorAction(AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive())
-        return fail(QStringLiteral("audit"), transaction.error());
+        return m_db->fail(QStringLiteral("audit"), transaction.error());
     const AuditRecord before = *audit;
     if (!writeAudit(audit, 0))
         return false;
     if (!transaction.commit()) {
         *audit = before;
-        return fail(QStringLiteral("audit"), transaction.error());
+        return m_db->fail(QStringLiteral("audit"), transaction.error());
     }
     return true;
 }
@@ -433,10 +416,10 @@ std::optional<QList<AuditRecord>> Store::operatorActions(qint64 fromMs, qint64 t
         sql += QStringLiteral(" DESC");
     if (limit >= 0)
         sql += QStringLiteral(" LIMIT %1").arg(limit);
-    QSqlQuery query = prepare(sql);
+    QSqlQuery query = m_db->prepare(sql);
     query.addBindValue(std::max<qint64>(0, fromMs));
     query.addBindValue(toMs >= 0 ? toMs : std::numeric_limits<qint64>::max());
-    if (!exec(query))
+    if (!m_db->exec(query))
         return std::nullopt;
     QList<AuditRecord> rows;
     while (query.next()) {
@@ -448,8 +431,8 @@ std::optional<QList<AuditRecord>> Store::operatorActions(qint64 fromMs, qint64 t
         const QString action = query.value(4).toString();
         const auto known = operatorActionFromString(action);
         if (!known) {
-            fail(QStringLiteral("audit"),
-                 QStringLiteral("row %1 has an unknown action '%2'").arg(r.id).arg(action));
+            m_db->fail(QStringLiteral("audit"),
+                       QStringLiteral("row %1 has an unknown action '%2'").arg(r.id).arg(action));
             return std::nullopt;
         }
         r.action = *known;

@@ -54,12 +54,12 @@ std::optional<qint64> Store::paceNowUs(qint64 nowMs)
 {
     if (!m_paceByDatabaseClock)
         return nowMs * 1000;
-    SqlStatement *query = cached(
+    SqlStatement *query = m_db->cached(
         QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
-    if (!query || !exec(*query))
+    if (!query || !m_db->exec(*query))
         return std::nullopt;
     if (!query->next()) {
-        fail(QStringLiteral("clock"), QStringLiteral("the server returned no time"));
+        m_db->fail(QStringLiteral("clock"), QStringLiteral("the server returned no time"));
         return std::nullopt;
     }
     const qint64 us = query->value(0).toLongLong();
@@ -122,9 +122,9 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
     ClaimResult result;
     if (limit <= 0)
         return result;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("claim"), transaction.error());
+        m_db->fail(QStringLiteral("claim"), transaction.error());
         return result;
     }
     // Fleet-wide permits are counted by one claim at a time on PostgreSQL (SQLite's
@@ -133,15 +133,14 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
     // costs one statement. That statement also reads the clock buckets and leases run
     // on (below): one round trip less while the turn is held.
     std::optional<qint64> paceNow;
-    if (m_backend == Backend::Postgres &&
-        (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
+    if (m_db->isPostgres() && (concurrency.maxInFlight > 0 || concurrency.perHost > 0)) {
         bool mine = false;
         if (!takeClaimTurn(&mine, &paceNow))
             return {};
         if (!mine) {
             result.contended = true;
-            m_lastError.clear(); // not a failure
-            return result;       // rolled back: nothing was changed
+            m_db->clearError(); // not a failure
+            return result;      // rolled back: nothing was changed
         }
     }
     // Buckets and leases run on one clock: the database's on PostgreSQL, so that a
@@ -202,7 +201,7 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
         !writeLanes(lanes, clock) || !chargeForced(forced, clock.paceNowUs))
         return {};
     if (!transaction.commit()) {
-        fail(QStringLiteral("claim"), transaction.error());
+        m_db->fail(QStringLiteral("claim"), transaction.error());
         return {};
     }
     state = next;
@@ -215,10 +214,10 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
 
 bool Store::takeClaimTurn(bool *mine, std::optional<qint64> *paceNow)
 {
-    SqlStatement *turn =
-        cached(QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002),"
-                              " CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
-    if (!turn || !exec(*turn))
+    SqlStatement *turn = m_db->cached(
+        QStringLiteral("SELECT pg_try_advisory_xact_lock(4242002),"
+                       " CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"));
+    if (!turn || !m_db->exec(*turn))
         return false;
     *mine = turn->next() && turn->value(0).toBool();
     if (*mine && m_paceByDatabaseClock)
@@ -236,26 +235,26 @@ bool Store::sweepCancelledLeases(qint64 leaseNowMs)
     // On PostgreSQL it runs at most once a second: such an operation ends at most a
     // second later, and the claims between, which hold the fleet's turn, save a write.
     bool due = true;
-    if (m_backend == Backend::Postgres) {
+    if (m_db->isPostgres()) {
         due = m_cancelledSweptAtMs < 0 || leaseNowMs < m_cancelledSweptAtMs ||
               leaseNowMs - m_cancelledSweptAtMs >= kCancelledSweepMs;
         if (due)
             m_cancelledSweptAtMs = leaseNowMs;
     } else {
-        SqlStatement *expired = cached(QStringLiteral(
+        SqlStatement *expired = m_db->cached(QStringLiteral(
             "SELECT 1 FROM operations INDEXED BY operations_leased WHERE state = 'running'"
             " AND lease_expires_at <= :now AND cancel_requested = 1 LIMIT 1"));
         if (!expired)
             return false;
         expired->bindValue(QStringLiteral(":now"), leaseNowMs);
-        if (!exec(*expired))
+        if (!m_db->exec(*expired))
             return false;
         due = expired->next();
         expired->finish();
     }
     if (!due)
         return true;
-    SqlStatement *cancelled = cached(QStringLiteral(
+    SqlStatement *cancelled = m_db->cached(QStringLiteral(
         "UPDATE operations SET state = 'cancelled', final_reason ="
         " 'cancelled_by_operator', lease_owner = '', lease_expires_at = -1,"
         " next_attempt_at = -1, version = version + 1"
@@ -263,25 +262,25 @@ bool Store::sweepCancelledLeases(qint64 leaseNowMs)
     if (!cancelled)
         return false;
     cancelled->bindValue(QStringLiteral(":now"), leaseNowMs);
-    return exec(*cancelled);
+    return m_db->exec(*cancelled);
 }
 
 bool Store::countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermits *permits)
 {
     // Operations on standby hold leases, not permits.
     const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
-    SqlStatement *running =
-        cached(standbyKnown ? QStringLiteral(
-                                  "SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
-                                  " WHERE state = 'running' AND lease_expires_at > :now"
-                                  " GROUP BY host, lease_owner, holds_permit")
-                            : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
-                                             " WHERE state = 'running' AND lease_expires_at > :now"
-                                             " GROUP BY host, lease_owner"));
+    SqlStatement *running = m_db->cached(
+        standbyKnown
+            ? QStringLiteral("SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
+                             " WHERE state = 'running' AND lease_expires_at > :now"
+                             " GROUP BY host, lease_owner, holds_permit")
+            : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
+                             " WHERE state = 'running' AND lease_expires_at > :now"
+                             " GROUP BY host, lease_owner"));
     if (!running)
         return false;
     running->bindValue(QStringLiteral(":now"), leaseNowMs);
-    if (!exec(*running))
+    if (!m_db->exec(*running))
         return false;
     QSet<QString> contenders{workerId};
     while (running->next()) {
@@ -305,11 +304,11 @@ bool Store::countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermit
     // Workers that hold permits or lately went without share the fleet's permits
     // evenly; one alone may take them all.
     SqlStatement *wanting =
-        cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
+        m_db->cached(QStringLiteral("SELECT worker_id FROM workers WHERE wants_until > :now"));
     if (!wanting)
         return false;
     wanting->bindValue(QStringLiteral(":now"), leaseNowMs);
-    if (!exec(*wanting))
+    if (!m_db->exec(*wanting))
         return false;
     while (wanting->next())
         contenders.insert(wanting->value(0).toString());
@@ -320,24 +319,24 @@ bool Store::countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermit
 
 bool Store::collectCandidates(SqlStatement *query, QList<ClaimCandidate> *out)
 {
-    if (!query || !exec(*query))
+    if (!query || !m_db->exec(*query))
         return false;
     while (query->next())
         out->append({query->value(0).toLongLong(), query->value(1).toLongLong(),
                      query->value(2).toString(), query->value(3).toLongLong()});
     const bool ok = !query->lastError().isValid();
     query->finish();
-    return ok || fail(QStringLiteral("claim"), errorText(query->lastError()));
+    return ok || m_db->fail(QStringLiteral("claim"), errorText(query->lastError()));
 }
 
 bool Store::readRescues(qint64 leaseNowMs, int limit, ClaimPlan *plan)
 {
     SqlStatement *rescue =
-        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations"
-                              " WHERE state = 'running' AND lease_expires_at <= :now"
-                              " AND cancel_requested = 0"
-                              " ORDER BY lease_expires_at LIMIT :limit") +
-               m_sql.forUpdate(true));
+        m_db->cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations"
+                                    " WHERE state = 'running' AND lease_expires_at <= :now"
+                                    " AND cancel_requested = 0"
+                                    " ORDER BY lease_expires_at LIMIT :limit") +
+                     m_db->dialect().forUpdate(true));
     if (!rescue)
         return false;
     rescue->bindValue(QStringLiteral(":now"), leaseNowMs);
@@ -355,17 +354,17 @@ bool Store::takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan
 {
     if (plan->picked.size() >= limit)
         return true;
-    SqlStatement *query =
-        cached(QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
-                              " WHERE %2 AND force_next = 1 AND next_attempt_at <= :now%3"
-                              " ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(m_sql.indexedBy("operations_forced"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
+    SqlStatement *query = m_db->cached(
+        QStringLiteral("SELECT id, policy_id, partition_key, cost, host FROM operations%1"
+                       " WHERE %2 AND force_next = 1 AND next_attempt_at <= :now%3"
+                       " ORDER BY next_attempt_at LIMIT :limit%4")
+            .arg(m_db->dialect().indexedBy("operations_forced"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused), m_db->dialect().forUpdate(true)));
     if (!query)
         return false;
     query->bindValue(QStringLiteral(":now"), nowMs);
     query->bindValue(QStringLiteral(":limit"), limit - int(plan->picked.size()));
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return false;
     while (query->next()) {
         const QString host = query->value(4).toString();
@@ -384,14 +383,14 @@ bool Store::takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan
 
 std::optional<bool> Store::anyDue(qint64 nowMs)
 {
-    SqlStatement *query = cached(
+    SqlStatement *query = m_db->cached(
         QStringLiteral("SELECT id FROM operations%1 WHERE %2 AND next_attempt_at <= :now%3 LIMIT 1")
-            .arg(m_sql.indexedBy("operations_due"), QLatin1String(kPending),
+            .arg(m_db->dialect().indexedBy("operations_due"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":now"), nowMs);
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return std::nullopt;
     const bool due = query->next();
     query->finish();
@@ -400,33 +399,33 @@ std::optional<bool> Store::anyDue(qint64 nowMs)
 
 bool Store::readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> *lanes)
 {
-    SqlStatement *partitions =
-        cached(QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
-                              " held_until, look_at, pacing, server_quota, server_window_ms,"
-                              " server_remaining, server_reset_at, server_known_until,"
-                              " server_opened_at FROM rate_partitions WHERE next_at <= :now"
-                              " ORDER BY next_at LIMIT :limit") +
-               m_sql.forUpdate(true));
-    SqlStatement *dueInPartition =
-        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
-                              " WHERE policy_id = :policy AND partition_key = :partition"
-                              " AND %2 AND next_attempt_at <= :now"
-                              " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(m_sql.indexedBy("operations_due_by_partition"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
-    SqlStatement *unpartitioned =
-        cached(QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE %2"
-                              " AND policy_id = '' AND next_attempt_at <= :now"
-                              " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
-                   .arg(m_sql.indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
-                        QLatin1String(kNotPaused), m_sql.forUpdate(true)));
+    SqlStatement *partitions = m_db->cached(
+        QStringLiteral("SELECT policy_id, partition_key, interval_us, capacity, tat_us,"
+                       " held_until, look_at, pacing, server_quota, server_window_ms,"
+                       " server_remaining, server_reset_at, server_known_until,"
+                       " server_opened_at FROM rate_partitions WHERE next_at <= :now"
+                       " ORDER BY next_at LIMIT :limit") +
+        m_db->dialect().forUpdate(true));
+    SqlStatement *dueInPartition = m_db->cached(
+        QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1"
+                       " WHERE policy_id = :policy AND partition_key = :partition"
+                       " AND %2 AND next_attempt_at <= :now"
+                       " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
+            .arg(m_db->dialect().indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused), m_db->dialect().forUpdate(true)));
+    SqlStatement *unpartitioned = m_db->cached(
+        QStringLiteral("SELECT id, cost, host, next_attempt_at FROM operations%1 WHERE %2"
+                       " AND policy_id = '' AND next_attempt_at <= :now"
+                       " AND force_next = 0%3 ORDER BY next_attempt_at LIMIT :limit%4")
+            .arg(m_db->dialect().indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+                 QLatin1String(kNotPaused), m_db->dialect().forUpdate(true)));
     if (!partitions || !dueInPartition || !unpartitioned)
         return false;
     partitions->bindValue(QStringLiteral(":now"), std::max(clock.aheadNowMs, clock.leaseNowMs));
     // Partitions found empty are put right as they are read, so a few more than the
     // room are read; the rest wait for the next claim.
     partitions->bindValue(QStringLiteral(":limit"), 4 * room + 16);
-    if (!exec(*partitions))
+    if (!m_db->exec(*partitions))
         return false;
     while (partitions->next()) {
         ClaimLane lane;
@@ -492,14 +491,14 @@ bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
                         wantsUntilMs - state.wantsUntilMs < kWantingMs / 2;
     if ((!capped && !state.wantingPermits) || stands)
         return true;
-    SqlStatement *want = cached(QStringLiteral(
+    SqlStatement *want = m_db->cached(QStringLiteral(
         "INSERT INTO workers (worker_id, wants_until) VALUES (:worker, :until)"
         " ON CONFLICT (worker_id) DO UPDATE SET wants_until = excluded.wants_until"));
     if (!want)
         return false;
     want->bindValue(QStringLiteral(":worker"), text(workerId));
     want->bindValue(QStringLiteral(":until"), wantsUntilMs);
-    if (!exec(*want))
+    if (!m_db->exec(*want))
         return false;
     next->wantingPermits = capped;
     next->wantsUntilMs = wantsUntilMs;
@@ -514,7 +513,7 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
     QString set =
         QStringLiteral("rescued = CASE WHEN state = 'running' THEN 1 ELSE 0 END, state = 'running',"
                        " lease_owner = :owner, lease_expires_at = :expires, version = version + 1");
-    if (m_backend == Backend::Postgres) {
+    if (m_db->isPostgres()) {
         // One round trip for the claim: one statement for any number of operations,
         // prepared once (their ids go in as arrays).
         const auto idArray = [](const auto &idSet) {
@@ -529,7 +528,7 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         if (standbyKnown)
             set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
                                   " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
-        SqlStatement *update = cached(
+        SqlStatement *update = m_db->cached(
             QStringLiteral(
                 "UPDATE operations SET %1 WHERE id = ANY(CAST(:ids AS BIGINT[])) RETURNING %2")
                 .arg(set, operationColumns()));
@@ -540,12 +539,12 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         if (standbyKnown)
             update->bindValue(QStringLiteral(":standby"), idArray(plan.onStandby));
         update->bindValue(QStringLiteral(":ids"), idArray(plan.picked));
-        if (!exec(*update))
+        if (!m_db->exec(*update))
             return false;
         while (update->next())
             claimed->append(readOperation(*update));
         if (update->lastError().isValid())
-            return fail(QStringLiteral("claim"), errorText(update->lastError()));
+            return m_db->fail(QStringLiteral("claim"), errorText(update->lastError()));
         update->finish();
         return true;
     }
@@ -557,9 +556,9 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         set +=
             QStringLiteral(", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
     SqlStatement *update =
-        cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
-    SqlStatement *read =
-        cached(QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
+        m_db->cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
+    SqlStatement *read = m_db->cached(
+        QStringLiteral("SELECT %1 FROM operations WHERE id = :id").arg(operationColumns()));
     if (!update || !read)
         return false;
     for (qint64 id : plan.picked) {
@@ -568,13 +567,14 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         update->bindValue(QStringLiteral(":id"), id);
         if (standbyKnown)
             update->bindValue(QStringLiteral(":permit"), plan.onStandby.contains(id) ? 0 : 1);
-        if (!exec(*update))
+        if (!m_db->exec(*update))
             return false;
         read->bindValue(QStringLiteral(":id"), id);
-        if (!exec(*read))
+        if (!m_db->exec(*read))
             return false;
         if (!read->next())
-            return fail(QStringLiteral("claim"), QStringLiteral("operation %1 vanished").arg(id));
+            return m_db->fail(QStringLiteral("claim"),
+                              QStringLiteral("operation %1 vanished").arg(id));
         claimed->append(readOperation(*read));
         read->finish();
     }
@@ -586,14 +586,14 @@ bool Store::writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &cl
     // Each partition looked at learns when a claim may find work there next: when its
     // bucket has a unit and no hold stands, and not before its first pending operation
     // is due; one just served goes behind those still waiting.
-    SqlStatement *update = cached(QStringLiteral(
+    SqlStatement *update = m_db->cached(QStringLiteral(
         "UPDATE rate_partitions SET tat_us = :tat, look_at = :look, ready_at = :ready,"
         " next_at = :next, server_remaining = :remaining, server_reset_at = :reset,"
         " server_opened_at = :opened WHERE policy_id = :policy AND partition_key = :partition"));
-    SqlStatement *firstPending = cached(
+    SqlStatement *firstPending = m_db->cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE policy_id = :policy"
                        " AND partition_key = :partition AND %2%3 ORDER BY next_attempt_at LIMIT 1")
-            .arg(m_sql.indexedBy("operations_due_by_partition"), QLatin1String(kPending),
+            .arg(m_db->dialect().indexedBy("operations_due_by_partition"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     if (!update || !firstPending)
         return false;
@@ -606,7 +606,7 @@ bool Store::writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &cl
             // It ran out of due work: its next is its first pending operation.
             firstPending->bindValue(QStringLiteral(":policy"), text(lane.policyId));
             firstPending->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-            if (!exec(*firstPending))
+            if (!m_db->exec(*firstPending))
                 return false;
             lookAt = firstPending->next() ? firstPending->value(0).toLongLong() : kNever;
             firstPending->finish();
@@ -621,7 +621,7 @@ bool Store::writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &cl
         update->bindValue(QStringLiteral(":opened"), lane.server.openedAtMs);
         update->bindValue(QStringLiteral(":policy"), text(lane.policyId));
         update->bindValue(QStringLiteral(":partition"), text(lane.partitionKey));
-        if (!exec(*update))
+        if (!m_db->exec(*update))
             return false;
     }
     return true;
@@ -632,11 +632,11 @@ bool Store::chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs)
     // What forced operations send is still counted in their bucket.
     if (forced.isEmpty())
         return true;
-    SqlStatement *charge = cached(
+    SqlStatement *charge = m_db->cached(
         QStringLiteral("UPDATE rate_partitions SET tat_us = CASE WHEN interval_us = 0 THEN tat_us"
                        " ELSE %1(tat_us, :now) + interval_us * :cost END"
                        " WHERE policy_id = :policy AND partition_key = :partition")
-            .arg(m_sql.greatest()));
+            .arg(m_db->dialect().greatest()));
     if (!charge)
         return false;
     for (const ForcedCharge &f : forced) {
@@ -646,7 +646,7 @@ bool Store::chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs)
         charge->bindValue(QStringLiteral(":cost"), f.cost);
         charge->bindValue(QStringLiteral(":policy"), text(f.policyId));
         charge->bindValue(QStringLiteral(":partition"), text(f.partitionKey));
-        if (!exec(*charge))
+        if (!m_db->exec(*charge))
             return false;
     }
     return true;
@@ -656,7 +656,7 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
 {
     static const QString sql = QStringLiteral("INSERT INTO attempts (%1) VALUES (%2)")
                                    .arg(attemptInsert().names(), attemptInsert().list());
-    SqlStatement *statement = cached(sql + m_sql.returningId());
+    SqlStatement *statement = m_db->cached(sql + m_db->dialect().returningId());
     if (!statement)
         return false;
     SqlStatement &query = *statement;
@@ -690,13 +690,13 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
         leaseConflict ? 1 : 0,
     };
     attemptInsert().bind(query, values);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return false;
-    const QVariant inserted = m_sql.insertedId(query);
-    if (m_sql.isPostgres())
+    const QVariant inserted = m_db->dialect().insertedId(query);
+    if (m_db->dialect().isPostgres())
         query.finish();
     if (!inserted.isValid())
-        return fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
+        return m_db->fail(QStringLiteral("record attempt"), QStringLiteral("no id returned"));
     const qint64 attemptId = inserted.toLongLong();
     if (id)
         *id = attemptId;
@@ -705,13 +705,13 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
     if (!a.checkFailure.isEmpty()) {
         // Written apart: few attempts fail a check, and every attempt's insert stays one
         // statement shared by all versions.
-        SqlStatement *check =
-            cached(QStringLiteral("UPDATE attempts SET check_failure = :check WHERE id = :id"));
+        SqlStatement *check = m_db->cached(
+            QStringLiteral("UPDATE attempts SET check_failure = :check WHERE id = :id"));
         if (!check)
             return false;
         check->bindValue(QStringLiteral(":check"), text(redaction::redactText(a.checkFailure)));
         check->bindValue(QStringLiteral(":id"), attemptId);
-        if (!exec(*check))
+        if (!m_db->exec(*check))
             return false;
     }
     return !a.kept || keepExchange(attemptId, a.endpointId, *a.kept);
@@ -721,7 +721,7 @@ bool Store::keepExchange(qint64 attemptId, const QString &endpointId, const Kept
 {
     // The engine redacted the bodies by their kind (redaction::redactBody); their URLs
     // are redacted again here, whatever the caller did.
-    SqlStatement *insert = cached(QStringLiteral(
+    SqlStatement *insert = m_db->cached(QStringLiteral(
         "INSERT INTO kept_exchanges (attempt_id, endpoint_id, request_body, response_body,"
         " request_bytes, response_bytes, response_truncated) VALUES (:attempt, :endpoint,"
         " :request, :response, :request_bytes, :response_bytes, :truncated)"));
@@ -734,10 +734,10 @@ bool Store::keepExchange(qint64 attemptId, const QString &endpointId, const Kept
     insert->bindValue(QStringLiteral(":request_bytes"), kept.requestBytes);
     insert->bindValue(QStringLiteral(":response_bytes"), kept.responseBytes);
     insert->bindValue(QStringLiteral(":truncated"), kept.responseTruncated ? 1 : 0);
-    if (!exec(*insert))
+    if (!m_db->exec(*insert))
         return false;
     // Only the endpoint's last keepLast: the oldest beyond them go.
-    SqlStatement *trim = cached(QStringLiteral(
+    SqlStatement *trim = m_db->cached(QStringLiteral(
         "DELETE FROM kept_exchanges WHERE endpoint_id = :endpoint AND attempt_id <= (SELECT"
         " attempt_id FROM kept_exchanges WHERE endpoint_id = :endpoint2"
         " ORDER BY attempt_id DESC LIMIT 1 OFFSET :keep)"));
@@ -746,16 +746,16 @@ bool Store::keepExchange(qint64 attemptId, const QString &endpointId, const Kept
     trim->bindValue(QStringLiteral(":endpoint"), text(endpointId));
     trim->bindValue(QStringLiteral(":endpoint2"), text(endpointId));
     trim->bindValue(QStringLiteral(":keep"), std::max(0, kept.keepLast));
-    return exec(*trim);
+    return m_db->exec(*trim);
 }
 
 std::optional<KeptExchange> Store::keptExchange(qint64 attemptId)
 {
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "SELECT request_body, response_body, request_bytes, response_bytes, response_truncated"
         " FROM kept_exchanges WHERE attempt_id = :attempt"));
     query.bindValue(QStringLiteral(":attempt"), attemptId);
-    if (!exec(query) || !query.next())
+    if (!m_db->exec(query) || !query.next())
         return std::nullopt;
     KeptExchange kept;
     kept.requestBody = query.value(0).toString();
@@ -773,22 +773,22 @@ Store::FinishResult Store::finishAttempt(const AttemptRecord &attempt,
     const FinishOutcome outcome =
         finishAttempts({{attempt, newState, claimedVersion}}, workerId).value(0);
     if (outcome.result != FinishResult::Committed)
-        m_lastError = outcome.error;
+        m_db->setError(outcome.error);
     return outcome.result;
 }
 
 bool Store::observeQuota(const FinishRequest &request)
 {
-    const QString lock = m_sql.forUpdate();
-    SqlStatement *row = cached(
+    const QString lock = m_db->dialect().forUpdate();
+    SqlStatement *row = m_db->cached(
         QStringLiteral("SELECT server_quota, server_window_ms, server_remaining, server_reset_at,"
                        " server_known_until, server_opened_at FROM rate_partitions"
                        " WHERE policy_id = :policy AND partition_key = :partition") +
         lock);
-    SqlStatement *running = cached(QStringLiteral(
+    SqlStatement *running = m_db->cached(QStringLiteral(
         "SELECT COUNT(*) FROM operations WHERE state = 'running' AND policy_id = :policy"
         " AND partition_key = :partition"));
-    SqlStatement *update = cached(QStringLiteral(
+    SqlStatement *update = m_db->cached(QStringLiteral(
         "UPDATE rate_partitions SET server_quota = :quota, server_window_ms = :window,"
         " server_remaining = :remaining, server_reset_at = :reset,"
         " server_known_until = :until, server_opened_at = :opened, learned_from = :from,"
@@ -803,7 +803,7 @@ bool Store::observeQuota(const FinishRequest &request)
     const QString partition = request.quotaPartitionKey;
     row->bindValue(QStringLiteral(":policy"), text(policy));
     row->bindValue(QStringLiteral(":partition"), text(partition));
-    if (!exec(*row))
+    if (!m_db->exec(*row))
         return false;
     if (!row->next()) {
         row->finish();
@@ -819,8 +819,8 @@ bool Store::observeQuota(const FinishRequest &request)
     row->finish();
     running->bindValue(QStringLiteral(":policy"), text(policy));
     running->bindValue(QStringLiteral(":partition"), text(partition));
-    if (!exec(*running) || !running->next())
-        return fail(QStringLiteral("quota"), errorText(running->lastError()));
+    if (!m_db->exec(*running) || !running->next())
+        return m_db->fail(QStringLiteral("quota"), errorText(running->lastError()));
     const qint64 othersInFlight = running->value(0).toLongLong();
     running->finish();
     const qint64 now = request.quotaObservedAtMs;
@@ -838,7 +838,7 @@ bool Store::observeQuota(const FinishRequest &request)
     update->bindValue(QStringLiteral(":open"), window.available(0, now) > 0 ? 1 : 0);
     update->bindValue(QStringLiteral(":policy"), text(policy));
     update->bindValue(QStringLiteral(":partition"), text(partition));
-    return exec(*update);
+    return m_db->exec(*update);
 }
 
 bool Store::observeAnswers(const QList<FinishRequest> &requests)
@@ -859,13 +859,13 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     }
     if (partitions.isEmpty())
         return true;
-    const QString lock = m_sql.forUpdate();
-    SqlStatement *row = cached(
+    const QString lock = m_db->dialect().forUpdate();
+    SqlStatement *row = m_db->cached(
         QStringLiteral("SELECT interval_us, measured_since, measured_accepted, measured_raised_at,"
                        " server_quota, server_known_until FROM rate_partitions"
                        " WHERE policy_id = :policy AND partition_key = :partition") +
         lock);
-    SqlStatement *update = cached(QStringLiteral(
+    SqlStatement *update = m_db->cached(QStringLiteral(
         "UPDATE rate_partitions SET interval_us = :interval, capacity = 1,"
         " measured_since = :since, measured_accepted = :accepted, measured_raised_at = :raised,"
         " learned_from = CASE WHEN :lesson = '' THEN learned_from ELSE :lesson2 END,"
@@ -876,7 +876,7 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
     for (const auto &key : std::as_const(partitions)) {
         row->bindValue(QStringLiteral(":policy"), text(key.first));
         row->bindValue(QStringLiteral(":partition"), text(key.second));
-        if (!exec(*row))
+        if (!m_db->exec(*row))
             return false;
         if (!row->next()) {
             row->finish();
@@ -920,7 +920,7 @@ bool Store::observeAnswers(const QList<FinishRequest> &requests)
         update->bindValue(QStringLiteral(":at"), lessonAt);
         update->bindValue(QStringLiteral(":policy"), text(key.first));
         update->bindValue(QStringLiteral(":partition"), text(key.second));
-        if (!exec(*update))
+        if (!m_db->exec(*update))
             return false;
     }
     return true;
@@ -1041,14 +1041,14 @@ QString leaseConflictText(const Store::FinishRequest &request, const QString &wo
 
 bool Store::finishOne(const FinishRequest &request, const QString &workerId, FinishOutcome *outcome)
 {
-    const bool postgres = m_backend == Backend::Postgres;
-    SqlStatement *update = cached(finishStatement(postgres));
+    const bool postgres = m_db->isPostgres();
+    SqlStatement *update = m_db->cached(finishStatement(postgres));
     if (!update)
         return false;
     const AttemptRecord &attempt = request.attempt;
     const FinishedRecords records = finishedRecords(request, workerId);
     bindFinish(*update, request, records, workerId);
-    if (!exec(*update))
+    if (!m_db->exec(*update))
         return false;
     // Whether a cancel was pending: PostgreSQL returned it with the update; SQLite
     // would build a temporary table for that (see insertAttempt), so there the flag
@@ -1061,12 +1061,12 @@ bool Store::finishOne(const FinishRequest &request, const QString &workerId, Fin
         update->finish();
     } else if (update->numRowsAffected() == 1) {
         SqlStatement *flag =
-            cached(QStringLiteral("SELECT cancel_requested FROM operations WHERE id = :id"));
+            m_db->cached(QStringLiteral("SELECT cancel_requested FROM operations WHERE id = :id"));
         if (!flag)
             return false;
         flag->bindValue(QStringLiteral(":id"), attempt.operationId);
-        if (!exec(*flag) || !flag->next())
-            return fail(QStringLiteral("finish"), QStringLiteral("the operation vanished"));
+        if (!m_db->exec(*flag) || !flag->next())
+            return m_db->fail(QStringLiteral("finish"), QStringLiteral("the operation vanished"));
         applied = true;
         cancelRequested = flag->value(0).toInt() != 0;
         flag->finish();
@@ -1098,13 +1098,13 @@ bool Store::execFenced(SqlStatement &query, qint64 operationId, const QString &w
     query.bindValue(QStringLiteral(":id"), operationId);
     query.bindValue(QStringLiteral(":version"), claimedVersion);
     query.bindValue(QStringLiteral(":owner"), text(workerId));
-    if (!exec(query))
+    if (!m_db->exec(query))
         return false;
     if (query.numRowsAffected() != 1) {
-        m_lastError = QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
-                          .arg(operationId)
-                          .arg(workerId)
-                          .arg(claimedVersion);
+        m_db->setError(QStringLiteral("operation %1 is no longer leased to '%2' at version %3")
+                           .arg(operationId)
+                           .arg(workerId)
+                           .arg(claimedVersion));
         return false;
     }
     return true;
@@ -1114,7 +1114,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
                          qint64 dueAtMs)
 {
     // A rescue keeps state running with an expired lease: the next claim rescues it again.
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "UPDATE operations SET"
         " state = CASE WHEN cancel_requested = 1 THEN 'cancelled' WHEN rescued = 1 THEN 'running'"
         " WHEN attempt = 0 THEN 'scheduled' ELSE 'waiting' END,"
@@ -1134,7 +1134,7 @@ bool Store::releaseClaim(qint64 operationId, const QString &workerId, qint64 cla
 bool Store::renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
                        qint64 leaseExpiresAtMs)
 {
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "UPDATE operations SET lease_expires_at = :expires"
         " WHERE id = :id AND version = :version AND lease_owner = :owner AND state = 'running'"));
     if (!query)
@@ -1157,15 +1157,15 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     }
     // The partial indexes are in claim order; without statistics SQLite would rather
     // sort every pending operation, so it is told which to walk.
-    SqlStatement *unpartitioned = cached(
+    SqlStatement *unpartitioned = m_db->cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND policy_id = ''%3"
                        " ORDER BY next_attempt_at LIMIT 1")
-            .arg(m_sql.indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
+            .arg(m_db->dialect().indexedBy("operations_due_unpartitioned"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
-    SqlStatement *forced = cached(
+    SqlStatement *forced = m_db->cached(
         QStringLiteral("SELECT next_attempt_at FROM operations%1 WHERE %2 AND force_next = 1%3"
                        " ORDER BY next_attempt_at LIMIT 1")
-            .arg(m_sql.indexedBy("operations_forced"), QLatin1String(kPending),
+            .arg(m_db->dialect().indexedBy("operations_forced"), QLatin1String(kPending),
                  QLatin1String(kNotPaused)));
     // A partition's next_at: when its bucket has a unit, no hold stands and its first
     // pending operation is due (paced by the database's clock on PostgreSQL).
@@ -1174,14 +1174,15 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     // that reads every partition, which only a fleet with skewed clocks pays for.
     const bool skewed = qAbs(paceOffsetMs) > kSkewedClockMs;
     SqlStatement *partitions =
-        skewed ? cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
-                                       " rate_partitions WHERE next_at < :never")
-                            .arg(m_sql.greatest()))
-               : cached(QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
-                                       " ORDER BY next_at LIMIT 1"));
-    SqlStatement *leases =
-        cached(QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
-                              " ORDER BY lease_expires_at LIMIT 1"));
+        skewed ? m_db->cached(QStringLiteral("SELECT MIN(%1(ready_at + :offset, look_at)) FROM"
+                                             " rate_partitions WHERE next_at < :never")
+                                  .arg(m_db->dialect().greatest()))
+               : m_db->cached(
+                     QStringLiteral("SELECT next_at FROM rate_partitions WHERE next_at < :never"
+                                    " ORDER BY next_at LIMIT 1"));
+    SqlStatement *leases = m_db->cached(
+        QStringLiteral("SELECT lease_expires_at FROM operations WHERE state = 'running'"
+                       " ORDER BY lease_expires_at LIMIT 1"));
     if (partitions) {
         partitions->bindValue(QStringLiteral(":never"), kNever);
         if (skewed)
@@ -1189,7 +1190,7 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
     }
     std::optional<qint64> earliest;
     for (SqlStatement *query : {unpartitioned, forced, partitions, leases}) {
-        if (!query || !exec(*query))
+        if (!query || !m_db->exec(*query))
             return std::nullopt;
         if (query->next() && !query->value(0).isNull()) {
             const qint64 at =
@@ -1199,7 +1200,7 @@ std::optional<qint64> Store::nextDueAtMs(qint64 nowMs)
         }
         query->finish();
     }
-    m_lastError.clear();
+    m_db->clearError();
     return earliest;
 }
 

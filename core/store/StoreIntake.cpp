@@ -46,9 +46,10 @@ std::optional<std::pair<qint64, QString>> Store::handedInWithKey(const QString &
 {
     *failed = false;
     SqlStatement *query =
-        cached(QStringLiteral("SELECT id, request_hash FROM operations"
-                              " WHERE idempotency_key = :key AND request_hash <> ''"));
-    if (!query || (query->bindValue(QStringLiteral(":key"), text(idempotencyKey)), !exec(*query))) {
+        m_db->cached(QStringLiteral("SELECT id, request_hash FROM operations"
+                                    " WHERE idempotency_key = :key AND request_hash <> ''"));
+    if (!query ||
+        (query->bindValue(QStringLiteral(":key"), text(idempotencyKey)), !m_db->exec(*query))) {
         *failed = true;
         return std::nullopt;
     }
@@ -63,10 +64,10 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
                                                    IntakeMode mode)
 {
     // Declared first, so the setting goes back after the transaction has ended.
-    const StatementJournalsInMemory journals(m_database, m_backend == Backend::Sqlite);
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    const StatementJournalsInMemory journals(m_db->connection(), !m_db->isPostgres());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("enqueue"), transaction.error());
+        m_db->fail(QStringLiteral("enqueue"), transaction.error());
         return std::nullopt;
     }
     QList<Intake> outcomes;
@@ -76,8 +77,8 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
     QSet<std::pair<QString, QString>> partitions;
     for (const NewOperation &job : jobs) {
         if (job.requestHash.isEmpty() || job.idempotencyKey.isEmpty()) {
-            fail(QStringLiteral("enqueue"),
-                 QStringLiteral("a job needs an idempotency key and a request hash"));
+            m_db->fail(QStringLiteral("enqueue"),
+                       QStringLiteral("a job needs an idempotency key and a request hash"));
             return std::nullopt;
         }
         if (!endpoints.contains(job.endpointId)) {
@@ -87,14 +88,14 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
         }
         const auto partition = std::make_pair(job.policyId, job.partitionKey);
         if (!job.policyId.isEmpty() && !partitions.contains(partition)) {
-            SqlStatement *row =
-                cached(QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
-                                      " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
+            SqlStatement *row = m_db->cached(
+                QStringLiteral("INSERT INTO rate_partitions (policy_id, partition_key)"
+                               " VALUES (:policy, :partition) ON CONFLICT DO NOTHING"));
             if (!row)
                 return std::nullopt;
             row->bindValue(QStringLiteral(":policy"), text(job.policyId));
             row->bindValue(QStringLiteral(":partition"), text(job.partitionKey));
-            if (!exec(*row))
+            if (!m_db->exec(*row))
                 return std::nullopt;
             partitions.insert(partition);
         }
@@ -116,9 +117,10 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
         if (failed)
             return std::nullopt;
         if (!existing) {
-            fail(QStringLiteral("enqueue"),
-                 QStringLiteral("idempotency key '%1' is taken but its operation cannot be read")
-                     .arg(job.idempotencyKey));
+            m_db->fail(
+                QStringLiteral("enqueue"),
+                QStringLiteral("idempotency key '%1' is taken but its operation cannot be read")
+                    .arg(job.idempotencyKey));
             return std::nullopt;
         }
         const bool same = existing->second == job.requestHash;
@@ -128,14 +130,14 @@ std::optional<QList<Store::Intake>> Store::enqueue(const QList<NewOperation> &jo
     }
     if (conflicts && mode == IntakeMode::AllOrNothing) {
         transaction.rollback();
-        m_lastError.clear();
+        m_db->clearError();
         return outcomes;
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("enqueue"), transaction.error());
+        m_db->fail(QStringLiteral("enqueue"), transaction.error());
         return std::nullopt;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return outcomes;
 }
 

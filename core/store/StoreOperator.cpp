@@ -52,19 +52,19 @@ using namespace storesql;
 Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool force,
                                       AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("retry"), transaction.error());
+        m_db->fail(QStringLiteral("retry"), transaction.error());
         return OperatorResult::Failed;
     }
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "UPDATE operations SET state = 'waiting', next_attempt_at = :now, force_next = :force,"
         " final_reason = '', version = version + 1"
         " WHERE id = :id AND state IN ('scheduled', 'waiting', 'parked', 'failed')"));
     query.bindValue(QStringLiteral(":now"), nowMs);
     query.bindValue(QStringLiteral(":force"), force ? 1 : 0);
     query.bindValue(QStringLiteral(":id"), operationId);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return OperatorResult::Failed;
     OperatorResult result = OperatorResult::Done;
     QString refusal;
@@ -90,33 +90,33 @@ Store::OperatorResult Store::retryNow(qint64 operationId, qint64 nowMs, bool for
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        fail(QStringLiteral("retry"), transaction.error());
+        m_db->fail(QStringLiteral("retry"), transaction.error());
         return OperatorResult::Failed;
     }
     if (result == OperatorResult::Refused)
-        m_lastError = refusal;
+        m_db->setError(refusal);
     return result;
 }
 
 Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("cancel"), transaction.error());
+        m_db->fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
     }
     const AuditRecord before = audit ? *audit : AuditRecord();
     // A refused or missing operation is still an action the operator took: its row
     // says that it changed nothing.
     const auto unchanged = [&](OperatorResult result) {
-        QString refusal = m_lastError;
+        QString refusal = m_db->lastError();
         if (audit && (!writeAudit(audit, 0) || !transaction.commit())) {
             *audit = before;
-            if (m_lastError == refusal)
-                fail(QStringLiteral("cancel"), transaction.error());
+            if (m_db->lastError() == refusal)
+                m_db->fail(QStringLiteral("cancel"), transaction.error());
             return OperatorResult::Failed;
         }
-        m_lastError = refusal;
+        m_db->setError(refusal);
         return result;
     };
     const OperationLookup lookup = lookUpOperation(operationId);
@@ -126,9 +126,9 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
         return unchanged(OperatorResult::NotFound);
     const OperationRecord *record = &lookup.record;
     if (isFinal(record->state)) {
-        m_lastError = QStringLiteral("operation %1 has already ended (%2)")
-                          .arg(operationId)
-                          .arg(toString(record->state));
+        m_db->setError(QStringLiteral("operation %1 has already ended (%2)")
+                           .arg(operationId)
+                           .arg(toString(record->state)));
         return unchanged(OperatorResult::Refused);
     }
     const std::optional<qint64> leaseNow = paceNowUs(nowMs);
@@ -138,7 +138,7 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
         record->state == OperationState::Running && record->leaseExpiresAtMs > *leaseNow / 1000;
     // A running attempt cannot be recalled: its result is recorded when it ends, and
     // the worker's fence stays valid so that it can record it.
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db->prepare(
         liveLease ? QStringLiteral("UPDATE operations SET cancel_requested = 1 WHERE id = :id AND "
                                    "version = :version")
                   : QStringLiteral("UPDATE operations SET state = 'cancelled', final_reason = "
@@ -147,11 +147,11 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
                                    " version = version + 1 WHERE id = :id AND version = :version"));
     query.bindValue(QStringLiteral(":id"), operationId);
     query.bindValue(QStringLiteral(":version"), record->version);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return OperatorResult::Failed;
     if (query.numRowsAffected() != 1) {
-        fail(QStringLiteral("cancel"),
-             QStringLiteral("operation %1 changed meanwhile").arg(operationId));
+        m_db->fail(QStringLiteral("cancel"),
+                   QStringLiteral("operation %1 changed meanwhile").arg(operationId));
         return OperatorResult::Failed;
     }
     if (audit && !writeAudit(audit, 1))
@@ -159,7 +159,7 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        fail(QStringLiteral("cancel"), transaction.error());
+        m_db->fail(QStringLiteral("cancel"), transaction.error());
         return OperatorResult::Failed;
     }
     return liveLease ? OperatorResult::Pending : OperatorResult::Done;
@@ -168,19 +168,19 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
 int Store::snoozePartition(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                            const QString &why)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("hold partition"), transaction.error());
+        m_db->fail(QStringLiteral("hold partition"), transaction.error());
         return -1;
     }
     // Every worker's claim reads the hold from the partition's row; a hold is only
     // ever extended.
-    QSqlQuery hold =
-        prepare(QStringLiteral("UPDATE rate_partitions SET held_until = :until, hold_reason = :why,"
-                               " ready_at = %1(ready_at, :until2), next_at = %1(next_at, :until3)"
-                               " WHERE policy_id = :policy AND partition_key = :partition"
-                               " AND held_until < :until4")
-                    .arg(m_sql.greatest()));
+    QSqlQuery hold = m_db->prepare(
+        QStringLiteral("UPDATE rate_partitions SET held_until = :until, hold_reason = :why,"
+                       " ready_at = %1(ready_at, :until2), next_at = %1(next_at, :until3)"
+                       " WHERE policy_id = :policy AND partition_key = :partition"
+                       " AND held_until < :until4")
+            .arg(m_db->dialect().greatest()));
     hold.bindValue(QStringLiteral(":until"), untilMs);
     hold.bindValue(QStringLiteral(":why"), text(why));
     hold.bindValue(QStringLiteral(":until2"), untilMs);
@@ -188,9 +188,9 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
     hold.bindValue(QStringLiteral(":policy"), text(policyId));
     hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
     hold.bindValue(QStringLiteral(":until4"), untilMs);
-    if (!exec(hold))
+    if (!m_db->exec(hold))
         return -1;
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "UPDATE operations SET next_attempt_at = :until, version = version + 1"
         " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
         " AND partition_key = :partition AND next_attempt_at < :until2 AND force_next = 0"));
@@ -198,11 +198,11 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
     query.bindValue(QStringLiteral(":policy"), text(policyId));
     query.bindValue(QStringLiteral(":partition"), text(partitionKey));
     query.bindValue(QStringLiteral(":until2"), untilMs);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return -1;
     const int moved = query.numRowsAffected();
     if (!transaction.commit()) {
-        fail(QStringLiteral("hold partition"), transaction.error());
+        m_db->fail(QStringLiteral("hold partition"), transaction.error());
         return -1;
     }
     return moved;
@@ -211,15 +211,15 @@ int Store::snoozePartition(const QString &policyId, const QString &partitionKey,
 int Store::liftPartitionSnooze(const QString &policyId, const QString &partitionKey, qint64 untilMs,
                                qint64 nowMs, AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("lift hold"), transaction.error());
+        m_db->fail(QStringLiteral("lift hold"), transaction.error());
         return -1;
     }
     // Operations the snooze moved sit exactly at its end, as this worker knew it or as
     // the row has it (another worker may have placed or extended it); those whose own
     // retry time is later (the throttled one among them) keep it.
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "UPDATE operations SET next_attempt_at = :now, version = version + 1"
         " WHERE state IN ('scheduled', 'waiting') AND policy_id = :policy"
         " AND partition_key = :partition AND (next_attempt_at = :until OR next_attempt_at ="
@@ -231,15 +231,15 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
     query.bindValue(QStringLiteral(":until"), untilMs);
     query.bindValue(QStringLiteral(":policy2"), text(policyId));
     query.bindValue(QStringLiteral(":partition2"), text(partitionKey));
-    if (!exec(query))
+    if (!m_db->exec(query))
         return -1;
     const int moved = query.numRowsAffected();
-    QSqlQuery hold = prepare(QStringLiteral(
+    QSqlQuery hold = m_db->prepare(QStringLiteral(
         "UPDATE rate_partitions SET held_until = 0, hold_reason = '', ready_at = 0, next_at = 0"
         " WHERE policy_id = :policy AND partition_key = :partition"));
     hold.bindValue(QStringLiteral(":policy"), text(policyId));
     hold.bindValue(QStringLiteral(":partition"), text(partitionKey));
-    if (!exec(hold))
+    if (!m_db->exec(hold))
         return -1;
     // One partition of the action: the row counts the partitions it was asked for.
     const AuditRecord before = audit ? *audit : AuditRecord();
@@ -248,7 +248,7 @@ int Store::liftPartitionSnooze(const QString &policyId, const QString &partition
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        fail(QStringLiteral("lift hold"), transaction.error());
+        m_db->fail(QStringLiteral("lift hold"), transaction.error());
         return -1;
     }
     return moved;
@@ -258,14 +258,14 @@ std::optional<QStringList> Store::holdEndpoints(const QStringList &endpointIds, 
                                                 const QString &reason, qint64 nowMs,
                                                 AuditRecord *audit)
 {
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("hold endpoints"), transaction.error());
+        m_db->fail(QStringLiteral("hold endpoints"), transaction.error());
         return std::nullopt;
     }
     // A row for an endpoint no worker has run yet, held at once; an existing one only
     // when it runs, or is held until earlier: an operator's pause outlasts any hold.
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db->prepare(QStringLiteral(
         "INSERT INTO endpoints (id, name, created_at, updated_at, paused, held_until, held_reason)"
         " VALUES (:id, '', :now, :now2, 2, :until, :reason)"
         " ON CONFLICT (id) DO UPDATE SET paused = 2, held_until = excluded.held_until,"
@@ -278,7 +278,7 @@ std::optional<QStringList> Store::holdEndpoints(const QStringList &endpointIds, 
         query.bindValue(QStringLiteral(":now2"), nowMs);
         query.bindValue(QStringLiteral(":until"), untilMs);
         query.bindValue(QStringLiteral(":reason"), text(reason));
-        if (!exec(query))
+        if (!m_db->exec(query))
             return std::nullopt;
         if (query.numRowsAffected() > 0)
             held.append(endpointId);
@@ -289,10 +289,10 @@ std::optional<QStringList> Store::holdEndpoints(const QStringList &endpointIds, 
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        fail(QStringLiteral("hold endpoints"), transaction.error());
+        m_db->fail(QStringLiteral("hold endpoints"), transaction.error());
         return std::nullopt;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return held;
 }
 
@@ -313,13 +313,13 @@ std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList
     }
     if (ended.isEmpty() && !audit)
         return ended;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("lift holds"), transaction.error());
+        m_db->fail(QStringLiteral("lift holds"), transaction.error());
         return std::nullopt;
     }
     // The condition again: another worker may have lifted it, or held it longer, since.
-    QSqlQuery lift = prepare(
+    QSqlQuery lift = m_db->prepare(
         QStringLiteral("UPDATE endpoints SET paused = 0, held_until = 0, held_reason = ''"
                        " WHERE id = :id AND paused = 2 AND (held_until <= :now OR :operator = 1)"));
     QStringList lifted;
@@ -327,16 +327,16 @@ std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList
         lift.bindValue(QStringLiteral(":id"), text(endpointId));
         lift.bindValue(QStringLiteral(":now"), nowMs);
         lift.bindValue(QStringLiteral(":operator"), endpointIds.contains(endpointId) ? 1 : 0);
-        if (!exec(lift))
+        if (!m_db->exec(lift))
             return std::nullopt;
         if (lift.numRowsAffected() > 0)
             lifted.append(endpointId);
     }
     if (!lifted.isEmpty()) {
         // Claims took the held operations for absent; every partition looks again.
-        QSqlQuery again = prepare(QStringLiteral(
+        QSqlQuery again = m_db->prepare(QStringLiteral(
             "UPDATE rate_partitions SET look_at = 0, next_at = ready_at WHERE look_at > 0"));
-        if (!exec(again))
+        if (!m_db->exec(again))
             return std::nullopt;
     }
     const AuditRecord before = audit ? *audit : AuditRecord();
@@ -345,10 +345,10 @@ std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList
     if (!transaction.commit()) {
         if (audit)
             *audit = before;
-        fail(QStringLiteral("lift holds"), transaction.error());
+        m_db->fail(QStringLiteral("lift holds"), transaction.error());
         return std::nullopt;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return lifted;
 }
 
@@ -357,16 +357,17 @@ std::optional<QList<EndpointHold>> Store::endpointHolds()
     if (m_schemaVersion < schema::endpointHoldsVersion())
         return QList<EndpointHold>();
     // endpoints_paused, a partial index of the paused and held ones.
-    SqlStatement *query = cached(QStringLiteral("SELECT id, held_until, held_reason FROM endpoints "
-                                                "WHERE paused = 2 ORDER BY held_until, id"));
-    if (!query || !exec(*query))
+    SqlStatement *query =
+        m_db->cached(QStringLiteral("SELECT id, held_until, held_reason FROM endpoints "
+                                    "WHERE paused = 2 ORDER BY held_until, id"));
+    if (!query || !m_db->exec(*query))
         return std::nullopt;
     QList<EndpointHold> out;
     while (query->next())
         out.append(
             {query->value(0).toString(), query->value(1).toLongLong(), query->value(2).toString()});
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 

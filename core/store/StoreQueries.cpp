@@ -154,30 +154,30 @@ void bindOperationFilter(QSqlQuery &query, const OperationFilter &filter)
 
 QList<OperationRecord> Store::operations(const OperationFilter &filter)
 {
-    QSqlQuery query = prepare(operationsSql(operationColumns(), filter));
+    QSqlQuery query = m_db->prepare(operationsSql(operationColumns(), filter));
     query.setForwardOnly(true);
     bindOperationFilter(query, filter);
     QList<OperationRecord> out;
-    if (!exec(query))
+    if (!m_db->exec(query))
         return out;
     while (query.next())
         out.append(readOperation(query));
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
 QList<qint64> Store::operationIds(const OperationFilter &filter)
 {
-    QSqlQuery query = prepare(operationsSql(QStringLiteral("id"), filter));
+    QSqlQuery query = m_db->prepare(operationsSql(QStringLiteral("id"), filter));
     query.setForwardOnly(true);
     bindOperationFilter(query, filter);
     QList<qint64> out;
-    if (!exec(query))
+    if (!m_db->exec(query))
         return out;
     while (query.next())
         out.append(query.value(0).toLongLong());
     // An empty answer must not read as the last failure's.
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
@@ -187,8 +187,8 @@ QMap<OperationState, qint64> Store::countsByState()
     for (OperationState state : allOperationStates())
         counts.insert(state, 0);
     QSqlQuery query =
-        prepare(QStringLiteral("SELECT state, COUNT(*) FROM operations GROUP BY state"));
-    if (!exec(query))
+        m_db->prepare(QStringLiteral("SELECT state, COUNT(*) FROM operations GROUP BY state"));
+    if (!m_db->exec(query))
         return {};
     while (query.next()) {
         if (const auto state = operationStateFromString(query.value(0).toString()))
@@ -203,17 +203,17 @@ QMap<OperationState, qint64> Store::openCountsByState()
     for (OperationState state : {OperationState::Scheduled, OperationState::Running,
                                  OperationState::Waiting, OperationState::Parked})
         counts.insert(state, 0);
-    SqlStatement *query =
-        cached(QStringLiteral("SELECT state, COUNT(*) FROM operations WHERE state IN ('scheduled',"
-                              " 'running', 'waiting', 'parked') GROUP BY state"));
-    if (!query || !exec(*query))
+    SqlStatement *query = m_db->cached(
+        QStringLiteral("SELECT state, COUNT(*) FROM operations WHERE state IN ('scheduled',"
+                       " 'running', 'waiting', 'parked') GROUP BY state"));
+    if (!query || !m_db->exec(*query))
         return {};
     while (query->next()) {
         if (const auto state = operationStateFromString(query->value(0).toString()))
             counts[*state] = query->value(1).toLongLong();
     }
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return counts;
 }
 
@@ -221,14 +221,14 @@ std::optional<bool> Store::hasUnfinishedOperations()
 {
     // A paused endpoint's work would keep `cooldown run --until-idle` running for ever,
     // waiting for a resume; an automatic pause makes that likely.
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "SELECT 1 FROM operations WHERE state = 'running' OR (state IN ('scheduled', 'waiting')"
         " AND endpoint_id NOT IN (SELECT id FROM endpoints WHERE paused = 1)) LIMIT 1"));
-    if (!query || !exec(*query))
+    if (!query || !m_db->exec(*query))
         return std::nullopt;
     const bool any = query->next();
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return any;
 }
 
@@ -355,7 +355,7 @@ QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
     while (cursor->next(&record))
         out.append(record);
     if (!cursor->error().isEmpty()) {
-        fail(QStringLiteral("attempts"), cursor->error());
+        m_db->fail(QStringLiteral("attempts"), cursor->error());
         return {};
     }
     return out;
@@ -364,21 +364,21 @@ QList<AttemptRecord> Store::attempts(const AttemptFilter &filter)
 QList<qint64> Store::attemptIds(const AttemptFilter &filter)
 {
     QList<qint64> out;
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     query.setForwardOnly(true);
     if (!query.prepare(
             attemptSelect(filter, QStringLiteral("a.id"), filterJoinsOperations(filter)))) {
-        fail(QStringLiteral("attempt ids"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("attempt ids"), errorText(query.lastError()));
         return out;
     }
     bindAttemptFilter(query, filter);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return out;
     if (filter.limit > 0)
         out.reserve(filter.limit);
     while (query.next())
         out.append(query.value(0).toLongLong());
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
@@ -389,9 +389,9 @@ qint64 Store::countAttempts(const AttemptFilter &filter)
                                ? QStringLiteral(" JOIN operations AS o ON o.id = a.operation_id")
                                : QString(),
                            attemptWhere(filter));
-    QSqlQuery query = prepare(sql);
+    QSqlQuery query = m_db->prepare(sql);
     bindAttemptFilter(query, filter);
-    if (!exec(query) || !query.next())
+    if (!m_db->exec(query) || !query.next())
         return -1;
     const qint64 count = query.value(0).toLongLong();
     return filter.limit >= 0 ? std::min<qint64>(count, filter.limit) : count;
@@ -399,25 +399,25 @@ qint64 Store::countAttempts(const AttemptFilter &filter)
 
 qint64 Store::newestAttemptId()
 {
-    SqlStatement *query = cached(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM attempts"));
-    if (!query || !exec(*query) || !query->next())
+    SqlStatement *query = m_db->cached(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM attempts"));
+    if (!query || !m_db->exec(*query) || !query->next())
         return -1;
     const qint64 newest = query->value(0).toLongLong();
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return newest;
 }
 
 int Store::backgroundCheckpoints() const
 {
-    return m_checkpointer ? m_checkpointer->completedCheckpoints() : 0;
+    return m_db->completedCheckpoints();
 }
 
 qint64 Store::leaseConflictCount()
 {
     QSqlQuery query =
-        prepare(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE lease_conflict = 1"));
-    if (!exec(query) || !query.next())
+        m_db->prepare(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE lease_conflict = 1"));
+    if (!m_db->exec(query) || !query.next())
         return -1;
     return query.value(0).toLongLong();
 }
@@ -431,33 +431,33 @@ std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter
         columns.replace(QLatin1String("a.request_headers, a.response_headers"),
                         QLatin1String("'', ''"));
     const QString sql = attemptSelect(filter, columns);
-    if (sqlite3 *connection = sqliteHandle()) {
+    if (sqlite3 *connection = m_db->sqliteHandle()) {
         // SQLite's own statement: a cell is read as the UTF-8 it is stored as.
         sqlite3_stmt *statement = nullptr;
         const QByteArray utf8 = sql.toUtf8();
         if (sqlite3_prepare_v2(connection, utf8.constData(), int(utf8.size()), &statement,
                                nullptr) != SQLITE_OK) {
-            fail(QStringLiteral("attempts"), QString::fromUtf8(sqlite3_errmsg(connection)));
+            m_db->fail(QStringLiteral("attempts"), QString::fromUtf8(sqlite3_errmsg(connection)));
             sqlite3_finalize(statement);
             return nullptr;
         }
         std::unique_ptr<AttemptCursor> cursor(new AttemptCursor(statement));
         QString error;
         if (!bindAttemptFilter(statement, filter, &error)) {
-            fail(QStringLiteral("attempts"), error);
+            m_db->fail(QStringLiteral("attempts"), error);
             return nullptr;
         }
         return cursor;
     }
-    auto query = std::make_unique<QSqlQuery>(m_database);
+    auto query = std::make_unique<QSqlQuery>(m_db->connection());
     // A default query keeps every row it has read; this one keeps one.
     query->setForwardOnly(true);
     if (!query->prepare(sql)) {
-        fail(QStringLiteral("attempts"), errorText(query->lastError()));
+        m_db->fail(QStringLiteral("attempts"), errorText(query->lastError()));
         return nullptr;
     }
     bindAttemptFilter(*query, filter);
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return nullptr;
     return std::unique_ptr<AttemptCursor>(new AttemptCursor(std::move(query)));
 }

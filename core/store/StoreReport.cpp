@@ -75,9 +75,9 @@ bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                        " AND reason <> 'offline'%3"
                                        " GROUP BY %1, endpoint_id, status_class, decision, reason")
                             .arg(time, suffix, endpointFilter(endpoints));
-    QSqlQuery query(m_database);
-    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
-        fail(QStringLiteral("report sums"), errorText(query.lastError()));
+    QSqlQuery query(m_db->connection());
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db->exec(query)) {
+        m_db->fail(QStringLiteral("report sums"), errorText(query.lastError()));
         return false;
     }
     ReportSum sum;
@@ -92,10 +92,10 @@ bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
             break;
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("report sums"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("report sums"), errorText(query.lastError()));
         return false;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return true;
 }
 
@@ -109,9 +109,9 @@ bool Store::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
     const QString sql = QStringLiteral("SELECT %1, endpoint_id, operations FROM"
                                        " throttled_successes%2 WHERE %1 >= :from AND %1 < :to%3")
                             .arg(time, suffix, endpointFilter(endpoints));
-    QSqlQuery query(m_database);
-    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !exec(query)) {
-        fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
+    QSqlQuery query(m_db->connection());
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db->exec(query)) {
+        m_db->fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
         return false;
     }
     ReportSum sum;
@@ -123,10 +123,10 @@ bool Store::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
             break;
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
         return false;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return true;
 }
 
@@ -139,7 +139,7 @@ std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 bucketMs, qint64 
     const bool daily = bucketMs > kHourMs;
     const QString time = daily ? QStringLiteral("day_at") : QStringLiteral("hour_at");
     const QString suffix = daily ? QStringLiteral("_daily") : QString();
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     if (!prepareRange(query,
                       QStringLiteral("SELECT endpoint_id, bucket, CAST(SUM(attempts) AS BIGINT)"
                                      " FROM attempt_latency_rollups%2"
@@ -147,18 +147,18 @@ std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 bucketMs, qint64 
                                      " GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket")
                           .arg(time, suffix),
                       fromMs, toMs) ||
-        !exec(query)) {
-        fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
+        !m_db->exec(query)) {
+        m_db->fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
         return std::nullopt;
     }
     while (query.next())
         out.append(
             {query.value(0).toString(), query.value(1).toInt(), query.value(2).toLongLong()});
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
         return std::nullopt;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
@@ -188,14 +188,14 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
             .arg(throttled, throttledToo
                                 ? QString()
                                 : QStringLiteral(" AND NOT f.status_class IN ('429', '503')"));
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     if (!prepareRange(query, sql, fromMs, toMs, {endpointId, endpointId, endpointId})) {
-        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
     query.bindValue(QStringLiteral(":end"), toMs);
-    if (!exec(query)) {
-        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+    if (!m_db->exec(query)) {
+        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
     QList<FailureMinute> out;
@@ -204,10 +204,10 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
                     query.value(2).toLongLong(), query.value(3).toLongLong(),
                     query.value(4).isNull() ? -1 : query.value(4).toLongLong()});
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 

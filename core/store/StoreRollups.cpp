@@ -170,10 +170,8 @@ namespace {
 // Adds counts to a table keyed by (time column, endpoint_id[, bucket]): the SLA
 // report's rows, upserted in key order like the rollups.
 template <typename Key>
-bool upsertCounts(const std::function<SqlStatement *(const QString &)> &cached,
-                  const std::function<bool(SqlStatement &)> &exec, const QString &table,
-                  const QString &keyColumns, const QString &countColumn,
-                  const std::map<Key, qint64> &rows)
+bool upsertCounts(Database &db, const QString &table, const QString &keyColumns,
+                  const QString &countColumn, const std::map<Key, qint64> &rows)
 {
     if (rows.empty())
         return true;
@@ -182,9 +180,9 @@ bool upsertCounts(const std::function<SqlStatement *(const QString &)> &cached,
     for (qsizetype i = 0; i < keys.size(); ++i)
         values.append(QStringLiteral(":k%1").arg(i));
     SqlStatement *upsert =
-        cached(QStringLiteral("INSERT INTO %1 (%2, %3) VALUES (%4, :count) ON CONFLICT (%2)"
-                              " DO UPDATE SET %3 = %1.%3 + excluded.%3")
-                   .arg(table, keyColumns, countColumn, values.join(QLatin1String(", "))));
+        db.cached(QStringLiteral("INSERT INTO %1 (%2, %3) VALUES (%4, :count) ON CONFLICT (%2)"
+                                 " DO UPDATE SET %3 = %1.%3 + excluded.%3")
+                      .arg(table, keyColumns, countColumn, values.join(QLatin1String(", "))));
     if (!upsert)
         return false;
     for (const auto &[key, count] : rows) {
@@ -196,7 +194,7 @@ bool upsertCounts(const std::function<SqlStatement *(const QString &)> &cached,
             },
             key);
         upsert->bindValue(QStringLiteral(":count"), count);
-        if (!exec(*upsert))
+        if (!db.exec(*upsert))
             return false;
     }
     return true;
@@ -206,22 +204,16 @@ bool upsertCounts(const std::function<SqlStatement *(const QString &)> &cached,
 
 bool Store::writeReportCounts(const RollupBatch &batch)
 {
-    const auto prepare = [this](const QString &sql) {
-        return cached(sql);
-    };
-    const auto run = [this](SqlStatement &statement) {
-        return exec(statement);
-    };
     std::map<RollupBatch::MinuteKey, qint64> hours;
     for (const auto &[key, count] : batch.throttledSuccesses())
         hours[{key.first - key.first % kHourMs, key.second}] += count;
-    if (!upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups"),
+    if (!upsertCounts(*m_db, QStringLiteral("attempt_latency_rollups"),
                       QStringLiteral("hour_at, endpoint_id, bucket"), QStringLiteral("attempts"),
                       batch.latency()) ||
-        !upsertCounts(prepare, run, QStringLiteral("throttled_successes"),
+        !upsertCounts(*m_db, QStringLiteral("throttled_successes"),
                       QStringLiteral("minute_at, endpoint_id"), QStringLiteral("operations"),
                       batch.throttledSuccesses()) ||
-        !upsertCounts(prepare, run, QStringLiteral("throttled_successes_hourly"),
+        !upsertCounts(*m_db, QStringLiteral("throttled_successes_hourly"),
                       QStringLiteral("hour_at, endpoint_id"), QStringLiteral("operations"), hours))
         return false;
     if (m_schemaVersion < schema::dailyReportVersion())
@@ -241,25 +233,25 @@ bool Store::writeReportCounts(const RollupBatch &batch)
     std::map<RollupBatch::MinuteKey, qint64> throttledDays;
     for (const auto &[key, count] : batch.throttledSuccesses())
         throttledDays[{key.first - key.first % kDayMs, key.second}] += count;
-    return upsertCounts(prepare, run, QStringLiteral("attempt_rollups_daily"),
+    return upsertCounts(*m_db, QStringLiteral("attempt_rollups_daily"),
                         QStringLiteral("day_at, endpoint_id, status_class, decision, reason"),
                         QStringLiteral("attempts"), days) &&
-           upsertCounts(prepare, run, QStringLiteral("attempt_latency_rollups_daily"),
+           upsertCounts(*m_db, QStringLiteral("attempt_latency_rollups_daily"),
                         QStringLiteral("day_at, endpoint_id, bucket"), QStringLiteral("attempts"),
                         latencyDays) &&
-           upsertCounts(prepare, run, QStringLiteral("throttled_successes_daily"),
+           upsertCounts(*m_db, QStringLiteral("throttled_successes_daily"),
                         QStringLiteral("day_at, endpoint_id"), QStringLiteral("operations"),
                         throttledDays);
 }
 
 bool Store::throttledBefore(qint64 operationId, bool *throttled)
 {
-    SqlStatement *query = cached(QStringLiteral(
+    SqlStatement *query = m_db->cached(QStringLiteral(
         "SELECT 1 FROM attempts WHERE operation_id = :operation AND status IN (429, 503) LIMIT 1"));
     if (!query)
         return false;
     query->bindValue(QStringLiteral(":operation"), operationId);
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return false;
     *throttled = query->next();
     query->finish();
@@ -268,14 +260,14 @@ bool Store::throttledBefore(qint64 operationId, bool *throttled)
 
 std::optional<qint64> Store::previousDueAtMs(qint64 operationId)
 {
-    SqlStatement *query =
-        cached(QStringLiteral("SELECT decision, wait_ms, finished_at, started_at FROM attempts"
-                              " WHERE operation_id = :operation AND lease_conflict = 0"
-                              " ORDER BY id DESC LIMIT 1"));
+    SqlStatement *query = m_db->cached(
+        QStringLiteral("SELECT decision, wait_ms, finished_at, started_at FROM attempts"
+                       " WHERE operation_id = :operation AND lease_conflict = 0"
+                       " ORDER BY id DESC LIMIT 1"));
     if (!query)
         return std::nullopt;
     query->bindValue(QStringLiteral(":operation"), operationId);
-    if (!exec(*query))
+    if (!m_db->exec(*query))
         return std::nullopt;
     qint64 due = -1;
     if (query->next() && decisionFromText(query->value(0).toString()) == Decision::Retry) {
@@ -303,7 +295,7 @@ bool Store::writeRollups(const RollupBatch &batch)
     }
     const auto upsertInto = [this](const char *table, const char *timeColumn,
                                    const std::map<RollupBatch::Key, RollupBatch::Sums> &rows) {
-        SqlStatement *upsert = cached(
+        SqlStatement *upsert = m_db->cached(
             QStringLiteral(
                 "INSERT INTO %1 (%2, endpoint_id, policy_id, partition_key, status_class,"
                 " decision, wait_source, reason, attempts, wait_ms, queue_ms, duration_ms)"
@@ -330,7 +322,7 @@ bool Store::writeRollups(const RollupBatch &batch)
             upsert->bindValue(QStringLiteral(":wait"), sums.waitMs);
             upsert->bindValue(QStringLiteral(":queue"), sums.queueMs);
             upsert->bindValue(QStringLiteral(":duration"), sums.durationMs);
-            if (!exec(*upsert))
+            if (!m_db->exec(*upsert))
                 return false;
         }
         return true;
@@ -355,18 +347,18 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
     }
     const auto upsertInto = [&](const char *table, const char *timeColumn,
                                 const std::map<qint64, int> &rows) {
-        SqlStatement *upsert = cached(
+        SqlStatement *upsert = m_db->cached(
             QStringLiteral("INSERT INTO %1 (%2, worker_id, peak) VALUES (:at, :worker, :peak)"
                            " ON CONFLICT (%2, worker_id) DO UPDATE SET peak = %3(%1.peak,"
                            " excluded.peak)")
-                .arg(QLatin1String(table), QLatin1String(timeColumn), m_sql.greatest()));
+                .arg(QLatin1String(table), QLatin1String(timeColumn), m_db->dialect().greatest()));
         if (!upsert)
             return false;
         for (const auto &[at, peak] : rows) {
             upsert->bindValue(QStringLiteral(":at"), at);
             upsert->bindValue(QStringLiteral(":worker"), workerId);
             upsert->bindValue(QStringLiteral(":peak"), peak);
-            if (!exec(*upsert))
+            if (!m_db->exec(*upsert))
                 return false;
         }
         return true;
@@ -386,7 +378,7 @@ bool Store::handOverPermits(const QList<FinishRequest> &requests,
         if (request.permitTo < 0 || outcomes.at(i).result != FinishResult::Committed)
             continue;
         if (!update) {
-            update = cached(QStringLiteral(
+            update = m_db->cached(QStringLiteral(
                 "UPDATE operations SET holds_permit = 1 WHERE id = :id AND version = :version"
                 " AND lease_owner = :owner AND state = 'running'"));
             if (!update)
@@ -395,7 +387,7 @@ bool Store::handOverPermits(const QList<FinishRequest> &requests,
         update->bindValue(QStringLiteral(":id"), request.permitTo);
         update->bindValue(QStringLiteral(":version"), request.permitToVersion);
         update->bindValue(QStringLiteral(":owner"), text(workerId));
-        if (!exec(*update))
+        if (!m_db->exec(*update))
             return false;
     }
     return true;
@@ -407,16 +399,16 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
 {
     QList<FinishOutcome> outcomes(requests.size());
     const auto failAll = [&](const QString &detail) {
-        fail(QStringLiteral("finish attempts"), detail);
+        m_db->fail(QStringLiteral("finish attempts"), detail);
         for (FinishOutcome &outcome : outcomes) {
             outcome.result = FinishResult::Failed;
-            outcome.error = m_lastError;
+            outcome.error = m_db->lastError();
         }
         return outcomes;
     };
     if (requests.isEmpty())
         return outcomes;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive())
         return failAll(transaction.error());
     RollupBatch rollups;
@@ -428,11 +420,11 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         if (request.attempt.attempt > 1 && m_schemaVersion >= schema::rollupsVersion()) {
             const std::optional<qint64> due = previousDueAtMs(request.attempt.operationId);
             if (!due)
-                return failAll(m_lastError);
+                return failAll(m_db->lastError());
             dueAtMs = *due;
         }
         if (!finishOne(request, workerId, &outcomes[i]))
-            return failAll(m_lastError);
+            return failAll(m_db->lastError());
         const bool conflict = outcomes.at(i).result == FinishResult::LeaseConflict;
         const QString &partitionKey =
             conflict ? outcomes.at(i).operation.partitionKey : request.newState.partitionKey;
@@ -442,7 +434,7 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
             request.attempt.attempt > 1 && m_schemaVersion >= schema::latencyRollupsVersion()) {
             bool throttled = false;
             if (!throttledBefore(request.attempt.operationId, &throttled))
-                return failAll(m_lastError);
+                return failAll(m_db->lastError());
             if (throttled)
                 rollups.addThrottledSuccess(request.attempt);
         }
@@ -450,23 +442,23 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
     // Permits handed over to operations on standby, in the transaction that releases
     // them: the fleet's count of permits never drops while a request is in flight.
     if (!handOverPermits(requests, outcomes, workerId))
-        return failAll(m_lastError);
+        return failAll(m_db->lastError());
     // What the responses said about their quotas, after the attempts: an operation
     // just finished no longer counts as in flight.
     for (const FinishRequest &request : requests) {
         if (request.quota && !observeQuota(request))
-            return failAll(m_lastError);
+            return failAll(m_db->lastError());
     }
     if (!observeAnswers(requests))
-        return failAll(m_lastError);
+        return failAll(m_db->lastError());
     // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
     // too, so their locks are held for the shortest time.
     if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
-        return failAll(m_lastError);
+        return failAll(m_db->lastError());
     if (m_schemaVersion >= schema::latencyRollupsVersion() && !writeReportCounts(rollups))
-        return failAll(m_lastError);
+        return failAll(m_db->lastError());
     if (!writeInFlightPeaks(peaks, workerId))
-        return failAll(m_lastError);
+        return failAll(m_db->lastError());
     if (!transaction.commit())
         return failAll(transaction.error());
     for (const FinishOutcome &outcome : std::as_const(outcomes)) {
@@ -486,14 +478,14 @@ bool Store::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
         const ScanOutcome hours =
             scanRollups("attempt_rollups_hourly", "hour_at", from, hoursTo, bucket, visit);
         if (hours != ScanOutcome::Done)
-            return hours == ScanOutcome::Stopped ? (m_lastError.clear(), false) : false;
+            return hours == ScanOutcome::Stopped ? (m_db->clearError(), false) : false;
         if (hoursTo >= toMs)
             return true;
     }
     const ScanOutcome minutes =
         scanRollups("attempt_rollups", "minute_at", hoursTo, toMs, bucket, visit);
     if (minutes == ScanOutcome::Stopped)
-        m_lastError.clear();
+        m_db->clearError();
     return minutes == ScanOutcome::Done;
 }
 
@@ -520,40 +512,40 @@ Store::ScanOutcome Store::scanRollups(const char *table, const char *timeColumn,
                              " GROUP BY %1, %2 ORDER BY %1")
                   .arg(start, keys, QLatin1String(table), time);
     }
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     query.setForwardOnly(true);
     if (!query.prepare(sql)) {
-        fail(QStringLiteral("rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("rollups"), errorText(query.lastError()));
         return ScanOutcome::Failed;
     }
     query.bindValue(QStringLiteral(":from"), fromMs);
     query.bindValue(QStringLiteral(":to"), toMs);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return ScanOutcome::Failed;
     while (query.next()) {
         if (!visit(readRollup(query)))
             return ScanOutcome::Stopped;
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("rollups"), errorText(query.lastError()));
         return ScanOutcome::Failed;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return ScanOutcome::Done;
 }
 
 QList<RollupRecord> Store::recountRollups(qint64 fromMs, qint64 toMs)
 {
     QList<RollupRecord> out;
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     query.setForwardOnly(true);
     if (!query.exec(schema::rollupRecount(fromMs, toMs) + QStringLiteral(" ORDER BY 1"))) {
-        fail(QStringLiteral("recount rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("recount rollups"), errorText(query.lastError()));
         return out;
     }
     while (query.next())
         out.append(readRollup(query));
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
@@ -607,10 +599,10 @@ bool Store::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
             " decision, wait_source, reason ORDER BY bucket_at")
             .arg(end)
             .arg(bucket);
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     query.setForwardOnly(true);
     if (!query.prepare(sql)) {
-        fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
         return false;
     }
     const qint64 from = std::max<qint64>(0, fromMs);
@@ -618,19 +610,19 @@ bool Store::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
     query.bindValue(QStringLiteral(":from"), from);
     query.bindValue(QStringLiteral(":startedBefore"), toMs);
     query.bindValue(QStringLiteral(":to"), toMs);
-    if (!exec(query))
+    if (!m_db->exec(query))
         return false;
     while (query.next()) {
         if (!visit(readRollup(query))) {
-            m_lastError.clear();
+            m_db->clearError();
             return false;
         }
     }
     if (query.lastError().isValid()) {
-        fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("attempt sums"), errorText(query.lastError()));
         return false;
     }
-    m_lastError.clear();
+    m_db->clearError();
     return true;
 }
 
@@ -658,24 +650,24 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
     const auto scan = [&](const char *table, const char *timeColumn, qint64 scanFrom,
                           qint64 scanTo) {
         SqlStatement *query =
-            cached(QStringLiteral("SELECT %1 - %1 % %3 AS bucket_at, MAX(fleet) FROM"
-                                  " (SELECT %1, SUM(peak) AS fleet FROM %2"
-                                  " WHERE %1 >= :from AND %1 < :to GROUP BY %1) m"
-                                  " GROUP BY %1 - %1 % %3")
-                       .arg(QLatin1String(timeColumn), QLatin1String(table))
-                       .arg(bucket));
+            m_db->cached(QStringLiteral("SELECT %1 - %1 % %3 AS bucket_at, MAX(fleet) FROM"
+                                        " (SELECT %1, SUM(peak) AS fleet FROM %2"
+                                        " WHERE %1 >= :from AND %1 < :to GROUP BY %1) m"
+                                        " GROUP BY %1 - %1 % %3")
+                             .arg(QLatin1String(timeColumn), QLatin1String(table))
+                             .arg(bucket));
         if (!query)
             return false;
         query->bindValue(QStringLiteral(":from"), scanFrom);
         query->bindValue(QStringLiteral(":to"), scanTo);
-        if (!exec(*query))
+        if (!m_db->exec(*query))
             return false;
         while (query->next()) {
             int &peak = peaks[query->value(0).toLongLong()];
             peak = std::max(peak, query->value(1).toInt());
         }
         if (query->lastError().isValid())
-            return fail(QStringLiteral("in-flight peaks"), errorText(query->lastError()));
+            return m_db->fail(QStringLiteral("in-flight peaks"), errorText(query->lastError()));
         query->finish();
         return true;
     };
@@ -688,24 +680,24 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
         return std::nullopt;
     for (const auto &[at, peak] : peaks)
         out.append({at, peak});
-    m_lastError.clear();
+    m_db->clearError();
     return out;
 }
 
 qint64 Store::finalFailuresSince(qint64 sinceMs)
 {
-    SqlStatement *query = cached(
+    SqlStatement *query = m_db->cached(
         QStringLiteral("SELECT CAST(COALESCE(SUM(attempts), 0) AS BIGINT) FROM attempt_rollups"
                        " WHERE minute_at >= :since AND decision = 'fail'"));
     if (!query)
         return -1;
     const qint64 since = std::max<qint64>(0, sinceMs);
     query->bindValue(QStringLiteral(":since"), since - since % kMinuteMs);
-    if (!exec(*query) || !query->next())
+    if (!m_db->exec(*query) || !query->next())
         return -1;
     const qint64 total = query->value(0).toLongLong();
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return total;
 }
 
@@ -714,8 +706,8 @@ std::optional<QByteArray> Store::changeToken()
     // SQLite counts the commits of other connections for us. PostgreSQL has no such
     // counter: the latest ids, the open operations and their versions, and the
     // partitions' holds change with everything the views show.
-    SqlStatement *query = cached(
-        m_backend == Backend::Sqlite
+    SqlStatement *query = m_db->cached(
+        !m_db->isPostgres()
             ? QStringLiteral("PRAGMA data_version")
             : QStringLiteral("SELECT (SELECT COALESCE(MAX(id), 0) FROM attempts),"
                              " (SELECT COALESCE(MAX(id), 0) FROM operations),"
@@ -726,24 +718,24 @@ std::optional<QByteArray> Store::changeToken()
                              " (SELECT COALESCE(SUM(held_until), 0) FROM rate_partitions),"
                              " (SELECT COUNT(*) FROM rate_partitions),"
                              " (SELECT COALESCE(SUM(paused), 0) FROM endpoints)"));
-    if (!query || !exec(*query) || !query->next())
+    if (!query || !m_db->exec(*query) || !query->next())
         return std::nullopt;
     QByteArray token;
     for (int i = 0; i < query->columnCount(); ++i)
         token += query->value(i).toByteArray() + ',';
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return token;
 }
 
 qint64 Store::earliestAttemptMs()
 {
-    SqlStatement *query = cached(QStringLiteral("SELECT MIN(started_at) FROM attempts"));
-    if (!query || !exec(*query) || !query->next())
+    SqlStatement *query = m_db->cached(QStringLiteral("SELECT MIN(started_at) FROM attempts"));
+    if (!query || !m_db->exec(*query) || !query->next())
         return -1;
     const qint64 earliest = query->value(0).isNull() ? -1 : query->value(0).toLongLong();
     query->finish();
-    m_lastError.clear();
+    m_db->clearError();
     return earliest;
 }
 
@@ -751,9 +743,9 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
 {
     PruneBatch batch;
     batch.rows = -1;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("prune attempts"), transaction.error());
+        m_db->fail(QStringLiteral("prune attempts"), transaction.error());
         return batch;
     }
     // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
@@ -767,14 +759,14 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
     const QString victims =
         QStringLiteral("SELECT a.id FROM attempts a %1 operations o ON o.id = a.operation_id"
                        " WHERE %2 ORDER BY a.started_at LIMIT %3")
-            .arg(m_backend == Backend::Sqlite ? QLatin1String("CROSS JOIN") : QLatin1String("JOIN"),
+            .arg(!m_db->isPostgres() ? QLatin1String("CROSS JOIN") : QLatin1String("JOIN"),
                  schema::prunableAttempt(QString::number(beforeMs)))
             .arg(std::max(1, limit));
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     query.setForwardOnly(true);
     if (!query.exec(QStringLiteral("SELECT DISTINCT operation_id FROM attempts WHERE id IN (%1)")
                         .arg(victims))) {
-        fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
         return batch;
     }
     QStringList operations;
@@ -785,17 +777,17 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
         transaction.rollback();
         batch.rows = 0;
         batch.lockedUs = held.nsecsElapsed() / 1000;
-        m_lastError.clear();
+        m_db->clearError();
         return batch;
     }
     if (m_schemaVersion >= schema::keptExchangesVersion() &&
         !query.exec(
             QStringLiteral("DELETE FROM kept_exchanges WHERE attempt_id IN (%1)").arg(victims))) {
-        fail(QStringLiteral("prune kept exchanges"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune kept exchanges"), errorText(query.lastError()));
         return batch;
     }
     if (!query.exec(QStringLiteral("DELETE FROM attempts WHERE id IN (%1)").arg(victims))) {
-        fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune attempts"), errorText(query.lastError()));
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
@@ -809,16 +801,16 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
                                    " WHERE r.operation_id = operations.id)")
                         .arg(operations.join(u','), schema::endedStates())
                         .arg(beforeMs))) {
-        fail(QStringLiteral("prune operations"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune operations"), errorText(query.lastError()));
         return batch;
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("prune attempts"), transaction.error());
+        m_db->fail(QStringLiteral("prune attempts"), transaction.error());
         return batch;
     }
     batch.rows = deleted;
     batch.lockedUs = held.nsecsElapsed() / 1000;
-    m_lastError.clear();
+    m_db->clearError();
     return batch;
 }
 
@@ -826,18 +818,18 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
 {
     PruneBatch batch;
     batch.rows = -1;
-    SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+    SqlTransaction transaction = m_db->begin();
     if (!transaction.isActive()) {
-        fail(QStringLiteral("prune rollups"), transaction.error());
+        m_db->fail(QStringLiteral("prune rollups"), transaction.error());
         return batch;
     }
     // From the moment the lock is held (BEGIN IMMEDIATE may first wait for it).
     QElapsedTimer held;
     held.start();
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     if (!query.exec(QStringLiteral("SELECT MIN(minute_at) FROM attempt_rollups")) ||
         !query.next()) {
-        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     const bool empty = query.value(0).isNull();
@@ -847,12 +839,12 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         transaction.rollback();
         batch.rows = 0;
         batch.lockedUs = held.nsecsElapsed() / 1000;
-        m_lastError.clear();
+        m_db->clearError();
         return batch;
     }
     const qint64 upTo = std::min(beforeMs, oldest + std::max<qint64>(kMinuteMs, spanMs));
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups WHERE minute_at < %1").arg(upTo))) {
-        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
@@ -860,13 +852,13 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         (!query.exec(QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < %1").arg(upTo)) ||
          !query.exec(QStringLiteral("DELETE FROM inflight_peaks_hourly WHERE hour_at <= %1")
                          .arg(upTo - kHourMs)))) {
-        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     // Whole hours only: an hour that still holds minutes kept stays.
     if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
                         .arg(upTo - kHourMs))) {
-        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     // The SLA report's counts go with the rollups of the same minutes and hours.
@@ -877,7 +869,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
                          .arg(upTo - kHourMs)) ||
          !query.exec(QStringLiteral("DELETE FROM attempt_latency_rollups WHERE hour_at <= %1")
                          .arg(upTo - kHourMs)))) {
-        fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
         return batch;
     }
     // Whole days only, as the hours.
@@ -887,27 +879,27 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
             !query.exec(QStringLiteral("DELETE FROM %1 WHERE day_at <= %2")
                             .arg(QLatin1String(table))
                             .arg(upTo - kDayMs))) {
-            fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
+            m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
             return batch;
         }
     }
     if (!transaction.commit()) {
-        fail(QStringLiteral("prune rollups"), transaction.error());
+        m_db->fail(QStringLiteral("prune rollups"), transaction.error());
         return batch;
     }
     batch.rows = deleted;
     batch.lockedUs = held.nsecsElapsed() / 1000;
-    m_lastError.clear();
+    m_db->clearError();
     return batch;
 }
 
 qint64 Store::incrementalVacuum(int pages)
 {
-    if (m_backend != Backend::Sqlite)
+    if (m_db->isPostgres())
         return 0;
-    QSqlQuery query(m_database);
+    QSqlQuery query(m_db->connection());
     if (!query.exec(QStringLiteral("PRAGMA auto_vacuum")) || !query.next()) {
-        fail(QStringLiteral("vacuum"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("vacuum"), errorText(query.lastError()));
         return -1;
     }
     const int mode = query.value(0).toInt();
@@ -917,45 +909,45 @@ qint64 Store::incrementalVacuum(int pages)
     // The pragma frees one page per step of its statement, and QtSql steps a statement
     // that returns no rows once: sqlite3_exec runs it to the end.
     // Without the linked library, one page per statement, in one transaction.
-    if (sqlite3 *connection = sqliteHandle()) {
+    if (sqlite3 *connection = m_db->sqliteHandle()) {
         const QByteArray vacuum =
             QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(std::max(1, pages)).toUtf8();
         char *message = nullptr;
         if (sqlite3_exec(connection, vacuum.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
-            fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
+            m_db->fail(QStringLiteral("vacuum"), QString::fromUtf8(message ? message : "?"));
             sqlite3_free(message);
             return -1;
         }
     } else {
-        SqlTransaction transaction(m_database, SqlTransaction::Kind::Write, sqliteHandle());
+        SqlTransaction transaction = m_db->begin();
         if (!transaction.isActive()) {
-            fail(QStringLiteral("vacuum"), transaction.error());
+            m_db->fail(QStringLiteral("vacuum"), transaction.error());
             return -1;
         }
-        QSqlQuery step(m_database);
+        QSqlQuery step(m_db->connection());
         if (!step.prepare(QStringLiteral("PRAGMA incremental_vacuum(1)"))) {
-            fail(QStringLiteral("vacuum"), errorText(step.lastError()));
+            m_db->fail(QStringLiteral("vacuum"), errorText(step.lastError()));
             return -1;
         }
         for (int i = 0; i < std::max(1, pages); ++i) {
             if (!step.exec()) {
-                fail(QStringLiteral("vacuum"), errorText(step.lastError()));
+                m_db->fail(QStringLiteral("vacuum"), errorText(step.lastError()));
                 return -1;
             }
             step.finish();
         }
         if (!transaction.commit()) {
-            fail(QStringLiteral("vacuum"), transaction.error());
+            m_db->fail(QStringLiteral("vacuum"), transaction.error());
             return -1;
         }
     }
     if (!query.exec(QStringLiteral("PRAGMA freelist_count")) || !query.next()) {
-        fail(QStringLiteral("vacuum"), errorText(query.lastError()));
+        m_db->fail(QStringLiteral("vacuum"), errorText(query.lastError()));
         return -1;
     }
     const qint64 left = query.value(0).toLongLong();
     query.finish();
-    m_lastError.clear();
+    m_db->clearError();
     return left;
 }
 

@@ -38,7 +38,7 @@ inline void seedAttempts(const QString &path, qint64 rows)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     openStore(path);
-    Database db(path);
+    CApiDatabase db(path);
     db.useStoreSettings();
     const qint64 perOperation = 10;
     const qint64 operations = (rows + perOperation - 1) / perOperation;

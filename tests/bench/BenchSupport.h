@@ -202,10 +202,11 @@ private:
     sqlite3_stmt *m_statement = nullptr;
 };
 
-class Database
+// The sqlite3 C API on a database file: the reference the store is measured against.
+class CApiDatabase
 {
 public:
-    explicit Database(const QString &path)
+    explicit CApiDatabase(const QString &path)
     {
         if (sqlite3_open_v2(path.toUtf8().constData(), &m_db, SQLITE_OPEN_READWRITE, nullptr) !=
             SQLITE_OK)
@@ -213,9 +214,9 @@ public:
                     .arg(path, QString::fromUtf8(sqlite3_errmsg(m_db))));
         sqlite3_busy_timeout(m_db, 5000);
     }
-    ~Database() { sqlite3_close(m_db); }
-    Database(const Database &) = delete;
-    Database &operator=(const Database &) = delete;
+    ~CApiDatabase() { sqlite3_close(m_db); }
+    CApiDatabase(const CApiDatabase &) = delete;
+    CApiDatabase &operator=(const CApiDatabase &) = delete;
 
     sqlite3 *handle() const { return m_db; }
     void exec(const char *sql)
@@ -256,7 +257,7 @@ struct OperationSeed
     };
 };
 
-inline qint64 seedOperations(Database &db, qint64 count, const OperationSeed &seed)
+inline qint64 seedOperations(CApiDatabase &db, qint64 count, const OperationSeed &seed)
 {
     db.exec("BEGIN IMMEDIATE");
     Statement insert(db.handle(), "INSERT INTO operations (endpoint_id, state, attempt, created_at,"

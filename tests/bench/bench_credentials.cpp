@@ -247,7 +247,7 @@ int main(int argc, char **argv)
     qint64 notSucceeded = 0;
     QStringList perWorker;
     {
-        Database database(db);
+        CApiDatabase database(db);
         Statement states(database.handle(),
                          "SELECT state, COUNT(*) FROM operations GROUP BY state");
         while (states.step() == SQLITE_ROW) {

@@ -208,7 +208,7 @@ bool g_analyze = false;
 void seedDue(const QString &path, qint64 count, const QString &policyId = {},
              const QString &partitionKey = {})
 {
-    Database db(path);
+    CApiDatabase db(path);
     OperationSeed seed;
     seed.policyId = policyId;
     seed.partitionKey = partitionKey;
@@ -280,7 +280,7 @@ EngineRun engineThroughput(const QTemporaryDir &dir, const QString &name, const 
 double recordingLoopSeconds(const QTemporaryDir &dir, const QUrl &url, qint64 count)
 {
     const QString path = prepareDatabase(dir, QStringLiteral("recording-loop.db"));
-    Database db(path);
+    CApiDatabase db(path);
     db.useStoreSettings();
     db.exec("CREATE TABLE answers (id INTEGER PRIMARY KEY, url TEXT NOT NULL,"
             " status INTEGER NOT NULL, finished_at INTEGER NOT NULL, size INTEGER NOT NULL)");
@@ -573,7 +573,7 @@ Lateness latenessOf(const QString &path, qint64 firstId, qint64 count,
 {
     Lateness out;
     std::vector<bool> startedOp(size_t(count), false);
-    Database db(path);
+    CApiDatabase db(path);
     Statement select(db.handle(), "SELECT operation_id, started_at FROM attempts"
                                   " WHERE operation_id BETWEEN ? AND ?");
     select.bind(1, firstId);
@@ -621,7 +621,7 @@ void benchLateness(const QTemporaryDir &dir, const QUrl &url, qint64 count, qint
     };
     qint64 firstId = 0;
     {
-        Database db(path);
+        CApiDatabase db(path);
         OperationSeed seed;
         seed.state = QStringLiteral("waiting");
         seed.attempt = 1;
@@ -692,7 +692,7 @@ void benchFairness(const QTemporaryDir &dir, const QUrl &url, qint64 backlog, qi
         };
         qint64 firstId = 0;
         {
-            Database db(path);
+            CApiDatabase db(path);
             if (backlogSize > 0) {
                 OperationSeed bulk;
                 bulk.endpointId = QStringLiteral("bulk");
@@ -807,7 +807,7 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
     // (a database new to them would tick all of them at once, at the start).
     const qint64 base = QDateTime::currentMSecsSinceEpoch() + 1000;
     {
-        Database db(path);
+        CApiDatabase db(path);
         db.exec("BEGIN IMMEDIATE");
         Statement insert(db.handle(), "INSERT INTO periodic_ticks (endpoint_id, every_ms,"
                                       " next_tick_at) VALUES (?, ?, ?)");
@@ -825,7 +825,7 @@ PeriodicRun periodicRun(const QTemporaryDir &dir, const QUrl &url, int endpoints
     static_cast<MeasuredRun &>(out) = runMeasured(engine, warmSeconds, measureSeconds);
     // Each run's start against its tick: the ticks lie on each endpoint's grid, of
     // which periodic_ticks holds the next point.
-    Database db(path);
+    CApiDatabase db(path);
     Statement select(db.handle(),
                      "SELECT a.started_at, t.next_tick_at FROM attempts a"
                      " JOIN operations o ON o.id = a.operation_id"
@@ -860,7 +860,7 @@ MeasuredRun pacedOneShotRun(const QTemporaryDir &dir, const QUrl &url, int rate,
     const QString path = prepareDatabase(dir, QStringLiteral("paced-one-shot.db"));
     const qint64 base = QDateTime::currentMSecsSinceEpoch() + 1000;
     {
-        Database db(path);
+        CApiDatabase db(path);
         OperationSeed seed;
         seed.policyId = learnedPolicyId(url.host());
         seed.host = url.host();
@@ -984,7 +984,7 @@ void benchMemory(const QTemporaryDir &dir, const QUrl &url, qint64 batch, qint64
     const QString path = prepareDatabase(dir, QStringLiteral("memory.db"));
     seedDue(path, batch - 1);
     Engine engine(path, url);
-    Database seeder(path);
+    CApiDatabase seeder(path);
 
     struct Sample
     {

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     const QString big = dir.filePath(QStringLiteral("big.db"));
     seedAttempts(big, attempts);
     {
-        Database db(big);
+        CApiDatabase db(big);
         // The seed's waiting operations would be due: they have ended, here.
         db.exec("UPDATE operations SET state = 'succeeded' WHERE state IN "
                 "('waiting', 'scheduled', 'running')");

@@ -31,7 +31,7 @@ const char kWorkspace[] = R"({"version": 1,
 
 qint64 rowCount(const QString &path)
 {
-    Database db(path);
+    CApiDatabase db(path);
     Statement count(db.handle(), "SELECT COUNT(*) FROM operations");
     count.step();
     return count.int64(0);
@@ -41,7 +41,7 @@ qint64 rowCount(const QString &path)
 // statements in transactions of 1,000.
 double insertWithCApi(const QString &path, qint64 jobs)
 {
-    Database db(path);
+    CApiDatabase db(path);
     db.useStoreSettings();
     std::vector<std::string> keys;
     std::vector<std::string> values;

@@ -167,7 +167,7 @@ int main(int argc, char **argv)
     demo.terminate();
     demo.waitForFinished(30000);
     {
-        Database db(dir.filePath(QStringLiteral("api.db")));
+        CApiDatabase db(dir.filePath(QStringLiteral("api.db")));
         Statement count(db.handle(), "SELECT COUNT(*) FROM operations");
         count.step();
         if (count.int64(0) != requests)

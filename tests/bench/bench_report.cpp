@@ -71,7 +71,7 @@ bool inOutage(int e, qint64 t)
 class RollupWriter
 {
 public:
-    explicit RollupWriter(Database &db)
+    explicit RollupWriter(CApiDatabase &db)
         : m_minute(db.handle(),
                    "INSERT INTO attempt_rollups (minute_at, endpoint_id, policy_id, partition_key,"
                    " status_class, decision, wait_source, reason, attempts, wait_ms, queue_ms,"
@@ -234,7 +234,7 @@ void simulateMinute(RollupWriter &out, int e, qint64 t, qint64 everyMs)
 qint64 seed(const QString &path, qint64 startMs, qint64 attempts)
 {
     openStore(path);
-    Database db(path);
+    CApiDatabase db(path);
     db.useStoreSettings();
     // ~1.03 attempts per operation: the interval that makes `attempts` in 90 days.
     const qint64 everyMs =
@@ -258,7 +258,7 @@ qint64 seed(const QString &path, qint64 startMs, qint64 attempts)
 // The reference: the daily sums and histogram of the range per endpoint, C API.
 double referenceMs(const QString &path, qint64 fromMs, qint64 toMs, qint64 *total)
 {
-    Database db(path);
+    CApiDatabase db(path);
     QElapsedTimer timer;
     timer.start();
     Statement sums(db.handle(),

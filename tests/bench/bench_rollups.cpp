@@ -79,7 +79,7 @@ double recordThroughStore(const QTemporaryDir &dir, const QString &name, qint64 
     options.schemaVersion = schemaVersion;
     std::unique_ptr<Store> store = openBenchStore(path, now, options);
     {
-        Database db(path);
+        CApiDatabase db(path);
         OperationSeed seed;
         seed.createdAtMs = now - 1000;
         seed.nextAttemptAtMs = [now](qint64) {
@@ -155,7 +155,7 @@ QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, 
     StoreOptions options;
     options.schemaVersion = schemaVersion;
     openStore(path, options);
-    Database db(path);
+    CApiDatabase db(path);
     db.useStoreSettings();
     const qint64 perOperation = 4;
     const qint64 operations = (rows + perOperation - 1) / perOperation;
@@ -251,7 +251,7 @@ void benchOverview(const QTemporaryDir &dir, qint64 rows, int spanDays)
              .arg(spanDays)
              .arg(number(seconds(seeding), 1)));
     std::unique_ptr<Store> store = openStore(path);
-    Database reference(path);
+    CApiDatabase reference(path);
 
     struct Range
     {
@@ -375,7 +375,7 @@ void benchMigration(const QTemporaryDir &dir, qint64 rows)
         die(QStringLiteral("cannot copy %1").arg(path));
     double reference = 0;
     {
-        Database db(copy);
+        CApiDatabase db(copy);
         db.useStoreSettings();
         QElapsedTimer timer;
         timer.start();

@@ -115,7 +115,7 @@ QString createDatabase(const QTemporaryDir &dir, const QString &name, qint64 cou
 {
     const QString path = dir.filePath(name);
     openBenchStore(path, nowMs); // and closed: the rows below go in through the C API
-    Database db(path);
+    CApiDatabase db(path);
     OperationSeed seed;
     seed.state = state;
     seed.createdAtMs = nowMs - 1000;
@@ -178,7 +178,7 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
     double batchedSeconds = 0;
     {
         const QString path = createDatabase(dir, QStringLiteral("record-batched.db"), count, now);
-        Database db(path);
+        CApiDatabase db(path);
         db.useStoreSettings();
         Statement insert(db.handle(), kInsertAttempt);
         const qint64 firstOperation = 1;
@@ -203,7 +203,7 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
     // flag read back by key; then the attempt row), in transactions of `group` attempts.
     const auto sameWorkThroughC = [&](const QString &name, qint64 group) {
         const QString path = createDatabase(dir, name, count, now, QStringLiteral("running"));
-        Database db(path);
+        CApiDatabase db(path);
         db.useStoreSettings();
         db.exec("UPDATE operations SET lease_owner = 'bench-worker', version = 1,"
                 " lease_expires_at = 9000000000000");
@@ -314,7 +314,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
     {
         // Finished operations first, as in a long-lived database, then the waiting
         // ones, due over the last hour.
-        Database db(path);
+        CApiDatabase db(path);
         db.useStoreSettings();
         OperationSeed done;
         done.state = QStringLiteral("succeeded");
@@ -354,7 +354,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
     for (int run = 0; run < runs; ++run) {
         QElapsedTimer timer;
         timer.start();
-        Database db(path);
+        CApiDatabase db(path);
         Statement select(db.handle(),
                          "SELECT id, endpoint_id, state, attempt, next_attempt_at, idempotency_key,"
                          " version FROM operations INDEXED BY operations_due"
@@ -371,7 +371,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
     {
         // How SQLite runs the claim's due-operation search as the store writes it (no
         // index named): the plan explains a slow claim.
-        Database db(path);
+        CApiDatabase db(path);
         Statement plan(db.handle(),
                        "EXPLAIN QUERY PLAN SELECT id FROM operations"
                        " WHERE state IN ('scheduled', 'waiting') AND next_attempt_at <= 0"

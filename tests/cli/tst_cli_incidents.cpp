@@ -57,17 +57,17 @@ void tst_CliIncidents::initTestCase()
     };
     // One over (a proxy, two hours ago), one open (a host, an hour ago).
     const qint64 old = now - 2 * 3600000;
-    QVERIFY(store->noteIncidents({signal("proxy:proxy.corp:3128", "a", old),
-                                  signal("proxy:proxy.corp:3128", "b", old),
-                                  signal("proxy:proxy.corp:3128", "c", old)},
-                                 {}, rule, old, QStringLiteral("w1")));
-    QVERIFY(store->noteIncidents({}, {QStringLiteral("proxy:proxy.corp:3128")}, rule, old + 60000,
-                                 QStringLiteral("w1")));
+    QVERIFY(store->incidents().note({signal("proxy:proxy.corp:3128", "a", old),
+                                     signal("proxy:proxy.corp:3128", "b", old),
+                                     signal("proxy:proxy.corp:3128", "c", old)},
+                                    {}, rule, old, QStringLiteral("w1")));
+    QVERIFY(store->incidents().note({}, {QStringLiteral("proxy:proxy.corp:3128")}, rule,
+                                    old + 60000, QStringLiteral("w1")));
     const qint64 recent = now - 3600000;
-    QVERIFY(store->noteIncidents({signal("host:api.partner.example", "plm-1", recent),
-                                  signal("host:api.partner.example", "plm-2", recent),
-                                  signal("host:api.partner.example", "plm-3", recent)},
-                                 {}, rule, recent, QStringLiteral("w2")));
+    QVERIFY(store->incidents().note({signal("host:api.partner.example", "plm-1", recent),
+                                     signal("host:api.partner.example", "plm-2", recent),
+                                     signal("host:api.partner.example", "plm-3", recent)},
+                                    {}, rule, recent, QStringLiteral("w2")));
 
     // An attempt that failed its check, with its exchange kept.
     std::optional<OperationRecord> op = test::claimNew(

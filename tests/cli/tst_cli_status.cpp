@@ -56,9 +56,10 @@ void tst_CliStatus::aWorkerOffline()
         QString error;
         auto store = Store::open(db, &error);
         QVERIFY2(store, qPrintable(error));
-        QVERIFY(store->saveWorkerOffline(QStringLiteral("laptop"), since, since + 5000));
-        QVERIFY(store->saveWorkerOffline(QStringLiteral("desk"), since, since));
-        QVERIFY(store->saveWorkerOffline(QStringLiteral("desk"), -1, since + 9000)); // back
+        QVERIFY(store->workerStates().saveOffline(QStringLiteral("laptop"), since, since + 5000));
+        QVERIFY(store->workerStates().saveOffline(QStringLiteral("desk"), since, since));
+        QVERIFY(
+            store->workerStates().saveOffline(QStringLiteral("desk"), -1, since + 9000)); // back
     }
     const Result json =
         cooldown({QStringLiteral("status"), QStringLiteral("--db"), db, QStringLiteral("--json")});

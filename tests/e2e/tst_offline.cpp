@@ -161,7 +161,7 @@ private slots:
                      counts.value(OperationState::Running),
                  qint64(kJobs));
         // `cooldown status` can say so: the worker's row, since when.
-        const auto offlineRows = m_store->offlineWorkers();
+        const auto offlineRows = m_store->workerStates().offline();
         QVERIFY(offlineRows);
         QCOMPARE(offlineRows->size(), 1);
         QCOMPARE(offlineRows->first().workerId, QStringLiteral("offline-test"));
@@ -176,7 +176,7 @@ private slots:
         QVERIFY(runFor(5 * 60'000));
         QCOMPARE(online.size(), 1);
         QCOMPARE(m_scheduler->offlineSinceMs(), qint64(-1));
-        QCOMPARE(m_store->offlineWorkers().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
+        QCOMPARE(m_store->workerStates().offline().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
         const QMap<OperationState, qint64> after = m_store->countsByState();
         QCOMPARE(after.value(OperationState::Succeeded), qint64(kJobs));
         QCOMPARE(m_demo->stats().totalExecuted, qint64(kJobs));

@@ -217,7 +217,7 @@ void tst_Incidents::oneIncidentOneAlertOneRecovery()
 
     // Ten minutes down.
     QVERIFY(runFor(kOutageMs));
-    const auto open = store.incidents(true);
+    const auto open = store.incidents().list(true);
     QVERIFY(open);
     QCOMPARE(open->size(), 1);
     const IncidentRecord incident = open->first();
@@ -288,7 +288,7 @@ void tst_Incidents::oneIncidentOneAlertOneRecovery()
     QCOMPARE(alerts.last().value("event").toString(), QStringLiteral("incident"));
     QCOMPARE(alerts.last().value("recovered").toBool(), true);
     QCOMPARE(alerts.last().value("incident_id").toInteger(), incident.id);
-    const auto after = store.incidents(false, kStart);
+    const auto after = store.incidents().list(false, kStart);
     QVERIFY(after);
     QCOMPARE(after->size(), 1);
     QVERIFY(!after->first().isOpen());
@@ -312,7 +312,7 @@ void tst_Incidents::aHostThatTakesTheRequestsOpensNone()
     for (int minute = 0; minute < 30 && !allEnded(store); ++minute)
         QVERIFY(runFor(60000));
     QVERIFY(allEnded(store));
-    QCOMPARE(store.incidents(false, kStart).value_or(QList<IncidentRecord>{{}}).size(), 0);
+    QCOMPARE(store.incidents().list(false, kStart).value_or(QList<IncidentRecord>{{}}).size(), 0);
     for (int i = 0; i < kOnDownHost; ++i) {
         OperationFilter filter;
         filter.endpointId = QStringLiteral("plm-%1").arg(i);
@@ -338,7 +338,7 @@ void tst_Incidents::aDeadTokenEndpointIsOneIncident()
     QVERIFY(startWorkers(Plm::BehindTheTokens));
     Store &store = *m_workers.front().store;
     QVERIFY(runFor(kOutageMs));
-    const auto open = store.incidents(true);
+    const auto open = store.incidents().list(true);
     QVERIFY(open);
     QCOMPARE(open->size(), 1);
     const IncidentRecord incident = open->first();
@@ -381,7 +381,7 @@ void tst_Incidents::aDeadTokenEndpointIsOneIncident()
     QCOMPARE(alerts.size(), 2);
     QCOMPARE(alerts.last().value("recovered").toBool(), true);
     QCOMPARE(alerts.last().value("incident_id").toInteger(), incident.id);
-    QCOMPARE(store.incidents(true).value_or(QList<IncidentRecord>{{}}).size(), 0);
+    QCOMPARE(store.incidents().list(true).value_or(QList<IncidentRecord>{{}}).size(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_Incidents)

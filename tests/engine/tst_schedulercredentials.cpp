@@ -246,7 +246,7 @@ private slots:
         QCOMPARE(failing.failingSinceMs, kStart);
         QCOMPARE(failing.nextTryAtMs, kStart + 30000);
         // What `cooldown status` reads: the same, in the store.
-        const auto rows = m_store->credentialStates();
+        const auto rows = m_store->workerStates().credentials();
         QVERIFY(rows.has_value());
         QCOMPARE(rows->size(), 1);
         QCOMPARE(rows->first().workerId, QStringLiteral("test-worker"));
@@ -268,11 +268,12 @@ private slots:
             QCOMPARE(op.state, OperationState::Succeeded);
             QCOMPARE(op.attempt, 1);
         }
-        QCOMPARE(m_store->credentialStates()->first().phase, QStringLiteral("valid"));
-        QCOMPARE(m_store->credentialStates()->first().validUntilMs, kStart + 30000 + 3600 * 1000);
+        QCOMPARE(m_store->workerStates().credentials()->first().phase, QStringLiteral("valid"));
+        QCOMPARE(m_store->workerStates().credentials()->first().validUntilMs,
+                 kStart + 30000 + 3600 * 1000);
         // A worker that stops leaves no state behind.
         m_scheduler->stop();
-        QVERIFY(m_store->credentialStates()->isEmpty());
+        QVERIFY(m_store->workerStates().credentials()->isEmpty());
     }
 
     void refusedClientParksWithOneAlert()

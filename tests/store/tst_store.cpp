@@ -1067,33 +1067,33 @@ void tst_Store::incidents()
     };
 
     // Two endpoints failing, one twice: not yet an incident.
-    auto changes = store->noteIncidents(
+    auto changes = store->incidents().note(
         {signal(host, "a", kNow), signal(host, "b", kNow), signal(host, "a", kNow + 1)}, {}, rule,
         kNow + 1, QStringLiteral("w1"));
     QVERIFY2(changes, qPrintable(store->lastError()));
     QVERIFY(changes->opened.isEmpty() && changes->open.isEmpty());
     QCOMPARE(changes->signalled, QStringList{host});
-    QCOMPARE(other->incidentSignalCauses(kNow), std::optional<QStringList>(QStringList{host}));
+    QCOMPARE(other->incidents().signalCauses(kNow), std::optional<QStringList>(QStringList{host}));
     // The host answered another endpoint, with no incident open: what was noted of it
     // is forgotten, so a third failure opens nothing.
-    changes = other->noteIncidents({}, {host}, rule, kNow + 2, QStringLiteral("w2"));
+    changes = other->incidents().note({}, {host}, rule, kNow + 2, QStringLiteral("w2"));
     QVERIFY(changes && changes->closed.isEmpty() && changes->signalled.isEmpty());
-    changes = store->noteIncidents({signal(host, "c", kNow + 3)}, {}, rule, kNow + 3,
-                                   QStringLiteral("w1"));
+    changes = store->incidents().note({signal(host, "c", kNow + 3)}, {}, rule, kNow + 3,
+                                      QStringLiteral("w1"));
     QVERIFY(changes && changes->open.isEmpty());
-    QCOMPARE(store->incidentSignalCauses(kNow), std::optional<QStringList>(QStringList{host}));
-    QCOMPARE(store->incidentSignalCauses(kNow + 4), std::optional<QStringList>(QStringList{}));
+    QCOMPARE(store->incidents().signalCauses(kNow), std::optional<QStringList>(QStringList{host}));
+    QCOMPARE(store->incidents().signalCauses(kNow + 4), std::optional<QStringList>(QStringList{}));
     // A third, long after the first two: they are out of the window.
-    changes = other->noteIncidents({signal(host, "c", kNow + 70000)}, {}, rule, kNow + 70000,
-                                   QStringLiteral("w2"));
+    changes = other->incidents().note({signal(host, "c", kNow + 70000)}, {}, rule, kNow + 70000,
+                                      QStringLiteral("w2"));
     QVERIFY(changes && changes->open.isEmpty());
     // Two more within the window, each from another worker: the third endpoint opens it,
     // once, for the worker whose call did.
-    changes = store->noteIncidents({signal(host, "d", kNow + 71000)}, {}, rule, kNow + 71000,
-                                   QStringLiteral("w1"));
+    changes = store->incidents().note({signal(host, "d", kNow + 71000)}, {}, rule, kNow + 71000,
+                                      QStringLiteral("w1"));
     QVERIFY(changes && changes->open.isEmpty());
-    changes = other->noteIncidents({signal(host, "a", kNow + 72000), signal(proxy, "x", kNow)}, {},
-                                   rule, kNow + 72000, QStringLiteral("w2"));
+    changes = other->incidents().note({signal(host, "a", kNow + 72000), signal(proxy, "x", kNow)},
+                                      {}, rule, kNow + 72000, QStringLiteral("w2"));
     QVERIFY(changes);
     QCOMPARE(changes->opened.size(), 1);
     const IncidentRecord opened = changes->opened.first();
@@ -1105,19 +1105,19 @@ void tst_Store::incidents()
     QCOMPARE(changes->open.size(), 1);
 
     // The other worker's failures join it; it opens no second one.
-    changes = store->noteIncidents({signal(host, "e", kNow + 73000)}, {}, rule, kNow + 73000,
-                                   QStringLiteral("w1"));
+    changes = store->incidents().note({signal(host, "e", kNow + 73000)}, {}, rule, kNow + 73000,
+                                      QStringLiteral("w1"));
     QVERIFY(changes && changes->opened.isEmpty());
     QCOMPARE(changes->open.size(), 1);
     QCOMPARE(changes->open.first().id, opened.id);
     QCOMPARE(changes->open.first().endpointIds, (QStringList{"a", "c", "d", "e"}));
 
     // Its alert goes once, for the fleet.
-    QCOMPARE(other->markIncidentAlerted(opened.id, kNow + 100000), std::optional<bool>(true));
-    QCOMPARE(store->markIncidentAlerted(opened.id, kNow + 100001), std::optional<bool>(false));
+    QCOMPARE(other->incidents().markAlerted(opened.id, kNow + 100000), std::optional<bool>(true));
+    QCOMPARE(store->incidents().markAlerted(opened.id, kNow + 100001), std::optional<bool>(false));
 
     // Cleared: one worker closes it, and says so with when its alert went.
-    changes = store->noteIncidents({}, {host}, rule, kNow + 200000, QStringLiteral("w1"));
+    changes = store->incidents().note({}, {host}, rule, kNow + 200000, QStringLiteral("w1"));
     QVERIFY(changes);
     QCOMPARE(changes->closed.size(), 1);
     QCOMPARE(changes->closed.first().id, opened.id);
@@ -1125,23 +1125,24 @@ void tst_Store::incidents()
     QCOMPARE(changes->closed.first().alertedAtMs, kNow + 100000);
     QCOMPARE(changes->closed.first().endpointIds, (QStringList{"a", "c", "d", "e"}));
     QVERIFY(changes->open.isEmpty());
-    changes = other->noteIncidents({}, {host}, rule, kNow + 200001, QStringLiteral("w2"));
+    changes = other->incidents().note({}, {host}, rule, kNow + 200001, QStringLiteral("w2"));
     QVERIFY(changes && changes->closed.isEmpty());
-    QCOMPARE(store->markIncidentAlerted(opened.id, kNow + 200002), std::optional<bool>(false));
+    QCOMPARE(store->incidents().markAlerted(opened.id, kNow + 200002), std::optional<bool>(false));
     // Its failures are forgotten: two new ones open nothing.
-    changes =
-        store->noteIncidents({signal(host, "a", kNow + 201000), signal(host, "b", kNow + 201000)},
-                             {}, rule, kNow + 201000, QStringLiteral("w1"));
+    changes = store->incidents().note(
+        {signal(host, "a", kNow + 201000), signal(host, "b", kNow + 201000)}, {}, rule,
+        kNow + 201000, QStringLiteral("w1"));
     QVERIFY(changes && changes->open.isEmpty());
 
     // The history: open and closed, newest first.
-    const auto all = other->incidents(false, kNow);
+    const auto all = other->incidents().list(false, kNow);
     QVERIFY(all);
     QCOMPARE(all->size(), 1);
     QVERIFY(!all->first().isOpen());
     QCOMPARE(all->first().closedBy, QStringLiteral("w1"));
-    QCOMPARE(other->incidents(true).value_or(QList<IncidentRecord>{IncidentRecord{}}).size(), 0);
-    QCOMPARE(other->incidents(false, kNow + 100000).value().size(), 0); // opened before
+    QCOMPARE(other->incidents().list(true).value_or(QList<IncidentRecord>{IncidentRecord{}}).size(),
+             0);
+    QCOMPARE(other->incidents().list(false, kNow + 100000).value().size(), 0); // opened before
 }
 
 void tst_Store::alertTurns()
@@ -1151,21 +1152,21 @@ void tst_Store::alertTurns()
     auto other = openStore();
     QVERIFY(other);
     const QString kind = QStringLiteral("operation_failed");
-    QCOMPARE(store->takeAlertTurn(QStringLiteral("chat"), kind, kNow, 300000),
+    QCOMPARE(store->incidents().takeAlertTurn(QStringLiteral("chat"), kind, kNow, 300000),
              std::optional<bool>(true));
     // Another worker, within the interval: the fleet's message went already.
-    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 1000, 300000),
+    QCOMPARE(other->incidents().takeAlertTurn(QStringLiteral("chat"), kind, kNow + 1000, 300000),
              std::optional<bool>(false));
     // Another kind, another target: their own turns.
-    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), QStringLiteral("incident"), kNow + 1000,
-                                  300000),
+    QCOMPARE(other->incidents().takeAlertTurn(QStringLiteral("chat"), QStringLiteral("incident"),
+                                              kNow + 1000, 300000),
              std::optional<bool>(true));
-    QCOMPARE(other->takeAlertTurn(QStringLiteral("pager"), kind, kNow + 1000, 300000),
+    QCOMPARE(other->incidents().takeAlertTurn(QStringLiteral("pager"), kind, kNow + 1000, 300000),
              std::optional<bool>(true));
     // Once the interval has passed, the next one goes, and starts it again.
-    QCOMPARE(other->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300000, 300000),
+    QCOMPARE(other->incidents().takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300000, 300000),
              std::optional<bool>(true));
-    QCOMPARE(store->takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300001, 300000),
+    QCOMPARE(store->incidents().takeAlertTurn(QStringLiteral("chat"), kind, kNow + 300001, 300000),
              std::optional<bool>(false));
 }
 
@@ -1176,20 +1177,21 @@ void tst_Store::workersOffline()
     QVERIFY(store);
     auto other = openStore();
     QVERIFY(other);
-    QCOMPARE(other->offlineWorkers().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
-    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), kNow, kNow));
-    QVERIFY(store->saveWorkerOffline(QStringLiteral("w1"), kNow + 10, kNow + 10));
+    QCOMPARE(other->workerStates().offline().value_or(QList<WorkerOfflineRow>{{}}).size(), 0);
+    QVERIFY(store->workerStates().saveOffline(QStringLiteral("w2"), kNow, kNow));
+    QVERIFY(store->workerStates().saveOffline(QStringLiteral("w1"), kNow + 10, kNow + 10));
     // Offline again later: the row says the latest spell.
-    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), kNow + 20, kNow + 20));
-    auto rows = other->offlineWorkers();
+    QVERIFY(store->workerStates().saveOffline(QStringLiteral("w2"), kNow + 20, kNow + 20));
+    auto rows = other->workerStates().offline();
     QVERIFY(rows);
     QCOMPARE(rows->size(), 2);
     QCOMPARE(rows->at(0).workerId, QStringLiteral("w1"));
     QCOMPARE(rows->at(1).offlineSinceMs, kNow + 20);
     QCOMPARE(rows->at(1).updatedAtMs, kNow + 20);
-    QVERIFY(store->saveWorkerOffline(QStringLiteral("w2"), -1, kNow + 30));
-    QVERIFY(store->saveWorkerOffline(QStringLiteral("nobody"), -1, kNow + 30)); // no row: fine
-    rows = other->offlineWorkers();
+    QVERIFY(store->workerStates().saveOffline(QStringLiteral("w2"), -1, kNow + 30));
+    QVERIFY(
+        store->workerStates().saveOffline(QStringLiteral("nobody"), -1, kNow + 30)); // no row: fine
+    rows = other->workerStates().offline();
     QVERIFY(rows);
     QCOMPARE(rows->size(), 1);
     QCOMPARE(rows->first().workerId, QStringLiteral("w1"));

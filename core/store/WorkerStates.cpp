@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where each worker's credentials stand (docs/credentials.md), and which workers find no
 // network (docs/offline.md).
-#include "core/store/Schema.h"
-#include "core/store/Store.h"
+#include "core/store/WorkerStates.h"
+
+#include "core/store/Database.h"
 #include "core/store/StoreSql.h"
 
 #include <QSqlQuery>
@@ -11,11 +12,9 @@ namespace cooldown {
 
 using storesql::text;
 
-bool Store::saveCredentialState(const CredentialStateRow &row)
+bool WorkerStates::saveCredential(const CredentialStateRow &row)
 {
-    if (m_schemaVersion < schema::credentialsVersion())
-        return true; // a store held at an older version, in the migration tests
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db.prepare(QStringLiteral(
         "INSERT INTO credential_states (worker_id, credential_id, phase, valid_until,"
         " failing_since, next_try_at, last_error, token_requests, updated_at)"
         " VALUES (:worker, :credential, :phase, :valid, :failing, :next, :error, :requests, :at)"
@@ -32,20 +31,18 @@ bool Store::saveCredentialState(const CredentialStateRow &row)
     query.bindValue(QStringLiteral(":error"), text(row.lastError));
     query.bindValue(QStringLiteral(":requests"), row.tokenRequests);
     query.bindValue(QStringLiteral(":at"), row.updatedAtMs);
-    return exec(query);
+    return m_db.exec(query);
 }
 
-std::optional<QList<CredentialStateRow>> Store::credentialStates()
+std::optional<QList<CredentialStateRow>> WorkerStates::credentials()
 {
     QList<CredentialStateRow> out;
-    if (m_schemaVersion < schema::credentialsVersion())
-        return out;
-    QSqlQuery query =
-        prepare(QStringLiteral("SELECT worker_id, credential_id, phase, valid_until, failing_since,"
-                               " next_try_at, last_error, token_requests, updated_at"
-                               " FROM credential_states ORDER BY credential_id, worker_id"));
+    QSqlQuery query = m_db.prepare(
+        QStringLiteral("SELECT worker_id, credential_id, phase, valid_until, failing_since,"
+                       " next_try_at, last_error, token_requests, updated_at"
+                       " FROM credential_states ORDER BY credential_id, worker_id"));
     query.setForwardOnly(true);
-    if (!exec(query))
+    if (!m_db.exec(query))
         return std::nullopt;
     while (query.next()) {
         CredentialStateRow row;
@@ -63,21 +60,17 @@ std::optional<QList<CredentialStateRow>> Store::credentialStates()
     return out;
 }
 
-bool Store::forgetCredentialStates(const QString &workerId)
+bool WorkerStates::forgetCredentials(const QString &workerId)
 {
-    if (m_schemaVersion < schema::credentialsVersion())
-        return true;
     QSqlQuery query =
-        prepare(QStringLiteral("DELETE FROM credential_states WHERE worker_id = :worker"));
+        m_db.prepare(QStringLiteral("DELETE FROM credential_states WHERE worker_id = :worker"));
     query.bindValue(QStringLiteral(":worker"), text(workerId));
-    return exec(query);
+    return m_db.exec(query);
 }
 
-bool Store::saveWorkerOffline(const QString &workerId, qint64 offlineSinceMs, qint64 nowMs)
+bool WorkerStates::saveOffline(const QString &workerId, qint64 offlineSinceMs, qint64 nowMs)
 {
-    if (m_schemaVersion < schema::workerStatesVersion())
-        return true;
-    QSqlQuery query = prepare(
+    QSqlQuery query = m_db.prepare(
         offlineSinceMs < 0
             ? QStringLiteral("DELETE FROM worker_states WHERE worker_id = :worker")
             : QStringLiteral("INSERT INTO worker_states (worker_id, offline_since, updated_at)"
@@ -89,18 +82,16 @@ bool Store::saveWorkerOffline(const QString &workerId, qint64 offlineSinceMs, qi
         query.bindValue(QStringLiteral(":since"), offlineSinceMs);
         query.bindValue(QStringLiteral(":at"), nowMs);
     }
-    return exec(query);
+    return m_db.exec(query);
 }
 
-std::optional<QList<WorkerOfflineRow>> Store::offlineWorkers()
+std::optional<QList<WorkerOfflineRow>> WorkerStates::offline()
 {
     QList<WorkerOfflineRow> out;
-    if (m_schemaVersion < schema::workerStatesVersion())
-        return out;
-    QSqlQuery query = prepare(QStringLiteral(
+    QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT worker_id, offline_since, updated_at FROM worker_states ORDER BY worker_id"));
     query.setForwardOnly(true);
-    if (!exec(query))
+    if (!m_db.exec(query))
         return std::nullopt;
     while (query.next())
         out.append(
