@@ -2,13 +2,10 @@
 #include "app/RunCommand.h"
 
 #include "app/CommandLine.h"
-#include "app/JobsApi.h"
-#include "app/LocalListener.h"
+#include "app/RunService.h"
 #include "app/StopOnSignal.h"
 #include "core/config/WorkspaceConfig.h"
 #include "core/engine/EngineSession.h"
-#include "core/engine/PrometheusMetrics.h"
-#include "core/engine/RetentionRun.h"
 #include "core/store/Store.h"
 #include "core/time/Clock.h"
 #include "core/time/RandomSource.h"
@@ -235,58 +232,6 @@ std::optional<QString> refuseListener(const RunArguments &args, const WorkspaceC
     return std::nullopt;
 }
 
-// The gauges of a scrape, read on the engine's thread.
-ScrapeState scrape(EngineSession &engine, const Clock &clock)
-{
-    ScrapeState state;
-    state.maxInFlight = engine.config().concurrency.maxInFlight;
-    state.perHost = engine.config().concurrency.perHost;
-    const EngineFigures f = engine.figures();
-    state.inFlight = f.inFlight;
-    state.databaseUp = f.databaseUp;
-    state.operationsByState = f.openCounts;
-    state.credentials = f.credentials;
-    state.waitingForCredentials = f.waitingForCredentials;
-    const qint64 now = clock.nowMs();
-    state.nowMs = now;
-    for (const PartitionState &p : f.partitions) {
-        ++state.partitionsByPolicy[p.policyId];
-        state.availableUnitsByPolicy[p.policyId] += p.availableUnits;
-        state.heldPartitions += p.heldUntilMs > now ? 1 : 0;
-    }
-    for (const EndpointHold &h : f.endpointHolds)
-        state.heldEndpoints += h.untilMs > now ? 1 : 0;
-    state.offlineSinceMs = f.offlineSinceMs;
-    state.openIncidents = int(f.openIncidents.size());
-    QSet<QString> blocked;
-    for (const IncidentRecord &incident : f.openIncidents)
-        blocked.unite(QSet<QString>(incident.endpointIds.cbegin(), incident.endpointIds.cend()));
-    state.blockedEndpoints = int(blocked.size());
-    for (const EndpointConfig &e : engine.config().endpoints) {
-        if (e.latencyBudgetMs > 0)
-            state.latencyDegraded.insert(e.id, f.latencyDegraded.contains(e.id));
-    }
-    return state;
-}
-
-// The listener's routes: the local API, and Prometheus' /metrics.
-LocalResponse route(const LocalRequest &request, JobsApi &api,
-                    const std::function<QByteArray()> &metrics)
-{
-    if (JobsApi::handles(request))
-        return api.handle(request);
-    if (request.path != "/metrics")
-        return LocalResponse::text(404, "here are /metrics and /v1/jobs\n");
-    if (request.method != "GET" && request.method != "HEAD") {
-        LocalResponse r = LocalResponse::text(405, "GET only\n");
-        r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});
-        return r;
-    }
-    LocalResponse r = LocalResponse::text(200, metrics());
-    r.contentType = "text/plain; version=0.0.4; charset=utf-8";
-    return r;
-}
-
 QString timestamp()
 {
     return isoTime(SystemClock::instance().nowMs());
@@ -468,37 +413,15 @@ int runRun(const QStringList &arguments)
     if (!openStoreFor(kCommand, args.dbUrl, Create::IfMissing, &openFailed))
         return openFailed;
 
-    RetentionRun pruning(args.dbUrl, SystemClock::instance(), workspace->retention);
     StopOnSignal stopSignals;
     const SkewedClock clock(SystemClock::instance(), args.skewMs);
     EngineOptions engineOptions;
     engineOptions.clock = &clock;
     engineOptions.scheduler = args.options;
-    auto engine = EngineSession::open(std::move(*workspace), args.dbUrl, &error, engineOptions);
-    if (!engine)
+    auto service = RunService::open(std::move(*workspace), args.dbUrl, engineOptions, &error);
+    if (!service)
         return runtimeError(kCommand, error);
-
-    // Prometheus: counters fed by the engine, gauges read at each scrape.
-    PrometheusMetrics prometheus;
-    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
-                     [&](const AttemptRecord &a) { prometheus.record(a); });
-    QObject::connect(engine.get(), &EngineSession::attemptsWritten, engine.get(),
-                     [&](int, double seconds) { prometheus.recordStoreWrite(seconds); });
-    SystemRandom random;
-    JobsApi api(*engine, random);
-    QObject::connect(engine.get(), &EngineSession::attemptRecorded, engine.get(),
-                     [&](const AttemptRecord &, const OperationRecord &op) {
-                         if (op.state != OperationState::Scheduled &&
-                             op.state != OperationState::Waiting &&
-                             op.state != OperationState::Running)
-                             api.noteLeftQueue(clock.nowMs());
-                     });
-    const auto metrics = [&] {
-        return prometheus.render(scrape(*engine, clock));
-    };
-    LocalListener listener(
-        [&](const LocalRequest &request) { return route(request, api, metrics); },
-        engine->config().api.maxBodyBytes);
+    EngineSession *engine = &service->engine();
 
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -512,11 +435,10 @@ int runRun(const QStringList &arguments)
         engine->stop();
     };
     DatabaseWatch database(*engine, args.dbRetryForMs, out, err, stopRequested, requestStop);
-    QObject::connect(engine.get(), &EngineSession::stopped, qApp, &QCoreApplication::quit,
+    QObject::connect(engine, &EngineSession::stopped, qApp, &QCoreApplication::quit,
                      Qt::QueuedConnection);
     if (args.untilIdle)
-        QObject::connect(engine.get(), &EngineSession::idle, engine.get(), requestStop,
-                         Qt::QueuedConnection);
+        QObject::connect(engine, &EngineSession::idle, engine, requestStop, Qt::QueuedConnection);
     // SIGHUP reads the workspace file again and runs the engine on it without a
     // restart; a file that does not validate is not applied, and the run goes on.
     const auto reload = [&] {
@@ -533,22 +455,18 @@ int runRun(const QStringList &arguments)
         out.flush();
         engine->apply(std::move(*next));
     };
-    QObject::connect(engine.get(), &EngineSession::configApplied, engine.get(),
-                     [&](bool applied, const QString &problem) {
-                         if (!applied) {
-                             err << "cooldown run: the workspace was not applied: " << problem
-                                 << '\n';
-                             err.flush();
-                             return;
-                         }
-                         // Retention follows the workspace too.
-                         pruning.follow(engine->config().retention);
-                         listener.setMaxBodyBytes(engine->config().api.maxBodyBytes);
-                         out << timestamp()
-                             << " workspace applied: " << engine->config().endpoints.size()
-                             << " endpoints\n";
-                         out.flush();
-                     });
+    QObject::connect(
+        engine, &EngineSession::configApplied, engine, [&](bool applied, const QString &problem) {
+            if (!applied) {
+                err << "cooldown run: the workspace was not applied: " << problem << '\n';
+                err.flush();
+                return;
+            }
+            // Retention and the listener follow it too (RunService).
+            out << timestamp() << " workspace applied: " << engine->config().endpoints.size()
+                << " endpoints\n";
+            out.flush();
+        });
     if (!stopSignals.install(
             [&](int signal) {
                 if (signal == SIGHUP)
@@ -559,22 +477,22 @@ int runRun(const QStringList &arguments)
             &error, {SIGINT, SIGTERM, SIGHUP}))
         return runtimeError(kCommand, error);
     if (args.runForMs)
-        QTimer::singleShot(std::chrono::milliseconds(*args.runForMs), engine.get(), requestStop);
+        QTimer::singleShot(std::chrono::milliseconds(*args.runForMs), engine, requestStop);
 
     const bool listening = !args.listenText.isEmpty();
-    if (listening && !listener.listen(args.listenAddress, args.listenPort, &error))
+    if (listening && !service->listen(args.listenAddress, args.listenPort, &error))
         return runtimeError(kCommand,
                             QStringLiteral("--listen %1: %2").arg(args.listenText, error));
-    if (!engine->start(&error))
+    if (!service->start(&error))
         return runtimeError(kCommand, error);
     if (listening) {
         const QString host =
             args.listenAddress.protocol() == QAbstractSocket::IPv6Protocol
                 ? QLatin1Char('[') + args.listenAddress.toString() + QLatin1Char(']')
                 : args.listenAddress.toString();
-        out << "cooldown run: metrics at http://" << host << ':' << listener.port() << "/metrics\n";
+        out << "cooldown run: metrics at http://" << host << ':' << service->port() << "/metrics\n";
         if (engine->config().api.enabled())
-            out << "cooldown run: jobs API at http://" << host << ':' << listener.port()
+            out << "cooldown run: jobs API at http://" << host << ':' << service->port()
                 << "/v1/jobs\n";
     }
     out << "cooldown run: worker " << engine->workerId() << " on " << Store::displayUrl(args.dbUrl)
