@@ -61,7 +61,7 @@ std::optional<QStringList> chosenEndpoints(const QCommandLineParser &parser, con
             return std::nullopt;
         for (const EndpointConfig &e : workspace->endpoints)
             known.append(e.id);
-    } else if (const std::optional<QStringList> stored = store.endpointIds()) {
+    } else if (const std::optional<QStringList> stored = store.endpointReads().ids()) {
         known = *stored;
     } else {
         *problem = store.lastError();

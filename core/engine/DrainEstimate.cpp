@@ -128,7 +128,7 @@ std::optional<DrainInput> readDrainInput(Store &store, const OperationSelection 
     input.maxInFlight = maxInFlight;
     input.forced = action == OperatorAction::Force;
     const auto groups = store.matchingGroups(selection, action, nowMs);
-    const auto paused = groups ? store.pausedEndpointIds() : std::nullopt;
+    const auto paused = groups ? store.endpointReads().paused() : std::nullopt;
     if (!groups || !paused) {
         *error = store.lastError();
         return std::nullopt;
@@ -164,7 +164,8 @@ std::optional<DrainInput> readDrainInput(Store &store, const OperationSelection 
         input.buckets.append(b);
     }
     for (const QString &endpoint : std::as_const(endpoints)) {
-        const auto durations = store.exchangeDurations(endpoint, nowMs - 3'600'000, nowMs + 1, 200);
+        const auto durations =
+            store.endpointReads().exchangeDurations(endpoint, nowMs - 3'600'000, nowMs + 1, 200);
         if (durations && !durations->isEmpty())
             input.typicalDurationMs.insert(endpoint, std::max<qint64>(1, median(*durations)));
     }

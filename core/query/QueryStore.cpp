@@ -63,12 +63,12 @@ QMap<OperationState, qint64> QueryStore::openCountsByState()
 
 std::optional<QHash<QString, EndpointOpenWork>> QueryStore::openWorkByEndpoint()
 {
-    return m_store->openWorkByEndpoint();
+    return m_store->endpointReads().openWork();
 }
 
 std::optional<QHash<QString, qint64>> QueryStore::nextTicksByEndpoint()
 {
-    return m_store->nextTicksByEndpoint();
+    return m_store->endpointReads().nextTicks();
 }
 
 std::optional<bool> QueryStore::isEndpointPaused(const QString &endpointId)
@@ -78,7 +78,7 @@ std::optional<bool> QueryStore::isEndpointPaused(const QString &endpointId)
 
 std::optional<QSet<QString>> QueryStore::pausedEndpointIds()
 {
-    return m_store->pausedEndpointIds();
+    return m_store->endpointReads().paused();
 }
 
 std::optional<QList<EndpointHold>> QueryStore::endpointHolds()
@@ -93,7 +93,7 @@ std::optional<QList<IncidentRecord>> QueryStore::incidents(bool openOnly, qint64
 
 std::optional<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)
 {
-    return m_store->lastEndedState(endpointId);
+    return m_store->endpointReads().lastEndedState(endpointId);
 }
 
 std::optional<QList<PartitionState>> QueryStore::partitions(qint64 nowMs)
@@ -128,7 +128,7 @@ QList<AttemptRecord> QueryStore::attempts(const AttemptFilter &filter)
 
 std::optional<qint64> QueryStore::lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs)
 {
-    return m_store->lastSuccessAtMs(endpointId, sinceStartedMs);
+    return m_store->endpointReads().lastSuccessAtMs(endpointId, sinceStartedMs);
 }
 
 std::optional<KeptExchange> QueryStore::keptExchange(qint64 attemptId)
@@ -139,7 +139,7 @@ std::optional<KeptExchange> QueryStore::keptExchange(qint64 attemptId)
 std::optional<QList<qint64>> QueryStore::exchangeDurations(const QString &endpointId, qint64 fromMs,
                                                            qint64 toMs, int limit)
 {
-    return m_store->exchangeDurations(endpointId, fromMs, toMs, limit);
+    return m_store->endpointReads().exchangeDurations(endpointId, fromMs, toMs, limit);
 }
 
 void QueryStore::exportAttempts(CsvExporter *exporter, const AttemptFilter &filter,
@@ -192,25 +192,25 @@ std::optional<DrainInput> QueryStore::drainInput(const OperationSelection &selec
 bool QueryStore::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                   const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachReportSum(bucketMs, fromMs, toMs, endpoints, visit);
+    return m_store->reportSums().forEach(bucketMs, fromMs, toMs, endpoints, visit);
 }
 
 bool QueryStore::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                          const QStringList &endpoints, const ReportVisit &visit)
 {
-    return m_store->forEachThrottledSuccess(bucketMs, fromMs, toMs, endpoints, visit);
+    return m_store->reportSums().forEachThrottledSuccess(bucketMs, fromMs, toMs, endpoints, visit);
 }
 
 std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 bucketMs, qint64 fromMs,
                                                              qint64 toMs)
 {
-    return m_store->latencyCounts(bucketMs, fromMs, toMs);
+    return m_store->reportSums().latencyCounts(bucketMs, fromMs, toMs);
 }
 
 std::optional<QList<FailureMinute>>
 QueryStore::failureMinutes(const QString &endpointId, qint64 fromMs, qint64 toMs, bool throttledToo)
 {
-    return m_store->failureMinutes(endpointId, fromMs, toMs, throttledToo);
+    return m_store->reportSums().failureMinutes(endpointId, fromMs, toMs, throttledToo);
 }
 
 } // namespace cooldown

@@ -6,12 +6,14 @@
 #include "core/store/ClaimPlanner.h"
 #include "core/store/Database.h"
 #include "core/store/DatabaseFault.h"
+#include "core/store/EndpointReads.h"
 #include "core/store/IncidentRecords.h"
 #include "core/store/Incidents.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
 #include "core/store/ReportRecords.h"
+#include "core/store/ReportSums.h"
 #include "core/store/SqlDialect.h"
 #include "core/store/WorkerStates.h"
 
@@ -169,19 +171,6 @@ struct BulkOutcome
     };
     Result result = Result::Done;
     BulkProgress progress;
-};
-// ---------------------------------------------------------------------------------------
-
-// --- The Integrations view (StoreIntegrations.cpp) -----------------------------------
-// One endpoint's work that has not ended, as Store::openWorkByEndpoint reads it.
-struct EndpointOpenWork
-{
-    qint64 scheduled = 0;
-    qint64 running = 0;
-    qint64 waiting = 0; // waiting to retry
-    qint64 parked = 0;  // waiting for an operator
-    // The earliest next attempt of its scheduled or waiting operations; -1: none.
-    qint64 nextAttemptAtMs = -1;
 };
 // ---------------------------------------------------------------------------------------
 
@@ -442,6 +431,8 @@ public:
     // The parts that own tables of their own, on the store's connection.
     Incidents &incidents() { return m_incidents; }
     WorkerStates &workerStates() { return m_workerStates; }
+    ReportSums &reportSums() { return m_reportSums; }
+    EndpointReads &endpointReads() { return m_endpointReads; }
     // Scheduled and waiting operations due at nowMs, whether or not their partition
     // can send.
     qint64 dueCount(qint64 nowMs);
@@ -741,51 +732,6 @@ public:
     // pages still free afterwards, -1 on error; 0 elsewhere.
     qint64 incrementalVacuum(int pages);
 
-    // --- The SLA report (StoreReport.cpp, docs/report.md) ------------------------------
-    // bucketMs picks the table: 60000 the minutes, 3600000 the hours, 86400000 the days
-    // (UTC). The rollups whose time is in [fromMs, toMs), of the endpoints listed (every
-    // endpoint when none is), summed per time, endpoint, status class, decision and
-    // reason.
-    bool forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
-                          const std::function<bool(const ReportSum &)> &visit);
-    // The operations that succeeded after a 429 or 503, per time and endpoint.
-    bool forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                                 const QStringList &endpoints,
-                                 const std::function<bool(const ReportSum &)> &visit);
-    // The latency histogram of the hours (bucketMs 3600000) or days (86400000) that start
-    // in [fromMs, toMs), summed per endpoint and bucket. Empty with lastError() on failure.
-    std::optional<QList<LatencyCount>> latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs);
-    // The endpoint's minutes in [fromMs, toMs) with an attempt that failed, was retried
-    // or parked, not counting those answered 429 or 503 unless throttledToo; in order.
-    // Read through attempt_rollups_by_endpoint: the cost follows the endpoint's failures.
-    std::optional<QList<FailureMinute>> failureMinutes(const QString &endpointId, qint64 fromMs,
-                                                       qint64 toMs, bool throttledToo);
-
-    // --- The Integrations view (StoreIntegrations.cpp) -------------------------------
-    // Every endpoint's open work, read through the state index: the cost follows the
-    // open operations, not the history. Empty with lastError() on failure.
-    std::optional<QHash<QString, EndpointOpenWork>> openWorkByEndpoint();
-    // The next tick of every periodic endpoint.
-    std::optional<QHash<QString, qint64>> nextTicksByEndpoint();
-    // Every endpoint the store has a row for (a worker ran it, or it was paused or held).
-    std::optional<QStringList> endpointIds();
-    // The endpoints an operator paused.
-    std::optional<QSet<QString>> pausedEndpointIds();
-    // The state (succeeded or failed) of the endpoint's latest operation that ended in
-    // either; an empty inner optional when none has. Walks the endpoint's operations
-    // from the newest and stops at the first that ended.
-    std::optional<std::optional<OperationState>> lastEndedState(const QString &endpointId);
-    // When the endpoint's latest successful attempt that started at or after
-    // sinceStartedMs finished (-1: none such); empty on error. Walks the endpoint's
-    // attempts from the newest (attempts_by_endpoint) and stops at the first success.
-    std::optional<qint64> lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs = -1);
-    // The durations of the endpoint's latest `limit` exchanges (attempts with a
-    // duration, lease conflicts included: they did leave) that started in
-    // [fromMs, toMs), newest first. Rollups keep only sums; percentiles need values.
-    std::optional<QList<qint64>> exchangeDurations(const QString &endpointId, qint64 fromMs,
-                                                   qint64 toMs, int limit);
-    // -----------------------------------------------------------------------------------
-
 private:
     explicit Store(std::unique_ptr<Database> database);
     // The rollups of the attempts finishAttempts wrote, added up per key in the same
@@ -904,6 +850,8 @@ private:
     std::unique_ptr<Database> m_db;
     Incidents m_incidents;
     WorkerStates m_workerStates;
+    ReportSums m_reportSums;
+    EndpointReads m_endpointReads;
     int m_schemaVersion = 0;
     bool m_paceByDatabaseClock = false;
     WorkerClaimState m_ownClaims; // claimDue's

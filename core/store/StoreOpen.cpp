@@ -52,7 +52,8 @@ namespace cooldown {
 using namespace storesql;
 
 Store::Store(std::unique_ptr<Database> database)
-    : m_db(std::move(database)), m_incidents(*m_db), m_workerStates(*m_db)
+    : m_db(std::move(database)), m_incidents(*m_db), m_workerStates(*m_db), m_reportSums(*m_db),
+      m_endpointReads(*m_db)
 {}
 
 Store::~Store() = default;

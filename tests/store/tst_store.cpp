@@ -1273,7 +1273,7 @@ void tst_Store::heldEndpoint()
     QCOMPARE(store->holdEndpoints({QStringLiteral("new")}, kNow + 1000, QStringLiteral("x"), kNow)
                  .value_or(QStringList()),
              QStringList{QStringLiteral("new")});
-    QVERIFY(store->endpointIds().value_or(QStringList()).contains(QStringLiteral("new")));
+    QVERIFY(store->endpointReads().ids().value_or(QStringList()).contains(QStringLiteral("new")));
 }
 
 void tst_Store::pauseAfterFailures()

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The store: the reads of the SLA report (docs/report.md). Each is a range scan of a
+// The store's part for the reads of the SLA report (docs/report.md). Each is a range scan of a
 // rollup table's primary key, or of the minutes of one endpoint through
 // attempt_rollups_by_endpoint, summed by the database, so that a year of history costs
 // as many rows as it has days, or failed minutes, never its attempts.
 
-#include "core/store/Store.h"
-#include "core/store/StoreSql.h"
+#include "core/store/ReportSums.h"
 
-#include "core/store/Schema.h"
+#include "core/store/Database.h"
+#include "core/store/StoreSql.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -61,9 +61,8 @@ QString endpointFilter(const QStringList &endpoints)
 
 } // namespace
 
-bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                             const QStringList &endpoints,
-                             const std::function<bool(const ReportSum &)> &visit)
+bool ReportSums::forEach(qint64 bucketMs, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
+                         const std::function<bool(const ReportSum &)> &visit)
 {
     const auto [time, suffix] = tableOf(bucketMs);
     // Lease conflicts are responses, not outcomes: the report leaves them out. So it
@@ -75,9 +74,9 @@ bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
                                        " AND reason <> 'offline'%3"
                                        " GROUP BY %1, endpoint_id, status_class, decision, reason")
                             .arg(time, suffix, endpointFilter(endpoints));
-    QSqlQuery query(m_db->connection());
-    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db->exec(query)) {
-        m_db->fail(QStringLiteral("report sums"), errorText(query.lastError()));
+    QSqlQuery query(m_db.connection());
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db.exec(query)) {
+        m_db.fail(QStringLiteral("report sums"), errorText(query.lastError()));
         return false;
     }
     ReportSum sum;
@@ -92,26 +91,24 @@ bool Store::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
             break;
     }
     if (query.lastError().isValid()) {
-        m_db->fail(QStringLiteral("report sums"), errorText(query.lastError()));
+        m_db.fail(QStringLiteral("report sums"), errorText(query.lastError()));
         return false;
     }
-    m_db->clearError();
+    m_db.clearError();
     return true;
 }
 
-bool Store::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                                    const QStringList &endpoints,
-                                    const std::function<bool(const ReportSum &)> &visit)
+bool ReportSums::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                                         const QStringList &endpoints,
+                                         const std::function<bool(const ReportSum &)> &visit)
 {
-    if (m_schemaVersion < schema::latencyRollupsVersion())
-        return true;
     const auto [time, suffix] = tableOf(bucketMs);
     const QString sql = QStringLiteral("SELECT %1, endpoint_id, operations FROM"
                                        " throttled_successes%2 WHERE %1 >= :from AND %1 < :to%3")
                             .arg(time, suffix, endpointFilter(endpoints));
-    QSqlQuery query(m_db->connection());
-    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db->exec(query)) {
-        m_db->fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
+    QSqlQuery query(m_db.connection());
+    if (!prepareRange(query, sql, fromMs, toMs, endpoints) || !m_db.exec(query)) {
+        m_db.fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
         return false;
     }
     ReportSum sum;
@@ -123,23 +120,22 @@ bool Store::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
             break;
     }
     if (query.lastError().isValid()) {
-        m_db->fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
+        m_db.fail(QStringLiteral("throttled successes"), errorText(query.lastError()));
         return false;
     }
-    m_db->clearError();
+    m_db.clearError();
     return true;
 }
 
-std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs)
+std::optional<QList<LatencyCount>> ReportSums::latencyCounts(qint64 bucketMs, qint64 fromMs,
+                                                             qint64 toMs)
 {
     QList<LatencyCount> out;
-    if (m_schemaVersion < schema::latencyRollupsVersion())
-        return out;
     // Per hour (the table has no suffix: there is no minute histogram) or per day.
     const bool daily = bucketMs > kHourMs;
     const QString time = daily ? QStringLiteral("day_at") : QStringLiteral("hour_at");
     const QString suffix = daily ? QStringLiteral("_daily") : QString();
-    QSqlQuery query(m_db->connection());
+    QSqlQuery query(m_db.connection());
     if (!prepareRange(query,
                       QStringLiteral("SELECT endpoint_id, bucket, CAST(SUM(attempts) AS BIGINT)"
                                      " FROM attempt_latency_rollups%2"
@@ -147,23 +143,23 @@ std::optional<QList<LatencyCount>> Store::latencyCounts(qint64 bucketMs, qint64 
                                      " GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket")
                           .arg(time, suffix),
                       fromMs, toMs) ||
-        !m_db->exec(query)) {
-        m_db->fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
+        !m_db.exec(query)) {
+        m_db.fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
         return std::nullopt;
     }
     while (query.next())
         out.append(
             {query.value(0).toString(), query.value(1).toInt(), query.value(2).toLongLong()});
     if (query.lastError().isValid()) {
-        m_db->fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
+        m_db.fail(QStringLiteral("latency histogram"), errorText(query.lastError()));
         return std::nullopt;
     }
-    m_db->clearError();
+    m_db.clearError();
     return out;
 }
 
-std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpointId, qint64 fromMs,
-                                                          qint64 toMs, bool throttledToo)
+std::optional<QList<FailureMinute>>
+ReportSums::failureMinutes(const QString &endpointId, qint64 fromMs, qint64 toMs, bool throttledToo)
 {
     // The failed minutes through the index by endpoint, then each such minute's rows
     // through the primary key (minute, endpoint), and the endpoint's next success
@@ -188,14 +184,14 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
             .arg(throttled, throttledToo
                                 ? QString()
                                 : QStringLiteral(" AND NOT f.status_class IN ('429', '503')"));
-    QSqlQuery query(m_db->connection());
+    QSqlQuery query(m_db.connection());
     if (!prepareRange(query, sql, fromMs, toMs, {endpointId, endpointId, endpointId})) {
-        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        m_db.fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
     query.bindValue(QStringLiteral(":end"), toMs);
-    if (!m_db->exec(query)) {
-        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+    if (!m_db.exec(query)) {
+        m_db.fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
     QList<FailureMinute> out;
@@ -204,10 +200,10 @@ std::optional<QList<FailureMinute>> Store::failureMinutes(const QString &endpoin
                     query.value(2).toLongLong(), query.value(3).toLongLong(),
                     query.value(4).isNull() ? -1 : query.value(4).toLongLong()});
     if (query.lastError().isValid()) {
-        m_db->fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
+        m_db.fail(QStringLiteral("failed minutes"), errorText(query.lastError()));
         return std::nullopt;
     }
-    m_db->clearError();
+    m_db.clearError();
     return out;
 }
 
