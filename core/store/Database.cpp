@@ -236,14 +236,17 @@ std::unique_ptr<Database> Database::connect(const QString &url, const StoreOptio
     return database;
 }
 
-bool Database::setUpSqlite(bool newDatabase, QString *error)
+bool Database::mayRetryFirstLock(const QString &why, const QElapsedTimer &waited) const
 {
-    // Processes that open a new SQLite file at the same moment race for its first locks
-    // (creating it, switching it to WAL), and SQLite refuses some of those at once,
-    // without its busy handler, where waiting could deadlock: they are tried again until
-    // the busy timeout.
-    QElapsedTimer waited;
-    waited.start();
+    if (isPostgres() || !why.contains(QLatin1String("locked")) ||
+        waited.elapsed() >= m_options.busyTimeoutMs)
+        return false;
+    QThread::msleep(5 + QRandomGenerator::global()->bounded(20));
+    return true;
+}
+
+bool Database::setUpSqlite(bool newDatabase, const QElapsedTimer &waited, QString *error)
+{
     QSqlQuery pragma(m_database);
     auto failed = [&] {
         *error = errorText(pragma.lastError());
@@ -254,10 +257,8 @@ bool Database::setUpSqlite(bool newDatabase, QString *error)
     if (newDatabase && !pragma.exec(QStringLiteral("PRAGMA auto_vacuum=INCREMENTAL")))
         return failed();
     while (!pragma.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
-        if (!errorText(pragma.lastError()).contains(QLatin1String("locked")) ||
-            waited.elapsed() >= m_options.busyTimeoutMs)
+        if (!mayRetryFirstLock(errorText(pragma.lastError()), waited))
             return failed();
-        QThread::msleep(5 + QRandomGenerator::global()->bounded(20));
     }
     pragma.next();
     const QString mode = pragma.value(0).toString();

@@ -5,6 +5,7 @@
 #include "core/store/SqlDialect.h"
 #include "core/store/SqlTransaction.h"
 
+#include <QElapsedTimer>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
@@ -103,11 +104,17 @@ public:
     sqlite3 *sqliteHandle() const;
     bool usesLinkedSqlite() const { return m_linkedSqlite; }
 
+    // Processes that open a new SQLite file at the same moment race for its first locks
+    // (creating it, switching it to WAL), and SQLite refuses some of those at once,
+    // without its busy handler, where waiting could deadlock. True, after a short
+    // random pause, when why is such a refusal and less than the busy timeout has
+    // passed since waited started: try again. Always false on PostgreSQL.
+    bool mayRetryFirstLock(const QString &why, const QElapsedTimer &waited) const;
     // SQLite: what a connection needs before the first write (the write-ahead log,
     // pragmas, the busy handler, the checkpointer). newDatabase: no table exists yet,
-    // so the file can still be given incremental vacuum. Tries again while another
-    // process creating the same file holds its first locks, up to the busy timeout.
-    bool setUpSqlite(bool newDatabase, QString *error);
+    // so the file can still be given incremental vacuum. A first lock refused is tried
+    // again (mayRetryFirstLock) within the busy timeout counted from waited.
+    bool setUpSqlite(bool newDatabase, const QElapsedTimer &waited, QString *error);
     // SQLite with StoreOptions::reserveBytes: the reserve file beside the database,
     // made when missing and the disk has room for it. Once the schema is in place.
     void makeReserve();

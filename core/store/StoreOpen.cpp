@@ -20,7 +20,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRandomGenerator>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -28,7 +27,6 @@
 #include <QSqlRecord>
 #include <QStorageInfo>
 #include <QStringList>
-#include <QThread>
 #include <QUrl>
 #include <QVariant>
 
@@ -80,10 +78,10 @@ std::unique_ptr<Store> Store::open(const QString &url, QString *error, const Sto
         qCDebug(lcStore).noquote() << why;
         return std::unique_ptr<Store>();
     };
+    if (failure)
+        *failure = OpenFailure::None;
     OpenFailure kind = OpenFailure::None;
     std::unique_ptr<Database> database = Database::connect(url, options, &message, &kind);
-    if (failure)
-        *failure = kind;
     if (!database)
         return failed(message, kind);
     std::unique_ptr<Store> store(new Store(std::move(database)));
@@ -108,25 +106,16 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         return false;
     };
 
-    // Processes that open a new SQLite file at the same moment race for its first locks
-    // (creating it, switching it to WAL), and SQLite refuses some of those at once,
-    // without its busy handler, where waiting could deadlock: they are tried again until
-    // the busy timeout.
+    // Opened by several processes at once, a new SQLite file's first locks may be
+    // refused: the version read and the set-up are tried again within one busy timeout.
     QElapsedTimer waited;
     waited.start();
-    auto mayRetry = [&](const QString &why) {
-        if (postgres || !why.contains(QLatin1String("locked")) ||
-            waited.elapsed() >= options.busyTimeoutMs)
-            return false;
-        QThread::msleep(5 + QRandomGenerator::global()->bounded(20));
-        return true;
-    };
 
     // Read before writing anything: a database from a newer version must stay untouched.
     QString detail;
     std::optional<int> found;
     while (!(found = readSchemaVersion(&detail))) {
-        if (!mayRetry(detail))
+        if (!m_db->mayRetryFirstLock(detail, waited))
             return problem(detail);
     }
     const int latest = schema::latestVersion();
@@ -137,7 +126,7 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
                            .arg(*found)
                            .arg(latest));
 
-    if (!postgres && !m_db->setUpSqlite(*found == 0, &detail))
+    if (!postgres && !m_db->setUpSqlite(*found == 0, waited, &detail))
         return problem(detail);
 
     m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;

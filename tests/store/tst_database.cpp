@@ -44,7 +44,9 @@ private:
             qWarning().noquote() << error;
             return nullptr;
         }
-        if (!db->setUpSqlite(true, &error)) {
+        QElapsedTimer waited;
+        waited.start();
+        if (!db->setUpSqlite(true, waited, &error)) {
             qWarning().noquote() << error;
             return nullptr;
         }
