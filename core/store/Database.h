@@ -33,8 +33,6 @@ struct StoreOptions
     // SQLite: false refuses a path where no database exists yet, instead of creating
     // one there (readers such as the export must not leave empty databases behind).
     bool createIfMissing = true;
-    // Migrate no further than this version; 0 means the latest. For tests of migrations.
-    int schemaVersion = 0;
     // PostgreSQL: partition buckets are paced by the server's clock, so that workers
     // whose clocks disagree still agree on them. False paces them by the nowMs the
     // caller passes, as SQLite always does (one machine, one clock): for tests that

@@ -14,12 +14,12 @@ int latestVersion();
 // The dialects differ only in how a table gets its generated primary key.
 QStringList migrationStep(int version, bool postgres);
 
-// The version that added attempt_rollups: a store held at an older one (tests of
-// migrations) records attempts without them.
+// The versions that added what the migration tests check; the store's reads and writes
+// know the latest schema only.
+// The version that added attempt_rollups.
 int rollupsVersion();
 
-// The version that added operator_audit: a store held at an older one records
-// operator actions without their rows.
+// The version that added operator_audit.
 int auditVersion();
 
 // The version that added inflight_peaks.

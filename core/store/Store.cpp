@@ -8,7 +8,6 @@
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
-#include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
 
@@ -368,15 +367,11 @@ std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
 QList<WorkerLeases> Store::workers()
 {
     QList<WorkerLeases> out;
-    const QString standby =
-        m_schemaVersion >= schema::standbyVersion()
-            ? QStringLiteral("SUM(CASE WHEN holds_permit = 0 THEN 1 ELSE 0 END)")
-            : QStringLiteral("0");
     QSqlQuery query = m_db->prepare(
-        QStringLiteral("SELECT lease_owner, COUNT(*), MAX(lease_expires_at), %1 FROM operations"
+        QStringLiteral("SELECT lease_owner, COUNT(*), MAX(lease_expires_at),"
+                       " SUM(CASE WHEN holds_permit = 0 THEN 1 ELSE 0 END) FROM operations"
                        " WHERE state = 'running' AND lease_owner <> '' GROUP BY lease_owner"
-                       " ORDER BY 3 DESC")
-            .arg(standby));
+                       " ORDER BY 3 DESC"));
     if (!m_db->exec(query))
         return out;
     while (query.next())
@@ -542,12 +537,7 @@ std::optional<qint64> Store::nextTickAtMs()
 
 QString Store::operationColumns() const
 {
-    // A database held at an older schema (the migration tests hold one) has no job
-    // values yet.
-    QString list = columns(kOperationColumns);
-    if (m_schemaVersion < 9)
-        list.replace(QLatin1String("job_values"), QLatin1String("'' AS job_values"));
-    return list;
+    return columns(kOperationColumns);
 }
 
 std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint64 nowMs,
@@ -572,14 +562,11 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     // key is its alone (a unique index): of two workers handing in the same key at
     // once, the second inserts nothing and finds the first's operation.
     const bool handedIn = !operation.requestHash.isEmpty();
-    const bool jobColumns = m_schemaVersion >= 9 || handedIn;
     SqlStatement *query = m_db->cached(
         QStringLiteral("INSERT INTO operations (endpoint_id, state, created_at, next_attempt_at,"
-                       " idempotency_key, policy_id, partition_key, cost, host, request_body%1)"
-                       " VALUES (:endpoint, 'scheduled', :now, :due, :key, :policy, :partition,"
-                       " :cost, :host, :body%2)")
-            .arg(jobColumns ? QStringLiteral(", job_values, request_hash") : QString(),
-                 jobColumns ? QStringLiteral(", :values, :hash") : QString()) +
+                       " idempotency_key, policy_id, partition_key, cost, host, request_body,"
+                       " job_values, request_hash) VALUES (:endpoint, 'scheduled', :now, :due,"
+                       " :key, :policy, :partition, :cost, :host, :body, :values, :hash)") +
         (handedIn ? QStringLiteral(" ON CONFLICT (idempotency_key) WHERE request_hash <> ''"
                                    " DO NOTHING")
                   : QString()) +
@@ -595,10 +582,8 @@ std::optional<qint64> Store::insertOperation(const NewOperation &operation, qint
     query->bindValue(QStringLiteral(":key"), text(operation.idempotencyKey));
     query->bindValue(QStringLiteral(":policy"), text(operation.policyId));
     query->bindValue(QStringLiteral(":partition"), text(operation.partitionKey));
-    if (jobColumns) {
-        query->bindValue(QStringLiteral(":values"), jobValuesText(operation.jobValues));
-        query->bindValue(QStringLiteral(":hash"), text(operation.requestHash));
-    }
+    query->bindValue(QStringLiteral(":values"), jobValuesText(operation.jobValues));
+    query->bindValue(QStringLiteral(":hash"), text(operation.requestHash));
     if (!m_db->exec(*query))
         return std::nullopt;
     QVariant id;

@@ -335,6 +335,12 @@ public:
     static std::unique_ptr<Store> open(const QString &url, QString *error,
                                        const StoreOptions &options = {},
                                        OpenFailure *failure = nullptr);
+    // Makes a database of an older schema version (created, or migrated up to it) and
+    // closes it again: for the migration tests, which seed it with rows as that version
+    // wrote them and then open it. No Store is handed out for it: every read and write
+    // assumes the latest schema, which open() migrates to.
+    static bool createAtVersion(const QString &url, int version, QString *error,
+                                const StoreOptions &options = {});
     static int latestSchemaVersion();
     // The URL as it may be shown: the password replaced by a marker.
     static QString displayUrl(const QString &url);
@@ -364,7 +370,8 @@ public:
     // SQLite: whether the store calls the linked SQLite library on Qt's connection
     // (StoreOptions::useLinkedSqlite); false on PostgreSQL.
     bool usesLinkedSqlite() const { return m_db->usesLinkedSqlite(); }
-    int schemaVersion() const { return m_schemaVersion; }
+    // The version the database's schema_meta states; nullopt when it cannot be read.
+    std::optional<int> schemaVersion();
     QString lastError() const { return m_db->lastError(); }
 
     // Endpoints and policies, as configured.
@@ -759,8 +766,9 @@ private:
 
     // *newerSchema: the database is of a newer version than this build (the caller's
     // to fix, not the environment's).
+    // Migrates to targetVersion (0: the latest).
     bool initialise(const StoreOptions &options, const QString &displayName, QString *error,
-                    bool *newerSchema);
+                    bool *newerSchema, int targetVersion = 0);
     std::optional<int> readSchemaVersion(QString *error);
     bool migrate(int from, int to, QString *error);
     bool ensureEndpointRow(const QString &endpointId, qint64 nowMs);
@@ -815,7 +823,7 @@ private:
     bool noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
                      const WorkerClaimState &state, WorkerClaimState *next);
     bool writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
-                     bool standbyKnown, QList<OperationRecord> *claimed);
+                     QList<OperationRecord> *claimed);
     // Each lane's new TAT, window and when a claim looks at it next.
     bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
     bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
@@ -852,7 +860,6 @@ private:
     WorkerStates m_workerStates;
     ReportSums m_reportSums;
     EndpointReads m_endpointReads;
-    int m_schemaVersion = 0;
     bool m_paceByDatabaseClock = false;
     WorkerClaimState m_ownClaims; // claimDue's
     // The clock leases and buckets run on (the database's on PostgreSQL) minus the

@@ -5,7 +5,6 @@
 #include "core/store/Store.h"
 #include "core/store/StoreSql.h"
 
-#include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 
 #include <QSqlQuery>
@@ -356,9 +355,6 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
 
 bool Store::writeAudit(AuditRecord *audit, qint64 changed)
 {
-    // A store held at an older schema (tests of migrations) has no audit table.
-    if (m_schemaVersion < schema::auditVersion())
-        return true;
     if (audit->id > 0) {
         QSqlQuery add = m_db->prepare(
             QStringLiteral("UPDATE operator_audit SET changed = changed + ? WHERE id = ?"));
@@ -408,8 +404,6 @@ bool Store::recordOperatorAction(AuditRecord *audit)
 std::optional<QList<AuditRecord>> Store::operatorActions(qint64 fromMs, qint64 toMs, int limit,
                                                          bool newestFirst)
 {
-    if (m_schemaVersion < schema::auditVersion())
-        return QList<AuditRecord>();
     QString sql = QStringLiteral("SELECT id, at, actor, worker_id, action, target, asked, changed"
                                  " FROM operator_audit WHERE at >= ? AND at < ? ORDER BY id");
     if (newestFirst)

@@ -9,7 +9,6 @@
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
-#include "core/store/Schema.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
 
@@ -79,13 +78,13 @@ constexpr qint64 kCancelledSweepMs = 1000;
 // A caller's clock this far from the database's is moved onto it part by part.
 constexpr qint64 kSkewedClockMs = 1000;
 
-// The fleet's permits a claim counts against. No operation is claimed on standby by a
-// schema without the standby column, nor where no permit is limited: all are free.
-FleetPermits fleetPermitsFor(const FleetConcurrency &concurrency, bool standbyKnown)
+// The fleet's permits a claim counts against. No operation is claimed on standby where
+// no permit is limited: all are free.
+FleetPermits fleetPermitsFor(const FleetConcurrency &concurrency)
 {
     FleetPermits permits;
     permits.limits = concurrency;
-    if (!standbyKnown || !permits.limited())
+    if (!permits.limited())
         permits.limits.standbyPerHost = 0;
     return permits;
 }
@@ -161,8 +160,7 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
         return {};
 
     // Fleet-wide permits: the running operations whose leases are live.
-    const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
-    FleetPermits permits = fleetPermitsFor(concurrency, standbyKnown);
+    FleetPermits permits = fleetPermitsFor(concurrency);
     if (permits.limited() && !countPermits(workerId, clock.leaseNowMs, &permits))
         return {};
 
@@ -197,7 +195,7 @@ ClaimResult Store::claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, 
     WorkerClaimState next = state;
     if ((permits.limited() &&
          !noteWanting(workerId, clock.leaseNowMs, plan.capped, state, &next)) ||
-        !writeClaims(plan, workerId, clock.leaseNowMs + leaseMs, standbyKnown, &claimed) ||
+        !writeClaims(plan, workerId, clock.leaseNowMs + leaseMs, &claimed) ||
         !writeLanes(lanes, clock) || !chargeForced(forced, clock.paceNowUs))
         return {};
     if (!transaction.commit()) {
@@ -268,15 +266,10 @@ bool Store::sweepCancelledLeases(qint64 leaseNowMs)
 bool Store::countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermits *permits)
 {
     // Operations on standby hold leases, not permits.
-    const bool standbyKnown = m_schemaVersion >= schema::standbyVersion();
     SqlStatement *running = m_db->cached(
-        standbyKnown
-            ? QStringLiteral("SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
-                             " WHERE state = 'running' AND lease_expires_at > :now"
-                             " GROUP BY host, lease_owner, holds_permit")
-            : QStringLiteral("SELECT host, lease_owner, 1, COUNT(*) FROM operations"
-                             " WHERE state = 'running' AND lease_expires_at > :now"
-                             " GROUP BY host, lease_owner"));
+        QStringLiteral("SELECT host, lease_owner, holds_permit, COUNT(*) FROM operations"
+                       " WHERE state = 'running' AND lease_expires_at > :now"
+                       " GROUP BY host, lease_owner, holds_permit"));
     if (!running)
         return false;
     running->bindValue(QStringLiteral(":now"), leaseNowMs);
@@ -506,7 +499,7 @@ bool Store::noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
 }
 
 bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
-                        bool standbyKnown, QList<OperationRecord> *claimed)
+                        QList<OperationRecord> *claimed)
 {
     if (plan.picked.isEmpty())
         return true;
@@ -525,9 +518,8 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         };
         // Rescues (running before this update) send nothing and hold no permit. So do
         // operations claimed on standby.
-        if (standbyKnown)
-            set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
-                                  " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
+        set += QStringLiteral(", holds_permit = CASE WHEN state = 'running'"
+                              " OR id = ANY(CAST(:standby AS BIGINT[])) THEN 0 ELSE 1 END");
         SqlStatement *update = m_db->cached(
             QStringLiteral(
                 "UPDATE operations SET %1 WHERE id = ANY(CAST(:ids AS BIGINT[])) RETURNING %2")
@@ -536,8 +528,7 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
             return false;
         update->bindValue(QStringLiteral(":owner"), text(workerId));
         update->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
-        if (standbyKnown)
-            update->bindValue(QStringLiteral(":standby"), idArray(plan.onStandby));
+        update->bindValue(QStringLiteral(":standby"), idArray(plan.onStandby));
         update->bindValue(QStringLiteral(":ids"), idArray(plan.picked));
         if (!m_db->exec(*update))
             return false;
@@ -552,9 +543,7 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
     // than parsing a new statement for each claim (most claims take one or two) and
     // RETURNING's temporary table.
     // Rescues (running before this update) send nothing and hold no permit.
-    if (standbyKnown)
-        set +=
-            QStringLiteral(", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
+    set += QStringLiteral(", holds_permit = CASE WHEN state = 'running' THEN 0 ELSE :permit END");
     SqlStatement *update =
         m_db->cached(QStringLiteral("UPDATE operations SET %1 WHERE id = :id").arg(set));
     SqlStatement *read = m_db->cached(
@@ -565,8 +554,7 @@ bool Store::writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 l
         update->bindValue(QStringLiteral(":owner"), text(workerId));
         update->bindValue(QStringLiteral(":expires"), leaseExpiresAtMs);
         update->bindValue(QStringLiteral(":id"), id);
-        if (standbyKnown)
-            update->bindValue(QStringLiteral(":permit"), plan.onStandby.contains(id) ? 0 : 1);
+        update->bindValue(QStringLiteral(":permit"), plan.onStandby.contains(id) ? 0 : 1);
         if (!m_db->exec(*update))
             return false;
         read->bindValue(QStringLiteral(":id"), id);
@@ -700,11 +688,9 @@ bool Store::insertAttempt(const AttemptRecord &a, bool leaseConflict, qint64 *id
     const qint64 attemptId = inserted.toLongLong();
     if (id)
         *id = attemptId;
-    if (m_schemaVersion < schema::keptExchangesVersion()) // a store held at an older version
-        return true;
     if (!a.checkFailure.isEmpty()) {
         // Written apart: few attempts fail a check, and every attempt's insert stays one
-        // statement shared by all versions.
+        // statement prepared once.
         SqlStatement *check = m_db->cached(
             QStringLiteral("UPDATE attempts SET check_failure = :check WHERE id = :id"));
         if (!check)

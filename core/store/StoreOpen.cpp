@@ -92,8 +92,35 @@ std::unique_ptr<Store> Store::open(const QString &url, QString *error, const Sto
     return store;
 }
 
+bool Store::createAtVersion(const QString &url, int version, QString *error,
+                            const StoreOptions &options)
+{
+    if (version <= 0 || version > schema::latestVersion()) {
+        *error = QStringLiteral("schema version %1 does not exist (1 to %2)")
+                     .arg(version)
+                     .arg(schema::latestVersion());
+        return false;
+    }
+    OpenFailure failure = OpenFailure::None;
+    std::unique_ptr<Database> database = Database::connect(url, options, error, &failure);
+    if (!database)
+        return false;
+    Store store(std::move(database));
+    bool newerSchema = false;
+    return store.initialise(options, displayUrl(url), error, &newerSchema, version);
+}
+
+std::optional<int> Store::schemaVersion()
+{
+    QString error;
+    const std::optional<int> version = readSchemaVersion(&error);
+    if (!version)
+        m_db->fail(QStringLiteral("schema version"), error);
+    return version;
+}
+
 bool Store::initialise(const StoreOptions &options, const QString &displayName, QString *error,
-                       bool *newerSchema)
+                       bool *newerSchema, int targetVersion)
 {
     const bool postgres = m_db->isPostgres();
     auto problem = [&](const QString &detail) {
@@ -130,8 +157,7 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
         return problem(detail);
 
     m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;
-    const int target = options.schemaVersion > 0 ? std::min(options.schemaVersion, latest) : latest;
-    m_schemaVersion = *found;
+    const int target = targetVersion > 0 ? std::min(targetVersion, latest) : latest;
     if (*found < target && !migrate(*found, target, &detail))
         return problem(detail);
     return true;
@@ -291,7 +317,6 @@ bool Store::migrate(int from, int to, QString *error)
         *error = transaction.error();
         return false;
     }
-    m_schemaVersion = std::max(from, to);
     return true;
 }
 

@@ -7,7 +7,6 @@
 #include "core/Logging.h"
 #include "core/http/Redaction.h"
 #include "core/ratelimit/MeasuredPace.h"
-#include "core/store/Schema.h"
 #include "core/store/SqlStatement.h"
 #include "core/store/SqlTransaction.h"
 #include "core/store/WalCheckpointer.h"
@@ -299,8 +298,6 @@ std::optional<QStringList> Store::holdEndpoints(const QStringList &endpointIds, 
 std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList &endpointIds,
                                                  AuditRecord *audit)
 {
-    if (m_schemaVersion < schema::endpointHoldsVersion())
-        return QStringList(); // a store held at an older version, in the migration tests
     // Read first, outside a write transaction: workers look every poll, and a hold
     // rarely ends.
     std::optional<QList<EndpointHold>> holds = endpointHolds();
@@ -354,8 +351,6 @@ std::optional<QStringList> Store::liftEndedHolds(qint64 nowMs, const QStringList
 
 std::optional<QList<EndpointHold>> Store::endpointHolds()
 {
-    if (m_schemaVersion < schema::endpointHoldsVersion())
-        return QList<EndpointHold>();
     // endpoints_paused, a partial index of the paused and held ones.
     SqlStatement *query =
         m_db->cached(QStringLiteral("SELECT id, held_until, held_reason FROM endpoints "

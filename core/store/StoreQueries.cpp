@@ -425,8 +425,6 @@ qint64 Store::leaseConflictCount()
 std::unique_ptr<AttemptCursor> Store::streamAttempts(const AttemptFilter &filter, bool withHeaders)
 {
     QString columns = attemptColumns();
-    if (m_schemaVersion < schema::keptExchangesVersion()) // a store held at an older version
-        columns.replace(QLatin1String("a.check_failure"), QLatin1String("''"));
     if (!withHeaders)
         columns.replace(QLatin1String("a.request_headers, a.response_headers"),
                         QLatin1String("'', ''"));

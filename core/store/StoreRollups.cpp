@@ -216,8 +216,6 @@ bool Store::writeReportCounts(const RollupBatch &batch)
         !upsertCounts(*m_db, QStringLiteral("throttled_successes_hourly"),
                       QStringLiteral("hour_at, endpoint_id"), QStringLiteral("operations"), hours))
         return false;
-    if (m_schemaVersion < schema::dailyReportVersion())
-        return true;
     // The same per day, and the rollups per day with the keys the report reads.
     using DayKey = std::tuple<qint64, QString, QString, QString, QString>;
     std::map<DayKey, qint64> days;
@@ -333,7 +331,7 @@ bool Store::writeRollups(const RollupBatch &batch)
 
 bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &workerId)
 {
-    if (peaks.isEmpty() || m_schemaVersion < schema::inFlightPeaksVersion())
+    if (peaks.isEmpty())
         return true;
     // The minute's row, then the hour's: the higher peak stays.
     std::map<qint64, int> minutes;
@@ -370,8 +368,6 @@ bool Store::writeInFlightPeaks(const QList<InFlightPeak> &peaks, const QString &
 bool Store::handOverPermits(const QList<FinishRequest> &requests,
                             const QList<FinishOutcome> &outcomes, const QString &workerId)
 {
-    if (m_schemaVersion < schema::standbyVersion())
-        return true;
     SqlStatement *update = nullptr;
     for (qsizetype i = 0; i < requests.size(); ++i) {
         const FinishRequest &request = requests.at(i);
@@ -417,7 +413,7 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         // Only a retry's next attempt can have waited past its due time; its
         // previous attempt is read before this one is written.
         qint64 dueAtMs = -1;
-        if (request.attempt.attempt > 1 && m_schemaVersion >= schema::rollupsVersion()) {
+        if (request.attempt.attempt > 1) {
             const std::optional<qint64> due = previousDueAtMs(request.attempt.operationId);
             if (!due)
                 return failAll(m_db->lastError());
@@ -431,7 +427,7 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         rollups.add(request.attempt, partitionKey, conflict, dueAtMs);
         // The SLA report tells operations that succeeded only after a 429 or 503 apart.
         if (!conflict && request.attempt.decision == Decision::Success &&
-            request.attempt.attempt > 1 && m_schemaVersion >= schema::latencyRollupsVersion()) {
+            request.attempt.attempt > 1) {
             bool throttled = false;
             if (!throttledBefore(request.attempt.operationId, &throttled))
                 return failAll(m_db->lastError());
@@ -453,9 +449,9 @@ QList<Store::FinishOutcome> Store::finishAttempts(const QList<FinishRequest> &re
         return failAll(m_db->lastError());
     // Last: on PostgreSQL the rollup rows are the ones other workers' commits touch
     // too, so their locks are held for the shortest time.
-    if (m_schemaVersion >= schema::rollupsVersion() && !writeRollups(rollups))
+    if (!writeRollups(rollups))
         return failAll(m_db->lastError());
-    if (m_schemaVersion >= schema::latencyRollupsVersion() && !writeReportCounts(rollups))
+    if (!writeReportCounts(rollups))
         return failAll(m_db->lastError());
     if (!writeInFlightPeaks(peaks, workerId))
         return failAll(m_db->lastError());
@@ -640,8 +636,6 @@ std::optional<QList<Store::InFlightPeak>> Store::inFlightPeaks(qint64 fromMs, qi
                                                                qint64 bucketMs)
 {
     QList<InFlightPeak> out;
-    if (m_schemaVersion < schema::inFlightPeaksVersion())
-        return out;
     const qint64 bucket = wholeMinutes(bucketMs);
     const qint64 from = std::max<qint64>(0, fromMs);
     std::map<qint64, int> peaks; // bucket start -> the fleet's peak
@@ -780,8 +774,7 @@ PruneBatch Store::pruneAttempts(qint64 beforeMs, int limit)
         m_db->clearError();
         return batch;
     }
-    if (m_schemaVersion >= schema::keptExchangesVersion() &&
-        !query.exec(
+    if (!query.exec(
             QStringLiteral("DELETE FROM kept_exchanges WHERE attempt_id IN (%1)").arg(victims))) {
         m_db->fail(QStringLiteral("prune kept exchanges"), errorText(query.lastError()));
         return batch;
@@ -848,8 +841,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
-    if (m_schemaVersion >= schema::inFlightPeaksVersion() &&
-        (!query.exec(QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < %1").arg(upTo)) ||
+    if ((!query.exec(QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < %1").arg(upTo)) ||
          !query.exec(QStringLiteral("DELETE FROM inflight_peaks_hourly WHERE hour_at <= %1")
                          .arg(upTo - kHourMs)))) {
         m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
@@ -862,8 +854,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         return batch;
     }
     // The SLA report's counts go with the rollups of the same minutes and hours.
-    if (m_schemaVersion >= schema::latencyRollupsVersion() &&
-        (!query.exec(
+    if ((!query.exec(
              QStringLiteral("DELETE FROM throttled_successes WHERE minute_at < %1").arg(upTo)) ||
          !query.exec(QStringLiteral("DELETE FROM throttled_successes_hourly WHERE hour_at <= %1")
                          .arg(upTo - kHourMs)) ||
@@ -875,8 +866,7 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
     // Whole days only, as the hours.
     for (const char *table :
          {"attempt_rollups_daily", "attempt_latency_rollups_daily", "throttled_successes_daily"}) {
-        if (m_schemaVersion >= schema::dailyReportVersion() &&
-            !query.exec(QStringLiteral("DELETE FROM %1 WHERE day_at <= %2")
+        if (!query.exec(QStringLiteral("DELETE FROM %1 WHERE day_at <= %2")
                             .arg(QLatin1String(table))
                             .arg(upTo - kDayMs))) {
             m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Rollups and retention, each beside its reference in the same run:
-//   recording  Store::finishAttempts with the rollups written in the same transaction,
-//              against the same store held at the schema before rollups (what recording
-//              cost until then), alternating, best of 3 each
+// Rollups and retention, each beside its reference in the same run (recording with the
+// rollups is bench_store's: Store::finishAttempts writes them in its transaction):
 //   overview   the Overview's figures at 24 h, 7 d and a 90-day window from the rollups
 //              (Store::forEachRollup summed per bucket into Metrics, then the snapshot),
 //              and a live update (the buckets that can still change), against the
@@ -14,7 +12,7 @@
 //              migration builds them in steps), against one INSERT ... SELECT of the
 //              recount on a copy
 //
-//   bench_rollups [--smoke] [--only recording|overview|prune|migration] [--rows N] [--keep]
+//   bench_rollups [--smoke] [--only overview|prune|migration] [--rows N] [--keep]
 
 #include "bench/BenchSupport.h"
 #include "core/engine/Metrics.h"
@@ -65,96 +63,21 @@ AttemptRecord makeAttempt(qint64 i, qint64 at)
     return a;
 }
 
-// Records `count` attempts through finishAttempts, 1,000 per transaction, on a fresh
-// database held at schemaVersion (0: the latest). Returns the seconds it took.
-double recordThroughStore(const QTemporaryDir &dir, const QString &name, qint64 count,
-                          int schemaVersion)
-{
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const QString path = dir.filePath(name);
-    QFile::remove(path);
-    QFile::remove(path + QStringLiteral("-wal"));
-    QFile::remove(path + QStringLiteral("-shm"));
-    StoreOptions options;
-    options.schemaVersion = schemaVersion;
-    std::unique_ptr<Store> store = openBenchStore(path, now, options);
-    {
-        CApiDatabase db(path);
-        OperationSeed seed;
-        seed.createdAtMs = now - 1000;
-        seed.nextAttemptAtMs = [now](qint64) {
-            return now - 1000;
-        };
-        seedOperations(db, count, seed);
-    }
-    const QList<OperationRecord> claimed = store->claimDue(kWorker, now, 3600000, int(count));
-    if (claimed.size() != count)
-        die(QStringLiteral("claimed %1 of %2: %3")
-                .arg(claimed.size())
-                .arg(count)
-                .arg(store->lastError()));
-    QList<QList<Store::FinishRequest>> groups;
-    for (qint64 i = 0; i < count; ++i) {
-        AttemptRecord a = makeAttempt(i, now + i);
-        a.operationId = claimed[i].id;
-        OperationRecord next = succeeded(claimed[i], a);
-        next.attempt = a.attempt;
-        if (i % 1000 == 0)
-            groups.append(QList<Store::FinishRequest>());
-        groups.last().append({a, next, claimed[i].version});
-    }
-    QElapsedTimer timer;
-    timer.start();
-    for (const QList<Store::FinishRequest> &requests : std::as_const(groups)) {
-        // At the latest version, each group commit also keeps the worker's in-flight
-        // peak of its minute, as the scheduler's do.
-        QList<Store::InFlightPeak> peaks;
-        if (schemaVersion == 0)
-            peaks.append({requests.first().attempt.finishedAtMs, 6});
-        for (const Store::FinishOutcome &outcome :
-             store->finishAttempts(requests, kWorker, peaks)) {
-            if (outcome.result != Store::FinishResult::Committed)
-                die(QStringLiteral("finishAttempts failed: %1").arg(outcome.error));
-        }
-    }
-    const double elapsed = seconds(timer);
-    if (store->countAttempts({}) != count)
-        die(QStringLiteral("the store holds %1 attempts").arg(store->countAttempts({})));
-    return elapsed;
-}
-
-void benchRecording(const QTemporaryDir &dir, qint64 count)
-{
-    const int before = schema::rollupsVersion() - 1;
-    double with = 1e9;
-    double without = 1e9;
-    for (int run = 0; run < 3; ++run) {
-        without = std::min(
-            without, recordThroughStore(dir, QStringLiteral("record-before.db"), count, before));
-        with =
-            std::min(with, recordThroughStore(dir, QStringLiteral("record-rollups.db"), count, 0));
-    }
-    const double withRate = double(count) / with;
-    const double withoutRate = double(count) / without;
-    report(QStringLiteral("record attempts with rollups and in-flight peaks: finishAttempts, "
-                          "1000/txn (%1 rows), best of 3")
-               .arg(count),
-           QStringLiteral("the same store without rollups (schema %1): %2")
-               .arg(before)
-               .arg(perSecond(withoutRate)),
-           perSecond(withRate), ratioText(withRate / withoutRate), QStringLiteral(">= 0.80x"),
-           withRate / withoutRate >= 0.8);
-}
-
 // `rows` attempts spread evenly over the last `spanMs`, written through the C API into a
 // database the store created, then their rollups counted the way the migration does.
 QString seedHistory(const QTemporaryDir &dir, const QString &name, qint64 rows, qint64 spanMs,
                     qint64 now, const char *operationState, int schemaVersion = 0)
 {
     const QString path = dir.filePath(name);
-    StoreOptions options;
-    options.schemaVersion = schemaVersion;
-    openStore(path, options);
+    if (schemaVersion == 0) {
+        openStore(path);
+    } else {
+        QString error;
+        if (!Store::createAtVersion(path, schemaVersion, &error))
+            die(QStringLiteral("cannot make a database of schema %1: %2")
+                    .arg(schemaVersion)
+                    .arg(error));
+    }
     CApiDatabase db(path);
     db.useStoreSettings();
     const qint64 perOperation = 4;
@@ -458,8 +381,6 @@ int main(int argc, char **argv)
         dir.setAutoRemove(false);
         note(QStringLiteral("files kept in %1").arg(dir.path()));
     }
-    if (which.isEmpty() || which == QLatin1String("recording"))
-        benchRecording(dir, g_smoke ? 500 : 20000);
     if (which.isEmpty() || which == QLatin1String("overview")) {
         benchOverview(dir, rows, 90);
         benchOverview(dir, rows, 1);

@@ -99,7 +99,7 @@ private slots:
     void migrationAddsTheAuditTable();
 
 private:
-    std::unique_ptr<Store> open(int schemaVersion = 0);
+    std::unique_ptr<Store> open();
     // n operations over two endpoints and three partition keys, one second apart,
     // left in the states of kOutcomes in turn.
     void seed(Store &store, int n);
@@ -138,11 +138,10 @@ void tst_BulkActions::cleanup()
     m_dir.reset();
 }
 
-std::unique_ptr<Store> tst_BulkActions::open(int schemaVersion)
+std::unique_ptr<Store> tst_BulkActions::open()
 {
     StoreOptions options;
     options.paceByDatabaseClock = false;
-    options.schemaVersion = schemaVersion;
     QString error;
     std::unique_ptr<Store> store = Store::open(m_url, &error, options);
     if (!store)
@@ -524,25 +523,39 @@ void tst_BulkActions::singleActionsShareOneRow()
 
 void tst_BulkActions::migrationAddsTheAuditTable()
 {
-    const int previous = schema::auditVersion() - 1;
+    // An operation of the version before the audit table, its rows copied from one this
+    // version wrote (whose action is audited; the older database has nowhere to keep it).
+    QTemporaryDir other;
+    const QString recordedAt = other.filePath(QStringLiteral("recorded.db"));
+    QString error;
     qint64 id = 0;
     {
-        auto old = open(previous);
-        QVERIFY(old);
-        QCOMPARE(old->schemaVersion(), previous);
-        id = old->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow).value();
-        // A store of the previous version has no table to write to: the action still
-        // applies.
+        StoreOptions options;
+        options.paceByDatabaseClock = false;
+        auto recorded = Store::open(recordedAt, &error, options);
+        QVERIFY2(recorded, qPrintable(error));
+        id = recorded->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow).value();
         AuditRecord audit;
+        audit.atMs = kNow;
         audit.actor = QStringLiteral("bob");
-        QCOMPARE(old->retryNow(id, kNow, false, &audit), Store::OperatorResult::Done);
-        QCOMPARE(audit.id, 0);
-        QCOMPARE(old->operatorActions()->size(), 0);
+        audit.action = OperatorAction::Retry;
+        audit.target = idListTarget({id});
+        audit.asked = 1;
+        QCOMPARE(recorded->retryNow(id, kNow, false, &audit), Store::OperatorResult::Done);
+        QCOMPARE(recorded->operatorActions()->size(), 1);
     }
+    QVERIFY2(Store::createAtVersion(m_url, schema::auditVersion() - 1, &error), qPrintable(error));
+    QVERIFY2(test::copyRows(recordedAt, m_url,
+                            {QStringLiteral("endpoints"), QStringLiteral("operations"),
+                             QStringLiteral("operator_audit")},
+                            &error),
+             qPrintable(error));
+
     auto store = open();
     QVERIFY(store);
-    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    QCOMPARE(store->schemaVersion().value_or(-1), Store::latestSchemaVersion());
     QCOMPARE(store->operatorActions()->size(), 0);
+    QVERIFY(store->operation(id));
     AuditRecord audit;
     audit.atMs = kNow;
     audit.actor = QStringLiteral("bob");

@@ -200,7 +200,10 @@ private:
     // A one-attempt operation of worker's, committed with these in-flight peaks.
     bool commitWithPeaks(Store &store, const QString &worker, qint64 atMs,
                          const QList<Store::InFlightPeak> &peaks);
-    std::unique_ptr<Store> open(int schemaVersion = 0);
+    std::unique_ptr<Store> open();
+    // Makes the test's database one of this older version holding the rows of the
+    // database at recordedAt (written by this version) that its tables have.
+    bool seedOlderVersion(int version, const QString &recordedAt, QString *error);
     bool isSqlite() const { return m_backend == QLatin1String("sqlite"); }
 
     QString m_backend;
@@ -242,11 +245,19 @@ void tst_Rollups::cleanup()
     m_dir.reset();
 }
 
-std::unique_ptr<Store> tst_Rollups::open(int schemaVersion)
+bool tst_Rollups::seedOlderVersion(int version, const QString &recordedAt, QString *error)
+{
+    return Store::createAtVersion(m_url, version, error) &&
+           test::copyRows(recordedAt, m_url,
+                          {QStringLiteral("endpoints"), QStringLiteral("rate_partitions"),
+                           QStringLiteral("operations"), QStringLiteral("attempts")},
+                          error);
+}
+
+std::unique_ptr<Store> tst_Rollups::open()
 {
     StoreOptions options;
     options.paceByDatabaseClock = false;
-    options.schemaVersion = schemaVersion;
     QString error;
     std::unique_ptr<Store> store = Store::open(m_url, &error, options);
     if (!store)
@@ -525,18 +536,23 @@ void tst_Rollups::finalFailuresSince()
 
 void tst_Rollups::migrationBuildsRollups()
 {
-    const int previous = schema::rollupsVersion() - 1;
-    {
-        auto old = open(previous);
-        QVERIFY(old);
-        QCOMPARE(old->schemaVersion(), previous);
-        // A history recorded before there were rollups.
-        QVERIFY(runHistory(*old, QStringLiteral("w"), 77, 100, kStart).isEmpty());
-        QVERIFY(old->countAttempts({}) > 50);
-    }
+    // A history recorded by this version, whose rollups were written with its attempts;
+    // its rows, as far as the version before rollups had them, make that version's
+    // database.
+    QTemporaryDir other;
+    const QString recordedAt = other.filePath(QStringLiteral("recorded.db"));
+    QString error;
+    StoreOptions options;
+    options.paceByDatabaseClock = false;
+    auto live = Store::open(recordedAt, &error, options);
+    QVERIFY2(live, qPrintable(error));
+    QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
+    QVERIFY(live->countAttempts({}) > 50);
+    QVERIFY2(seedOlderVersion(schema::rollupsVersion() - 1, recordedAt, &error), qPrintable(error));
+
     auto store = open();
     QVERIFY(store);
-    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    QCOMPARE(store->schemaVersion().value_or(-1), Store::latestSchemaVersion());
     const QList<RollupRecord> migrated = store->rollups(0, kStart * 2);
     QVERIFY(!migrated.isEmpty());
     qint64 attempts = 0;
@@ -552,20 +568,10 @@ void tst_Rollups::migrationBuildsRollups()
         difference(sumPerBucket(migrated, hour), store->rollups(0, kStart * 2, hour));
     QVERIFY2(hourly.isEmpty(), qPrintable(hourly));
 
-    // On SQLite the same seed makes the same history: recorded on a database with
-    // rollups, it gives the same rows (on PostgreSQL the claims' order among equals is
-    // the server's, so histories of one seed may differ).
-    if (isSqlite()) {
-        QTemporaryDir other;
-        QString error;
-        StoreOptions options;
-        options.paceByDatabaseClock = false;
-        auto live = Store::open(other.filePath(QStringLiteral("live.db")), &error, options);
-        QVERIFY2(live, qPrintable(error));
-        QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
-        const QString diff = difference(live->rollups(0, kStart * 2), migrated);
-        QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    }
+    // The migration built the rows the recording wrote, attempt for attempt.
+    QCOMPARE(attempts, live->countAttempts({}));
+    const QString diff = difference(live->rollups(0, kStart * 2), migrated);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
 
     // Attempts recorded after the migration add to the migrated rows.
     QVERIFY(runHistory(*store, QStringLiteral("w2"), 78, 40, kStart + 3'600'000).isEmpty());
@@ -642,22 +648,27 @@ void tst_Rollups::inFlightPeaksAddUpWorkers()
 
 void tst_Rollups::inFlightPeaksFromTheirVersionOn()
 {
-    const int previous = schema::inFlightPeaksVersion() - 1;
     const qint64 m0 = kStart - kStart % 60'000;
+    // The version before kept no peaks: its attempts are there, their peaks not.
+    QTemporaryDir other;
+    const QString recordedAt = other.filePath(QStringLiteral("recorded.db"));
+    QString error;
+    StoreOptions options;
+    options.paceByDatabaseClock = false;
     {
-        // A store of the version before keeps no peaks and says so by having none.
-        auto old = open(previous);
-        QVERIFY(old);
-        QCOMPARE(old->schemaVersion(), previous);
-        QVERIFY(commitWithPeaks(*old, QStringLiteral("w"), m0, {{m0, 5}}));
-        QCOMPARE(peaksText(old->inFlightPeaks(0, kStart * 2), m0), QString());
-        QVERIFY2(old->lastError().isEmpty(), qPrintable(old->lastError()));
+        auto recorded = Store::open(recordedAt, &error, options);
+        QVERIFY2(recorded, qPrintable(error));
+        QVERIFY(commitWithPeaks(*recorded, QStringLiteral("w"), m0, {{m0, 5}}));
+        QCOMPARE(peaksText(recorded->inFlightPeaks(0, kStart * 2), m0), QStringLiteral("0:5"));
     }
-    // Migrated, it keeps them from then on.
+    QVERIFY2(seedOlderVersion(schema::inFlightPeaksVersion() - 1, recordedAt, &error),
+             qPrintable(error));
+    // Migrated, it has none of the time before and keeps them from then on.
     auto store = open();
     QVERIFY(store);
-    QCOMPARE(store->schemaVersion(), Store::latestSchemaVersion());
+    QCOMPARE(store->schemaVersion().value_or(-1), Store::latestSchemaVersion());
     QCOMPARE(peaksText(store->inFlightPeaks(0, kStart * 2), m0), QString());
+    QCOMPARE(store->countAttempts({}), qint64(1));
     QVERIFY(commitWithPeaks(*store, QStringLiteral("w"), m0 + 60'000, {{m0 + 60'000, 4}}));
     QCOMPARE(peaksText(store->inFlightPeaks(0, kStart * 2), m0), QStringLiteral("1:4"));
 }
