@@ -14,15 +14,12 @@
 
 namespace cooldown {
 
-HistoryModel::HistoryModel(const QString &databaseUrl, QObject *parent)
-    : QAbstractTableModel(parent), m_reader(std::make_unique<WorkerThread<HistoryReader>>(
-                                       QStringLiteral("history index"), databaseUrl)),
-      m_fetcher(std::make_unique<WorkerThread<HistoryReader>>(QStringLiteral("history rows"),
-                                                              databaseUrl)),
+HistoryModel::HistoryModel(HistoryReader *index, HistoryReader *rows, QObject *parent)
+    : QAbstractTableModel(parent), m_reader(index), m_fetcher(rows),
       m_nowMs(QDateTime::currentMSecsSinceEpoch())
 {
-    HistoryReader *reader = m_reader->worker();
-    HistoryReader *fetcher = m_fetcher->worker();
+    HistoryReader *reader = index;
+    HistoryReader *fetcher = rows;
     connect(this, &HistoryModel::loadRequested, reader, &HistoryReader::load);
     connect(this, &HistoryModel::loadRequested, fetcher, &HistoryReader::follow);
     connect(this, &HistoryModel::fetchRequested, fetcher, &HistoryReader::fetch);
@@ -51,8 +48,10 @@ HistoryModel::HistoryModel(const QString &databaseUrl, QObject *parent)
 HistoryModel::~HistoryModel()
 {
     // The readers' answers must not reach a half-destroyed model.
-    disconnect(m_reader->worker(), nullptr, this, nullptr);
-    disconnect(m_fetcher->worker(), nullptr, this, nullptr);
+    for (HistoryReader *reader : {m_reader.data(), m_fetcher.data()}) {
+        if (reader)
+            disconnect(reader, nullptr, this, nullptr);
+    }
 }
 
 int HistoryModel::rowCount(const QModelIndex &parent) const

@@ -3,11 +3,11 @@
 
 #include "core/query/QueryRecords.h"
 #include "ui/HistoryQuery.h"
-#include "ui/WorkerThread.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QPointer>
 #include <QSet>
 
 #include <deque>
@@ -20,7 +20,8 @@ class HistoryReader;
 
 // Every attempt the query selects, newest first, without holding them all: the model
 // keeps only the ordered list of matching ids (8 bytes a row) and loads the rows a view
-// asks for in pages, by key range, from a HistoryReader on its own thread. A row not
+// asks for in pages, by key range, from HistoryReaders on threads of their own (owned by
+// whoever made the model: the model owns no thread). A row not
 // loaded yet shows a placeholder and is filled in when its page arrives. New attempts
 // appear at the top while the query has no end time.
 class HistoryModel final : public QAbstractTableModel
@@ -56,7 +57,10 @@ public:
     static constexpr int kPageRows = 200;
     static constexpr int kCachedRows = 20 * kPageRows;
 
-    explicit HistoryModel(const QString &databaseUrl, QObject *parent = nullptr);
+    // index reads the list of ids and follows new attempts; rows reads the pages asked
+    // for. Both live on threads of their own, which must outlive the model or be
+    // stopped first (their answers then stop).
+    HistoryModel(HistoryReader *index, HistoryReader *rows, QObject *parent = nullptr);
     ~HistoryModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -102,8 +106,8 @@ private:
 
     // Two readers on threads of their own: the rows a view shows never wait behind the
     // index of a big history.
-    std::unique_ptr<WorkerThread<HistoryReader>> m_reader;  // the index, then new rows
-    std::unique_ptr<WorkerThread<HistoryReader>> m_fetcher; // the rows asked for
+    QPointer<HistoryReader> m_reader;  // the index, then new rows
+    QPointer<HistoryReader> m_fetcher; // the rows asked for
     HistoryQuery m_query;
     quint64 m_generation = 0;
     QList<qint64> m_ids; // descending: row r shows m_ids[r], the newest on top

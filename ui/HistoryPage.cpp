@@ -9,6 +9,7 @@
 #include "ui/CsvExportJob.h"
 #include "ui/Format.h"
 #include "ui/HistoryModel.h"
+#include "ui/HistoryReader.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -139,7 +140,11 @@ const TimeChoice kTimes[] = {
 HistoryPage::HistoryPage(const QString &databaseUrl, const WorkspaceConfig &config,
                          const Clock &clock, QWidget *parent)
     : QWidget(parent), m_databaseUrl(databaseUrl), m_clock(clock),
-      m_model(new HistoryModel(databaseUrl, this))
+      m_indexReader(std::make_unique<WorkerThread<HistoryReader>>(QStringLiteral("history index"),
+                                                                  databaseUrl)),
+      m_rowReader(std::make_unique<WorkerThread<HistoryReader>>(QStringLiteral("history rows"),
+                                                                databaseUrl)),
+      m_model(new HistoryModel(m_indexReader->worker(), m_rowReader->worker(), this))
 {
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;

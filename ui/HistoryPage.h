@@ -26,6 +26,7 @@ class AuditReader;
 class Clock;
 class CsvExportJob;
 class HistoryModel;
+class HistoryReader;
 
 // Every attempt, filtered by endpoint, status, decision and time; the inspector shows
 // the selected one. "Export CSV…" writes what the store's part of the filter selects.
@@ -99,6 +100,10 @@ private:
 
     QString m_databaseUrl;
     const Clock &m_clock;
+    // The model's readers, each on a thread of its own: the ids and new attempts, and
+    // the rows asked for.
+    std::unique_ptr<WorkerThread<HistoryReader>> m_indexReader;
+    std::unique_ptr<WorkerThread<HistoryReader>> m_rowReader;
     HistoryModel *m_model = nullptr;
     QTableView *m_table = nullptr;
     AttemptInspector *m_inspector = nullptr;

@@ -46,11 +46,10 @@ QColor stateColor(OperationState state)
 
 JobsModel::JobsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-JobsModel::JobsModel(const QString &databaseUrl, QObject *parent)
-    : QAbstractTableModel(parent), m_reader(std::make_unique<WorkerThread<JobsReader>>(
-                                       QStringLiteral("jobs reader"), databaseUrl))
+void JobsModel::attach(JobsReader *reader)
 {
-    JobsReader *reader = m_reader->worker();
+    Q_ASSERT(!m_reader);
+    m_reader = reader;
     connect(this, &JobsModel::loadRequested, reader, &JobsReader::load);
     connect(this, &JobsModel::reindexRequested, reader, &JobsReader::reindex);
     connect(this, &JobsModel::fetchRequested, reader, &JobsReader::fetch);
@@ -69,7 +68,7 @@ JobsModel::~JobsModel()
 {
     // The reader's answers must not reach a half-destroyed model.
     if (m_reader)
-        disconnect(m_reader->worker(), nullptr, this, nullptr);
+        disconnect(m_reader, nullptr, this, nullptr);
 }
 
 int JobsModel::rowCount(const QModelIndex &parent) const

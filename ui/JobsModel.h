@@ -4,11 +4,11 @@
 #include "core/engine/Scheduler.h"
 #include "core/query/QueryRecords.h"
 #include "ui/JobsQuery.h"
-#include "ui/WorkerThread.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QPointer>
 #include <QSet>
 
 #include <deque>
@@ -21,7 +21,8 @@ class JobsReader;
 
 // The operations the query selects, one row each, ordered by id, without holding them
 // all: the model keeps the ordered list of matching ids (8 bytes a row) and loads the
-// rows a view asks for in pages, by id range, from a JobsReader on its own thread. A row
+// rows a view asks for in pages, by id range, from a JobsReader on a thread of its own
+// (owned by whoever attached it: the model owns no thread). A row
 // not loaded yet shows a placeholder and is filled in when its page arrives; the GUI
 // thread never waits for the database.
 //
@@ -71,9 +72,8 @@ public:
     static constexpr int kLargeList = 1000;
     static constexpr qint64 kLargeListIntervalMs = 10000;
 
-    // Without a database the rows come from setOperations() and upsert() only.
+    // Without a reader the rows come from setOperations() and upsert() only.
     explicit JobsModel(QObject *parent = nullptr);
-    JobsModel(const QString &databaseUrl, QObject *parent);
     ~JobsModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -82,6 +82,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    // Reads the store through this reader, which lives on a thread of its own that must
+    // outlive the model or be stopped first (its answers then stop). Once, before the
+    // first query.
+    void attach(JobsReader *reader);
     // Lists what this query selects, read afresh.
     void setQuery(const JobsQuery &query);
     JobsQuery query() const { return m_query; }
@@ -147,7 +151,7 @@ private:
     void emitRowChanged(int row);
     void emitColumnChanged(int column, int firstRow, int lastRow);
 
-    std::unique_ptr<WorkerThread<JobsReader>> m_reader; // null without a database
+    QPointer<JobsReader> m_reader; // null without a database
     JobsQuery m_query;
     quint64 m_generation = 0;
     QList<qint64> m_ids; // ascending: row r shows m_ids[r]

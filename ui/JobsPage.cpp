@@ -6,6 +6,7 @@
 #include "core/time/DurationText.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/JobsModel.h"
+#include "ui/JobsReader.h"
 #include "ui/PartitionsModel.h"
 #include "ui/PauseForDialog.h"
 
@@ -55,10 +56,14 @@ bool canRetry(OperationState state)
 } // namespace
 
 JobsPage::JobsPage(EngineSession *engine, const Clock &clock, QWidget *parent)
-    : QWidget(parent), m_engine(engine), m_clock(clock),
-      m_model(engine ? new JobsModel(engine->databaseUrl(), this) : new JobsModel(this)),
+    : QWidget(parent), m_engine(engine), m_clock(clock), m_model(new JobsModel(this)),
       m_partitionsModel(new PartitionsModel(this))
 {
+    if (engine) {
+        m_reader = std::make_unique<WorkerThread<JobsReader>>(QStringLiteral("jobs reader"),
+                                                              engine->databaseUrl());
+        m_model->attach(m_reader->worker());
+    }
     m_model->setNowMs(clock.nowMs());
     m_confirm = [this](const QString &question) {
         return askToForce(this, question);

@@ -4,6 +4,7 @@
 #include "core/engine/EngineSession.h"
 #include "ui/JobsQuery.h"
 #include "ui/LiveReader.h"
+#include "ui/WorkerThread.h"
 
 #include <QList>
 #include <QPair>
@@ -11,6 +12,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QAction;
 class QComboBox;
@@ -23,6 +25,7 @@ namespace cooldown {
 class BulkActionDialog;
 class Clock;
 class JobsModel;
+class JobsReader;
 class PartitionsModel;
 
 // The operations table and what an operator can do to them: retry now (through the
@@ -121,6 +124,8 @@ private:
 
     EngineSession *m_engine = nullptr;
     const Clock &m_clock;
+    // The model's reader, on a thread of its own; null without an engine.
+    std::unique_ptr<WorkerThread<JobsReader>> m_reader;
     JobsModel *m_model = nullptr;
     PartitionsModel *m_partitionsModel = nullptr;
     QTableView *m_table = nullptr;

@@ -22,9 +22,12 @@
 #include "core/time/Clock.h"
 #include "ui/HistoryModel.h"
 #include "ui/HistoryPage.h"
+#include "ui/HistoryReader.h"
 #include "ui/JobsModel.h"
 #include "ui/JobsPage.h"
+#include "ui/JobsReader.h"
 #include "ui/OverviewPage.h"
+#include "ui/WorkerThread.h"
 
 #include <QAbstractTableModel>
 #include <QApplication>
@@ -267,9 +270,12 @@ void benchHistory(const QString &databasePath, qint64 rows, int steps)
     const TableFigures reference =
         measureTable([rows] { return new ConstantModel(int(rows)); },
                      [](QAbstractItemModel *, int) { return true; }, steps, firstPaintTimeoutMs);
+    // The model's readers on threads of their own, as the History page starts them.
+    WorkerThread<HistoryReader> index(QStringLiteral("history index"), databasePath);
+    WorkerThread<HistoryReader> pages(QStringLiteral("history rows"), databasePath);
     const TableFigures history = measureTable(
-        [&databasePath] {
-            auto *model = new HistoryModel(databasePath);
+        [&index, &pages] {
+            auto *model = new HistoryModel(index.worker(), pages.worker());
             model->setQuery(HistoryQuery());
             return model;
         },
@@ -357,9 +363,11 @@ void benchJobs(const QString &databasePath, qint64 rows, int steps)
         measureTable([rows] { return new ConstantModel(int(rows), JobsModel::ColumnCount); },
                      [](QAbstractItemModel *, int) { return true; }, steps, firstPaintTimeoutMs,
                      [](QAbstractItemModel *) { return true; }, &JobsPage::configureTable);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), databasePath);
     const TableFigures jobs = measureTable(
-        [&databasePath] {
-            auto *model = new JobsModel(databasePath, nullptr);
+        [&reader] {
+            auto *model = new JobsModel;
+            model->attach(reader.worker());
             model->setQuery(JobsQuery{});
             return model;
         },

@@ -2,6 +2,8 @@
 #include "UiTestSupport.h"
 #include "ui/HistoryModel.h"
 #include "ui/HistoryPage.h"
+#include "ui/HistoryReader.h"
+#include "ui/WorkerThread.h"
 
 #include <QAbstractItemModelTester>
 #include <QScrollBar>
@@ -42,6 +44,17 @@ bool statusAndDecisionMatch(const HistoryQuery &query, const AttemptRecord &a)
 }
 
 } // namespace
+
+// A HistoryModel's two readers of the test's database, each on a thread of its own, as
+// the History page starts them.
+struct HistoryReaders
+{
+    explicit HistoryReaders(const QString &url)
+        : index(QStringLiteral("history index"), url), rows(QStringLiteral("history rows"), url)
+    {}
+    WorkerThread<HistoryReader> index;
+    WorkerThread<HistoryReader> rows;
+};
 
 class tst_HistoryModel : public QObject
 {
@@ -101,7 +114,8 @@ void tst_HistoryModel::pagesRowsNewestFirst()
 {
     const int count = HistoryModel::kPageRows * 2 + 50;
     fill(count);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setQuery(HistoryQuery());
     QVERIFY(model.isLoading());
@@ -165,7 +179,8 @@ void tst_HistoryModel::storeAndRowFilters()
     QFETCH(qint64, fromMs);
     QFETCH(int, expected);
     fill(30);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery query;
     query.endpointId = endpoint;
@@ -192,7 +207,8 @@ void tst_HistoryModel::storeAndRowFilters()
 void tst_HistoryModel::newAttemptsAppearOnTop()
 {
     fill(5);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery query;
     query.status = HistoryQuery::StatusClass::TooManyRequests;
@@ -222,7 +238,8 @@ void tst_HistoryModel::newAttemptsAppearAfterAnEmptyStart()
     fill(4);
     const qint64 loadedNewest = m_store->newestAttemptId();
     QVERIFY(loadedNewest > 0);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery query;
     query.status = HistoryQuery::StatusClass::Unavailable;
@@ -246,7 +263,8 @@ void tst_HistoryModel::newAttemptsAppearAfterAnEmptyStart()
 void tst_HistoryModel::answersToAnOldQueryAreDropped()
 {
     fill(30);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setQuery(HistoryQuery());
     HistoryQuery search;
@@ -262,7 +280,8 @@ void tst_HistoryModel::answersToAnOldQueryAreDropped()
 
 void tst_HistoryModel::unreadableDatabaseIsReported()
 {
-    HistoryModel model(m_dir->filePath(QStringLiteral("missing/none.db")));
+    const HistoryReaders readers(m_dir->filePath(QStringLiteral("missing/none.db")));
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     QSignalSpy failed(&model, &HistoryModel::failed);
     model.setQuery(HistoryQuery());
     QVERIFY(failed.wait(10000));
@@ -278,7 +297,8 @@ void tst_HistoryModel::scrollIntoUnreadRowsPaintsThemOnce()
 {
     const int count = HistoryModel::kPageRows * 6;
     fill(count);
-    HistoryModel model(url());
+    const HistoryReaders readers(url());
+    HistoryModel model(readers.index.worker(), readers.rows.worker());
     model.setQuery(HistoryQuery());
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), count, 10000);
     QTableView view;

@@ -3,6 +3,7 @@
 #include "ui/JobsModel.h"
 #include "ui/JobsReader.h"
 #include "ui/Palette.h"
+#include "ui/WorkerThread.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -324,7 +325,9 @@ void tst_JobsModel::pagesFromTheStoreUnderTheTester()
     QCOMPARE(m_store->claimDue(QStringLiteral("w1"), kNow, 60000, 40).size(), 40);
     const QList<qint64> expected = activeIds(*m_store);
 
-    JobsModel model(url(), nullptr);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());
+    JobsModel model;
+    model.attach(reader.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     model.setQuery(JobsQuery{});
@@ -387,7 +390,9 @@ void tst_JobsModel::rowsTheStoreNoLongerSelectsGo()
 {
     const QList<qint64> seeded = seed(*m_store, 300);
     QCOMPARE(seeded.size(), 300);
-    JobsModel model(url(), nullptr);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());
+    JobsModel model;
+    model.attach(reader.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setQuery(JobsQuery{});
     QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);
@@ -406,7 +411,9 @@ void tst_JobsModel::rowsTheStoreNoLongerSelectsGo()
 void tst_JobsModel::endpointFilterIsPartOfTheQuery()
 {
     QCOMPARE(seed(*m_store, 500).size(), 500);
-    JobsModel model(url(), nullptr);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());
+    JobsModel model;
+    model.attach(reader.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setQuery(JobsQuery{JobsScope::Active, QStringLiteral("b")});
     QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);
@@ -429,7 +436,9 @@ void tst_JobsModel::latestScopesKeepTheLatest()
     QCOMPARE(seeded.size(), 400);
     for (const qint64 id : seeded.mid(0, 20))
         QCOMPARE(m_store->cancel(id, kNow), Store::OperatorResult::Done);
-    JobsModel model(url(), nullptr);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());
+    JobsModel model;
+    model.attach(reader.worker());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setQuery(JobsQuery{JobsScope::Recent, QString()});
     QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), 10000);
@@ -443,7 +452,9 @@ void tst_JobsModel::scrollingReachesEveryRowOnceInOrder()
 {
     const QList<qint64> seeded = seed(*m_store, 20000);
     QCOMPARE(seeded.size(), 20000);
-    JobsModel model(url(), nullptr);
+    WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());
+    JobsModel model;
+    model.attach(reader.worker());
     QTableView view;
     view.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     view.verticalHeader()->setDefaultSectionSize(20);
