@@ -19,7 +19,7 @@ void AuditReader::read(quint64 generation, qint64 fromMs, int limit)
         return;
     const auto rows = m_store.operatorActions(fromMs, -1, limit, true);
     if (!rows) {
-        emit failed(m_store.lastError());
+        emit failed(rows.error());
         return;
     }
     emit rowsRead(generation, *rows);

@@ -18,7 +18,7 @@ bool BulkEstimateReader::ensureOpen(quint64 generation)
     // dialog waits for one per generation.
     if (m_store.ensureOpen([](const QString &) {}))
         return true;
-    emit failed(generation, m_store.lastError());
+    emit failed(generation, m_store.openError());
     return false;
 }
 
@@ -28,15 +28,15 @@ void BulkEstimateReader::estimate(quint64 generation, const OperationSelection &
     if (!ensureOpen(generation))
         return;
     BulkPreview preview;
-    preview.matched = m_store.countMatching(selection);
-    if (preview.matched < 0) {
-        emit failed(generation, m_store.lastError());
+    const StoreResult<qint64> matched = m_store.countMatching(selection);
+    if (!matched) {
+        emit failed(generation, matched.error());
         return;
     }
-    QString error;
-    const auto input = m_store.drainInput(selection, action, nowMs, maxInFlight, &error);
+    preview.matched = *matched;
+    const StoreResult<DrainInput> input = m_store.drainInput(selection, action, nowMs, maxInFlight);
     if (!input) {
-        emit failed(generation, error);
+        emit failed(generation, input.error());
         return;
     }
     for (const SelectionGroup &g : input->groups) {
@@ -52,11 +52,12 @@ void BulkEstimateReader::estimate(quint64 generation, const OperationSelection &
          selection.reasons.contains(QStringLiteral("idempotency_key_expired")))) {
         OperationSelection expired = selection;
         expired.reasons = {QStringLiteral("idempotency_key_expired")};
-        preview.keyExpired = m_store.countMatching(expired);
-        if (preview.keyExpired < 0) {
-            emit failed(generation, m_store.lastError());
+        const StoreResult<qint64> keyExpired = m_store.countMatching(expired);
+        if (!keyExpired) {
+            emit failed(generation, keyExpired.error());
             return;
         }
+        preview.keyExpired = *keyExpired;
     }
     emit estimated(generation, preview);
 }

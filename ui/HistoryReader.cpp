@@ -30,12 +30,12 @@ void HistoryReader::load(quint64 generation, const HistoryQuery &query)
     if (!ensureOpen())
         return;
     // Read before the first chunk: whatever that chunk does not hold lies above it.
-    const qint64 newest = m_store.newestAttemptId();
-    if (newest < 0) {
-        emit failed(m_store.lastError());
+    const StoreResult<qint64> newest = m_store.newestAttemptId();
+    if (!newest) {
+        emit failed(newest.error());
         return;
     }
-    m_checkedId = newest;
+    m_checkedId = *newest;
     indexChunk(generation);
 }
 
@@ -56,11 +56,12 @@ void HistoryReader::indexChunk(quint64 generation)
     // A small first chunk, so that the newest rows show at once.
     const int chunk = m_indexed == 0 ? kFirstIndexChunk : kIndexChunk;
     filter.limit = chunk;
-    const QList<qint64> ids = m_store.attemptIds(filter);
-    if (ids.isEmpty() && !m_store.lastError().isEmpty()) {
-        emit failed(m_store.lastError());
+    const StoreResult<QList<qint64>> read = m_store.attemptIds(filter);
+    if (!read) {
+        emit failed(read.error());
         return;
     }
+    const QList<qint64> &ids = *read;
     if (!ids.isEmpty()) {
         if (m_oldestId == 0)
             m_checkedId = std::max(m_checkedId, ids.constFirst());
@@ -73,11 +74,12 @@ void HistoryReader::indexChunk(quint64 generation)
         return;
     if (m_total < 0) {
         // Counted once the first rows are out: it only tells how far the reading got.
-        m_total = m_store.countAttempts(m_query.storeFilter());
-        if (m_total < 0) {
-            emit failed(m_store.lastError());
+        const StoreResult<qint64> total = m_store.countAttempts(m_query.storeFilter());
+        if (!total) {
+            emit failed(total.error());
             return;
         }
+        m_total = *total;
     }
     emit progress(generation, m_indexed, std::max(m_total, m_indexed));
     QMetaObject::invokeMethod(
@@ -88,8 +90,14 @@ void HistoryReader::readKept(qint64 attemptId)
 {
     if (!ensureOpen())
         return;
-    const std::optional<KeptExchange> kept = m_store.keptExchange(attemptId);
-    emit keptRead(attemptId, kept.has_value(), kept.value_or(KeptExchange()));
+    const StoreResult<std::optional<KeptExchange>> kept = m_store.keptExchange(attemptId);
+    if (!kept) {
+        // Said as a failure, and the inspector stops waiting for the bodies.
+        emit failed(kept.error());
+        emit keptRead(attemptId, false, KeptExchange());
+        return;
+    }
+    emit keptRead(attemptId, kept->has_value(), kept->value_or(KeptExchange()));
 }
 
 void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
@@ -101,11 +109,12 @@ void HistoryReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
     filter.limit = int(std::min<qint64>(lastId - firstId + 1, 5000));
     QList<AttemptRecord> out;
     for (;;) {
-        const QList<AttemptRecord> rows = m_store.attempts(filter);
-        if (rows.isEmpty() && !m_store.lastError().isEmpty()) {
-            emit failed(m_store.lastError());
+        const StoreResult<QList<AttemptRecord>> read = m_store.attempts(filter);
+        if (!read) {
+            emit failed(read.error());
             return;
         }
+        const QList<AttemptRecord> &rows = *read;
         bool done = rows.size() < filter.limit;
         for (const AttemptRecord &a : rows) {
             if (a.id > lastId) {
@@ -125,24 +134,24 @@ void HistoryReader::poll(quint64 generation)
 {
     if (generation != m_generation || !m_complete || m_query.toMs >= 0 || !ensureOpen())
         return;
-    const qint64 newest = m_store.newestAttemptId();
-    if (newest < 0) {
-        emit failed(m_store.lastError());
+    const StoreResult<qint64> newest = m_store.newestAttemptId();
+    if (!newest) {
+        emit failed(newest.error());
         return;
     }
-    if (newest <= m_checkedId)
+    if (*newest <= m_checkedId)
         return; // nothing new, matching or not: the usual idle poll
     AttemptFilter filter = m_query.storeFilter();
     filter.afterId = m_checkedId;
-    filter.beforeId = newest + 1;
-    const QList<qint64> added = m_store.attemptIds(filter);
-    if (added.isEmpty() && !m_store.lastError().isEmpty()) {
-        emit failed(m_store.lastError());
+    filter.beforeId = *newest + 1;
+    const StoreResult<QList<qint64>> added = m_store.attemptIds(filter);
+    if (!added) {
+        emit failed(added.error());
         return;
     }
-    m_checkedId = newest;
-    if (!added.isEmpty())
-        emit appended(generation, added);
+    m_checkedId = *newest;
+    if (!added->isEmpty())
+        emit appended(generation, *added);
 }
 
 } // namespace cooldown

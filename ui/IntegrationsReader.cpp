@@ -44,6 +44,19 @@ qint64 IntegrationsReader::percentile(QList<qint64> &values, int p)
     return values.at(std::min(rank, values.size()) - 1);
 }
 
+namespace {
+
+// Whether the read went through; if not, *error says why.
+template <typename Result> bool took(const Result &result, QString *error)
+{
+    if (result)
+        return true;
+    *error = result.error();
+    return false;
+}
+
+} // namespace
+
 bool IntegrationsReader::ensureOpen()
 {
     return m_store.ensureOpen([this](const QString &error) { emit failed(error); });
@@ -51,7 +64,7 @@ bool IntegrationsReader::ensureOpen()
 
 void IntegrationsReader::fail()
 {
-    emit failed(m_store.lastError());
+    emit failed(m_error);
 }
 
 void IntegrationsReader::setRange(qint64 rangeMs)
@@ -91,7 +104,8 @@ bool IntegrationsReader::readOpenWork()
     const auto paused = m_store.pausedEndpointIds();
     const auto holds = m_store.endpointHolds();
     const auto incidents = m_store.incidents(true);
-    if (!open || !ticks || !paused || !holds || !incidents)
+    if (!took(open, &m_error) || !took(ticks, &m_error) || !took(paused, &m_error) ||
+        !took(holds, &m_error) || !took(incidents, &m_error))
         return false;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
         IntegrationStatus &row = m_rows[e.id];
@@ -115,7 +129,7 @@ bool IntegrationsReader::readOpenWork()
             }
         }
         const auto ended = m_store.lastEndedState(e.id);
-        if (!ended)
+        if (!took(ended, &m_error))
             return false;
         row.lastEndedFailed = *ended == OperationState::Failed;
         // The success search walks back from the newest attempt; once it has looked, it
@@ -123,7 +137,7 @@ bool IntegrationsReader::readOpenWork()
         const qint64 from = m_successSearchedFrom.value(e.id, -1);
         const qint64 now = m_clock.nowMs();
         const auto success = m_store.lastSuccessAtMs(e.id, from);
-        if (!success)
+        if (!took(success, &m_error))
             return false;
         if (*success >= 0 || from < 0)
             row.lastSuccessAtMs = std::max(row.lastSuccessAtMs, *success);
@@ -157,14 +171,14 @@ bool IntegrationsReader::readRange(qint64 nowMs)
     };
     if (m_rangeStale || from != m_sumsFromMs || settled != m_sumsSettledMs) {
         m_settledSums.clear();
-        if (!m_store.forEachRollup(from, settled, step, add(m_settledSums)))
+        if (!took(m_store.forEachRollup(from, settled, step, add(m_settledSums)), &m_error))
             return false;
         m_sumsFromMs = from;
         m_sumsSettledMs = settled;
     }
     // Other workers' clocks may run a little ahead of this one.
     QHash<QString, RangeSums> recent;
-    if (!m_store.forEachRollup(settled, nowMs + kHourMs, step, add(recent)))
+    if (!took(m_store.forEachRollup(settled, nowMs + kHourMs, step, add(recent)), &m_error))
         return false;
     for (IntegrationStatus &row : m_rows) {
         const RangeSums a = m_settledSums.value(row.endpointId);
@@ -184,17 +198,18 @@ bool IntegrationsReader::readSpark(qint64 nowMs)
         row.hourAttempts = QList<int>(kSparkMinutes, 0);
         row.hourThrottled = QList<int>(kSparkMinutes, 0);
     }
-    return m_store.forEachRollup(first, first + kSparkMinutes * kMinuteMs, kMinuteMs,
-                                 [this, first](const RollupRecord &r) {
-                                     const auto it = m_rows.find(r.endpointId);
-                                     const qint64 slot = (r.minuteAtMs - first) / kMinuteMs;
-                                     if (it == m_rows.end() || slot < 0 || slot >= kSparkMinutes)
-                                         return true;
-                                     it->hourAttempts[slot] += int(r.attempts);
-                                     if (isThrottle(r.statusClass))
-                                         it->hourThrottled[slot] += int(r.attempts);
-                                     return true;
-                                 });
+    const StoreResult<void> read = m_store.forEachRollup(
+        first, first + kSparkMinutes * kMinuteMs, kMinuteMs, [this, first](const RollupRecord &r) {
+            const auto it = m_rows.find(r.endpointId);
+            const qint64 slot = (r.minuteAtMs - first) / kMinuteMs;
+            if (it == m_rows.end() || slot < 0 || slot >= kSparkMinutes)
+                return true;
+            it->hourAttempts[slot] += int(r.attempts);
+            if (isThrottle(r.statusClass))
+                it->hourThrottled[slot] += int(r.attempts);
+            return true;
+        });
+    return took(read, &m_error);
 }
 
 bool IntegrationsReader::readDurations(qint64 nowMs)
@@ -202,7 +217,7 @@ bool IntegrationsReader::readDurations(qint64 nowMs)
     const qint64 from = nowMs - m_rangeMs;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {
         auto values = m_store.exchangeDurations(e.id, from, nowMs + kHourMs, kDurationSample);
-        if (!values)
+        if (!took(values, &m_error))
             return false;
         IntegrationStatus &row = m_rows[e.id];
         row.durationSamples = int(values->size());
@@ -215,8 +230,8 @@ bool IntegrationsReader::readDurations(qint64 nowMs)
 
 bool IntegrationsReader::readHolds(qint64 nowMs)
 {
-    const std::optional<QList<PartitionState>> read = m_store.partitions(nowMs);
-    if (!read)
+    const StoreResult<QList<PartitionState>> read = m_store.partitions(nowMs);
+    if (!took(read, &m_error))
         return false;
     const QList<PartitionState> &partitions = *read;
     for (const IntegrationEndpoint &e : std::as_const(m_endpoints)) {

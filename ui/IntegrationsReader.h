@@ -135,6 +135,7 @@ private:
     void fail();
 
     QueryStore m_store;
+    QString m_error; // why the last read failed, for fail()
     const Clock &m_clock;
     QList<IntegrationEndpoint> m_endpoints;
     qint64 m_rangeMs = 24 * 3600 * 1000;

@@ -49,7 +49,7 @@ QList<OperationState> JobsReader::states() const
     return {};
 }
 
-std::optional<QList<qint64>> JobsReader::readIds(qint64 afterId, int limit)
+StoreResult<QList<qint64>> JobsReader::readIds(qint64 afterId, int limit)
 {
     OperationFilter filter;
     filter.endpointId = m_query.endpointId;
@@ -57,23 +57,29 @@ std::optional<QList<qint64>> JobsReader::readIds(qint64 afterId, int limit)
     filter.limit = limit;
     const QList<OperationState> byState = states();
     QList<QList<qint64>> lists;
+    QString error;
     const auto read = [&]() -> bool {
-        lists.append(m_store.operationIds(filter));
-        return lists.constLast().size() > 0 || m_store.lastError().isEmpty();
+        StoreResult<QList<qint64>> ids = m_store.operationIds(filter);
+        if (!ids) {
+            error = ids.error();
+            return false;
+        }
+        lists.append(std::move(ids).value());
+        return true;
     };
     if (byState.isEmpty()) {
         if (!read())
-            return std::nullopt;
+            return StoreResult<QList<qint64>>::failure(error);
     }
     for (const OperationState state : byState) {
         filter.state = state;
         if (!read())
-            return std::nullopt;
+            return StoreResult<QList<qint64>>::failure(error);
     }
     return mergeAscending(lists, limit);
 }
 
-std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qint64 lastId)
+StoreResult<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qint64 lastId)
 {
     OperationFilter filter;
     filter.endpointId = m_query.endpointId;
@@ -89,17 +95,17 @@ std::optional<QList<OperationRecord>> JobsReader::readRecords(qint64 firstId, qi
     QList<OperationRecord> out;
     for (const std::optional<OperationState> &state : std::as_const(passes)) {
         filter.state = state;
-        const QList<OperationRecord> rows = m_store.operations(filter);
-        if (rows.isEmpty() && !m_store.lastError().isEmpty())
-            return std::nullopt;
-        out.append(rows);
+        const StoreResult<QList<OperationRecord>> rows = m_store.operations(filter);
+        if (!rows)
+            return rows;
+        out.append(*rows);
     }
     std::sort(out.begin(), out.end(),
               [](const OperationRecord &a, const OperationRecord &b) { return a.id < b.id; });
     return out;
 }
 
-std::optional<QList<OperationRecord>> JobsReader::recordsOfFirst(const QList<qint64> &ids)
+StoreResult<QList<OperationRecord>> JobsReader::recordsOfFirst(const QList<qint64> &ids)
 {
     if (ids.isEmpty())
         return QList<OperationRecord>();
@@ -107,7 +113,7 @@ std::optional<QList<OperationRecord>> JobsReader::recordsOfFirst(const QList<qin
     return readRecords(ids.constFirst(), ids.at(last));
 }
 
-std::optional<QList<qint64>> JobsReader::readLatestIds()
+StoreResult<QList<qint64>> JobsReader::readLatestIds()
 {
     OperationFilter filter;
     filter.endpointId = m_query.endpointId;
@@ -115,10 +121,9 @@ std::optional<QList<qint64>> JobsReader::readLatestIds()
         filter.state = OperationState::Failed;
     filter.newestFirst = true;
     filter.limit = JobsQuery::kLatestOperations;
-    QList<qint64> ids = m_store.operationIds(filter);
-    if (ids.isEmpty() && !m_store.lastError().isEmpty())
-        return std::nullopt;
-    std::reverse(ids.begin(), ids.end());
+    StoreResult<QList<qint64>> ids = m_store.operationIds(filter);
+    if (ids)
+        std::reverse(ids->begin(), ids->end());
     return ids;
 }
 
@@ -141,11 +146,16 @@ void JobsReader::indexChunk(quint64 generation)
     const int chunk = first ? kFirstIndexChunk : kIndexChunk;
     // The latest-only scopes are small: one read, newest first.
     const bool latest = m_query.scope != JobsScope::Active;
-    const std::optional<QList<qint64>> ids = latest ? readLatestIds() : readIds(m_lastId, chunk);
-    const std::optional<QList<OperationRecord>> records =
-        ids && first ? recordsOfFirst(*ids) : std::make_optional(QList<OperationRecord>());
-    if (!ids || !records) {
-        emit failed(m_store.lastError());
+    const StoreResult<QList<qint64>> ids = latest ? readLatestIds() : readIds(m_lastId, chunk);
+    if (!ids) {
+        emit failed(ids.error());
+        return;
+    }
+    const StoreResult<QList<OperationRecord>> records =
+        first ? recordsOfFirst(*ids)
+              : StoreResult<QList<OperationRecord>>(QList<OperationRecord>());
+    if (!records) {
+        emit failed(records.error());
         return;
     }
     if (!ids->isEmpty())
@@ -161,18 +171,18 @@ void JobsReader::reindex(quint64 generation)
 {
     if (generation != m_generation || !m_complete || !ensureOpen())
         return;
-    const std::optional<QList<qint64>> ids =
+    const StoreResult<QList<qint64>> ids =
         m_query.scope != JobsScope::Active ? readLatestIds() : readIds(0, -1);
     if (!ids) {
-        emit failed(m_store.lastError());
+        emit failed(ids.error());
         return;
     }
     // Operations above the last id read are new to the view: they come with their rows.
     const auto above = std::upper_bound(ids->cbegin(), ids->cend(), m_lastId);
-    const std::optional<QList<OperationRecord>> records =
+    const StoreResult<QList<OperationRecord>> records =
         recordsOfFirst(QList<qint64>(above, ids->cend()));
     if (!records) {
-        emit failed(m_store.lastError());
+        emit failed(records.error());
         return;
     }
     if (!ids->isEmpty())
@@ -184,9 +194,9 @@ void JobsReader::fetch(quint64 generation, qint64 firstId, qint64 lastId)
 {
     if (generation != m_generation || !ensureOpen())
         return;
-    const std::optional<QList<OperationRecord>> records = readRecords(firstId, lastId);
+    const StoreResult<QList<OperationRecord>> records = readRecords(firstId, lastId);
     if (!records) {
-        emit failed(m_store.lastError());
+        emit failed(records.error());
         return;
     }
     emit fetched(generation, firstId, lastId, *records);

@@ -63,14 +63,14 @@ private:
     bool ensureOpen();
     void indexChunk(quint64 generation);
     // Up to limit ids above afterId, ascending (-1: no limit); nullopt on a database error.
-    std::optional<QList<qint64>> readIds(qint64 afterId, int limit);
+    StoreResult<QList<qint64>> readIds(qint64 afterId, int limit);
     // The query's operations with ids in [firstId, lastId], at most kMaxFetchRows of
     // each state; nullopt on a database error.
-    std::optional<QList<OperationRecord>> readRecords(qint64 firstId, qint64 lastId);
+    StoreResult<QList<OperationRecord>> readRecords(qint64 firstId, qint64 lastId);
     // The records of up to kRowsWithIndex of these ids, from the first.
-    std::optional<QList<OperationRecord>> recordsOfFirst(const QList<qint64> &ids);
+    StoreResult<QList<OperationRecord>> recordsOfFirst(const QList<qint64> &ids);
     // The ids of the latest-only scopes, ascending.
-    std::optional<QList<qint64>> readLatestIds();
+    StoreResult<QList<qint64>> readLatestIds();
     // The states a page of the query is read by, one query each; empty: any state.
     QList<OperationState> states() const;
 

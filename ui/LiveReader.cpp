@@ -141,7 +141,7 @@ bool LiveReader::readFigures(qint64 fromMs)
     }
     // A live range takes what other workers' clocks put a little ahead of this one too.
     const qint64 to = m_fixed ? m_windowToMs : now + 24 * 3600 * 1000;
-    const bool read =
+    const StoreResult<void> read =
         fineBuckets() ? m_store.forEachAttemptSum(from, to, bucket,
                                                   [this](const RollupRecord &row) {
                                                       RollupRecord inSlot = row;
@@ -154,7 +154,7 @@ bool LiveReader::readFigures(qint64 fromMs)
                             return true;
                         });
     if (!read) {
-        emit failed(m_store.lastError());
+        emit failed(read.error());
         return false;
     }
     // The fleet's in-flight peaks, stored per minute: a short bucket shows the peak of
@@ -163,7 +163,7 @@ bool LiveReader::readFigures(qint64 fromMs)
     const auto peaks = m_store.inFlightPeaks(floorTo(from, Metrics::kMinuteMs), to,
                                              fine ? Metrics::kMinuteMs : bucket);
     if (!peaks) {
-        emit failed(m_store.lastError());
+        emit failed(peaks.error());
         return false;
     }
     for (const InFlightPeak &p : *peaks) {
@@ -218,28 +218,38 @@ void LiveReader::refresh(bool force, bool changed)
     }
 
     if (changed) {
-        m_last.counts = m_store.openCountsByState();
-        m_last.pausedEndpoints.clear();
-        for (const QString &endpoint : std::as_const(m_endpointIds)) {
-            if (m_store.isEndpointPaused(endpoint).value_or(false))
-                m_last.pausedEndpoints.insert(endpoint);
+        // What fails to read is said, and the last figures stay until a read succeeds.
+        if (StoreResult<QMap<OperationState, qint64>> counts = m_store.openCountsByState())
+            m_last.counts = std::move(*counts);
+        else
+            emit failed(counts.error());
+        if (StoreResult<QSet<QString>> paused = m_store.pausedEndpointIds()) {
+            m_last.pausedEndpoints.clear();
+            for (const QString &endpoint : std::as_const(m_endpointIds)) {
+                if (paused->contains(endpoint))
+                    m_last.pausedEndpoints.insert(endpoint);
+            }
+        } else {
+            emit failed(paused.error());
         }
-        m_last.rawHistoryFromMs = m_store.earliestAttemptMs();
+        if (const StoreResult<qint64> earliest = m_store.earliestAttemptMs())
+            m_last.rawHistoryFromMs = *earliest;
+        else
+            emit failed(earliest.error());
         ++m_last.storeChanges;
     }
     if (changed || newStep) {
-        const qint64 failedToday = m_store.finalFailuresSince(localMidnightMs());
-        if (failedToday >= 0)
-            m_last.failedToday = failedToday;
+        if (const StoreResult<qint64> failedToday = m_store.finalFailuresSince(localMidnightMs()))
+            m_last.failedToday = *failedToday;
         else
-            emit failed(m_store.lastError());
+            emit failed(failedToday.error());
     }
     if (changed || m_partitionsReadAtMs < 0 ||
         now - m_partitionsReadAtMs >= kPartitionsIntervalMs) {
-        if (std::optional<QList<PartitionState>> partitions = m_store.partitions(now))
+        if (StoreResult<QList<PartitionState>> partitions = m_store.partitions(now))
             m_last.partitions = std::move(*partitions);
         else
-            emit failed(m_store.lastError());
+            emit failed(partitions.error());
         m_partitionsReadAtMs = now;
         send = true;
     }

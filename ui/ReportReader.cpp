@@ -17,7 +17,7 @@ std::optional<SlaReport> ReportReader::read(const SlaRequest &request, QString *
         m_store = std::make_unique<QueryStore>(m_databaseUrl, QueryStore::IfMissing::Refuse);
     if (!m_store->ensureOpen([error](const QString &why) { *error = why; })) {
         if (error->isEmpty())
-            *error = m_store->lastError();
+            *error = m_store->openError();
         return std::nullopt;
     }
     return buildSlaReport(*m_store, request, error);

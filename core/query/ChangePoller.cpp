@@ -32,9 +32,11 @@ void ChangePoller::poll()
         return;
     }
     ChangeToken token;
-    token.value = m_store.changeToken();
-    if (!token.value)
-        token.error = m_store.lastError();
+    const StoreResult<QByteArray> read = m_store.changeToken();
+    if (read)
+        token.value = *read;
+    else
+        token.error = read.error();
     emit polled(token);
 }
 

@@ -36,110 +36,133 @@ bool QueryStore::ensureOpen(const std::function<void(const QString &)> &reportFa
     return true;
 }
 
-QString QueryStore::lastError() const
+Store &QueryStore::fresh()
 {
-    return m_store ? m_store->lastError() : m_openError;
+    m_store->clearError();
+    return *m_store;
 }
 
-std::optional<QByteArray> QueryStore::changeToken()
+template <typename T> StoreResult<T> QueryStore::checked(T value)
 {
-    return m_store->changeToken();
+    if (!m_store->lastError().isEmpty())
+        return StoreResult<T>::failure(m_store->lastError());
+    return StoreResult<T>(std::move(value));
 }
 
-QList<qint64> QueryStore::operationIds(const OperationFilter &filter)
+StoreResult<void> QueryStore::checked(bool went)
 {
-    return m_store->operationIds(filter);
+    // A visit that stopped the read returns false too, without an error.
+    if (!went && !m_store->lastError().isEmpty())
+        return StoreResult<void>::failure(m_store->lastError());
+    return StoreResult<void>::done();
 }
 
-QList<OperationRecord> QueryStore::operations(const OperationFilter &filter)
+template <typename T> StoreResult<T> QueryStore::unwrapped(std::optional<T> value)
 {
-    return m_store->operations(filter);
+    if (!value)
+        return StoreResult<T>::failure(m_store->lastError());
+    return StoreResult<T>(std::move(*value));
 }
 
-QMap<OperationState, qint64> QueryStore::openCountsByState()
+StoreResult<QByteArray> QueryStore::changeToken()
 {
-    return m_store->openCountsByState();
+    return unwrapped(fresh().changeToken());
 }
 
-std::optional<QHash<QString, EndpointOpenWork>> QueryStore::openWorkByEndpoint()
+StoreResult<QList<qint64>> QueryStore::operationIds(const OperationFilter &filter)
 {
-    return m_store->endpointReads().openWork();
+    return checked(fresh().operationIds(filter));
 }
 
-std::optional<QHash<QString, qint64>> QueryStore::nextTicksByEndpoint()
+StoreResult<QList<OperationRecord>> QueryStore::operations(const OperationFilter &filter)
 {
-    return m_store->endpointReads().nextTicks();
+    return checked(fresh().operations(filter));
 }
 
-std::optional<bool> QueryStore::isEndpointPaused(const QString &endpointId)
+StoreResult<QMap<OperationState, qint64>> QueryStore::openCountsByState()
 {
-    return m_store->isEndpointPaused(endpointId);
+    return checked(fresh().openCountsByState());
 }
 
-std::optional<QSet<QString>> QueryStore::pausedEndpointIds()
+StoreResult<QHash<QString, EndpointOpenWork>> QueryStore::openWorkByEndpoint()
 {
-    return m_store->endpointReads().paused();
+    return unwrapped(fresh().endpointReads().openWork());
 }
 
-std::optional<QList<EndpointHold>> QueryStore::endpointHolds()
+StoreResult<QHash<QString, qint64>> QueryStore::nextTicksByEndpoint()
 {
-    return m_store->endpointHolds();
+    return unwrapped(fresh().endpointReads().nextTicks());
 }
 
-std::optional<QList<IncidentRecord>> QueryStore::incidents(bool openOnly, qint64 sinceMs, int limit)
+StoreResult<bool> QueryStore::isEndpointPaused(const QString &endpointId)
 {
-    return m_store->incidents().list(openOnly, sinceMs, limit);
+    return unwrapped(fresh().isEndpointPaused(endpointId));
 }
 
-std::optional<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)
+StoreResult<QSet<QString>> QueryStore::pausedEndpointIds()
 {
-    return m_store->endpointReads().lastEndedState(endpointId);
+    return unwrapped(fresh().endpointReads().paused());
 }
 
-std::optional<QList<PartitionState>> QueryStore::partitions(qint64 nowMs)
+StoreResult<QList<EndpointHold>> QueryStore::endpointHolds()
 {
-    return m_store->partitions(nowMs);
+    return unwrapped(fresh().endpointHolds());
 }
 
-qint64 QueryStore::newestAttemptId()
+StoreResult<QList<IncidentRecord>> QueryStore::incidents(bool openOnly, qint64 sinceMs, int limit)
 {
-    return m_store->newestAttemptId();
+    return unwrapped(fresh().incidents().list(openOnly, sinceMs, limit));
 }
 
-qint64 QueryStore::earliestAttemptMs()
+StoreResult<std::optional<OperationState>> QueryStore::lastEndedState(const QString &endpointId)
 {
-    return m_store->earliestAttemptMs();
+    return unwrapped(fresh().endpointReads().lastEndedState(endpointId));
 }
 
-QList<qint64> QueryStore::attemptIds(const AttemptFilter &filter)
+StoreResult<QList<PartitionState>> QueryStore::partitions(qint64 nowMs)
 {
-    return m_store->attemptIds(filter);
+    return unwrapped(fresh().partitions(nowMs));
 }
 
-qint64 QueryStore::countAttempts(const AttemptFilter &filter)
+StoreResult<qint64> QueryStore::newestAttemptId()
 {
-    return m_store->countAttempts(filter);
+    return checked(fresh().newestAttemptId());
 }
 
-QList<AttemptRecord> QueryStore::attempts(const AttemptFilter &filter)
+StoreResult<qint64> QueryStore::earliestAttemptMs()
 {
-    return m_store->attempts(filter);
+    return checked(fresh().earliestAttemptMs());
 }
 
-std::optional<qint64> QueryStore::lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs)
+StoreResult<QList<qint64>> QueryStore::attemptIds(const AttemptFilter &filter)
 {
-    return m_store->endpointReads().lastSuccessAtMs(endpointId, sinceStartedMs);
+    return checked(fresh().attemptIds(filter));
 }
 
-std::optional<KeptExchange> QueryStore::keptExchange(qint64 attemptId)
+StoreResult<qint64> QueryStore::countAttempts(const AttemptFilter &filter)
 {
-    return m_store->keptExchange(attemptId);
+    return checked(fresh().countAttempts(filter));
 }
 
-std::optional<QList<qint64>> QueryStore::exchangeDurations(const QString &endpointId, qint64 fromMs,
-                                                           qint64 toMs, int limit)
+StoreResult<QList<AttemptRecord>> QueryStore::attempts(const AttemptFilter &filter)
 {
-    return m_store->endpointReads().exchangeDurations(endpointId, fromMs, toMs, limit);
+    return checked(fresh().attempts(filter));
+}
+
+StoreResult<qint64> QueryStore::lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs)
+{
+    return unwrapped(fresh().endpointReads().lastSuccessAtMs(endpointId, sinceStartedMs));
+}
+
+StoreResult<std::optional<KeptExchange>> QueryStore::keptExchange(qint64 attemptId)
+{
+    return checked(fresh().keptExchange(attemptId));
+}
+
+StoreResult<QList<qint64>> QueryStore::exchangeDurations(const QString &endpointId, qint64 fromMs,
+                                                         qint64 toMs, int limit)
+{
+    return unwrapped(fresh().endpointReads().exchangeDurations(endpointId, fromMs, toMs, limit));
 }
 
 void QueryStore::exportAttempts(CsvExporter *exporter, const AttemptFilter &filter,
@@ -148,69 +171,76 @@ void QueryStore::exportAttempts(CsvExporter *exporter, const AttemptFilter &filt
     exporter->start(m_store.get(), filter, fileName);
 }
 
-bool QueryStore::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
-                               const RollupVisit &visit)
+StoreResult<void> QueryStore::forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                            const RollupVisit &visit)
 {
-    return m_store->forEachRollup(fromMs, toMs, bucketMs, visit);
+    return checked(fresh().forEachRollup(fromMs, toMs, bucketMs, visit));
 }
 
-bool QueryStore::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
-                                   const RollupVisit &visit)
+StoreResult<void> QueryStore::forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                const RollupVisit &visit)
 {
-    return m_store->forEachAttemptSum(fromMs, toMs, bucketMs, visit);
+    return checked(fresh().forEachAttemptSum(fromMs, toMs, bucketMs, visit));
 }
 
-std::optional<QList<InFlightPeak>> QueryStore::inFlightPeaks(qint64 fromMs, qint64 toMs,
-                                                             qint64 bucketMs)
+StoreResult<QList<InFlightPeak>> QueryStore::inFlightPeaks(qint64 fromMs, qint64 toMs,
+                                                           qint64 bucketMs)
 {
-    return m_store->inFlightPeaks(fromMs, toMs, bucketMs);
+    return unwrapped(fresh().inFlightPeaks(fromMs, toMs, bucketMs));
 }
 
-qint64 QueryStore::finalFailuresSince(qint64 sinceMs)
+StoreResult<qint64> QueryStore::finalFailuresSince(qint64 sinceMs)
 {
-    return m_store->finalFailuresSince(sinceMs);
+    return checked(fresh().finalFailuresSince(sinceMs));
 }
 
-std::optional<QList<AuditRecord>> QueryStore::operatorActions(qint64 fromMs, qint64 toMs, int limit,
-                                                              bool newestFirst)
+StoreResult<QList<AuditRecord>> QueryStore::operatorActions(qint64 fromMs, qint64 toMs, int limit,
+                                                            bool newestFirst)
 {
-    return m_store->operatorActions(fromMs, toMs, limit, newestFirst);
+    return unwrapped(fresh().operatorActions(fromMs, toMs, limit, newestFirst));
 }
 
-qint64 QueryStore::countMatching(const OperationSelection &selection)
+StoreResult<qint64> QueryStore::countMatching(const OperationSelection &selection)
 {
-    return m_store->countMatching(selection);
+    return checked(fresh().countMatching(selection));
 }
 
-std::optional<DrainInput> QueryStore::drainInput(const OperationSelection &selection,
-                                                 OperatorAction action, qint64 nowMs,
-                                                 int maxInFlight, QString *error)
+StoreResult<DrainInput> QueryStore::drainInput(const OperationSelection &selection,
+                                               OperatorAction action, qint64 nowMs, int maxInFlight)
 {
-    return readDrainInput(*m_store, selection, action, nowMs, maxInFlight, error);
+    QString error;
+    std::optional<DrainInput> input =
+        readDrainInput(fresh(), selection, action, nowMs, maxInFlight, &error);
+    if (!input)
+        return StoreResult<DrainInput>::failure(error);
+    return StoreResult<DrainInput>(std::move(*input));
 }
 
-bool QueryStore::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                                  const QStringList &endpoints, const ReportVisit &visit)
+StoreResult<void> QueryStore::forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                                               const QStringList &endpoints,
+                                               const ReportVisit &visit)
 {
-    return m_store->reportSums().forEach(bucketMs, fromMs, toMs, endpoints, visit);
+    return checked(fresh().reportSums().forEach(bucketMs, fromMs, toMs, endpoints, visit));
 }
 
-bool QueryStore::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                                         const QStringList &endpoints, const ReportVisit &visit)
+StoreResult<void> QueryStore::forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                                                      const QStringList &endpoints,
+                                                      const ReportVisit &visit)
 {
-    return m_store->reportSums().forEachThrottledSuccess(bucketMs, fromMs, toMs, endpoints, visit);
+    return checked(
+        fresh().reportSums().forEachThrottledSuccess(bucketMs, fromMs, toMs, endpoints, visit));
 }
 
-std::optional<QList<LatencyCount>> QueryStore::latencyCounts(qint64 bucketMs, qint64 fromMs,
-                                                             qint64 toMs)
+StoreResult<QList<LatencyCount>> QueryStore::latencyCounts(qint64 bucketMs, qint64 fromMs,
+                                                           qint64 toMs)
 {
-    return m_store->reportSums().latencyCounts(bucketMs, fromMs, toMs);
+    return unwrapped(fresh().reportSums().latencyCounts(bucketMs, fromMs, toMs));
 }
 
-std::optional<QList<FailureMinute>>
+StoreResult<QList<FailureMinute>>
 QueryStore::failureMinutes(const QString &endpointId, qint64 fromMs, qint64 toMs, bool throttledToo)
 {
-    return m_store->reportSums().failureMinutes(endpointId, fromMs, toMs, throttledToo);
+    return unwrapped(fresh().reportSums().failureMinutes(endpointId, fromMs, toMs, throttledToo));
 }
 
 } // namespace cooldown

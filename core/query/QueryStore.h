@@ -3,6 +3,7 @@
 
 #include "core/engine/DrainEstimate.h"
 #include "core/query/QueryRecords.h"
+#include "core/store/StoreResult.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -29,7 +30,7 @@ class Store;
 // An open that fails is not tried again: the reader reports the reason once, instead of
 // on every tick, and answers nothing from then on. The reads are the Store's own (see
 // core/store/Store.h for what each promises); call them only once ensureOpen() returned
-// true. Those that fail leave the reason in lastError().
+// true.
 class QueryStore final
 {
     Q_DISABLE_COPY_MOVE(QueryStore)
@@ -51,73 +52,92 @@ public:
     // True once the store is open. The first failing call gives its reason to
     // reportFailure; the calls after it return false without trying or reporting.
     bool ensureOpen(const std::function<void(const QString &)> &reportFailure);
-    // Why the last read failed, or why the store did not open.
-    QString lastError() const;
+    // Why the store did not open; empty while it has not failed to.
+    QString openError() const { return m_openError; }
 
     using RollupVisit = std::function<bool(const RollupRecord &)>;
 
+    // Each read answers its value or why it failed (StoreResult): an empty list or a
+    // zero is an answer, never a failure.
+
     // What changed: a value that differs whenever another connection committed.
-    std::optional<QByteArray> changeToken();
+    StoreResult<QByteArray> changeToken();
 
     // Operations (the Jobs view).
-    QList<qint64> operationIds(const OperationFilter &filter);
-    QList<OperationRecord> operations(const OperationFilter &filter);
-    QMap<OperationState, qint64> openCountsByState();
-    std::optional<QHash<QString, EndpointOpenWork>> openWorkByEndpoint();
-    std::optional<QHash<QString, qint64>> nextTicksByEndpoint();
-    std::optional<bool> isEndpointPaused(const QString &endpointId);
-    std::optional<QSet<QString>> pausedEndpointIds();
+    StoreResult<QList<qint64>> operationIds(const OperationFilter &filter);
+    StoreResult<QList<OperationRecord>> operations(const OperationFilter &filter);
+    StoreResult<QMap<OperationState, qint64>> openCountsByState();
+    StoreResult<QHash<QString, EndpointOpenWork>> openWorkByEndpoint();
+    StoreResult<QHash<QString, qint64>> nextTicksByEndpoint();
+    StoreResult<bool> isEndpointPaused(const QString &endpointId);
+    StoreResult<QSet<QString>> pausedEndpointIds();
     // Endpoints held for a while (docs/maintenance.md), by their end.
-    std::optional<QList<EndpointHold>> endpointHolds();
+    StoreResult<QList<EndpointHold>> endpointHolds();
     // Incidents (docs/incidents.md): the open ones, or also those opened since sinceMs.
-    std::optional<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
-                                                   int limit = 1000);
-    std::optional<std::optional<OperationState>> lastEndedState(const QString &endpointId);
-    std::optional<QList<PartitionState>> partitions(qint64 nowMs);
+    StoreResult<QList<IncidentRecord>> incidents(bool openOnly, qint64 sinceMs = 0,
+                                                 int limit = 1000);
+    // nullopt: no operation of the endpoint has ended.
+    StoreResult<std::optional<OperationState>> lastEndedState(const QString &endpointId);
+    StoreResult<QList<PartitionState>> partitions(qint64 nowMs);
 
     // Attempts (the History view).
-    qint64 newestAttemptId();
-    qint64 earliestAttemptMs();
-    QList<qint64> attemptIds(const AttemptFilter &filter);
-    qint64 countAttempts(const AttemptFilter &filter);
-    QList<AttemptRecord> attempts(const AttemptFilter &filter);
-    std::optional<qint64> lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs);
-    // The bodies kept for a failed or degraded attempt (docs/checks.md), if any.
-    std::optional<KeptExchange> keptExchange(qint64 attemptId);
-    std::optional<QList<qint64>> exchangeDurations(const QString &endpointId, qint64 fromMs,
-                                                   qint64 toMs, int limit);
+    // 0 with none.
+    StoreResult<qint64> newestAttemptId();
+    // -1 with none.
+    StoreResult<qint64> earliestAttemptMs();
+    StoreResult<QList<qint64>> attemptIds(const AttemptFilter &filter);
+    StoreResult<qint64> countAttempts(const AttemptFilter &filter);
+    StoreResult<QList<AttemptRecord>> attempts(const AttemptFilter &filter);
+    // When its latest success since then finished; -1: none such.
+    StoreResult<qint64> lastSuccessAtMs(const QString &endpointId, qint64 sinceStartedMs);
+    // The bodies kept for a failed or degraded attempt (docs/checks.md); nullopt: none
+    // were kept.
+    StoreResult<std::optional<KeptExchange>> keptExchange(qint64 attemptId);
+    StoreResult<QList<qint64>> exchangeDurations(const QString &endpointId, qint64 fromMs,
+                                                 qint64 toMs, int limit);
     // Starts exporter on this store's connection (the export holds a read transaction
     // until it finishes): the store must outlive the export.
     void exportAttempts(CsvExporter *exporter, const AttemptFilter &filter,
                         const QString &fileName);
 
-    // Figures (the Overview and Integrations views).
-    bool forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs, const RollupVisit &visit);
-    bool forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs, const RollupVisit &visit);
-    std::optional<QList<InFlightPeak>> inFlightPeaks(qint64 fromMs, qint64 toMs, qint64 bucketMs);
-    qint64 finalFailuresSince(qint64 sinceMs);
+    // Figures (the Overview and Integrations views). A visit that returns false stops
+    // the read, which still went through.
+    StoreResult<void> forEachRollup(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                    const RollupVisit &visit);
+    StoreResult<void> forEachAttemptSum(qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                        const RollupVisit &visit);
+    StoreResult<QList<InFlightPeak>> inFlightPeaks(qint64 fromMs, qint64 toMs, qint64 bucketMs);
+    StoreResult<qint64> finalFailuresSince(qint64 sinceMs);
 
     // The SLA report (core/query/SlaReport.h): see Store for what each promises.
     // endpoints: those to read (every endpoint when empty).
     using ReportVisit = std::function<bool(const ReportSum &)>;
-    bool forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs, const QStringList &endpoints,
-                          const ReportVisit &visit);
-    bool forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
-                                 const QStringList &endpoints, const ReportVisit &visit);
-    std::optional<QList<LatencyCount>> latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs);
-    std::optional<QList<FailureMinute>> failureMinutes(const QString &endpointId, qint64 fromMs,
-                                                       qint64 toMs, bool throttledToo);
+    StoreResult<void> forEachReportSum(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                                       const QStringList &endpoints, const ReportVisit &visit);
+    StoreResult<void> forEachThrottledSuccess(qint64 bucketMs, qint64 fromMs, qint64 toMs,
+                                              const QStringList &endpoints,
+                                              const ReportVisit &visit);
+    StoreResult<QList<LatencyCount>> latencyCounts(qint64 bucketMs, qint64 fromMs, qint64 toMs);
+    StoreResult<QList<FailureMinute>> failureMinutes(const QString &endpointId, qint64 fromMs,
+                                                     qint64 toMs, bool throttledToo);
 
     // Operator actions: what was done (the audit), and what a bulk action would do.
-    std::optional<QList<AuditRecord>> operatorActions(qint64 fromMs, qint64 toMs, int limit,
-                                                      bool newestFirst);
-    qint64 countMatching(const OperationSelection &selection);
+    StoreResult<QList<AuditRecord>> operatorActions(qint64 fromMs, qint64 toMs, int limit,
+                                                    bool newestFirst);
+    StoreResult<qint64> countMatching(const OperationSelection &selection);
     // What a drain-time estimate of the action on the selection starts from (see
-    // core/engine/DrainEstimate.h); nullopt with *error on failure.
-    std::optional<DrainInput> drainInput(const OperationSelection &selection, OperatorAction action,
-                                         qint64 nowMs, int maxInFlight, QString *error);
+    // core/engine/DrainEstimate.h).
+    StoreResult<DrainInput> drainInput(const OperationSelection &selection, OperatorAction action,
+                                       qint64 nowMs, int maxInFlight);
 
 private:
+    // The store, its last error cleared: what a read leaves there is this read's.
+    Store &fresh();
+    // value, unless the read left an error.
+    template <typename T> StoreResult<T> checked(T value);
+    StoreResult<void> checked(bool went);
+    template <typename T> StoreResult<T> unwrapped(std::optional<T> value);
+
     QString m_databaseUrl;
     IfMissing m_ifMissing;
     std::unique_ptr<Store> m_store;

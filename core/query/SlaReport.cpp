@@ -173,8 +173,15 @@ private:
     bool readLatency(QHash<QString, QList<qint64>> *histograms);
     void computeMaintenance();
     QList<SlaEndpointReport> endpointsInOrder() const;
+    // Keeps why a read failed, for build() to say; false.
+    bool failed(const QString &error)
+    {
+        m_error = error;
+        return false;
+    }
 
     QueryStore &m_store;
+    QString m_error;
     const SlaRequest &m_request;
     qint64 m_from;
     qint64 m_to;
@@ -217,18 +224,21 @@ bool ReportBuilder::read(const Span &span)
         c.lengthMs = span.bucketMs;
         return c;
     };
-    return m_store.forEachReportSum(span.bucketMs, span.fromMs, span.toMs, endpoints,
-                                    [&](const ReportSum &sum) {
-                                        if (wanted(sum.endpointId))
-                                            cell(sum).add(sum);
-                                        return true;
-                                    }) &&
-           m_store.forEachThrottledSuccess(span.bucketMs, span.fromMs, span.toMs, endpoints,
-                                           [&](const ReportSum &sum) {
-                                               if (wanted(sum.endpointId))
-                                                   cell(sum).throttledSucceeded += sum.count;
-                                               return true;
-                                           });
+    const StoreResult<void> sums = m_store.forEachReportSum(span.bucketMs, span.fromMs, span.toMs,
+                                                            endpoints, [&](const ReportSum &sum) {
+                                                                if (wanted(sum.endpointId))
+                                                                    cell(sum).add(sum);
+                                                                return true;
+                                                            });
+    if (!sums)
+        return failed(sums.error());
+    const StoreResult<void> throttled = m_store.forEachThrottledSuccess(
+        span.bucketMs, span.fromMs, span.toMs, endpoints, [&](const ReportSum &sum) {
+            if (wanted(sum.endpointId))
+                cell(sum).throttledSucceeded += sum.count;
+            return true;
+        });
+    return throttled || failed(throttled.error());
 }
 
 bool ReportBuilder::split(qint64 bucketMs)
@@ -281,7 +291,7 @@ bool ReportBuilder::readCells(QString *error)
     for (const SlaInterval &minutes : parts.minutes)
         ok = ok && read({kMinuteMs, minutes.startMs, minutes.endMs, {}});
     if (!ok)
-        *error = m_store.lastError();
+        *error = m_error;
     return ok;
 }
 
@@ -293,10 +303,10 @@ bool ReportBuilder::findDowntime(SlaEndpointReport &out)
     // with the endpoint's next success, which tells whether one lies before the next
     // down minute.
     const bool exclude = m_request.maintenanceRule == MaintenanceRule::Exclude;
-    const std::optional<QList<FailureMinute>> failures = m_store.failureMinutes(
+    const StoreResult<QList<FailureMinute>> failures = m_store.failureMinutes(
         out.endpointId, m_from, m_to, m_request.throttled == ThrottledRule::AsFailure);
     if (!failures)
-        return false;
+        return failed(failures.error());
     bool open = false;
     qint64 nextSuccess = -1; // after the run's last down minute
     for (const FailureMinute &f : *failures) {
@@ -366,10 +376,10 @@ bool ReportBuilder::readLatency(QHash<QString, QList<qint64>> *histograms)
     for (const auto &[bucketMs, interval] : reads) {
         if (interval.endMs <= interval.startMs)
             continue;
-        const std::optional<QList<LatencyCount>> counts =
+        const StoreResult<QList<LatencyCount>> counts =
             m_store.latencyCounts(bucketMs, interval.startMs, interval.endMs);
         if (!counts)
-            return false;
+            return failed(counts.error());
         for (const LatencyCount &c : *counts) {
             if (!wanted(c.endpointId) || c.bucket < 0 || c.bucket >= latency::bucketCount())
                 continue;
@@ -417,7 +427,7 @@ std::optional<SlaReport> ReportBuilder::build(QString *error)
     if (!readCells(error))
         return std::nullopt;
     if (!readLatency(&histograms)) {
-        *error = m_store.lastError();
+        *error = m_error;
         return std::nullopt;
     }
     SlaReport report;
@@ -430,7 +440,7 @@ std::optional<SlaReport> ReportBuilder::build(QString *error)
         e.maintenance = m_maintenance.value(e.endpointId);
         finish(e, m_cells.value(e.endpointId));
         if (!findDowntime(e)) {
-            *error = m_store.lastError();
+            *error = m_error;
             return std::nullopt;
         }
         const QList<qint64> histogram = histograms.value(e.endpointId);

@@ -373,6 +373,8 @@ public:
     // The version the database's schema_meta states; nullopt when it cannot be read.
     std::optional<int> schemaVersion();
     QString lastError() const { return m_db->lastError(); }
+    // Forgets the last error: a read that leaves one after this failed.
+    void clearError() { m_db->clearError(); }
 
     // Endpoints and policies, as configured.
     bool upsertEndpoint(const QString &endpointId, const QString &name, qint64 nowMs);
