@@ -223,14 +223,14 @@ void LiveReader::refresh(bool force, bool changed)
             m_last.counts = std::move(*counts);
         else
             emit failed(counts.error());
-        if (StoreResult<QSet<QString>> paused = m_store.pausedEndpointIds()) {
-            m_last.pausedEndpoints.clear();
-            for (const QString &endpoint : std::as_const(m_endpointIds)) {
-                if (paused->contains(endpoint))
-                    m_last.pausedEndpoints.insert(endpoint);
-            }
-        } else {
-            emit failed(paused.error());
+        // Paused or held (isEndpointPaused): either stops the endpoint's work.
+        m_last.pausedEndpoints.clear();
+        for (const QString &endpoint : std::as_const(m_endpointIds)) {
+            const StoreResult<bool> paused = m_store.isEndpointPaused(endpoint);
+            if (!paused)
+                emit failed(paused.error());
+            else if (*paused)
+                m_last.pausedEndpoints.insert(endpoint);
         }
         if (const StoreResult<qint64> earliest = m_store.earliestAttemptMs())
             m_last.rawHistoryFromMs = *earliest;

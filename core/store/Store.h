@@ -766,9 +766,8 @@ private:
                             qint64 bucketMs,
                             const std::function<bool(const RollupRecord &)> &visit);
 
-    // *newerSchema: the database is of a newer version than this build (the caller's
-    // to fix, not the environment's).
-    // Migrates to targetVersion (0: the latest).
+    // Migrates to targetVersion (0: the latest). *newerSchema: the database is of a
+    // newer version than this build (the caller's to fix, not the environment's).
     bool initialise(const StoreOptions &options, const QString &displayName, QString *error,
                     bool *newerSchema, int targetVersion = 0);
     std::optional<int> readSchemaVersion(QString *error);

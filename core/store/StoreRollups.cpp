@@ -841,34 +841,24 @@ PruneBatch Store::pruneRollups(qint64 beforeMs, qint64 spanMs)
         return batch;
     }
     const qint64 deleted = query.numRowsAffected();
-    if ((!query.exec(QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < %1").arg(upTo)) ||
-         !query.exec(QStringLiteral("DELETE FROM inflight_peaks_hourly WHERE hour_at <= %1")
-                         .arg(upTo - kHourMs)))) {
-        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
-        return batch;
-    }
-    // Whole hours only: an hour that still holds minutes kept stays.
-    if (!query.exec(QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= %1")
-                        .arg(upTo - kHourMs))) {
-        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
-        return batch;
-    }
-    // The SLA report's counts go with the rollups of the same minutes and hours.
-    if ((!query.exec(
-             QStringLiteral("DELETE FROM throttled_successes WHERE minute_at < %1").arg(upTo)) ||
-         !query.exec(QStringLiteral("DELETE FROM throttled_successes_hourly WHERE hour_at <= %1")
-                         .arg(upTo - kHourMs)) ||
-         !query.exec(QStringLiteral("DELETE FROM attempt_latency_rollups WHERE hour_at <= %1")
-                         .arg(upTo - kHourMs)))) {
-        m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
-        return batch;
-    }
-    // Whole days only, as the hours.
-    for (const char *table :
-         {"attempt_rollups_daily", "attempt_latency_rollups_daily", "throttled_successes_daily"}) {
-        if (!query.exec(QStringLiteral("DELETE FROM %1 WHERE day_at <= %2")
-                            .arg(QLatin1String(table))
-                            .arg(upTo - kDayMs))) {
+    // With them, what is kept of the same time: the in-flight peaks and the SLA report's
+    // counts. Hours and days go whole only: an hour that still holds minutes kept stays.
+    const QString minutes = QString::number(upTo);
+    const QString hours = QString::number(upTo - kHourMs);
+    const QString days = QString::number(upTo - kDayMs);
+    const QStringList deletes = {
+        QStringLiteral("DELETE FROM inflight_peaks WHERE minute_at < ") + minutes,
+        QStringLiteral("DELETE FROM inflight_peaks_hourly WHERE hour_at <= ") + hours,
+        QStringLiteral("DELETE FROM attempt_rollups_hourly WHERE hour_at <= ") + hours,
+        QStringLiteral("DELETE FROM throttled_successes WHERE minute_at < ") + minutes,
+        QStringLiteral("DELETE FROM throttled_successes_hourly WHERE hour_at <= ") + hours,
+        QStringLiteral("DELETE FROM attempt_latency_rollups WHERE hour_at <= ") + hours,
+        QStringLiteral("DELETE FROM attempt_rollups_daily WHERE day_at <= ") + days,
+        QStringLiteral("DELETE FROM attempt_latency_rollups_daily WHERE day_at <= ") + days,
+        QStringLiteral("DELETE FROM throttled_successes_daily WHERE day_at <= ") + days,
+    };
+    for (const QString &statement : deletes) {
+        if (!query.exec(statement)) {
             m_db->fail(QStringLiteral("prune rollups"), errorText(query.lastError()));
             return batch;
         }

@@ -49,19 +49,7 @@ bool isPostgres(const QString &location)
 // A QtSql connection of the benchmark's own to the store's database.
 QSqlDatabase openSql(const QString &location, const QString &name)
 {
-    QSqlDatabase db;
-    if (isPostgres(location)) {
-        const QUrl url(location);
-        db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        db.setHostName(url.host());
-        db.setPort(url.port(5432));
-        db.setUserName(url.userName());
-        db.setPassword(url.password());
-        db.setDatabaseName(url.path().mid(1));
-    } else {
-        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(location);
-    }
+    QSqlDatabase db = test::addRawConnection(location, name);
     if (!db.open())
         die(QStringLiteral("cannot open %1: %2").arg(name, db.lastError().text()));
     return db;

@@ -221,19 +221,7 @@ QSqlDatabase tst_SlaReport::raw()
     const QString name = QStringLiteral("tst-slareport-raw");
     if (QSqlDatabase::contains(name))
         return QSqlDatabase::database(name);
-    QSqlDatabase db;
-    if (m_backend.startsWith(QLatin1String("sqlite"))) {
-        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(m_url);
-    } else {
-        const QUrl url(m_url);
-        db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        db.setHostName(url.host());
-        db.setPort(url.port(5432));
-        db.setUserName(url.userName());
-        db.setPassword(url.password());
-        db.setDatabaseName(url.path().mid(1));
-    }
+    QSqlDatabase db = test::addRawConnection(m_url, name);
     if (!db.open())
         qWarning("raw open failed: %s", qPrintable(db.lastError().text()));
     return db;

@@ -76,9 +76,9 @@ inline QString freshPostgresDatabase(const QString &name, QString *why)
     return database.toString();
 }
 
-namespace detail {
-
-inline QSqlDatabase rawConnection(const QString &url, const QString &name)
+// A QtSql connection named `name` to the database at url (a SQLite path or a
+// postgresql:// URL), added but not opened: outside any store.
+inline QSqlDatabase addRawConnection(const QString &url, const QString &name)
 {
     QSqlDatabase db;
     if (url.startsWith(QLatin1String("postgres"))) {
@@ -96,8 +96,6 @@ inline QSqlDatabase rawConnection(const QString &url, const QString &name)
     return db;
 }
 
-} // namespace detail
-
 // Runs body on a connection of its own to the database at url (a SQLite path or a
 // postgresql:// URL), outside any store: for rows as an older version wrote them.
 inline bool withRawConnection(const QString &url,
@@ -108,7 +106,7 @@ inline bool withRawConnection(const QString &url,
     const QString name = QStringLiteral("test-raw-%1").arg(++made);
     bool ok = true;
     {
-        QSqlDatabase db = detail::rawConnection(url, name);
+        QSqlDatabase db = addRawConnection(url, name);
         if (!db.open()) {
             *error = QStringLiteral("cannot open %1: %2").arg(url, db.lastError().text());
             ok = false;

@@ -99,7 +99,8 @@ private slots:
     void migrationAddsTheAuditTable();
 
 private:
-    std::unique_ptr<Store> open();
+    // The test's database, or the one at url.
+    std::unique_ptr<Store> open(const QString &url = {});
     // n operations over two endpoints and three partition keys, one second apart,
     // left in the states of kOutcomes in turn.
     void seed(Store &store, int n);
@@ -138,12 +139,12 @@ void tst_BulkActions::cleanup()
     m_dir.reset();
 }
 
-std::unique_ptr<Store> tst_BulkActions::open()
+std::unique_ptr<Store> tst_BulkActions::open(const QString &url)
 {
     StoreOptions options;
     options.paceByDatabaseClock = false;
     QString error;
-    std::unique_ptr<Store> store = Store::open(m_url, &error, options);
+    std::unique_ptr<Store> store = Store::open(url.isEmpty() ? m_url : url, &error, options);
     if (!store)
         qWarning("open failed: %s", qPrintable(error));
     return store;
@@ -530,10 +531,8 @@ void tst_BulkActions::migrationAddsTheAuditTable()
     QString error;
     qint64 id = 0;
     {
-        StoreOptions options;
-        options.paceByDatabaseClock = false;
-        auto recorded = Store::open(recordedAt, &error, options);
-        QVERIFY2(recorded, qPrintable(error));
+        auto recorded = open(recordedAt);
+        QVERIFY(recorded);
         id = recorded->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow).value();
         AuditRecord audit;
         audit.atMs = kNow;

@@ -200,7 +200,8 @@ private:
     // A one-attempt operation of worker's, committed with these in-flight peaks.
     bool commitWithPeaks(Store &store, const QString &worker, qint64 atMs,
                          const QList<Store::InFlightPeak> &peaks);
-    std::unique_ptr<Store> open();
+    // The test's database, or the one at url.
+    std::unique_ptr<Store> open(const QString &url = {});
     // Makes the test's database one of this older version holding the rows of the
     // database at recordedAt (written by this version) that its tables have.
     bool seedOlderVersion(int version, const QString &recordedAt, QString *error);
@@ -254,12 +255,12 @@ bool tst_Rollups::seedOlderVersion(int version, const QString &recordedAt, QStri
                           error);
 }
 
-std::unique_ptr<Store> tst_Rollups::open()
+std::unique_ptr<Store> tst_Rollups::open(const QString &url)
 {
     StoreOptions options;
     options.paceByDatabaseClock = false;
     QString error;
-    std::unique_ptr<Store> store = Store::open(m_url, &error, options);
+    std::unique_ptr<Store> store = Store::open(url.isEmpty() ? m_url : url, &error, options);
     if (!store)
         qWarning("open failed: %s", qPrintable(error));
     return store;
@@ -542,10 +543,8 @@ void tst_Rollups::migrationBuildsRollups()
     QTemporaryDir other;
     const QString recordedAt = other.filePath(QStringLiteral("recorded.db"));
     QString error;
-    StoreOptions options;
-    options.paceByDatabaseClock = false;
-    auto live = Store::open(recordedAt, &error, options);
-    QVERIFY2(live, qPrintable(error));
+    auto live = open(recordedAt);
+    QVERIFY(live);
     QVERIFY(runHistory(*live, QStringLiteral("w"), 77, 100, kStart).isEmpty());
     QVERIFY(live->countAttempts({}) > 50);
     QVERIFY2(seedOlderVersion(schema::rollupsVersion() - 1, recordedAt, &error), qPrintable(error));
@@ -653,11 +652,9 @@ void tst_Rollups::inFlightPeaksFromTheirVersionOn()
     QTemporaryDir other;
     const QString recordedAt = other.filePath(QStringLiteral("recorded.db"));
     QString error;
-    StoreOptions options;
-    options.paceByDatabaseClock = false;
     {
-        auto recorded = Store::open(recordedAt, &error, options);
-        QVERIFY2(recorded, qPrintable(error));
+        auto recorded = open(recordedAt);
+        QVERIFY(recorded);
         QVERIFY(commitWithPeaks(*recorded, QStringLiteral("w"), m0, {{m0, 5}}));
         QCOMPARE(peaksText(recorded->inFlightPeaks(0, kStart * 2), m0), QStringLiteral("0:5"));
     }
