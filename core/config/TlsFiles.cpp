@@ -21,24 +21,25 @@ constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 
 // Reads a regular file whole: a device or a pipe named by mistake (/dev/zero) would
 // never end, or end in something else each time.
-std::optional<QString> readFile(const QString &path, QByteArray *out)
+std::optional<QString> readFile(const File &source, QByteArray *out)
 {
-    const QFileInfo info(path);
+    const QString &name = source.shown;
+    const QFileInfo info(source.path);
     if (!info.exists())
-        return Text::tr("%1 does not exist").arg(path);
+        return Text::tr("%1 does not exist").arg(name);
     if (!info.isFile())
-        return Text::tr("%1 is not a file").arg(path);
+        return Text::tr("%1 is not a file").arg(name);
     if (info.size() > kMaxFileBytes)
-        return Text::tr("%1 is larger than %2 MiB").arg(path).arg(kMaxFileBytes >> 20);
+        return Text::tr("%1 is larger than %2 MiB").arg(name).arg(kMaxFileBytes >> 20);
     // Also keeps away from /proc, whose files say they are empty and may never end.
     if (info.size() == 0)
-        return Text::tr("%1 is empty").arg(path);
-    QFile file(path);
+        return Text::tr("%1 is empty").arg(name);
+    QFile file(source.path);
     if (!file.open(QIODevice::ReadOnly))
-        return Text::tr("cannot read %1: %2").arg(path, file.errorString());
+        return Text::tr("cannot read %1: %2").arg(name, file.errorString());
     *out = file.read(kMaxFileBytes + 1);
     if (out->size() > kMaxFileBytes)
-        return Text::tr("%1 is larger than %2 MiB").arg(path).arg(kMaxFileBytes >> 20);
+        return Text::tr("%1 is larger than %2 MiB").arg(name).arg(kMaxFileBytes >> 20);
     return std::nullopt;
 }
 
@@ -185,34 +186,34 @@ std::optional<QByteArray> publicOfInfo(QByteArrayView der, bool rsa)
 
 } // namespace
 
-std::optional<QString> readCertificates(const QString &path, QList<QSslCertificate> *out)
+std::optional<QString> readCertificates(const File &file, QList<QSslCertificate> *out)
 {
     QByteArray data;
-    if (auto problem = readFile(path, &data))
+    if (auto problem = readFile(file, &data))
         return problem;
     QList<QSslCertificate> certificates = QSslCertificate::fromData(data, QSsl::Pem);
     if (certificates.isEmpty())
         certificates = QSslCertificate::fromData(data, QSsl::Der);
     if (certificates.isEmpty())
-        return Text::tr("%1 holds no certificate (expected PEM)").arg(path);
+        return Text::tr("%1 holds no certificate (expected PEM)").arg(file.shown);
     for (const QSslCertificate &certificate : std::as_const(certificates)) {
         if (certificate.isNull())
-            return Text::tr("%1 holds a certificate that cannot be read").arg(path);
+            return Text::tr("%1 holds a certificate that cannot be read").arg(file.shown);
     }
     *out = certificates;
     return std::nullopt;
 }
 
-std::optional<QString> readPrivateKey(const QString &path,
-                                      const std::optional<QByteArray> &passphrase, QSslKey *out)
+std::optional<QString> readPrivateKey(const File &file, const std::optional<QByteArray> &passphrase,
+                                      QSslKey *out)
 {
     QByteArray data;
-    if (auto problem = readFile(path, &data))
+    if (auto problem = readFile(file, &data))
         return problem;
     // PKCS#8 ("ENCRYPTED PRIVATE KEY") and the older "Proc-Type: 4,ENCRYPTED".
     const bool encrypted = data.contains("ENCRYPTED");
     if (encrypted && !passphrase)
-        return Text::tr("%1 is encrypted and no key_passphrase is given").arg(path);
+        return Text::tr("%1 is encrypted and no key_passphrase is given").arg(file.shown);
     // The PEM label does not always say the algorithm (PKCS#8 "PRIVATE KEY"), and Qt
     // reads a key only as the algorithm it is told.
     for (const QSsl::KeyAlgorithm algorithm : {QSsl::Rsa, QSsl::Ec, QSsl::Dsa}) {
@@ -225,14 +226,15 @@ std::optional<QString> readPrivateKey(const QString &path,
     }
     if (encrypted)
         return Text::tr("cannot decrypt %1: wrong passphrase, or not an RSA, EC or DSA key")
-            .arg(path);
-    return Text::tr("%1 holds no private key (expected an RSA, EC or DSA key in PEM)").arg(path);
+            .arg(file.shown);
+    return Text::tr("%1 holds no private key (expected an RSA, EC or DSA key in PEM)")
+        .arg(file.shown);
 }
 
-std::optional<QString> readPkcs12(const QString &path, const QByteArray &passphrase, Pkcs12 *out)
+std::optional<QString> readPkcs12(const File &file, const QByteArray &passphrase, Pkcs12 *out)
 {
     QByteArray data;
-    if (auto problem = readFile(path, &data))
+    if (auto problem = readFile(file, &data))
         return problem;
     QBuffer buffer(&data);
     buffer.open(QIODevice::ReadOnly);
@@ -242,9 +244,9 @@ std::optional<QString> readPkcs12(const QString &path, const QByteArray &passphr
         return Text::tr("cannot open %1: wrong passphrase, not a PKCS#12 file, or one encrypted "
                         "with a legacy algorithm that OpenSSL 3 no longer reads (export it "
                         "again without -legacy)")
-            .arg(path);
+            .arg(file.shown);
     if (read.key.isNull() || read.certificate.isNull())
-        return Text::tr("%1 holds no certificate and key").arg(path);
+        return Text::tr("%1 holds no certificate and key").arg(file.shown);
     *out = read;
     return std::nullopt;
 }

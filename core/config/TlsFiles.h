@@ -15,13 +15,22 @@ namespace cooldown::tlsfiles {
 // loaded. Each reader returns what was wrong (naming the file, not the JSON path,
 // which the caller adds), or nothing when *out holds what the file held.
 
+// A file to read and the name its messages give it. The name is the path as the
+// workspace wrote it when that took a value from the environment, which may be a
+// secret and must not reach a message; otherwise the path itself.
+struct File
+{
+    QString path;
+    QString shown;
+};
+
 // A file may hold one CA certificate or a whole bundle.
-std::optional<QString> readCertificates(const QString &path, QList<QSslCertificate> *out);
+std::optional<QString> readCertificates(const File &file, QList<QSslCertificate> *out);
 
 // RSA, EC or DSA, PKCS#1, SEC 1 or PKCS#8, encrypted or not. passphrase is used only
 // when the file is encrypted; an encrypted file without one is refused as such.
-std::optional<QString> readPrivateKey(const QString &path,
-                                      const std::optional<QByteArray> &passphrase, QSslKey *out);
+std::optional<QString> readPrivateKey(const File &file, const std::optional<QByteArray> &passphrase,
+                                      QSslKey *out);
 
 struct Pkcs12
 {
@@ -29,7 +38,7 @@ struct Pkcs12
     QSslCertificate certificate;
     QList<QSslCertificate> chain;
 };
-std::optional<QString> readPkcs12(const QString &path, const QByteArray &passphrase, Pkcs12 *out);
+std::optional<QString> readPkcs12(const File &file, const QByteArray &passphrase, Pkcs12 *out);
 
 // Whether privateKey is the private half of the certificate's public key, compared
 // on the DER Qt gives for both (the RSA modulus and exponent, or the EC point): Qt has

@@ -560,28 +560,39 @@ ProxyConfig readProxy(const QJsonObject &o, const QString &parentPath, const Sub
     return proxy;
 }
 
-// A file of a tls entry, relative to the workspace's folder.
-QString tlsPath(const QJsonObject &o, const QString &key, const QString &path,
-                const Substitution &subst, JsonReader &r, const QDir &base)
+// A file of a tls entry, relative to the workspace's folder. Its messages name it as
+// written when an environment variable went into it: that value may be a secret.
+tlsfiles::File tlsPath(const QJsonObject &o, const QString &key, const QString &path,
+                       const Substitution &subst, JsonReader &r, const QDir &base)
 {
     const QString written = r.string(o, key, path, false);
     if (!r.ok() || !o.contains(key))
-        return QString();
+        return {};
     const QString fieldPath = JsonReader::join(path, key);
     const auto resolved = fixedText(written, fieldPath, subst, r, nullptr);
     if (!resolved)
-        return QString();
+        return {};
     if (resolved->isEmpty()) {
         r.fail(fieldPath, Text::tr("expected a file name"));
-        return QString();
+        return {};
     }
-    return QDir::cleanPath(base.absoluteFilePath(*resolved));
+    const QString file = QDir::cleanPath(base.absoluteFilePath(*resolved));
+    return {file, written.contains(QLatin1String("${env:")) ? written : file};
 }
+
+// The files of a tls entry, with the names their messages give them.
+struct TlsEntryFiles
+{
+    tlsfiles::File ca;
+    tlsfiles::File certificate;
+    tlsfiles::File key;
+    tlsfiles::File pkcs12;
+};
 
 // The fields of a tls entry as written: its id, its files (relative to the workspace's
 // folder), verify_hostname and verify_certificate. No file is opened yet.
 void readTlsFields(const QJsonObject &o, const QString &path, const Substitution &subst,
-                   JsonReader &r, const QDir &base, TlsConfig &t)
+                   JsonReader &r, const QDir &base, TlsConfig &t, TlsEntryFiles &files)
 {
     r.checkKnownKeys(o, path, kTlsKeys);
     t.id = r.string(o, QStringLiteral("id"), path, true);
@@ -589,10 +600,14 @@ void readTlsFields(const QJsonObject &o, const QString &path, const Substitution
     if (r.ok() && !kId.match(t.id).hasMatch())
         r.fail(JsonReader::join(path, QStringLiteral("id")),
                Text::tr("expected 1-64 letters, digits, '.', '_' or '-'"));
-    t.caFile = tlsPath(o, QStringLiteral("ca_file"), path, subst, r, base);
-    t.clientCertificate = tlsPath(o, QStringLiteral("client_certificate"), path, subst, r, base);
-    t.clientKey = tlsPath(o, QStringLiteral("client_key"), path, subst, r, base);
-    t.clientPkcs12 = tlsPath(o, QStringLiteral("client_pkcs12"), path, subst, r, base);
+    files.ca = tlsPath(o, QStringLiteral("ca_file"), path, subst, r, base);
+    files.certificate = tlsPath(o, QStringLiteral("client_certificate"), path, subst, r, base);
+    files.key = tlsPath(o, QStringLiteral("client_key"), path, subst, r, base);
+    files.pkcs12 = tlsPath(o, QStringLiteral("client_pkcs12"), path, subst, r, base);
+    t.caFile = files.ca.path;
+    t.clientCertificate = files.certificate.path;
+    t.clientKey = files.key.path;
+    t.clientPkcs12 = files.pkcs12.path;
     t.verifyHostname = r.boolean(o, QStringLiteral("verify_hostname"), path, true);
     t.verifyCertificate = r.boolean(o, QStringLiteral("verify_certificate"), path, true);
     if (r.ok() && !t.verifyCertificate && !t.caFile.isEmpty())
@@ -636,12 +651,12 @@ bool checkClientFiles(const QJsonObject &o, const QString &path, const TlsConfig
 }
 
 // In place of the system's, like curl --cacert: the endpoint trusts its CA only.
-bool readAuthorities(const QString &path, JsonReader &r, TlsConfig &t)
+bool readAuthorities(const QString &path, const TlsEntryFiles &files, JsonReader &r, TlsConfig &t)
 {
     if (t.caFile.isEmpty())
         return true;
     QList<QSslCertificate> authorities;
-    if (const auto problem = tlsfiles::readCertificates(t.caFile, &authorities)) {
+    if (const auto problem = tlsfiles::readCertificates(files.ca, &authorities)) {
         r.fail(JsonReader::join(path, QStringLiteral("ca_file")), *problem);
         return false;
     }
@@ -660,54 +675,54 @@ struct ClientIdentity
     QString certificateFile;
 };
 
-bool readPemIdentity(const QString &path, const TlsConfig &t,
+bool readPemIdentity(const QString &path, const TlsEntryFiles &files,
                      const std::optional<QString> &passphrase, JsonReader &r,
                      ClientIdentity &identity)
 {
-    if (const auto problem = tlsfiles::readCertificates(t.clientCertificate, &identity.chain)) {
+    if (const auto problem = tlsfiles::readCertificates(files.certificate, &identity.chain)) {
         r.fail(JsonReader::join(path, QStringLiteral("client_certificate")), *problem);
         return false;
     }
     const std::optional<QByteArray> keyPassphrase =
         passphrase ? std::optional<QByteArray>(passphrase->toUtf8()) : std::nullopt;
-    if (const auto problem = tlsfiles::readPrivateKey(t.clientKey, keyPassphrase, &identity.key)) {
+    if (const auto problem = tlsfiles::readPrivateKey(files.key, keyPassphrase, &identity.key)) {
         r.fail(JsonReader::join(path, QStringLiteral("client_key")), *problem);
         return false;
     }
     return true;
 }
 
-bool readPkcs12Identity(const QString &path, const TlsConfig &t,
+bool readPkcs12Identity(const QString &path, const TlsEntryFiles &files,
                         const std::optional<QString> &passphrase, JsonReader &r,
                         ClientIdentity &identity)
 {
     const QString pkcs12Path = JsonReader::join(path, QStringLiteral("client_pkcs12"));
     tlsfiles::Pkcs12 bundle;
-    if (const auto problem = tlsfiles::readPkcs12(
-            t.clientPkcs12, passphrase.value_or(QString()).toUtf8(), &bundle)) {
+    if (const auto problem =
+            tlsfiles::readPkcs12(files.pkcs12, passphrase.value_or(QString()).toUtf8(), &bundle)) {
         r.fail(pkcs12Path, *problem);
         return false;
     }
     identity.key = bundle.key;
     identity.chain = QList<QSslCertificate>{bundle.certificate} + bundle.chain;
     identity.matchPath = pkcs12Path;
-    identity.keyFile = identity.certificateFile = t.clientPkcs12;
+    identity.keyFile = identity.certificateFile = files.pkcs12.shown;
     return true;
 }
 
 // The client certificate, from PEM files or a PKCS#12 bundle, when the entry has one.
-void readClientIdentity(const QString &path, const std::optional<QString> &passphrase,
-                        JsonReader &r, TlsConfig &t)
+void readClientIdentity(const QString &path, const TlsEntryFiles &files,
+                        const std::optional<QString> &passphrase, JsonReader &r, TlsConfig &t)
 {
     ClientIdentity identity;
     identity.matchPath = JsonReader::join(path, QStringLiteral("client_key"));
-    identity.keyFile = t.clientKey;
-    identity.certificateFile = t.clientCertificate;
+    identity.keyFile = files.key.shown;
+    identity.certificateFile = files.certificate.shown;
     if (!t.clientCertificate.isEmpty()) {
-        if (!readPemIdentity(path, t, passphrase, r, identity))
+        if (!readPemIdentity(path, files, passphrase, r, identity))
             return;
     } else if (!t.clientPkcs12.isEmpty()) {
-        if (!readPkcs12Identity(path, t, passphrase, r, identity))
+        if (!readPkcs12Identity(path, files, passphrase, r, identity))
             return;
     }
     if (identity.chain.isEmpty())
@@ -730,7 +745,8 @@ void readClientIdentity(const QString &path, const std::optional<QString> &passp
 void readTls(const QJsonObject &o, const QString &path, const Substitution &subst, JsonReader &r,
              const QDir &base, TlsConfig &t)
 {
-    readTlsFields(o, path, subst, r, base, t);
+    TlsEntryFiles files;
+    readTlsFields(o, path, subst, r, base, t, files);
     if (!r.ok() || !checkClientFiles(o, path, t, r))
         return;
     const QString passphraseKey = t.clientPkcs12.isEmpty() ? QStringLiteral("key_passphrase")
@@ -748,8 +764,8 @@ void readTls(const QJsonObject &o, const QString &path, const Substitution &subs
     // curl -k: any certificate, from anyone. Loaded with a warning (warnAboutTls).
     if (!t.verifyCertificate)
         t.ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
-    if (readAuthorities(path, r, t))
-        readClientIdentity(path, passphrase, r, t);
+    if (readAuthorities(path, files, r, t))
+        readClientIdentity(path, files, passphrase, r, t);
 }
 
 // private_key_jwt (RFC 7523): the client's key instead of a secret. The file is read
@@ -768,7 +784,7 @@ void readAssertionKey(const QJsonObject &o, const QString &path, const Substitut
         r.fail(keyPath, Text::tr("required with private_key_jwt"));
         return;
     }
-    const QString file = tlsPath(o, QStringLiteral("private_key"), path, subst, r, base);
+    const tlsfiles::File file = tlsPath(o, QStringLiteral("private_key"), path, subst, r, base);
     const std::optional<QString> passphrase =
         secret(o, QStringLiteral("key_passphrase"), path, false, subst, r, &c.variables);
     if (!r.ok())
@@ -784,7 +800,7 @@ void readAssertionKey(const QJsonObject &o, const QString &path, const Substitut
     QString why;
     const std::optional<QString> algorithm = ClientAssertion::algorithmFor(c.assertionKeyPem, &why);
     if (!algorithm) {
-        r.fail(keyPath, Text::tr("%1 cannot sign a client assertion: %2").arg(file, why));
+        r.fail(keyPath, Text::tr("%1 cannot sign a client assertion: %2").arg(file.shown, why));
         return;
     }
     c.assertionAlgorithm = *algorithm;

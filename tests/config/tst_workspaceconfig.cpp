@@ -1508,6 +1508,14 @@ void tst_WorkspaceConfig::tlsFiles_data()
 
     QTest::newRow("ca missing") << QByteArray(R"("ca_file": "missing.pem")")
                                 << "tls[0].ca_file: @DIR@/missing.pem does not exist" << 0 << false;
+    // A path may take a value from the environment, which may be a secret: its
+    // messages name the file as written.
+    QTest::newRow("ca named from the environment")
+        << QByteArray(R"("ca_file": "${env:KEY_PASS}")")
+        << "tls[0].ca_file: ${env:KEY_PASS} does not exist" << 0 << false;
+    QTest::newRow("pkcs12 named from the environment")
+        << QByteArray(R"("client_pkcs12": "certs/${env:P12_PASS}.p12")")
+        << "tls[0].client_pkcs12: certs/${env:P12_PASS}.p12 does not exist" << 0 << false;
     QTest::newRow("ca not pem") << QByteArray(R"("ca_file": "client.key")")
                                 << "tls[0].ca_file: @DIR@/client.key holds no certificate" << 0
                                 << false;
@@ -1641,6 +1649,9 @@ void tst_WorkspaceConfig::privateKeyJwt_data()
     QTest::newRow("a certificate, not a key")
         << QByteArray(R"("private_key": "ca.pem")")
         << "credentials[0].private_key: @DIR@/ca.pem holds no private key";
+    QTest::newRow("named from the environment")
+        << QByteArray(R"("private_key": "${env:KEY_PASS}.key")")
+        << "credentials[0].private_key: ${env:KEY_PASS}.key does not exist";
     QTest::newRow("missing file") << QByteArray(R"("private_key": "nope.key")")
                                   << "credentials[0].private_key: @DIR@/nope.key does not exist";
 }
