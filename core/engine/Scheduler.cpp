@@ -404,7 +404,7 @@ void Scheduler::stop()
         Held &held = *m_held.at(id);
         // With the database away they stay leased, and go to the lease rules.
         if (!m_databaseDown || m_recordWhileDown)
-            m_store.releaseClaim(id, m_options.workerId, held.op.version);
+            m_store.claims().releaseClaim(id, m_options.workerId, held.op.version);
         release(id);
     }
     checkIdle();
@@ -535,16 +535,17 @@ Scheduler::StoreDue Scheduler::claimMore(qint64 now, qint64 mono)
 
 bool Scheduler::claim(qint64 now, qint64 mono, int room)
 {
-    const ClaimResult result = m_store.claim(
+    const StoreResult<ClaimResult> taken = m_store.claims().claim(
         m_options.workerId, now, m_options.leaseMs, room, m_claimState,
         {m_config.concurrency.maxInFlight, m_config.concurrency.perHost,
          2 * std::min(m_config.concurrency.perHost, kConnectionsPerHost),
          m_options.standbyClaims && mono >= m_standbyPausedUntilMonotonicMs ? kConnectionsPerHost
                                                                             : 0},
         m_options.claimAheadMs);
-    const QList<OperationRecord> &claimed = result.operations;
-    if (claimed.isEmpty() && !m_store.lastError().isEmpty())
+    if (!taken)
         reportStoreFailure();
+    const ClaimResult result = taken ? *taken : ClaimResult();
+    const QList<OperationRecord> &claimed = result.operations;
     for (const OperationRecord &op : claimed)
         admit(op, result.onStandby.contains(op.id));
     // A full claim: there may be more due, but nothing more fits until an
@@ -678,7 +679,7 @@ void Scheduler::handBackHeldEndpoints(const QStringList &endpointIds)
     }
     for (const qint64 id : std::as_const(back)) {
         const OperationRecord &op = m_held.at(id)->op;
-        if (!m_store.releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
+        if (!m_store.claims().releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
             qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
         release(id);
     }
@@ -989,7 +990,8 @@ bool Scheduler::renewAfterRefusedToken(Held &held, const TransportResult &result
     if (m_stopping) {
         // Not sent again now, and not failed either: the server did not execute it. It
         // goes back to the store as it was, for the next start.
-        if (!m_store.releaseClaim(held.op.id, m_options.workerId, held.op.version, nowMs()))
+        if (!m_store.claims().releaseClaim(held.op.id, m_options.workerId, held.op.version,
+                                           nowMs()))
             qCWarning(lcEngine) << "could not hand back operation" << held.op.id
                                 << m_store.lastError();
         release(held.op.id);
@@ -1029,7 +1031,7 @@ void Scheduler::deferOrWait(Held &held, qint64 waitMs)
     if (waitMs <= kKeepClaimMs || m_stopping)
         return;
     const qint64 id = held.op.id;
-    if (!m_store.releaseClaim(id, m_options.workerId, held.op.version, nowMs() + waitMs))
+    if (!m_store.claims().releaseClaim(id, m_options.workerId, held.op.version, nowMs() + waitMs))
         qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
     noteStoreDue(nowMs() + waitMs);
     release(id);
@@ -1569,7 +1571,7 @@ void Scheduler::handBackClaimedAhead(const QString &policyId, const QString &par
     const QList<qint64> ahead = aheadInLane(nowMs());
     for (const qint64 id : ahead) {
         const OperationRecord &op = m_held.at(id)->op;
-        if (!m_store.releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
+        if (!m_store.claims().releaseClaim(id, m_options.workerId, op.version, op.nextAttemptAtMs))
             qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
         noteStoreDue(op.nextAttemptAtMs);
         release(id);
@@ -1868,7 +1870,7 @@ bool Scheduler::keepLeasesOfHeld(const char *meanwhile)
     QList<qint64> lost;
     for (auto &[id, held] : m_held) {
         const qint64 until = now + m_options.leaseMs;
-        if (m_store.renewLease(id, m_options.workerId, held->op.version, until)) {
+        if (m_store.claims().renewLease(id, m_options.workerId, held->op.version, until)) {
             held->op.leaseExpiresAtMs = until;
             continue;
         }
@@ -2002,7 +2004,7 @@ void Scheduler::handBackOrphanedStandby()
     // would take these on standby again at once. Claims take none for a while.
     m_standbyPausedUntilMonotonicMs = m_clock.monotonicMs() + kStandbyPauseMs;
     for (const qint64 id : std::as_const(orphans)) {
-        if (!m_store.releaseClaim(id, m_options.workerId, m_held.at(id)->op.version))
+        if (!m_store.claims().releaseClaim(id, m_options.workerId, m_held.at(id)->op.version))
             qCWarning(lcEngine) << "could not hand back operation" << id << m_store.lastError();
         release(id);
     }
@@ -2016,7 +2018,7 @@ void Scheduler::renewLeases(qint64 nowMs)
         if (held->op.leaseExpiresAtMs - nowMs > m_options.leaseMs / 2)
             continue;
         const qint64 until = nowMs + m_options.leaseMs;
-        if (m_store.renewLease(id, m_options.workerId, held->op.version, until))
+        if (m_store.claims().renewLease(id, m_options.workerId, held->op.version, until))
             held->op.leaseExpiresAtMs = until;
         else if (m_store.fault() != Store::Fault::None)
             return; // the database is away: renewed once it is back
@@ -2046,7 +2048,7 @@ void Scheduler::armTimer(StoreDue storeDue)
         // A claim that found nothing due leaves at least a moment before the next
         // look, whatever the store says: a time it cannot yet correct (a partition
         // another worker has locked, clocks that disagree) must not make us spin.
-        const auto due = m_store.nextDueAtMs(now);
+        const auto due = m_store.claims().nextDueAtMs(now);
         if (databaseFault())
             return armForReconnect();
         m_claimAtMs = due.value_or(std::numeric_limits<qint64>::max());
@@ -2207,7 +2209,8 @@ Store::OperatorResult Scheduler::cancel(qint64 operationId, AuditRecord *audit)
         held->second->stage != Held::Stage::InFlight) {
         // Claimed here but not sent yet: it never goes out. Handing the claim back
         // applies the pending cancel.
-        if (m_store.releaseClaim(operationId, m_options.workerId, held->second->op.version))
+        if (m_store.claims().releaseClaim(operationId, m_options.workerId,
+                                          held->second->op.version))
             r = Store::OperatorResult::Done;
         release(operationId);
     }

@@ -10,7 +10,7 @@ namespace cooldown {
 // The pace of one (policy, partition key) as the generic cell rate algorithm keeps
 // it: a single number, the theoretical arrival time (TAT), instead of a level and a
 // last-refill time. That makes it a row that every worker can read and advance in
-// the transaction that claims an operation (see Store::claimDue), so a fleet of
+// the transaction that claims an operation (see Claims::claimDue), so a fleet of
 // workers keeps one policy's limit as one worker does.
 //
 // One unit is emitted every `interval` = window / limit; up to `capacity` units

@@ -12,7 +12,7 @@ struct QuotaStatement;
 
 // The quota a server states (core/http/QuotaStatement.h) as a partition's row keeps it,
 // for every worker: how many units its current window still has, as counted here, and
-// when that window ends. The claim (Store::claimDue) takes units from it beside the
+// when that window ends. The claim (Claims::claimDue) takes units from it beside the
 // partition's own pace, so that the fleet sends what the server allows and no more:
 // the whole quota at once when a window opens ("burst" pacing), never more than the
 // remaining count in a window, nothing between the last unit and the reset.

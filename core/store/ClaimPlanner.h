@@ -15,7 +15,7 @@ namespace cooldown {
 
 // What a claim decides, apart from how it reads and writes: the fleet's fair share of
 // permits, the partitions' pace, and the rounds that take one due operation from each
-// partition in turn. Store::claimDue reads the rows into these, asks, and writes back
+// partition in turn. Claims::claim reads the rows into these, asks, and writes back
 // what they say; nothing here touches a database, so every rule is tested on its own
 // (tests/store/tst_claimplanner.cpp). docs/fleet.md tells the rules in words.
 

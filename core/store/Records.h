@@ -68,7 +68,7 @@ struct OperationRecord
     QString policyId;
     QString partitionKey;
     bool forceNext = false; // the next attempt bypasses the partition's token bucket
-    // Set by Store::claimDue when the claim took over a running operation whose
+    // Set by a claim (Claims::claim) when the claim took over a running operation whose
     // lease had expired: the previous attempt's worker died mid-exchange.
     bool rescued = false;
     // An operator asked to cancel while an attempt was running; the store turns the

@@ -303,7 +303,7 @@ bool Store::ensureLearnedPartition(const QString &policyId)
 std::optional<QList<PartitionState>> Store::partitions(qint64 nowMs)
 {
     QList<PartitionState> out;
-    const std::optional<qint64> paceNow = paceNowUs(nowMs);
+    const std::optional<qint64> paceNow = m_clock.nowUs(nowMs);
     if (!paceNow)
         return std::nullopt;
     QSqlQuery query = m_db->prepare(QStringLiteral(

@@ -4,11 +4,13 @@
 #include "core/http/QuotaStatement.h"
 #include "core/ratelimit/Gcra.h"
 #include "core/store/ClaimPlanner.h"
+#include "core/store/Claims.h"
 #include "core/store/Database.h"
 #include "core/store/DatabaseFault.h"
 #include "core/store/EndpointReads.h"
 #include "core/store/IncidentRecords.h"
 #include "core/store/Incidents.h"
+#include "core/store/LeaseClock.h"
 #include "core/store/OperationSelection.h"
 #include "core/store/OperatorAudit.h"
 #include "core/store/Records.h"
@@ -60,27 +62,6 @@ struct EndpointHold
     QString endpointId;
     qint64 untilMs = 0;
     QString reason;
-};
-
-// One worker's claims as its scheduler keeps them from one claim to the next: whether
-// the store has it down as wanting fleet-wide permits, and until when (a claim writes
-// that again only when it would move by half).
-struct WorkerClaimState
-{
-    bool wantingPermits = false;
-    qint64 wantsUntilMs = 0;
-};
-
-// What one claim took, and what its worker should know of it.
-struct ClaimResult
-{
-    QList<OperationRecord> operations;
-    QSet<qint64> onStandby; // of those, taken on standby (FleetConcurrency::standbyPerHost)
-    bool capped = false;    // due work was left behind for want of a fleet-wide permit
-    // Nothing was taken because another worker's claim was counting the fleet's permits
-    // at that moment (PostgreSQL): try again in a moment. Waiting for it instead would
-    // stall this worker's event loop, its finished exchanges included.
-    bool contended = false;
 };
 
 struct TickEndpoint
@@ -442,6 +423,8 @@ public:
     WorkerStates &workerStates() { return m_workerStates; }
     ReportSums &reportSums() { return m_reportSums; }
     EndpointReads &endpointReads() { return m_endpointReads; }
+    Claims &claims() { return m_claims; }
+    LeaseClock &leaseClock() { return m_clock; }
     // Scheduled and waiting operations due at nowMs, whether or not their partition
     // can send.
     qint64 dueCount(qint64 nowMs);
@@ -539,32 +522,6 @@ public:
     std::optional<OperationRecord> operation(qint64 operationId);
     std::optional<OperationRecord> latestOperation(const QString &endpointId);
 
-    // Claims up to limit operations in one transaction: running ones whose lease
-    // expired (those come back with rescued = true: their last attempt's worker died),
-    // then due scheduled or waiting ones, fairly: round-robin across the partitions
-    // that can send now and the operations without a partition, each partition giving
-    // no more than the units its fleet-wide bucket holds, which the claim takes. An
-    // operation whose partition has no token or is held is not claimed: a backlog in
-    // one partition delays no other. Forced operations bypass the bucket (their cost
-    // is still counted). Each comes back running, leased to workerId until nowMs +
-    // leaseMs, with its version bumped; that version fences finishAttempt and
-    // renewLease. No claim takes the fleet past `concurrency`: ClaimResult::capped
-    // then tells that permits, not work, ran out. Running operations with a pending cancel
-    // whose lease expired become cancelled instead. Empty on error too: see lastError().
-    // aheadMs also takes operations due within that time from lanes that nothing paces
-    // (no bucket, no stated window, no hold): the caller holds each until its time. A
-    // paced lane gives only what is due, so its units are taken when they are sent.
-    // `state` is the worker's own, kept by its scheduler from one claim to the next;
-    // it changes only with a claim that committed.
-    ClaimResult claim(const QString &workerId, qint64 nowMs, qint64 leaseMs, int limit,
-                      WorkerClaimState &state, const FleetConcurrency &concurrency = {},
-                      qint64 aheadMs = 0);
-    // claim() as the one worker of this store (a state of the store's own), for tools
-    // and tests: the operations alone.
-    QList<OperationRecord> claimDue(const QString &workerId, qint64 nowMs, qint64 leaseMs,
-                                    int limit, const FleetConcurrency &concurrency = {},
-                                    qint64 aheadMs = 0);
-
     // Writes the attempt row and the operation's new state (state, counters, times,
     // last status and error, final reason, wait source, backoff, forceNext) in one
     // transaction, fenced by claimedVersion and workerId. On Committed the operation's
@@ -581,23 +538,6 @@ public:
     QList<FinishOutcome> finishAttempts(const QList<FinishRequest> &requests,
                                         const QString &workerId,
                                         const QList<InFlightPeak> &peaks = {});
-    // Hands back a claimed operation whose attempt was never sent (the worker is
-    // stopping): it is due again at once for any worker, as it was before the claim. A
-    // rescued one stays a rescue, so the next claimer still learns that a worker died.
-    // False when the claim is no longer held (or on error). dueAtMs >= 0 makes it due
-    // then instead (its partition has no token until then).
-    bool releaseClaim(qint64 operationId, const QString &workerId, qint64 claimedVersion,
-                      qint64 dueAtMs = -1);
-    // Extends a held lease; false when it is no longer held (or on error).
-    bool renewLease(qint64 operationId, const QString &workerId, qint64 claimedVersion,
-                    qint64 leaseExpiresAtMs);
-
-    // The earliest time claimDue could return something: the first next_attempt_at of
-    // a scheduled or waiting operation of an unpaused endpoint, or the first lease
-    // expiry of a running one. Empty when nothing is pending (or on error).
-    // nowMs, when given, is the caller's clock: a partition's time, kept by the
-    // database's clock on PostgreSQL, is moved onto it.
-    std::optional<qint64> nextDueAtMs(qint64 nowMs = -1);
 
     // Operator actions. retryNow: a waiting, parked, failed or scheduled operation
     // becomes waiting and due at nowMs; force makes that attempt bypass the token
@@ -781,53 +721,6 @@ private:
     // The operation that holds a job's idempotency key, and what its request hashed to.
     std::optional<std::pair<qint64, QString>> handedInWithKey(const QString &idempotencyKey,
                                                               bool *failed);
-    // The time partition buckets are paced by, in µs: the database's clock or nowMs.
-    std::optional<qint64> paceNowUs(qint64 nowMs);
-
-    // The steps of claimDue (StoreClaims.cpp); what it decides is ClaimPlanner's.
-    // The clocks of one claim: the caller's (nowMs, and aheadNowMs for work taken
-    // ahead), the pacing clock (µs) and the lease clock (ms), both the database's on
-    // PostgreSQL.
-    struct ClaimClock
-    {
-        qint64 nowMs = 0;
-        qint64 aheadNowMs = 0;
-        qint64 paceNowUs = 0;
-        qint64 leaseNowMs = 0;
-    };
-    // A forced operation's cost, added to its bucket's TAT.
-    struct ForcedCharge
-    {
-        QString policyId;
-        QString partitionKey;
-        qint64 cost = 1;
-    };
-    // PostgreSQL: the fleet's turn to count permits, without waiting for it; *paceNow:
-    // the database's clock when it paces.
-    bool takeClaimTurn(bool *mine, std::optional<qint64> *paceNow);
-    // Ends operations an operator cancelled while their lease ran, once it expired.
-    bool sweepCancelledLeases(qint64 leaseNowMs);
-    // The permits held fleet-wide and by workerId, and the workers contending for them.
-    bool countPermits(const QString &workerId, qint64 leaseNowMs, FleetPermits *permits);
-    // Runs a SELECT of id, cost, host and due time, and appends its rows.
-    bool collectCandidates(SqlStatement *query, QList<ClaimCandidate> *out);
-    bool readRescues(qint64 leaseNowMs, int limit, ClaimPlan *plan);
-    bool takeForced(qint64 nowMs, int limit, FleetPermits &permits, ClaimPlan *plan,
-                    QList<ForcedCharge> *forced);
-    // Whether any operation is due at nowMs; nullopt on failure.
-    std::optional<bool> anyDue(qint64 nowMs);
-    // The partitions whose next_at has come, each with the due operations its pace
-    // gives (room at most), and the operations without a partition as one lane more.
-    bool readLanes(const ClaimClock &clock, int room, std::vector<ClaimLane> *lanes);
-    // Writes whether this worker wants permits (workers.wants_until), when it changed.
-    // *next: the worker's state once the claim commits.
-    bool noteWanting(const QString &workerId, qint64 leaseNowMs, bool capped,
-                     const WorkerClaimState &state, WorkerClaimState *next);
-    bool writeClaims(const ClaimPlan &plan, const QString &workerId, qint64 leaseExpiresAtMs,
-                     QList<OperationRecord> *claimed);
-    // Each lane's new TAT, window and when a claim looks at it next.
-    bool writeLanes(const std::vector<ClaimLane> &lanes, const ClaimClock &clock);
-    bool chargeForced(const QList<ForcedCharge> &forced, qint64 paceNowUs);
     bool insertAttempt(const AttemptRecord &attempt, bool leaseConflict, qint64 *id);
     bool keepExchange(qint64 attemptId, const QString &endpointId, const KeptExchange &kept);
     OperationLookup singleOperation(const QString &where, const QVariant &value);
@@ -844,10 +737,6 @@ private:
     // permit left to give.
     bool handOverPermits(const QList<FinishRequest> &requests, const QList<FinishOutcome> &outcomes,
                          const QString &workerId);
-    // Binds :id, :version and :owner and runs a statement fenced by the claim; false
-    // unless exactly that one row changed.
-    bool execFenced(SqlStatement &query, qint64 operationId, const QString &workerId,
-                    qint64 claimedVersion);
     // Writes audit's row (the first time) or adds changed to it, inside the caller's
     // transaction (StoreBulk.cpp).
     bool writeAudit(AuditRecord *audit, qint64 changed);
@@ -861,12 +750,8 @@ private:
     WorkerStates m_workerStates;
     ReportSums m_reportSums;
     EndpointReads m_endpointReads;
-    bool m_paceByDatabaseClock = false;
-    WorkerClaimState m_ownClaims; // claimDue's
-    // The clock leases and buckets run on (the database's on PostgreSQL) minus the
-    // caller's, as the last claim found it.
-    qint64 m_clockOffsetMs = 0;
-    qint64 m_cancelledSweptAtMs = -1; // on the lease clock; -1: not yet
+    LeaseClock m_clock;
+    Claims m_claims;
 };
 
 } // namespace cooldown

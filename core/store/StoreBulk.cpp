@@ -320,7 +320,7 @@ BulkOutcome Store::applyToMatching(const OperationSelection &selection, Operator
         // stopped matching since the count is left as it is.
         std::optional<ChunkChanges> changes;
         if (action == OperatorAction::Cancel) {
-            const std::optional<qint64> leaseNowUs = paceNowUs(nowMs);
+            const std::optional<qint64> leaseNowUs = m_clock.nowUs(nowMs);
             if (!leaseNowUs)
                 return failed();
             changes = cancelChunk(*m_db, match, range, *leaseNowUs / 1000);

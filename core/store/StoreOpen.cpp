@@ -51,7 +51,7 @@ using namespace storesql;
 
 Store::Store(std::unique_ptr<Database> database)
     : m_db(std::move(database)), m_incidents(*m_db), m_workerStates(*m_db), m_reportSums(*m_db),
-      m_endpointReads(*m_db)
+      m_endpointReads(*m_db), m_clock(*m_db), m_claims(*m_db, m_clock)
 {}
 
 Store::~Store() = default;
@@ -156,7 +156,6 @@ bool Store::initialise(const StoreOptions &options, const QString &displayName, 
     if (!postgres && !m_db->setUpSqlite(*found == 0, waited, &detail))
         return problem(detail);
 
-    m_paceByDatabaseClock = postgres && options.paceByDatabaseClock;
     const int target = targetVersion > 0 ? std::min(targetVersion, latest) : latest;
     if (*found < target && !migrate(*found, target, &detail))
         return problem(detail);

@@ -130,7 +130,7 @@ Store::OperatorResult Store::cancel(qint64 operationId, qint64 nowMs, AuditRecor
                            .arg(toString(record->state)));
         return unchanged(OperatorResult::Refused);
     }
-    const std::optional<qint64> leaseNow = paceNowUs(nowMs);
+    const std::optional<qint64> leaseNow = m_clock.nowUs(nowMs);
     if (!leaseNow)
         return OperatorResult::Failed;
     const bool liveLease =

@@ -2,7 +2,7 @@
 // The fleet's benchmarks: limits shared through the database, on SQLite and on the
 // PostgreSQL server named by COOLDOWN_TEST_PG_URL (scripts/bench starts one with
 // scripts/pg; without it the PostgreSQL rows are skipped and say so):
-//   claim    10,000 partitions and 100,000 due operations: Store::claimDue of 8, with
+//   claim    10,000 partitions and 100,000 due operations: Claims::claimDue of 8, with
 //            the fleet-wide concurrency check, p99 over many claims; each claim's
 //            operations are then recorded as done. Beside it, a plain indexed SELECT
 //            of 8 due rows on the same database at the same moment.
@@ -131,7 +131,7 @@ void benchClaim(const QString &backend, const QString &location, qint64 partitio
             QElapsedTimer timer;
             timer.start();
             const QList<OperationRecord> batch =
-                store->claimDue(kWorker, now, 60000, 8, concurrency);
+                store->claims().claimDue(kWorker, now, 60000, 8, concurrency);
             const double ms = double(timer.nsecsElapsed()) / 1e6;
             if (batch.size() != 8)
                 die(QStringLiteral("claim %1 took %2 operations, expected 8: %3")

@@ -140,7 +140,8 @@ void benchRecording(const QTemporaryDir &dir, qint64 count)
     const auto recordThroughStore = [&](const QString &name, qint64 group) {
         const QString path = createDatabase(dir, name, count, now);
         std::unique_ptr<Store> store = openStore(path);
-        const QList<OperationRecord> claimed = store->claimDue(kWorker, now, 3600000, int(count));
+        const QList<OperationRecord> claimed =
+            store->claims().claimDue(kWorker, now, 3600000, int(count));
         if (claimed.size() != count)
             die(QStringLiteral("claimed %1 of %2: %3")
                     .arg(claimed.size())
@@ -343,7 +344,7 @@ void benchClaim(const QTemporaryDir &dir, qint64 total, qint64 waiting)
         timer.start();
         std::unique_ptr<Store> store = openStore(path);
         const QList<OperationRecord> claimed =
-            store->claimDue(kWorker, QDateTime::currentMSecsSinceEpoch(), 120000, 8);
+            store->claims().claimDue(kWorker, QDateTime::currentMSecsSinceEpoch(), 120000, 8);
         storeMs.push_back(seconds(timer) * 1000);
         if (claimed.size() != 8)
             die(QStringLiteral("claimed %1 operations, expected 8: %2")

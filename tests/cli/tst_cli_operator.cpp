@@ -45,7 +45,7 @@ void tst_CliOperator::retryAndForce()
         auto store = Store::open(db, &error);
         QVERIFY2(store, qPrintable(error));
         id = store->createOperation("e1", "key-1", 1000).value();
-        const auto claimed = store->claimDue("w", 1000, 60000, 1);
+        const auto claimed = store->claims().claimDue("w", 1000, 60000, 1);
         QCOMPARE(claimed.size(), 1);
         OperationRecord parked = claimed.first();
         parked.state = OperationState::Parked;

@@ -81,7 +81,8 @@ bool tst_CliReport::record(Store &store, const QString &key, qint64 at, const QL
             Store::FinishResult::Committed)
             return false;
         if (!last) {
-            const QList<OperationRecord> again = store.claimDue(QStringLiteral("w"), at, 60'000, 1);
+            const QList<OperationRecord> again =
+                store.claims().claimDue(QStringLiteral("w"), at, 60'000, 1);
             op = again.size() == 1 ? std::optional(again.first()) : std::nullopt;
         }
     }

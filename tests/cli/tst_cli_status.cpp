@@ -109,8 +109,8 @@ void tst_CliStatus::workersPartitionsAndBacklog()
         QVERIFY(
             store->createOperation(QStringLiteral("later"), QStringLiteral("l"), now + 3'600'000));
         // Two workers hold claims: the partition's two tokens, and one without a policy.
-        QCOMPARE(store->claimDue(QStringLiteral("worker-a"), now, 600'000, 3).size(), 3);
-        QCOMPARE(store->claimDue(QStringLiteral("worker-b"), now, 300'000, 1).size(), 1);
+        QCOMPARE(store->claims().claimDue(QStringLiteral("worker-a"), now, 600'000, 3).size(), 3);
+        QCOMPARE(store->claims().claimDue(QStringLiteral("worker-b"), now, 300'000, 1).size(), 1);
         QVERIFY(store->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), now + 600'000,
                                        QStringLiteral("429 retry-after 600 s")) >= 0);
     }
@@ -173,7 +173,8 @@ void tst_CliStatus::whatTheServerStated()
         QVERIFY(store->ensureLearnedPartition(partition));
         QVERIFY(store->createOperation(QStringLiteral("job"), QStringLiteral("k"), now - 100,
                                        partition, QString(), 1, QStringLiteral("api.example.com")));
-        const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), now, 60000, 1);
+        const QList<OperationRecord> claimed =
+            store->claims().claimDue(QStringLiteral("w"), now, 60000, 1);
         QCOMPARE(claimed.size(), 1);
         AttemptRecord a = test::nextAttempt(claimed.first(), now - 50, now);
         a.status = 200;
@@ -234,7 +235,8 @@ void tst_CliStatus::whatTheServersRefusalsMeasured()
             QVERIFY(store->createOperation(QStringLiteral("job"), QLatin1String(key), now - 100,
                                            partition, QString(), 1,
                                            QStringLiteral("nginx.example.com")));
-        const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), now, 60000, 2);
+        const QList<OperationRecord> claimed =
+            store->claims().claimDue(QStringLiteral("w"), now, 60000, 2);
         QCOMPARE(claimed.size(), 2);
         QList<Store::FinishRequest> requests;
         for (int i = 0; i < 2; ++i) {

@@ -160,7 +160,7 @@ void tst_ExportCommand::initTestCase()
         const QString endpoint = i % 2 ? QStringLiteral("odd") : QStringLiteral("even");
         QVERIFY(store->createOperation(endpoint, QStringLiteral("k%1").arg(i), kNow + i * 1000));
         OperationRecord op =
-            store->claimDue(QStringLiteral("w"), kNow + i * 1000, 60'000, 1).value(0);
+            store->claims().claimDue(QStringLiteral("w"), kNow + i * 1000, 60'000, 1).value(0);
         QVERIFY(op.id > 0);
         AttemptRecord a = test::nextAttempt(op, kNow + i * 1000, kNow + i * 1000 + 5);
         a.method = QStringLiteral("GET");
@@ -295,7 +295,8 @@ void tst_ExportCommand::prunable()
         // An operation with attempts on both sides of the cut: its first goes.
         const qint64 split = recordOne(*store, now - 40 * kDay, OperationState::Waiting, later);
         QVERIFY(split > 0);
-        const QList<OperationRecord> again = store->claimDue(QStringLiteral("w"), later, 60'000, 1);
+        const QList<OperationRecord> again =
+            store->claims().claimDue(QStringLiteral("w"), later, 60'000, 1);
         QCOMPARE(again.size(), 1);
         QCOMPARE(again.first().id, split);
         QVERIFY(finishClaimed(*store, again.first(), now - kDay, OperationState::Succeeded));

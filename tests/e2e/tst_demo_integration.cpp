@@ -739,7 +739,7 @@ void tst_DemoIntegration::workerDiedMidAttempt()
     QVERIFY(openStore());
     QVERIFY(m_store->ensureOneShotOperation(QStringLiteral("e"), QStringLiteral("rescued-key"),
                                             kStart));
-    QCOMPARE(m_store->claimDue(QStringLiteral("dead-worker"), kStart, 5000, 10).size(), 1);
+    QCOMPARE(m_store->claims().claimDue(QStringLiteral("dead-worker"), kStart, 5000, 10).size(), 1);
     const QString url =
         demoUrl(method == "GET" ? QStringLiteral("/ok?key=rescue")
                                 : QStringLiteral("/uploads?require_key=0&key=rescue"));

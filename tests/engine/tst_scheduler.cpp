@@ -919,7 +919,7 @@ void tst_Scheduler::rescuesAnExpiredLease()
         auto store = Store::open(m_dbPath, &error);
         QVERIFY(store);
         QVERIFY(store->ensureOneShotOperation("r", "key-1", kStart));
-        QCOMPARE(store->claimDue("dead-worker", kStart, 5000, 10).size(), 1);
+        QCOMPARE(store->claims().claimDue("dead-worker", kStart, 5000, 10).size(), 1);
     }
     QVERIFY(startWith(endpoint("r", "/r")));
     QCOMPARE(m_server->received.size(), 0); // the lease is still held by the dead worker
@@ -940,7 +940,7 @@ void tst_Scheduler::rescuedPostWithoutKeyParks()
         QString error;
         auto store = Store::open(m_dbPath, &error);
         QVERIFY(store->ensureOneShotOperation("r", "key-1", kStart));
-        QCOMPARE(store->claimDue("dead-worker", kStart, 5000, 10).size(), 1);
+        QCOMPARE(store->claims().claimDue("dead-worker", kStart, 5000, 10).size(), 1);
     }
     QVERIFY(startWith(endpoint("r", "/r", R"(, "method": "POST", "body": "x")")));
     QVERIFY(advance(6000, 500));

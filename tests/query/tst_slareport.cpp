@@ -180,7 +180,8 @@ bool tst_SlaReport::seed()
                     outcomes.first().result != Store::FinishResult::Committed)
                     return false;
                 if (state == OperationState::Waiting) {
-                    const QList<OperationRecord> again = store->claimDue(worker, at, 60'000, 1);
+                    const QList<OperationRecord> again =
+                        store->claims().claimDue(worker, at, 60'000, 1);
                     if (again.size() != 1)
                         return false;
                     op = again.first();

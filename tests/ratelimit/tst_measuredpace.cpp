@@ -202,7 +202,7 @@ struct Run
 
 // `jobs` requests, four in flight, answered after 5 ms; a 429 holds the partition for
 // its Retry-After (or the operation backs off 1 s when it states none), and the
-// partition is paced by what MeasuredPace measures, as Store::claimDue does.
+// partition is paced by what MeasuredPace measures, as Claims::claimDue does.
 Run simulate(Server server, int jobs, bool paced)
 {
     struct InFlight

@@ -66,7 +66,8 @@ int main(int argc, char *argv[])
             return 2;
     }
     while (true) {
-        const QList<OperationRecord> claimed = store->claimDue(worker, nowMs, leaseMs, batch);
+        const QList<OperationRecord> claimed =
+            store->claims().claimDue(worker, nowMs, leaseMs, batch);
         if (claimed.isEmpty()) {
             if (!store->lastError().isEmpty()) {
                 std::fprintf(stderr, "claim failed: %s\n", qPrintable(store->lastError()));

@@ -183,7 +183,8 @@ void tst_BulkActions::seed(Store &store, int n)
     // Claimed in turn, then each left as its outcome says, in group commits.
     int claimedCount = 0;
     while (claimedCount < toClaim) {
-        const QList<OperationRecord> claimed = store.claimDue(kWorker, kNow, kLeaseMs, 500);
+        const QList<OperationRecord> claimed =
+            store.claims().claimDue(kWorker, kNow, kLeaseMs, 500);
         QVERIFY2(!claimed.isEmpty(), qPrintable(store.lastError()));
         QList<Store::FinishRequest> requests;
         for (const OperationRecord &op : claimed) {

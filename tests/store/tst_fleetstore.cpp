@@ -96,8 +96,11 @@ private:
     ClaimResult claimAs(Store &store, const QString &workerId, qint64 nowMs, qint64 leaseMs,
                         int limit, const FleetConcurrency &concurrency = {}, qint64 aheadMs = 0)
     {
-        m_lastClaims[&store] = store.claim(workerId, nowMs, leaseMs, limit, m_claimStates[&store],
-                                           concurrency, aheadMs);
+        const StoreResult<ClaimResult> result = store.claims().claim(
+            workerId, nowMs, leaseMs, limit, m_claimStates[&store], concurrency, aheadMs);
+        m_lastClaims[&store] = result ? *result : ClaimResult();
+        if (!result)
+            qWarning().noquote() << "claim failed:" << result.error();
         return m_lastClaims[&store];
     }
     const ClaimResult &lastClaim(Store &store) { return m_lastClaims[&store]; }
@@ -182,7 +185,7 @@ void tst_FleetStore::workersShareOneBucket()
     for (qint64 t = kNow; t < kNow + 30'000; t += 50) {
         for (int w = 0; w < 3; ++w) {
             const QString id = QStringLiteral("w%1").arg(w);
-            const QList<OperationRecord> claimed = workers[w]->claimDue(id, t, kLease, 8);
+            const QList<OperationRecord> claimed = workers[w]->claims().claimDue(id, t, kLease, 8);
             QVERIFY2(claimed.size() <= 8, qPrintable(workers[w]->lastError()));
             for (int i = 0; i < claimed.size(); ++i)
                 sends.append(t);
@@ -212,19 +215,19 @@ void tst_FleetStore::backlogDelaysNoOtherPartition()
             store->createOperation(QStringLiteral("monitor"), QStringLiteral("m%1").arg(i), kNow));
     // One round takes one of each lane, then the lanes that still offer: the slow
     // partition's single token, four of "quick" and the three without a policy.
-    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    QList<OperationRecord> claimed = store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8);
     QStringList keys = partitionKeys(claimed);
     QCOMPARE(keys.count(QStringLiteral("slow")), 1);
     QCOMPARE(keys.count(QStringLiteral("-")), 3);
     QCOMPARE(keys.count(QStringLiteral("quick")), 4);
     // The backlog holds no claim and no lease while it waits for its token.
-    claimed = store->claimDue(QStringLiteral("w"), kNow + 1, kLease, 8);
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow + 1, kLease, 8);
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("quick")});
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 2, kLease, 8).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 2, kLease, 8).isEmpty());
     QCOMPARE(store->countsByState().value(OperationState::Running), 9);
 
     // The store knows when to look again: the slow partition's next token.
-    const auto next = store->nextDueAtMs();
+    const auto next = store->claims().nextDueAtMs();
     QVERIFY(next);
     QCOMPARE(*next, kNow + 60'000);
     const QList<PartitionState> partitions = store->partitions(kNow + 2).value();
@@ -239,11 +242,11 @@ void tst_FleetStore::backlogDelaysNoOtherPartition()
 
     // A new operation without a policy is claimed at once, backlog or not.
     QVERIFY(store->createOperation(QStringLiteral("monitor"), QStringLiteral("m9"), kNow + 3));
-    claimed = store->claimDue(QStringLiteral("w"), kNow + 3, kLease, 8);
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow + 3, kLease, 8);
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("-")});
     // And the slow partition gets its next token a minute after the first.
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 59'999, kLease, 8).isEmpty());
-    claimed = store->claimDue(QStringLiteral("w"), kNow + 60'000, kLease, 8);
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 59'999, kLease, 8).isEmpty());
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow + 60'000, kLease, 8);
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("slow")});
 }
 
@@ -263,7 +266,8 @@ void tst_FleetStore::claimsTakePartitionsInTurn()
     }
     QStringList served;
     for (int round = 0; round < 3; ++round)
-        served += partitionKeys(store->claimDue(QStringLiteral("w"), kNow + round, kLease, 2));
+        served +=
+            partitionKeys(store->claims().claimDue(QStringLiteral("w"), kNow + round, kLease, 2));
     QCOMPARE(served.size(), partitionCount);
     QCOMPARE(QSet<QString>(served.cbegin(), served.cend()).size(), partitionCount);
 }
@@ -281,23 +285,23 @@ void tst_FleetStore::holdStopsEveryWorker()
     QVERIFY(b->createOperation(QStringLiteral("e"), QStringLiteral("x"), kNow + 1000,
                                QStringLiteral("p"), QStringLiteral("k1")));
     QVERIFY(b->createOperation(QStringLiteral("free"), QStringLiteral("y"), kNow + 1000));
-    QCOMPARE(partitionKeys(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8)),
+    QCOMPARE(partitionKeys(b->claims().claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8)),
              QStringList{QStringLiteral("-")});
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 29'999, kLease, 8).isEmpty());
+    QVERIFY(b->claims().claimDue(QStringLiteral("b"), kNow + 29'999, kLease, 8).isEmpty());
     const QList<PartitionState> partitions = b->partitions(kNow + 2000).value();
     QCOMPARE(partitions.size(), 1);
     QCOMPARE(partitions.first().heldUntilMs, kNow + 30'000);
     QCOMPARE(partitions.first().holdReason, QStringLiteral("429 retry-after 30 s"));
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 30'000, kLease, 8).size(), 1);
+    QCOMPARE(b->claims().claimDue(QStringLiteral("b"), kNow + 30'000, kLease, 8).size(), 1);
 
     // An operator's lift frees it for everyone at once.
     QVERIFY(a->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), kNow + 90'000) >= 0);
     QVERIFY(b->createOperation(QStringLiteral("e"), QStringLiteral("z"), kNow + 31'000,
                                QStringLiteral("p"), QStringLiteral("k1")));
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 31'000, kLease, 8).isEmpty());
+    QVERIFY(b->claims().claimDue(QStringLiteral("b"), kNow + 31'000, kLease, 8).isEmpty());
     QVERIFY(a->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), kNow + 90'000,
                                    kNow + 32'000) >= 0);
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 32'000, kLease, 8).size(), 1);
+    QCOMPARE(b->claims().claimDue(QStringLiteral("b"), kNow + 32'000, kLease, 8).size(), 1);
 }
 
 void tst_FleetStore::liftFreesAHoldThisWorkerNeverSaw()
@@ -311,10 +315,10 @@ void tst_FleetStore::liftFreesAHoldThisWorkerNeverSaw()
     // Worker A's 429 pushes B's work back; B's operator lifts it, knowing no end.
     QVERIFY(a->snoozePartition(QStringLiteral("p"), QStringLiteral("k1"), kNow + 60'000,
                                QStringLiteral("429 retry-after 60 s")) == 1);
-    QVERIFY(b->claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8).isEmpty());
+    QVERIFY(b->claims().claimDue(QStringLiteral("b"), kNow + 1000, kLease, 8).isEmpty());
     QCOMPARE(b->liftPartitionSnooze(QStringLiteral("p"), QStringLiteral("k1"), -1, kNow + 2000), 1);
     QCOMPARE(b->partitions(kNow + 2000).value().first().heldUntilMs, 0);
-    QCOMPARE(b->claimDue(QStringLiteral("b"), kNow + 2000, kLease, 8).size(), 1);
+    QCOMPARE(b->claims().claimDue(QStringLiteral("b"), kNow + 2000, kLease, 8).size(), 1);
 }
 
 void tst_FleetStore::forcedBypassesTheBucketAndIsCounted()
@@ -329,19 +333,20 @@ void tst_FleetStore::forcedBypassesTheBucketAndIsCounted()
     const auto third = store->createOperation(QStringLiteral("e"), QStringLiteral("c"), kNow,
                                               QStringLiteral("p"), QStringLiteral("k1"));
     QVERIFY(first && second && third);
-    const QList<OperationRecord> paced = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    const QList<OperationRecord> paced =
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8);
     QCOMPARE(paced.size(), 1);
     QCOMPARE(paced.first().id, *first);
     QCOMPARE(store->retryNow(*third, kNow + 100, true), Store::OperatorResult::Done);
     const QList<OperationRecord> forced =
-        store->claimDue(QStringLiteral("w"), kNow + 100, kLease, 8);
+        store->claims().claimDue(QStringLiteral("w"), kNow + 100, kLease, 8);
     QCOMPARE(forced.size(), 1);
     QCOMPARE(forced.first().id, *third);
     QVERIFY(forced.first().forceNext);
     // The forced send spent the next token too: the second waits one interval more.
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 999, kLease, 8).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 999, kLease, 8).isEmpty());
     const QList<OperationRecord> next =
-        store->claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
+        store->claims().claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
     QCOMPARE(next.size(), 1);
     QCOMPARE(next.first().id, *second);
 }
@@ -357,12 +362,12 @@ void tst_FleetStore::byteCosts()
     for (int i = 0; i < 4; ++i)
         QVERIFY(store->createOperation(QStringLiteral("upload"), QStringLiteral("u%1").arg(i), kNow,
                                        QStringLiteral("bytes"), QStringLiteral("k"), 400));
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow, kLease, 8).size(), 1);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8).size(), 1);
     // 200 bytes left; 400 more are there 200 ms later.
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 199, kLease, 8).isEmpty());
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 200, kLease, 8).size(), 1);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 599, kLease, 8).isEmpty());
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 600, kLease, 8).size(), 1);
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 199, kLease, 8).isEmpty());
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 200, kLease, 8).size(), 1);
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 599, kLease, 8).isEmpty());
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 600, kLease, 8).size(), 1);
 }
 
 void tst_FleetStore::periodicTickOncePerFleet()
@@ -431,8 +436,9 @@ void tst_FleetStore::ticksAndClaimsAhead()
 
     // The same horizon for claims: an operation with nothing to pace it is taken up to
     // aheadMs before it is due, and not earlier.
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 29).isEmpty());
-    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 30);
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 29).isEmpty());
+    QList<OperationRecord> claimed =
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 30);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, made.first());
     QCOMPARE(claimed.first().nextAttemptAtMs, kNow + 30); // the caller waits for it
@@ -448,12 +454,12 @@ void tst_FleetStore::ticksAndClaimsAhead()
     paced(*store, QStringLiteral("k"), 10, 1, 2);
     QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("paced"), kNow + 40,
                                    QStringLiteral("p"), QStringLiteral("k")));
-    claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 50);
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8, {}, 50);
     QCOMPARE(partitionKeys(claimed), QStringList{QString()});
     QCOMPARE(claimed.first().policyId, learned);
     finishAll(*store, claimed, QStringLiteral("w"));
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 39, kLease, 8, {}, 50).isEmpty());
-    claimed = store->claimDue(QStringLiteral("w"), kNow + 40, kLease, 8, {}, 50);
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 39, kLease, 8, {}, 50).isEmpty());
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow + 40, kLease, 8, {}, 50);
     QCOMPARE(partitionKeys(claimed), QStringList{QStringLiteral("k")});
 }
 
@@ -472,7 +478,7 @@ void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
     QVERIFY(store->ensureTick(QStringLiteral("probe"), 1000, kNow));
     QList<qint64> made = store->runDueTicks(kNow, endpoints, newKey);
     QCOMPARE(made.size(), 1);
-    QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLease, 8);
+    QList<OperationRecord> claimed = store->claims().claimDue(QStringLiteral("w"), kNow, kLease, 8);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, made.first());
     QCOMPARE(claimed.first().policyId, learned);
@@ -482,7 +488,7 @@ void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
     // claimed the same way.
     made = store->runDueTicks(kNow + 1000, endpoints, newKey);
     QCOMPARE(made.size(), 1);
-    claimed = store->claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
+    claimed = store->claims().claimDue(QStringLiteral("w"), kNow + 1000, kLease, 8);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, made.first());
     finishAll(*store, claimed, QStringLiteral("w"));
@@ -493,7 +499,7 @@ void tst_FleetStore::ticksMakeTheRowsTheirClaimsNeed()
     QVERIFY(store->ensureTick(QStringLiteral("fresh"), 1000, kNow + 2000));
     made = store->runDueTicks(kNow + 2000, endpoints, newKey);
     QCOMPARE(made.size(), 2);
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 2000, kLease, 8).size(), 2);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 2000, kLease, 8).size(), 2);
 }
 
 void tst_FleetStore::dueWorkBeforeWorkAhead()
@@ -774,14 +780,17 @@ void tst_FleetStore::databaseClockPacesSkewedWorkers()
                                        QStringLiteral("k1")));
     // Clocks three minutes apart either way: with each worker's own clock the one
     // behind would find the bucket full again, as three minutes of refill.
-    QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 180'000, kLease, 8).size(), 2);
-    QCOMPARE(behind->claimDue(QStringLiteral("behind"), real - 180'000, kLease, 8).size(), 0);
+    QCOMPARE(ahead->claims().claimDue(QStringLiteral("ahead"), real + 180'000, kLease, 8).size(),
+             2);
+    QCOMPARE(behind->claims().claimDue(QStringLiteral("behind"), real - 180'000, kLease, 8).size(),
+             0);
     const PartitionState state = behind->partitions(real - 180'000).value().first();
     QCOMPARE(state.availableUnits, 0);
     // The next token is about 5 s after the database's now, whatever the workers say.
     QVERIFY2(qAbs(state.nextTokenAtMs - (real + 5000)) < 2500,
              qPrintable(QString::number(state.nextTokenAtMs - real)));
-    QCOMPARE(ahead->claimDue(QStringLiteral("ahead"), real + 360'000, kLease, 8).size(), 0);
+    QCOMPARE(ahead->claims().claimDue(QStringLiteral("ahead"), real + 360'000, kLease, 8).size(),
+             0);
 }
 
 // A server that states nothing: the refusals one worker records set the host's pace,
@@ -796,7 +805,7 @@ void tst_FleetStore::measuredPaceIsShared()
     for (int i = 0; i < 20; ++i)
         QVERIFY(a->createOperation(QStringLiteral("e"), QStringLiteral("key-%1").arg(i), kNow, host,
                                    QString()));
-    const QList<OperationRecord> burst = a->claimDue(QStringLiteral("a"), kNow, kLease, 8);
+    const QList<OperationRecord> burst = a->claims().claimDue(QStringLiteral("a"), kNow, kLease, 8);
     QCOMPARE(burst.size(), 8); // nothing learned yet: not paced
     // Six accepted, then two refused with Retry-After: 1, recorded in one group commit.
     QList<Store::FinishRequest> answers;
@@ -828,7 +837,8 @@ void tst_FleetStore::measuredPaceIsShared()
     // Worker B, claiming greedily every 10 ms, sends the rest one at a time at that pace.
     QList<qint64> sends;
     for (qint64 t = kNow + 1100; t < kNow + 3100; t += 10) {
-        const QList<OperationRecord> claimed = b->claimDue(QStringLiteral("b"), t, kLease, 8);
+        const QList<OperationRecord> claimed =
+            b->claims().claimDue(QStringLiteral("b"), t, kLease, 8);
         QVERIFY2(claimed.size() <= 1, qPrintable(QString::number(claimed.size())));
         for (int i = 0; i < claimed.size(); ++i)
             sends.append(t);

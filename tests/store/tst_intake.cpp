@@ -155,8 +155,8 @@ void tst_Intake::aJobIsDurableWithItsKeyAndValues()
     QCOMPARE(op->jobValues.value(QStringLiteral("part")), QStringLiteral("A-1"));
     QCOMPARE(op->jobValues.value(QStringLiteral("rev")), QStringLiteral("B"));
     // Nothing is due before its time.
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow, 60'000, 10).size(), 0);
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 60'000, 60'000, 10).size(), 1);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow, 60'000, 10).size(), 0);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 60'000, 60'000, 10).size(), 1);
 }
 
 void tst_Intake::theSameKeyAndRequestFindTheSameJob()

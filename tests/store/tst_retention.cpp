@@ -199,7 +199,7 @@ void tst_Retention::prunableSelectionIsWhatIsPruned()
     const qint64 split = record(*store, QStringLiteral("e"), cut - kDay, OperationState::Waiting);
     QVERIFY(split > 0);
     const QList<OperationRecord> again =
-        store->claimDue(QStringLiteral("w"), kNow + kDay, 60'000, 1);
+        store->claims().claimDue(QStringLiteral("w"), kNow + kDay, 60'000, 1);
     QCOMPARE(again.size(), 1);
     QCOMPARE(again.first().id, split);
     QVERIFY(finish(*store, again.first(), kNow - kDay, OperationState::Succeeded));

@@ -117,7 +117,7 @@ QString runHistory(Store &store, const QString &worker, quint64 seed, int rounds
                 return store.lastError();
         }
         QList<OperationRecord> claimed =
-            store.claimDue(worker, now, kLease, int(random.uniformInt(1, 6)));
+            store.claims().claimDue(worker, now, kLease, int(random.uniformInt(1, 6)));
         // PostgreSQL returns a claim's rows in no set order: the draws below go to the
         // operations in the order of their ids, not in the order the rows came back.
         std::sort(claimed.begin(), claimed.end(),
@@ -299,7 +299,8 @@ void tst_Rollups::oneAttemptMakesOneRow()
     QVERIFY(store);
     QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kStart,
                                    QStringLiteral("p"), QStringLiteral("a")));
-    const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kStart, kLease, 1);
+    const QList<OperationRecord> claimed =
+        store->claims().claimDue(QStringLiteral("w"), kStart, kLease, 1);
     QCOMPARE(claimed.size(), 1);
     // It starts in kStart's second minute and ends in its third: the end counts.
     AttemptRecord a = test::nextAttempt(claimed.first(), kStart + 61'000, kStart + 125'500);
@@ -332,7 +333,7 @@ void tst_Rollups::oneAttemptMakesOneRow()
 
     // The retry starts 10 s after it was due: that is queue time, in its own row.
     const QList<OperationRecord> again =
-        store->claimDue(QStringLiteral("w"), next.nextAttemptAtMs + 10'000, kLease, 1);
+        store->claims().claimDue(QStringLiteral("w"), next.nextAttemptAtMs + 10'000, kLease, 1);
     QCOMPARE(again.size(), 1);
     AttemptRecord b = a;
     b.attempt = 2;

@@ -122,6 +122,7 @@ private slots:
     void oneShot();
     void snoozePartition();
     void partitionsUnreadAreNotNone();
+    void aClaimSaysItsOwnFailure();
     void operatorRetry();
     void cancel();
     void pausedEndpoint();
@@ -219,10 +220,10 @@ void tst_Store::createClaimFinish()
     QCOMPARE(op->attempt, 0);
     QCOMPARE(op->firstAttemptAtMs, qint64(-1));
 
-    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow - 1, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w1"), kNow - 1, kLeaseMs, 10).isEmpty());
     QVERIFY(store->lastError().isEmpty());
     const QList<OperationRecord> claimed =
-        store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
+        store->claims().claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
     QCOMPARE(claimed.size(), 1);
     const OperationRecord running = claimed.first();
     QCOMPARE(running.id, *id);
@@ -231,7 +232,7 @@ void tst_Store::createClaimFinish()
     QCOMPARE(running.leaseExpiresAtMs, kNow + kLeaseMs);
     QCOMPARE(running.version, op->version + 1);
     QVERIFY(!running.rescued);
-    QVERIFY(store->claimDue(QStringLiteral("w2"), kNow, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w2"), kNow, kLeaseMs, 10).isEmpty());
 
     const AttemptRecord attempt = attemptFor(running, QStringLiteral("w1"), Decision::Retry);
     QCOMPARE(store->finishAttempt(attempt, afterRetry(running, kNow + 5000), running.version,
@@ -277,9 +278,9 @@ void tst_Store::createClaimFinish()
     QVERIFY(!stored.leaseConflict);
 
     // Due again at its retry time, and it ends.
-    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 4999, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w1"), kNow + 4999, kLeaseMs, 10).isEmpty());
     const QList<OperationRecord> again =
-        store->claimDue(QStringLiteral("w2"), kNow + 5000, kLeaseMs, 10);
+        store->claims().claimDue(QStringLiteral("w2"), kNow + 5000, kLeaseMs, 10);
     QCOMPARE(again.size(), 1);
     QCOMPARE(
         store->finishAttempt(attemptFor(again.first(), QStringLiteral("w2"), Decision::Success),
@@ -288,7 +289,8 @@ void tst_Store::createClaimFinish()
         Store::FinishResult::Committed);
     QCOMPARE(store->operation(*id)->state, OperationState::Succeeded);
     QCOMPARE(store->operation(*id)->attempt, 2);
-    QVERIFY(store->claimDue(QStringLiteral("w1"), kNow + 1'000'000, kLeaseMs, 10).isEmpty());
+    QVERIFY(
+        store->claims().claimDue(QStringLiteral("w1"), kNow + 1'000'000, kLeaseMs, 10).isEmpty());
     QCOMPARE(store->latestOperation(QStringLiteral("upload"))->id, *id);
     QVERIFY(!store->latestOperation(QStringLiteral("nothing")));
 }
@@ -531,14 +533,16 @@ void tst_Store::claimOrderAndLimit()
         ids.append(
             *store->createOperation(QStringLiteral("e"), QString::number(i), kNow + (4 - i) * 100));
     // Due in order of next_attempt_at: ids[4] first.
-    QList<OperationRecord> first = store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 2);
+    QList<OperationRecord> first =
+        store->claims().claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 2);
     QCOMPARE(first.size(), 2);
     QCOMPARE(first.at(0).id, ids.at(4));
     QCOMPARE(first.at(1).id, ids.at(3));
-    QList<OperationRecord> rest = store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10);
+    QList<OperationRecord> rest =
+        store->claims().claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10);
     QCOMPARE(rest.size(), 3);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10).isEmpty());
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 0).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 1000, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 0).isEmpty());
     const auto counts = store->countsByState();
     QCOMPARE(counts.value(OperationState::Running), qint64(5));
     QCOMPARE(counts.value(OperationState::Scheduled), qint64(0));
@@ -556,7 +560,8 @@ void tst_Store::claimNeverOverlaps()
     while (seen.size() < 60 && rounds++ < 100) {
         for (Store *store : {a.get(), b.get()}) {
             const QString worker = store == a.get() ? QStringLiteral("a") : QStringLiteral("b");
-            for (const OperationRecord &op : store->claimDue(worker, kNow + 100, kLeaseMs, 7)) {
+            for (const OperationRecord &op :
+                 store->claims().claimDue(worker, kNow + 100, kLeaseMs, 7)) {
                 QVERIFY2(!seen.contains(op.id), "an operation was claimed twice");
                 seen.insert(op.id);
                 QCOMPARE(op.leaseOwner, worker);
@@ -571,12 +576,13 @@ void tst_Store::versionFenceAndLeaseConflict()
     auto store = openStore();
     QVERIFY(store);
     const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
-    const OperationRecord mine = store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
+    const OperationRecord mine =
+        store->claims().claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(mine.id, id);
 
     // w1 stalls past its lease; w2 takes the operation over.
     const OperationRecord theirs =
-        store->claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).value(0);
+        store->claims().claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).value(0);
     QCOMPARE(theirs.id, id);
     QVERIFY(theirs.rescued);
     QVERIFY(theirs.version > mine.version);
@@ -657,7 +663,8 @@ void tst_Store::groupCommit()
     for (int i = 0; i < 4; ++i)
         QVERIFY(store->createOperation(QStringLiteral("e"), QStringLiteral("k%1").arg(i), kNow,
                                        QStringLiteral("p"), QStringLiteral("tenant")));
-    const QList<OperationRecord> claimed = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 4);
+    const QList<OperationRecord> claimed =
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 4);
     QCOMPARE(claimed.size(), 4);
     const OperationRecord &succeeds = claimed[0];
     const OperationRecord &retries = claimed[1];
@@ -665,9 +672,9 @@ void tst_Store::groupCommit()
     const OperationRecord &stale = claimed[3];
     QCOMPARE(store->cancel(cancelled.id, kNow + 1), Store::OperatorResult::Pending);
     // Another worker took this one over: w's claim on it is stale.
-    QVERIFY(store->releaseClaim(stale.id, QStringLiteral("w"), stale.version));
+    QVERIFY(store->claims().releaseClaim(stale.id, QStringLiteral("w"), stale.version));
     const OperationRecord takenOver =
-        store->claimDue(QStringLiteral("w2"), kNow + 2, kLeaseMs, 1).value(0);
+        store->claims().claimDue(QStringLiteral("w2"), kNow + 2, kLeaseMs, 1).value(0);
     QCOMPARE(takenOver.id, stale.id);
 
     OperationRecord succeeded = afterOutcome(succeeds, OperationState::Succeeded, QString());
@@ -717,15 +724,21 @@ void tst_Store::renewLease()
     auto store = openStore();
     QVERIFY(store);
     const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
-    const OperationRecord mine = store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
-    QVERIFY(store->renewLease(id, QStringLiteral("w1"), mine.version, kNow + 2 * kLeaseMs));
+    const OperationRecord mine =
+        store->claims().claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 1).value(0);
+    QVERIFY(
+        store->claims().renewLease(id, QStringLiteral("w1"), mine.version, kNow + 2 * kLeaseMs));
     QCOMPARE(store->operation(id)->leaseExpiresAtMs, kNow + 2 * kLeaseMs);
     // Renewed: not rescued at the old expiry.
-    QVERIFY(store->claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).isEmpty());
-    QVERIFY(!store->renewLease(id, QStringLiteral("w2"), mine.version, kNow + 9 * kLeaseMs));
-    QVERIFY(!store->renewLease(id, QStringLiteral("w1"), mine.version + 1, kNow + 9 * kLeaseMs));
-    QCOMPARE(store->claimDue(QStringLiteral("w2"), kNow + 2 * kLeaseMs, kLeaseMs, 1).size(), 1);
-    QVERIFY(!store->renewLease(id, QStringLiteral("w1"), mine.version, kNow + 9 * kLeaseMs));
+    QVERIFY(store->claims().claimDue(QStringLiteral("w2"), kNow + kLeaseMs, kLeaseMs, 1).isEmpty());
+    QVERIFY(
+        !store->claims().renewLease(id, QStringLiteral("w2"), mine.version, kNow + 9 * kLeaseMs));
+    QVERIFY(!store->claims().renewLease(id, QStringLiteral("w1"), mine.version + 1,
+                                        kNow + 9 * kLeaseMs));
+    QCOMPARE(
+        store->claims().claimDue(QStringLiteral("w2"), kNow + 2 * kLeaseMs, kLeaseMs, 1).size(), 1);
+    QVERIFY(
+        !store->claims().renewLease(id, QStringLiteral("w1"), mine.version, kNow + 9 * kLeaseMs));
     QVERIFY(store->lastError().contains(QLatin1String("no longer leased")));
 }
 
@@ -736,15 +749,16 @@ void tst_Store::expiredLeaseRescue()
         QVERIFY(crashed);
         for (int i = 0; i < 3; ++i)
             QVERIFY(crashed->createOperation(QStringLiteral("e"), QString::number(i), kNow));
-        QCOMPARE(crashed->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 3).size(), 3);
+        QCOMPARE(crashed->claims().claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 3).size(), 3);
         // The worker is gone without finishing anything.
     }
     auto store = openStore();
     QVERIFY(store);
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + kLeaseMs);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + kLeaseMs - 1, kLeaseMs, 10).isEmpty());
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + kLeaseMs);
+    QVERIFY(
+        store->claims().claimDue(QStringLiteral("w"), kNow + kLeaseMs - 1, kLeaseMs, 10).isEmpty());
     const QList<OperationRecord> rescued =
-        store->claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10);
+        store->claims().claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10);
     QCOMPARE(rescued.size(), 3);
     for (const OperationRecord &op : rescued) {
         QVERIFY(op.rescued);
@@ -777,7 +791,8 @@ void tst_Store::oneShot()
     QCOMPARE(*second, *first);
     QCOMPARE(a->operation(*first)->idempotencyKey, QStringLiteral("k1"));
     // Still one after it ran to the end.
-    const OperationRecord op = a->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    const OperationRecord op =
+        a->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(a->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                               afterOutcome(op, OperationState::Succeeded, QString()), op.version,
                               QStringLiteral("w")),
@@ -811,6 +826,41 @@ void tst_Store::partitionsUnreadAreNotNone()
     QVERIFY(!store->lastError().isEmpty());
 }
 
+void tst_Store::aClaimSaysItsOwnFailure()
+{
+    auto store = openStore();
+    QVERIFY(store);
+    WorkerClaimState state;
+    // An earlier refusal left in the store's last error does not make an empty claim
+    // a failed one: the claim answers for itself.
+    QVERIFY(!store->operation(424242));
+    QVERIFY(!store->lastError().isEmpty());
+    const StoreResult<ClaimResult> nothing =
+        store->claims().claim(QStringLiteral("w"), kNow, kLeaseMs, 4, state);
+    QVERIFY2(nothing, qPrintable(nothing.error()));
+    QVERIFY(nothing->operations.isEmpty());
+    QVERIFY(nothing.error().isEmpty());
+
+    const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow);
+    const StoreResult<ClaimResult> one =
+        store->claims().claim(QStringLiteral("w"), kNow, kLeaseMs, 4, state);
+    QVERIFY2(one, qPrintable(one.error()));
+    QCOMPARE(one->operations.size(), qsizetype(1));
+    QCOMPARE(one->operations.first().id, id);
+
+    // A table that cannot be read fails the claim, with why, and takes nothing.
+    QVERIFY(*store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow) > 0);
+    QString error;
+    QVERIFY2(
+        rawExec({QStringLiteral("ALTER TABLE rate_partitions RENAME TO partitions_gone")}, &error),
+        qPrintable(error));
+    const StoreResult<ClaimResult> failed =
+        store->claims().claim(QStringLiteral("w"), kNow, kLeaseMs, 4, state);
+    QVERIFY(!failed);
+    QVERIFY(failed.error().contains(QLatin1String("claim")) ||
+            failed.error().contains(QLatin1String("rate_partitions")));
+}
+
 void tst_Store::snoozePartition()
 {
     auto store = openStore();
@@ -837,10 +887,10 @@ void tst_Store::snoozePartition()
     QSet<qint64> claimed;
     const qint64 longLease = 10 * 60'000;
     for (const OperationRecord &op :
-         store->claimDue(QStringLiteral("w"), kNow + 1000, longLease, 10))
+         store->claims().claimDue(QStringLiteral("w"), kNow + 1000, longLease, 10))
         claimed.insert(op.id);
     QCOMPARE(claimed, (QSet<qint64>{b1, forced}));
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 60'000, kLeaseMs, 10).size(), 2);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 60'000, kLeaseMs, 10).size(), 2);
     QCOMPARE(store->snoozePartition(policy, QStringLiteral("nobody"), kNow), 0);
 }
 
@@ -849,7 +899,7 @@ void tst_Store::operatorRetry()
     auto store = openStore();
     QVERIFY(store);
     const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
-    OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    OperationRecord op = store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(store->retryNow(id, kNow, false), Store::OperatorResult::Refused);
     QVERIFY(store->lastError().contains(QLatin1String("running")));
     QCOMPARE(store->finishAttempt(
@@ -858,7 +908,8 @@ void tst_Store::operatorRetry()
                  op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
     QCOMPARE(store->operation(id)->state, OperationState::Parked);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 10'000'000, kLeaseMs, 1).isEmpty());
+    QVERIFY(
+        store->claims().claimDue(QStringLiteral("w"), kNow + 10'000'000, kLeaseMs, 1).isEmpty());
 
     QCOMPARE(store->retryNow(id, kNow + 100, true), Store::OperatorResult::Done);
     op = *store->operation(id);
@@ -866,7 +917,7 @@ void tst_Store::operatorRetry()
     QCOMPARE(op.nextAttemptAtMs, kNow + 100);
     QVERIFY(op.forceNext);
     QVERIFY(op.finalReason.isEmpty());
-    op = store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 1).value(0);
+    op = store->claims().claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 1).value(0);
     QCOMPARE(op.id, id);
     QVERIFY(op.forceNext);
     AttemptRecord forcedAttempt = attemptFor(op, QStringLiteral("w"), Decision::Fail);
@@ -882,7 +933,7 @@ void tst_Store::operatorRetry()
     // A failed operation can be retried without force.
     QCOMPARE(store->retryNow(id, kNow + 200, false), Store::OperatorResult::Done);
     QVERIFY(!store->operation(id)->forceNext);
-    op = store->claimDue(QStringLiteral("w"), kNow + 200, kLeaseMs, 1).value(0);
+    op = store->claims().claimDue(QStringLiteral("w"), kNow + 200, kLeaseMs, 1).value(0);
     QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                                   afterOutcome(op, OperationState::Succeeded, QString()),
                                   op.version, QStringLiteral("w")),
@@ -901,11 +952,12 @@ void tst_Store::cancel()
     QCOMPARE(store->operation(waiting)->state, OperationState::Cancelled);
     QCOMPARE(store->operation(waiting)->finalReason, QStringLiteral("cancelled_by_operator"));
     QCOMPARE(store->cancel(waiting, kNow), Store::OperatorResult::Refused);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + 5000, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + 5000, kLeaseMs, 10).isEmpty());
 
     // Running: the attempt still records, then the operation is cancelled.
     const qint64 running = *store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow);
-    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    const OperationRecord op =
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(op.id, running);
     QCOMPARE(store->cancel(running, kNow + 1), Store::OperatorResult::Pending);
     QCOMPARE(store->operation(running)->state, OperationState::Running);
@@ -919,21 +971,23 @@ void tst_Store::cancel()
 
     // Running but its worker died: cancelled at once.
     const qint64 orphan = *store->createOperation(QStringLiteral("e"), QStringLiteral("3"), kNow);
-    QCOMPARE(store->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id, orphan);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id,
+             orphan);
     QCOMPARE(store->cancel(orphan, kNow + kLeaseMs), Store::OperatorResult::Done);
     QCOMPARE(store->operation(orphan)->state, OperationState::Cancelled);
 
     // Cancel pending when the worker then dies: the claim that would rescue it cancels it.
     const qint64 pending = *store->createOperation(QStringLiteral("e"), QStringLiteral("4"), kNow);
-    QCOMPARE(store->claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id, pending);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("dead"), kNow, kLeaseMs, 1).value(0).id,
+             pending);
     QCOMPARE(store->cancel(pending, kNow + 1), Store::OperatorResult::Pending);
-    QVERIFY(store->claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10).isEmpty());
+    QVERIFY(store->claims().claimDue(QStringLiteral("w"), kNow + kLeaseMs, kLeaseMs, 10).isEmpty());
     QCOMPARE(store->operation(pending)->state, OperationState::Cancelled);
 
     // A cancel does not undo a success that was already on its way.
     const qint64 lucky = *store->createOperation(QStringLiteral("e"), QStringLiteral("5"), kNow);
     const OperationRecord luckyOp =
-        store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     QCOMPARE(luckyOp.id, lucky);
     QCOMPARE(store->cancel(lucky, kNow + 1), Store::OperatorResult::Pending);
     QCOMPARE(store->finishAttempt(attemptFor(luckyOp, QStringLiteral("w"), Decision::Success),
@@ -956,13 +1010,14 @@ void tst_Store::pausedEndpoint()
     QVERIFY(store->setEndpointPaused(QStringLiteral("slow"), true, kNow));
     QCOMPARE(store->isEndpointPaused(QStringLiteral("slow")).value_or(false), true);
     QCOMPARE(store->isEndpointPaused(QStringLiteral("fast")).value_or(true), false);
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 10);
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + 10);
     const QList<OperationRecord> claimed =
-        store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
+        store->claims().claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, other);
     QVERIFY(store->setEndpointPaused(QStringLiteral("slow"), false, kNow));
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10).value(0).id, paused);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10).value(0).id,
+             paused);
 }
 
 // A hold (docs/maintenance.md) keeps an endpoint's work from claims like a pause, but
@@ -979,7 +1034,7 @@ void tst_Store::keptExchanges()
             store->createOperation(QStringLiteral("search"), QStringLiteral("k-%1").arg(i), kNow);
         QVERIFY2(id, qPrintable(store->lastError()));
         const QList<OperationRecord> claimed =
-            store->claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
+            store->claims().claimDue(QStringLiteral("w1"), kNow, kLeaseMs, 10);
         QCOMPARE(claimed.size(), 1);
         AttemptRecord a = attemptFor(claimed.first(), QStringLiteral("w1"), Decision::Fail);
         a.status = 200;
@@ -1204,9 +1259,9 @@ void tst_Store::heldEndpoint()
     QCOMPARE(actions->at(0).changed, 1);
 
     // Held work is not claimed, nor due; the rest is.
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 10);
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + 10);
     const QList<OperationRecord> claimed =
-        store->claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
+        store->claims().claimDue(QStringLiteral("w"), kNow + 100, kLeaseMs, 10);
     QCOMPARE(claimed.size(), 1);
     QCOMPARE(claimed.first().id, other);
 
@@ -1225,12 +1280,13 @@ void tst_Store::heldEndpoint()
     // (The other operation's lease has expired by now: a claim may rescue it, but not
     // take the held one.)
     for (const OperationRecord &op :
-         store->claimDue(QStringLiteral("w"), kNow + 89999, kLeaseMs, 10))
+         store->claims().claimDue(QStringLiteral("w"), kNow + 89999, kLeaseMs, 10))
         QVERIFY(op.id != held);
     QCOMPARE(store->liftEndedHolds(kNow + 90000).value_or(QStringList()), QStringList{slow});
     QCOMPARE(holdText(), QString());
     QCOMPARE(store->isEndpointPaused(slow).value_or(true), false);
-    QCOMPARE(store->claimDue(QStringLiteral("w"), kNow + 90000, kLeaseMs, 10).value(0).id, held);
+    QCOMPARE(store->claims().claimDue(QStringLiteral("w"), kNow + 90000, kLeaseMs, 10).value(0).id,
+             held);
 
     // An operator lifts a hold before its end by naming the endpoint; a resume does too.
     QVERIFY(store->holdEndpoints({fast}, kNow + 200000, QStringLiteral("again"), kNow).has_value());
@@ -1311,18 +1367,19 @@ void tst_Store::nextDue()
 {
     auto store = openStore();
     QVERIFY(store);
-    QVERIFY(!store->nextDueAtMs());
+    QVERIFY(!store->claims().nextDueAtMs());
     QVERIFY(store->lastError().isEmpty());
     store->createOperation(QStringLiteral("e"), QStringLiteral("1"), kNow + 700);
     store->createOperation(QStringLiteral("e"), QStringLiteral("2"), kNow + 300);
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 300);
-    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow + 300, 100, 1).value(0);
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 400); // the lease runs out first
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + 300);
+    const OperationRecord op =
+        store->claims().claimDue(QStringLiteral("w"), kNow + 300, 100, 1).value(0);
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + 400); // the lease runs out first
     QCOMPARE(store->finishAttempt(attemptFor(op, QStringLiteral("w"), Decision::Success),
                                   afterOutcome(op, OperationState::Succeeded, QString()),
                                   op.version, QStringLiteral("w")),
              Store::FinishResult::Committed);
-    QCOMPARE(store->nextDueAtMs().value_or(-1), kNow + 700);
+    QCOMPARE(store->claims().nextDueAtMs().value_or(-1), kNow + 700);
 }
 
 void tst_Store::queries()
@@ -1334,7 +1391,7 @@ void tst_Store::queries()
         const QString endpoint = i % 2 ? QStringLiteral("odd") : QStringLiteral("even");
         const qint64 id = *store->createOperation(endpoint, QString::number(i), kNow + i * 1000);
         OperationRecord op =
-            store->claimDue(QStringLiteral("w"), kNow + i * 1000, kLeaseMs, 1).value(0);
+            store->claims().claimDue(QStringLiteral("w"), kNow + i * 1000, kLeaseMs, 1).value(0);
         QCOMPARE(op.id, id);
         AttemptRecord a =
             attemptFor(op, QStringLiteral("w"), i < 4 ? Decision::Success : Decision::Park);
@@ -1457,7 +1514,8 @@ void tst_Store::secretsNeverStored()
     auto store = openStore();
     QVERIFY(store);
     const qint64 id = *store->createOperation(QStringLiteral("e"), QStringLiteral("k"), kNow);
-    const OperationRecord op = store->claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
+    const OperationRecord op =
+        store->claims().claimDue(QStringLiteral("w"), kNow, kLeaseMs, 1).value(0);
     AttemptRecord a = attemptFor(op, QStringLiteral("w"), Decision::Retry);
     a.url = QStringLiteral("https://api.example.com/x?api_key=S3CRET-QUERY&page=2");
     a.requestHeaders =
@@ -1578,7 +1636,8 @@ void tst_Store::migrationFromVersion1()
     QVERIFY(!attempts.first().forced);
     QVERIFY(attempts.first().requestHeaders.isEmpty());
     // And the migrated rows work with what version 2 added.
-    const OperationRecord claimed = store->claimDue(QStringLiteral("w"), 10, kLeaseMs, 5).value(0);
+    const OperationRecord claimed =
+        store->claims().claimDue(QStringLiteral("w"), 10, kLeaseMs, 5).value(0);
     QCOMPARE(claimed.id, qint64(1));
     QCOMPARE(claimed.version, qint64(5));
     QVERIFY(store->ensureOneShotOperation(QStringLiteral("legacy-once"), QStringLiteral("k"), 10));

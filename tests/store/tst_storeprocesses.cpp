@@ -168,7 +168,7 @@ void tst_StoreProcesses::killedWriterLosesNothingCommitted()
         QCOMPARE(op.leaseExpiresAtMs, kNow + kLeaseMs);
     }
     const QList<OperationRecord> rescued =
-        store->claimDue(QStringLiteral("survivor"), kNow + kLeaseMs, kLeaseMs, 100);
+        store->claims().claimDue(QStringLiteral("survivor"), kNow + kLeaseMs, kLeaseMs, 100);
     int rescues = 0;
     for (const OperationRecord &op : rescued)
         rescues += op.rescued ? 1 : 0;

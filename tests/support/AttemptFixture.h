@@ -22,7 +22,7 @@ inline std::optional<OperationRecord> claimNew(Store &store, const QString &endp
     const auto id = store.createOperation(endpoint, idempotencyKey, atMs);
     if (!id)
         return std::nullopt;
-    const QList<OperationRecord> claimed = store.claimDue(worker, atMs, leaseMs, 1);
+    const QList<OperationRecord> claimed = store.claims().claimDue(worker, atMs, leaseMs, 1);
     if (claimed.size() != 1 || claimed.first().id != *id)
         return std::nullopt;
     return claimed.first();

@@ -322,7 +322,7 @@ void tst_JobsModel::pagesFromTheStoreUnderTheTester()
     // Some of them end, some run: the active rows are the others, and those running.
     for (int i = 0; i < seeded.size(); i += 7)
         QCOMPARE(m_store->cancel(seeded.at(i), kNow), Store::OperatorResult::Done);
-    QCOMPARE(m_store->claimDue(QStringLiteral("w1"), kNow, 60000, 40).size(), 40);
+    QCOMPARE(m_store->claims().claimDue(QStringLiteral("w1"), kNow, 60000, 40).size(), 40);
     const QList<qint64> expected = activeIds(*m_store);
 
     WorkerThread<JobsReader> reader(QStringLiteral("jobs reader"), url());

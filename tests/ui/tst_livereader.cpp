@@ -146,7 +146,7 @@ void tst_LiveReader::snapshotCarriesPartitions()
                                      QStringLiteral("b")));
     QVERIFY(m_store->snoozePartition(policy, QStringLiteral("a"), kNow + 30000,
                                      QStringLiteral("429 retry-after 30 s")) >= 0);
-    QCOMPARE(m_store->claimDue(QStringLiteral("w"), kNow, 60000, 8).size(), 1); // b-1
+    QCOMPARE(m_store->claims().claimDue(QStringLiteral("w"), kNow, 60000, 8).size(), 1); // b-1
     // Another worker configures version 1 otherwise.
     QCOMPARE(m_store->ensurePartition(policy, QStringLiteral("b"), 1,
                                       QStringLiteral("{\"limit\":5,\"window_seconds\":60}"),
@@ -225,7 +225,7 @@ void tst_LiveReader::figuresEqualTheAttempts()
             endpoint, QString::number(i), at, partitioned ? QStringLiteral("p") : QString(), key);
         QVERIFY(id);
         const QList<OperationRecord> claimed =
-            m_store->claimDue(QStringLiteral("w"), at, kMinute, 1);
+            m_store->claims().claimDue(QStringLiteral("w"), at, kMinute, 1);
         QCOMPARE(claimed.size(), 1);
         QCOMPARE(claimed.first().id, *id);
         AttemptRecord a = test::nextAttempt(claimed.first(), at, at + random.uniformInt(0, 90'000));
@@ -365,7 +365,8 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
             m_store->createOperation(endpoint, QStringLiteral("s%1").arg(i), at,
                                      partitioned ? QStringLiteral("p") : QString(), key);
         QVERIFY(id);
-        QList<OperationRecord> claimed = m_store->claimDue(QStringLiteral("w"), at, kMinute, 1);
+        QList<OperationRecord> claimed =
+            m_store->claims().claimDue(QStringLiteral("w"), at, kMinute, 1);
         QCOMPARE(claimed.size(), 1);
         AttemptRecord a;
         a.operationId = *id;
@@ -401,7 +402,7 @@ void tst_LiveReader::shortRangeCountsEvery15Seconds()
                  Store::FinishResult::Committed);
         if (!sendAgain)
             continue;
-        claimed = m_store->claimDue(QStringLiteral("w"), again, kMinute, 1);
+        claimed = m_store->claims().claimDue(QStringLiteral("w"), again, kMinute, 1);
         QCOMPARE(claimed.size(), 1);
         QCOMPARE(claimed.first().id, *id);
         AttemptRecord second = a;
